@@ -1,0 +1,147 @@
+"""The baseline: a ratchet of accepted violations.
+
+One JSON file, sorted and stable, may hold entries of every contract. Each entry is a
+contract id, a line-independent fingerprint and a human description. A finding whose
+fingerprint is recorded for its contract passes; an entry matching nothing is stale.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+FORMAT = "domain-fence-baseline"
+VERSION = 1
+DEFAULT_PATH = ".domain-fence-baseline.json"
+
+
+class BaselineError(Exception):
+    """The baseline file cannot be used; the message is one line naming the file."""
+
+
+@dataclass(frozen=True, order=True)
+class BaselineEntry:
+    contract: str
+    fingerprint: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    path: Path
+    entries: tuple[BaselineEntry, ...] = ()
+
+    def fingerprints(self, contract: str) -> frozenset[str]:
+        return frozenset(e.fingerprint for e in self.entries if e.contract == contract)
+
+    def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> "Baseline":
+        """A baseline whose entries for ``contract`` are exactly ``entries``."""
+        kept = [e for e in self.entries if e.contract != contract]
+        return Baseline(self.path, tuple(sorted(set(kept) | set(entries))))
+
+
+def load_baseline(path: Path) -> Baseline:
+    """Read ``path``; a missing file is an empty baseline, anything unusable an error."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return Baseline(path)
+    except OSError as error:
+        raise BaselineError(f"{path}: cannot read baseline: {error.strerror or error}") from None
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BaselineError(f"{path}: baseline is not valid JSON ({_one_line(error)})") from None
+    return Baseline(path, _entries_from(document, path))
+
+
+def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise BaselineError(f"{path}: not a domain-fence baseline (missing \"format\": \"{FORMAT}\")")
+    version = document.get("version")
+    if version != VERSION:
+        raise BaselineError(
+            f"{path}: baseline format version {version!r} is not supported (expected {VERSION}); "
+            "regenerate it with 'domain-fence baseline'"
+        )
+    raw_entries = document.get("entries")
+    if not isinstance(raw_entries, list):
+        raise BaselineError(f"{path}: \"entries\" must be a list")
+    entries = []
+    for number, raw in enumerate(raw_entries, start=1):
+        if not (
+            isinstance(raw, dict)
+            and isinstance(raw.get("contract"), str)
+            and isinstance(raw.get("fingerprint"), str)
+            and isinstance(raw.get("description", ""), str)
+        ):
+            raise BaselineError(
+                f"{path}: entry {number} needs string \"contract\" and \"fingerprint\" fields"
+            )
+        entries.append(BaselineEntry(raw["contract"], raw["fingerprint"], raw.get("description", "")))
+    return tuple(sorted(set(entries)))
+
+
+def render(baseline: Baseline) -> bytes:
+    """The file's bytes: sorted, two-space indented, one trailing newline."""
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "entries": [
+            {"contract": e.contract, "fingerprint": e.fingerprint, "description": e.description}
+            for e in sorted(set(baseline.entries))
+        ],
+    }
+    return (json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n").encode()
+
+
+def write_baseline(baseline: Baseline) -> bool:
+    """Write atomically; return False (and leave the file alone) when nothing changed.
+
+    A temporary file in the same directory is renamed over the target, so a parallel
+    reader (pre-commit runs hooks in parallel) sees the old or the new file, never half.
+    """
+    data = render(baseline)
+    try:
+        if baseline.path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    directory = baseline.path.parent
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".baseline-", suffix=".tmp")
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, baseline.path)
+    except OSError as error:
+        raise BaselineError(f"{baseline.path}: cannot write baseline: {error.strerror or error}") from None
+    return True
+
+
+@dataclass(frozen=True)
+class Ratchet:
+    """Findings split by the baseline of one contract."""
+
+    new: tuple
+    baselined: tuple
+    stale: tuple[str, ...]  # fingerprints recorded but matched by nothing
+
+
+def apply_baseline(findings: Iterable, recorded: frozenset[str]) -> Ratchet:
+    """Split ``findings`` (anything with a ``fingerprint``) against ``recorded``."""
+    findings = sorted(findings)
+    seen = {f.fingerprint for f in findings}
+    return Ratchet(
+        new=tuple(f for f in findings if f.fingerprint not in recorded),
+        baselined=tuple(f for f in findings if f.fingerprint in recorded),
+        stale=tuple(sorted(recorded - seen)),
+    )
+
+
+def _one_line(error: Exception) -> str:
+    return str(error).splitlines()[0]

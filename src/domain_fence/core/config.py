@@ -1,0 +1,260 @@
+"""Typed, frozen contract configurations, validated once with every error reported.
+
+Front ends receive raw option values as import-linter reads them (a string, or a list
+of strings for a multi-line INI value or a TOML array). Each ``parse_*`` function
+returns a frozen configuration, or raises :class:`ConfigError` listing every problem,
+keyed by option name, so a user fixes their configuration in one pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .baseline import DEFAULT_PATH
+from .modules import ModuleExpression, module_expression_error
+
+
+class ConfigError(Exception):
+    """Invalid contract options: ``errors`` maps option name -> one-line problem."""
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        self.errors = dict(sorted(errors.items()))
+        super().__init__("; ".join(f"{k}: {v}" for k, v in self.errors.items()))
+
+
+ALERT_LEVELS = ("error", "warn", "none")
+
+
+@dataclass(frozen=True)
+class ImportExpression:
+    importer: ModuleExpression
+    imported: ModuleExpression
+    text: str
+
+    def matches(self, importer: str, imported: str) -> bool:
+        return self.importer.matches(importer) and self.imported.matches(imported)
+
+
+@dataclass(frozen=True)
+class WordRule:
+    """One entry of ``words``: a phrase of one or more words and an optional replacement."""
+
+    words: tuple[str, ...]
+    replacement: str | None = None
+
+    @property
+    def phrase(self) -> str:
+        return " ".join(self.words)
+
+
+@dataclass(frozen=True)
+class BaselineOptions:
+    path: Path
+    stale: str = "error"  # ALERT_LEVELS: how to report an entry matching nothing
+
+
+@dataclass(frozen=True)
+class BoundaryConfig:
+    contract: str
+    name: str
+    source_modules: tuple[ModuleExpression, ...]
+    forbidden_modules: tuple[ModuleExpression, ...]
+    ignore_imports: tuple[ImportExpression, ...]
+    as_packages: bool
+    allow_indirect_imports: bool
+    baseline: BaselineOptions
+
+
+@dataclass(frozen=True)
+class VocabularyConfig:
+    contract: str
+    name: str
+    modules: tuple[ModuleExpression, ...]
+    event_bases: tuple[str, ...]
+    words: tuple[WordRule, ...]
+    allow: frozenset[str]
+    kind_attributes: tuple[str, ...]
+    baseline: BaselineOptions
+
+
+@dataclass(frozen=True)
+class PlacementConfig:
+    contract: str
+    name: str
+    symbols: tuple[str, ...]
+    allowed_modules: tuple[ModuleExpression, ...]
+    kinds: frozenset[str]
+    require_match: bool
+    baseline: BaselineOptions
+
+
+class _Options:
+    """Reads raw options, collecting errors instead of stopping at the first."""
+
+    def __init__(self, raw: Mapping[str, Any], root: Path) -> None:
+        self.raw = raw
+        self.root = root
+        self.errors: dict[str, str] = {}
+
+    def strings(self, key: str, *, required: bool = False, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+        value = self.raw.get(key)
+        if value is None or value == "" or value == []:
+            if required:
+                self.errors[key] = "This is a required field."
+            return default
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            self.errors[key] = "Expected a string or a list of strings."
+            return default
+        # INI lists may also be comma-separated on one line.
+        split = [part.strip() for item in items for part in item.split(",")]
+        return tuple(part for part in split if part)
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.raw.get(key)
+        if value is None:
+            return default
+        text = str(value).strip().lower()
+        if text in ("true", "false"):
+            return text == "true"
+        # import-linter reads anything but True/true as False; we refuse instead.
+        self.errors[key] = f"Expected true or false, not {value!r}."
+        return default
+
+    def choice(self, key: str, choices: tuple[str, ...], default: str) -> str:
+        value = self.raw.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, str) or value.strip().lower() not in choices:
+            self.errors[key] = f"Expected one of {', '.join(choices)}, not {value!r}."
+            return default
+        return value.strip().lower()
+
+    def each(self, key: str, values: tuple[str, ...], convert: Callable[[str], Any]) -> tuple:
+        converted, problems = [], []
+        for value in values:
+            try:
+                converted.append(convert(value))
+            except ValueError as error:
+                problems.append(str(error))
+        if problems:
+            self.errors[key] = "; ".join(problems)
+        return tuple(converted)
+
+    def modules(self, key: str, *, required: bool = True, with_descendants: bool = True) -> tuple[ModuleExpression, ...]:
+        def convert(text: str) -> ModuleExpression:
+            problem = module_expression_error(text)
+            if problem:
+                raise ValueError(problem)
+            return ModuleExpression(text, with_descendants)
+
+        return self.each(key, self.strings(key, required=required), convert)
+
+    def baseline(self) -> BaselineOptions:
+        path = self.strings("baseline", default=(DEFAULT_PATH,))
+        stale = self.choice("unmatched_baseline_alerting", ALERT_LEVELS, "error")
+        return BaselineOptions((self.root / path[0]) if path else self.root / DEFAULT_PATH, stale)
+
+    def finish(self, config):
+        if self.errors:
+            raise ConfigError(self.errors)
+        return config
+
+
+def _import_expression(text: str) -> ImportExpression:
+    importer, arrow, imported = (part.strip() for part in text.partition("->"))
+    if not arrow or not importer or not imported:
+        raise ValueError(f"{text!r} is not of the form 'importer -> imported'")
+    for side in (importer, imported):
+        problem = module_expression_error(side)
+        if problem:
+            raise ValueError(problem)
+    return ImportExpression(ModuleExpression(importer, False), ModuleExpression(imported, False), text)
+
+
+def parse_boundary(contract: str, name: str, raw: Mapping[str, Any], root: Path) -> BoundaryConfig:
+    """The parts of a ``boundary`` contract the per-file (flake8) view needs."""
+    options = _Options(raw, root)
+    as_packages = options.flag("as_packages", True)
+    return options.finish(
+        BoundaryConfig(
+            contract=contract,
+            name=name,
+            source_modules=options.modules("source_modules", with_descendants=as_packages),
+            forbidden_modules=options.modules("forbidden_modules", with_descendants=as_packages),
+            ignore_imports=options.each("ignore_imports", options.strings("ignore_imports"), _import_expression),
+            as_packages=as_packages,
+            allow_indirect_imports=options.flag("allow_indirect_imports", False),
+            baseline=options.baseline(),
+        )
+    )
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
+
+
+def _word_rule(text: str) -> WordRule:
+    phrase, arrow, replacement = (part.strip() for part in text.partition("->"))
+    if arrow and (not replacement or "->" in replacement):
+        raise ValueError(f"{text!r}: expected 'words -> replacement'")
+    words = tuple(word.lower() for word in re.split(r"[\s_]+", phrase) if word)
+    if not words or not all(_WORD.match(word) for word in words):
+        raise ValueError(f"{text!r}: a word entry is letters and digits separated by spaces")
+    return WordRule(words, replacement or None)
+
+
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
+
+
+def _dotted_class(text: str) -> str:
+    if not _DOTTED.match(text):
+        raise ValueError(f"{text!r} is not a dotted class path such as 'pkg.module.Class'")
+    return text
+
+
+def parse_vocabulary(contract: str, name: str, raw: Mapping[str, Any], root: Path) -> VocabularyConfig:
+    options = _Options(raw, root)
+    return options.finish(
+        VocabularyConfig(
+            contract=contract,
+            name=name,
+            modules=options.modules("modules"),
+            event_bases=options.each("event_bases", options.strings("event_bases", required=True), _dotted_class),
+            words=options.each("words", options.strings("words", required=True), _word_rule),
+            allow=frozenset(options.strings("allow")),
+            kind_attributes=options.strings("kind_attributes", default=("KIND", "kind")),
+            baseline=options.baseline(),
+        )
+    )
+
+
+KINDS = ("function", "class")
+
+
+def _symbol_pattern(text: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_*?\[\]!]+", text):
+        raise ValueError(f"{text!r} is not a name pattern such as 'init_telemetry' or '*PostEpisode*'")
+    return text
+
+
+def parse_placement(contract: str, name: str, raw: Mapping[str, Any], root: Path) -> PlacementConfig:
+    options = _Options(raw, root)
+    kinds = options.strings("kinds", default=KINDS)
+    bad = [k for k in kinds if k not in KINDS]
+    if bad:
+        options.errors["kinds"] = f"Expected function and/or class, not {', '.join(map(repr, bad))}."
+    return options.finish(
+        PlacementConfig(
+            contract=contract,
+            name=name,
+            symbols=options.each("symbols", options.strings("symbols", required=True), _symbol_pattern),
+            allowed_modules=options.modules("allowed_modules"),
+            kinds=frozenset(kinds),
+            require_match=options.flag("require_match", False),
+            baseline=options.baseline(),
+        )
+    )

@@ -1,0 +1,36 @@
+"""The one structured result every front end formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """A rule broken at one place.
+
+    Field order is the sort order: by file, then position, then code, so that every
+    front end prints the same findings in the same order.
+    """
+
+    path: str  # posix path relative to the project root
+    line: int  # 1-based
+    col: int  # 0-based, as flake8 and the AST count
+    code: str
+    message: str  # without the code: "event field 'episode' ..."
+    symbol: str  # dotted name of what is wrong, e.g. "pkg.events.Stats.episode"
+    fingerprint: str  # line-independent identity, used by the baseline
+    contract: str = ""  # id of the contract that produced it
+    details: tuple[str, ...] = ()  # further lines, e.g. each link of an import chain
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.line}"
+
+    def describe(self) -> str:
+        """`path:line:col: CODE message`, the flake8 shape (1-based column for humans)."""
+        return f"{self.path}:{self.line}:{self.col + 1}: {self.code} {self.message}"
+
+
+def sorted_findings(findings) -> list[Finding]:
+    return sorted(set(findings))

@@ -1,0 +1,172 @@
+"""The rule registry: every code domain-fence reports, with its documentation.
+
+Codes are permanent: a rule that goes away moves to ``RETIRED`` and its code is never
+given to another rule. The README's rule reference and ``domain-fence explain`` are
+generated from this module, and a test fails when they disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str  # kebab-case, after the bad pattern
+    family: str  # "input", "vocabulary", "placement" or "boundary"
+    message: str  # str.format template; rendered messages stay under ~100 characters
+    summary: str  # one line: what it flags
+    rationale: str  # why it matters
+    remedy: str  # how to fix it
+    example: str  # a short offending snippet
+    off_by_default: bool = False  # flake8: needs --extend-select
+
+    def format(self, **fields: object) -> str:
+        return self.message.format(**fields)
+
+
+_RULES = [
+    Rule(
+        code="DOM001",
+        name="unanalysable-file",
+        family="input",
+        message="skipped: {reason}",
+        summary="A file in a checked module could not be read or parsed.",
+        rationale=(
+            "A file the checker cannot read is a file it cannot vouch for. Reporting it, "
+            "rather than skipping it quietly, keeps a syntax error or a bad encoding from "
+            "turning a broken contract into a passing one."
+        ),
+        remedy="Fix the syntax error or the encoding; the file is checked on the next run.",
+        example="class Stats(TelemetryEvent):\n    episode: int =",
+    ),
+    Rule(
+        code="DOM002",
+        name="stale-baseline-entry",
+        family="input",
+        message="baseline entry matches nothing: {fingerprint}; run 'domain-fence baseline --prune'",
+        summary="A baseline entry no longer matches any violation.",
+        rationale=(
+            "The baseline is a ratchet: it records violations that existed when the tool was "
+            "adopted, and may only shrink. An entry whose violation was fixed would otherwise "
+            "let the same violation come back unnoticed."
+        ),
+        remedy="Remove the entry with `domain-fence baseline --prune` and commit the result.",
+        example='{"contract": "runtime-knows-no-experiment", "fingerprint": "boundary:a->b"}',
+    ),
+    Rule(
+        code="DOM101",
+        name="experiment-word-in-event-field",
+        family="vocabulary",
+        message="event field '{name}' of {owner}: experiment vocabulary '{word}'{hint}",
+        summary="A runtime event declares a field named with experiment vocabulary.",
+        rationale=(
+            "Runtime events carry only what the runtime may know. A field such as `episode` or "
+            "`primary_target` means the runtime is being told about the experiment that drives "
+            "it, and can no longer run without one."
+        ),
+        remedy=(
+            "Drop the field from the runtime event; let the experiment attach its own context "
+            "when it consumes the event (for example in a post-episode handler)."
+        ),
+        example="class MatchEvent(TelemetryEvent):\n    episode: int",
+    ),
+    Rule(
+        code="DOM102",
+        name="experiment-word-in-event-name",
+        family="vocabulary",
+        message="event class {name}: experiment vocabulary '{word}'{hint}",
+        summary="A runtime event class is named with experiment vocabulary.",
+        rationale=(
+            "An event named after an experiment concept (`PostEpisodeStats`, `EpochSummary`) is "
+            "experiment machinery living in the runtime package."
+        ),
+        remedy="Move the class under the experiment package, or rename it for what the runtime observed.",
+        example="class PostEpisodeStats(TelemetryEvent): ...",
+    ),
+    Rule(
+        code="DOM103",
+        name="experiment-word-in-event-kind",
+        family="vocabulary",
+        message="event kind '{kind}' of {owner}: experiment vocabulary '{word}'{hint}",
+        summary="A runtime event's kind string uses experiment vocabulary.",
+        rationale=(
+            "Kind strings are how subscribers route events; a kind such as `post_episode` makes "
+            "every subscriber depend on the experiment's life cycle."
+        ),
+        remedy="Name the kind after what happened in the runtime (`object_recognized`).",
+        example='class Done(TelemetryEvent):\n    KIND = "post_episode"',
+    ),
+    Rule(
+        code="DOM104",
+        name="experiment-word-in-event-keyword",
+        family="vocabulary",
+        message="keyword '{name}' constructing {owner}: experiment vocabulary '{word}'{hint}",
+        summary="Runtime code constructs an event passing an experiment-vocabulary keyword.",
+        rationale=(
+            "Passing `episode=` when building an event smuggles experiment state into the "
+            "runtime even when the event class itself accepts arbitrary keywords."
+        ),
+        remedy="Do not pass experiment state from runtime code; the experiment adds it downstream.",
+        example="telemetry.emit(MatchEvent(lm_id=1, episode=self.episode))",
+    ),
+    Rule(
+        code="DOM201",
+        name="symbol-defined-outside-allowed-modules",
+        family="placement",
+        message="{kind} {name} is defined in {module}; define it only under {allowed}",
+        summary="A symbol is defined outside the modules allowed to hold it.",
+        rationale=(
+            "Experiment-only machinery such as `init_telemetry` and the post-episode handlers "
+            "must live under the experiment package, so the runtime can be installed and run "
+            "without it."
+        ),
+        remedy="Move the definition under an allowed module and import it from there.",
+        example="# minimonty/frameworks/telemetry/setup.py\ndef init_telemetry(config): ...",
+    ),
+    Rule(
+        code="DOM301",
+        name="forbidden-direct-import",
+        family="boundary",
+        message="{importer} imports forbidden {imported}",
+        summary="A runtime module imports a forbidden (experiment) module directly.",
+        rationale=(
+            "Runtime code that imports experiment code cannot run without the experiment. "
+            "flake8 sees one file at a time, so it reports direct imports; `lint-imports` and "
+            "`domain-fence check` also find indirect chains."
+        ),
+        remedy="Invert the dependency: let the experiment import the runtime, never the reverse.",
+        example="# minimonty/frameworks/models/lm.py\nfrom minimonty.experiment import mode",
+    ),
+    Rule(
+        code="DOM302",
+        name="forbidden-import-chain",
+        family="boundary",
+        message="{importer} imports forbidden {imported} through {chain}",
+        summary="A runtime module reaches a forbidden module through a chain of imports.",
+        rationale=(
+            "An indirect import is still a dependency: importing a helper that imports the "
+            "experiment pulls the experiment in at run time."
+        ),
+        remedy="Break the chain at the first import leaving the runtime package.",
+        example="# a -> helpers -> experiment",
+    ),
+]
+
+RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
+
+# Codes once used and never to be reused: code -> why it was retired.
+RETIRED: dict[str, str] = {}
+
+
+def get_rule(code: str) -> Rule:
+    """Return the rule for ``code`` (case-insensitive); KeyError names the valid codes."""
+    try:
+        return RULES[code.upper()]
+    except KeyError:
+        raise KeyError(f"unknown rule code {code!r}; known codes: {', '.join(RULES)}") from None
+
+
+def rules_of_family(family: str) -> list[Rule]:
+    return [rule for rule in RULES.values() if rule.family == family]

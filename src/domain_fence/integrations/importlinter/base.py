@@ -1,0 +1,120 @@
+"""What our contract types share: the baseline options, typed configuration, the
+project root, and deterministic rendering of findings."""
+
+from __future__ import annotations
+
+import contextvars
+from pathlib import Path
+from typing import Any, ClassVar
+
+from importlinter import Contract, ContractCheck, fields, output
+from importlinter.domain.contract import InvalidContractOptions
+
+from domain_fence.core.baseline import Baseline, BaselineError, apply_baseline, load_baseline
+from domain_fence.core.config import ConfigError
+from domain_fence.core.rules import get_rule
+from domain_fence.core.findings import Finding
+
+# The directory relative paths in the configuration are resolved against. lint-imports
+# only reads configuration from the current directory, so that is the default; our
+# own front ends set it to the configuration file's directory.
+project_root: contextvars.ContextVar[Path | None] = contextvars.ContextVar("project_root", default=None)
+
+
+def current_root() -> Path:
+    return (project_root.get() or Path.cwd()).resolve()
+
+
+class FenceContract(Contract):
+    """Base of the domain-fence contract types."""
+
+    family: ClassVar[str]
+
+    baseline = fields.StringField(required=False)
+    unmatched_baseline_alerting = fields.StringField(required=False)
+
+    def validate(self) -> None:
+        try:
+            self.config = self.parse_config(self.contract_id, self.name, self.contract_options, current_root())
+        except ConfigError as error:
+            raise InvalidContractOptions(error.errors) from None
+
+    @staticmethod
+    def parse_config(contract: str, name: str, options: dict[str, Any], root: Path):
+        raise NotImplementedError
+
+    @property
+    def contract_id(self) -> str:
+        return str(self.contract_options.get("id") or self.name)
+
+    @property
+    def root_packages(self) -> list[str]:
+        return list(self.session_options["root_packages"])
+
+    def load_baseline(self) -> Baseline:
+        try:
+            return load_baseline(self.config.baseline.path)
+        except BaselineError as error:
+            raise ValueError(str(error)) from None
+
+    def ratchet_check(self, findings: list[Finding], metadata: dict[str, Any] | None = None) -> ContractCheck:
+        """Split findings by the baseline into a ContractCheck with JSON-able metadata."""
+        recorded = self.load_baseline().fingerprints(self.contract_id)
+        ratchet = apply_baseline(findings, recorded)
+        return self.ratchet_result(ratchet.new, ratchet.baselined, ratchet.stale, metadata or {})
+
+    def ratchet_result(self, new, baselined, stale, metadata: dict[str, Any]) -> ContractCheck:
+        stale_level = self.config.baseline.stale
+        warnings = [stale_message(f) for f in stale] if stale_level == "warn" else []
+        failing_stale = list(stale) if stale_level == "error" else []
+        metadata.update(
+            findings=[finding_to_dict(f) for f in new],
+            baselined=[finding_to_dict(f) for f in baselined],
+            stale=failing_stale,
+        )
+        return ContractCheck(kept=not new and not failing_stale, warnings=warnings, metadata=metadata)
+
+    def render_broken_contract(self, check: ContractCheck) -> None:
+        for finding in check.metadata.get("findings", []):
+            _print_line(format_finding(finding))
+            for line in finding.get("details", []):
+                _print_line("    " + line)
+        for fingerprint in check.metadata.get("stale", []):
+            _print_line(stale_message(fingerprint))
+        output.new_line()
+
+
+def _print_line(text: str) -> None:
+    # Unwrapped and without markup: a finding stays one greppable `path:line:col:` line,
+    # and brackets in messages are not read as rich styles.
+    output.console.print(text, style="red", soft_wrap=True, markup=False, highlight=False)
+
+
+def stale_message(fingerprint: str) -> str:
+    return "DOM002 " + get_rule("DOM002").format(fingerprint=fingerprint)
+
+
+def finding_to_dict(finding: Finding) -> dict[str, Any]:
+    return {
+        "path": finding.path,
+        "line": finding.line,
+        "col": finding.col,
+        "code": finding.code,
+        "message": finding.message,
+        "symbol": finding.symbol,
+        "fingerprint": finding.fingerprint,
+        "contract": finding.contract,
+        "details": list(finding.details),
+    }
+
+
+def finding_from_dict(data: dict[str, Any]) -> Finding:
+    fields_ = {k: data[k] for k in ("path", "line", "col", "code", "message", "symbol", "fingerprint", "contract")}
+    return Finding(**fields_, details=tuple(data.get("details", ())))
+
+
+def format_finding(data: dict[str, Any]) -> str:
+    return f"{data['path']}:{data['line']}:{data['col'] + 1}: {data['code']} {data['message']}"
+
+
+__all__ = ["FenceContract", "BaselineError", "current_root", "project_root"]

@@ -1,0 +1,190 @@
+"""Read the project's import-linter configuration for our own front ends.
+
+flake8, pytest and the CLI read the *same* contracts ``lint-imports`` runs, through
+``importlinter.api.read_configuration``, and validate them by constructing the very
+contract classes ``lint-imports`` constructs, so every front end agrees on what is
+valid and what a violation is. Errors become :class:`ConfigurationError`, whose lines
+each name the file, the section and the option at fault.
+"""
+
+from __future__ import annotations
+
+import configparser
+import importlib
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from importlinter.api import read_configuration
+from importlinter.domain.contract import Contract, InvalidContractOptions
+
+from .base import FenceContract, project_root
+
+CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # lint-imports' order
+
+BUILT_IN_TYPES = {
+    "forbidden": "importlinter.contracts.forbidden.ForbiddenContract",
+    "layers": "importlinter.contracts.layers.LayersContract",
+    "independence": "importlinter.contracts.independence.IndependenceContract",
+    "protected": "importlinter.contracts.protected.ProtectedContract",
+    "private_modules": "importlinter.contracts.private_modules.PrivateModulesContract",
+    "acyclic_siblings": "importlinter.contracts.acyclic_siblings.AcyclicSiblingsContract",
+}
+
+
+class ConfigurationError(Exception):
+    """The configuration cannot be used; each line of the message names file and place."""
+
+
+@dataclass
+class Configuration:
+    path: Path
+    session_options: dict[str, Any]
+    contracts_options: list[dict[str, Any]]
+    contract_types: dict[str, type[Contract]] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent
+
+    @property
+    def root_packages(self) -> list[str]:
+        return list(self.session_options["root_packages"])
+
+    def session_flag(self, key: str) -> bool:
+        return str(self.session_options.get(key, "")).strip() in ("True", "true")
+
+    def section(self, options: dict[str, Any]) -> str:
+        if self.path.suffix == ".toml":
+            return f"[[tool.importlinter.contracts]] {options.get('name', options.get('id', '?'))!r}"
+        return f"[importlinter:contract:{options.get('id', '?')}]"
+
+    def contracts(self) -> list[Contract]:
+        """Every contract, constructed and validated; all problems raised together."""
+        built, problems = [], []
+        token = project_root.set(self.root)
+        try:
+            for options in self.contracts_options:
+                contract_type = options.get("type")
+                cls = self.contract_types.get(contract_type)
+                if cls is None:
+                    problems.append(f"{self.section(options)} type: unknown contract type {contract_type!r}")
+                    continue
+                try:
+                    built.append(cls(name=str(options.get("name", options.get("id"))), session_options=self.session_options, contract_options=options))
+                except InvalidContractOptions as error:
+                    problems += [f"{self.section(options)} {key}: {message}" for key, message in sorted(error.errors.items())]
+        finally:
+            project_root.reset(token)
+        if problems:
+            raise ConfigurationError("\n".join(f"{self.path}: {p}" for p in problems))
+        return built
+
+    def fence_contracts(self, family: str | None = None) -> list[FenceContract]:
+        return [
+            c for c in self.contracts()
+            if isinstance(c, FenceContract) and (family is None or c.family == family)
+        ]
+
+
+def find_configuration(directory: Path) -> Path:
+    """The file ``lint-imports`` would read in ``directory``."""
+    for name in CONFIG_FILES:
+        candidate = directory / name
+        if candidate.is_file() and _has_importlinter_section(candidate):
+            return candidate
+    raise ConfigurationError(
+        f"{directory}: no import-linter configuration found (looked for an [importlinter] "
+        f"section in {', '.join(CONFIG_FILES)})"
+    )
+
+
+def _has_importlinter_section(path: Path) -> bool:
+    try:
+        if path.suffix == ".toml":
+            return bool(tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("importlinter"))
+        parser = configparser.ConfigParser()
+        parser.read_string(path.read_text(encoding="utf-8"))
+        return parser.has_section("importlinter")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
+        raise ConfigurationError(f"{path}: cannot read configuration: {_one_line(error)}") from None
+
+
+def load_configuration(path: Path | str | None = None, directory: Path | None = None) -> Configuration:
+    """Read and check the configuration at ``path``, or the one found in ``directory``.
+
+    ``path`` may also name a directory, in which case it is searched.
+    """
+    if path is None:
+        path = find_configuration((directory or Path.cwd()).resolve())
+    path = Path(path).resolve()
+    if path.is_dir():
+        path = find_configuration(path)
+    if not path.is_file():
+        raise ConfigurationError(f"{path}: configuration file not found")
+    _has_importlinter_section(path)  # surfaces unreadable files as one line
+    try:
+        raw = read_configuration(str(path))
+    except (FileNotFoundError, KeyError) as error:
+        raise ConfigurationError(f"{path}: no usable [importlinter] section ({_one_line(error)})") from None
+    session = dict(raw["session_options"])
+    if not session.get("root_packages"):
+        raise ConfigurationError(f"{path}: [importlinter] root_packages: This is a required field.")
+    if isinstance(session["root_packages"], str):
+        # lint-imports would iterate over the string's characters.
+        raise ConfigurationError(
+            f"{path}: [importlinter] root_packages: put each package on its own line below the "
+            "key, or use root_package for a single one"
+        )
+    configuration = Configuration(path, session, list(raw["contracts_options"]))
+    configuration.contract_types = _contract_types(configuration)
+    if not configuration.contracts_options:
+        raise ConfigurationError(f"{path}: no contracts found")
+    return configuration
+
+
+_CONTRACT_TYPE = re.compile(r"([A-Za-z_][\w-]*): ([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)\Z")
+
+
+def _contract_types(configuration: Configuration) -> dict[str, type[Contract]]:
+    """Built-in types plus the file's ``contract_types``, parsed strictly: import-linter
+    silently misreads a single-line value or a missing space after the colon."""
+    entries = configuration.session_options.get("contract_types", [])
+    entries = [entries] if isinstance(entries, str) else entries
+    types: dict[str, type[Contract]] = {}
+    for name, dotted in BUILT_IN_TYPES.items():
+        types[name] = _import_class(dotted, configuration.path)
+    for entry in entries:
+        match = _CONTRACT_TYPE.match(entry.strip())
+        if not match:
+            raise ConfigurationError(
+                f"{configuration.path}: [importlinter] contract_types: {entry!r} is not "
+                "'name: dotted.path.Class' (one per line, a space after the colon)"
+            )
+        types[match[1]] = _import_class(match[2], configuration.path)
+    return types
+
+
+def _import_class(dotted: str, path: Path) -> type[Contract]:
+    module_name, _, class_name = dotted.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as error:
+        raise ConfigurationError(f"{path}: [importlinter] contract_types: cannot import {dotted} ({_one_line(error)})") from None
+    if not (isinstance(cls, type) and issubclass(cls, Contract)):
+        raise ConfigurationError(f"{path}: [importlinter] contract_types: {dotted} is not an import-linter Contract")
+    return cls
+
+
+def put_project_on_path(configuration: Configuration) -> None:
+    """What lint-imports does (the current directory on ``sys.path``), plus ``src``."""
+    for candidate in (configuration.root / "src", configuration.root):
+        if candidate.is_dir() and str(candidate) not in sys.path:
+            sys.path.insert(0, str(candidate))
+
+
+def _one_line(error: BaseException) -> str:
+    return (str(error) or type(error).__name__).splitlines()[0]
