@@ -33,6 +33,19 @@ class FenceContract(Contract):
     baseline = fields.StringField(required=False)
     unmatched_baseline_alerting = fields.StringField(required=False)
 
+    def _populate_fields(self) -> None:
+        # import-linter stops at field errors before validate() runs; report the
+        # core's errors too, so a user fixes every option in one pass.
+        try:
+            super()._populate_fields()
+        except InvalidContractOptions as error:
+            errors = dict(error.errors)
+            try:
+                self.parse_config(self.contract_id, self.name, self.contract_options, current_root())
+            except ConfigError as core_error:
+                errors = {**core_error.errors, **errors}
+            raise InvalidContractOptions(dict(sorted(errors.items()))) from None
+
     def validate(self) -> None:
         try:
             self.config = self.parse_config(self.contract_id, self.name, self.contract_options, current_root())
