@@ -1,0 +1,93 @@
+"""The baseline file: stable bytes, atomic writes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from domain_fence.core.baseline import (
+    Baseline,
+    BaselineEntry,
+    BaselineError,
+    apply_baseline,
+    load_baseline,
+    render,
+    write_baseline,
+)
+from domain_fence.core.findings import Finding
+
+
+def entry(contract: str, fingerprint: str) -> BaselineEntry:
+    return BaselineEntry(contract, fingerprint, f"about {fingerprint}")
+
+
+def test_missing_file_is_an_empty_baseline(tmp_path):
+    assert load_baseline(tmp_path / "absent.json").entries == ()
+
+
+def test_round_trip_is_sorted_and_deduplicated(tmp_path):
+    path = tmp_path / "b.json"
+    entries = (entry("z", "DOM101:m:A.b"), entry("a", "boundary:x->y"), entry("a", "boundary:x->y"))
+    write_baseline(Baseline(path, entries))
+    loaded = load_baseline(path)
+    assert loaded.entries == (entry("a", "boundary:x->y"), entry("z", "DOM101:m:A.b"))
+    assert path.read_bytes() == render(loaded)
+    assert path.read_bytes().endswith(b"]\n}\n")
+
+
+def test_render_does_not_depend_on_entry_order(tmp_path):
+    a, b = entry("c", "f1"), entry("c", "f2")
+    assert render(Baseline(tmp_path, (a, b))) == render(Baseline(tmp_path, (b, a)))
+
+
+def test_unchanged_content_is_not_rewritten(tmp_path):
+    baseline = Baseline(tmp_path / "b.json", (entry("c", "f"),))
+    assert write_baseline(baseline) is True
+    assert write_baseline(baseline) is False
+
+
+def test_replace_contract_keeps_other_contracts(tmp_path):
+    baseline = Baseline(tmp_path, (entry("one", "f1"), entry("two", "f2")))
+    replaced = baseline.replace_contract("one", [entry("one", "f3")])
+    assert replaced.entries == (entry("one", "f3"), entry("two", "f2"))
+    assert replaced.fingerprints("one") == {"f3"}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{not json", "baseline is not valid JSON"),
+        (b"\xff\xfe", "baseline is not valid JSON"),
+        (b"[]", "not a domain-fence baseline"),
+        (json.dumps({"format": "domain-fence-baseline", "version": 99, "entries": []}).encode(), "version 99 is not supported (expected 1)"),
+        (json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": {}}).encode(), '"entries" must be a list'),
+        (json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": [{"contract": 1}]}).encode(), "entry 1 needs string"),
+    ],
+)
+def test_unusable_files_give_one_line_naming_the_file(tmp_path, content, message):
+    path = tmp_path / "b.json"
+    path.write_bytes(content)
+    with pytest.raises(BaselineError) as raised:
+        load_baseline(path)
+    text = str(raised.value)
+    assert text.startswith(f"{path}: ") and message in text and "\n" not in text
+
+
+def test_apply_baseline_splits_new_baselined_and_stale():
+    def finding(fingerprint: str, line: int) -> Finding:
+        return Finding("a.py", line, 0, "DOM101", "m", "s", fingerprint)
+
+    old, new = finding("DOM101:a:A.episode", 3), finding("DOM101:a:A.epoch", 4)
+    ratchet = apply_baseline([new, old], frozenset({"DOM101:a:A.episode", "DOM101:a:gone"}))
+    assert ratchet.new == (new,)
+    assert ratchet.baselined == (old,)
+    assert ratchet.stale == ("DOM101:a:gone",)
+
+
+def test_write_error_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(BaselineError, match="cannot write baseline"):
+        write_baseline(Baseline(blocker / "b.json", (entry("c", "f"),)))

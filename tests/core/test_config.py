@@ -1,0 +1,90 @@
+"""Typed contract configuration: every error at once, keyed by option."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain_fence.core.config import ConfigError, WordRule, parse_boundary, parse_placement, parse_vocabulary
+
+ROOT = Path("/project")
+
+
+def test_vocabulary_words_and_replacements():
+    config = parse_vocabulary(
+        "c",
+        "n",
+        {
+            "modules": ["pkg.runtime.**"],
+            "event_bases": "pkg.telemetry.Schema",
+            "words": ["episode", "primary target", "terminal state -> recognized state"],
+        },
+        ROOT,
+    )
+    assert config.words == (
+        WordRule(("episode",)),
+        WordRule(("primary", "target")),
+        WordRule(("terminal", "state"), "recognized state"),
+    )
+    assert config.kind_attributes == ("KIND", "kind")
+    assert config.baseline.path == ROOT / ".domain-fence-baseline.json"
+    assert config.baseline.stale == "error"
+
+
+def test_every_vocabulary_error_is_reported_together():
+    with pytest.raises(ConfigError) as raised:
+        parse_vocabulary(
+            "c",
+            "n",
+            {
+                "modules": ["pkg..runtime"],
+                "event_bases": ["Schema"],
+                "words": ["episode ->", "-> x", "a -> b -> c"],
+                "unmatched_baseline_alerting": "loud",
+            },
+            ROOT,
+        )
+    errors = raised.value.errors
+    assert set(errors) == {"modules", "event_bases", "words", "unmatched_baseline_alerting"}
+    assert "'episode ->': expected 'words -> replacement'" in errors["words"]
+    assert "'a -> b -> c'" in errors["words"]
+    assert "dotted class path" in errors["event_bases"]
+
+
+def test_required_options():
+    with pytest.raises(ConfigError) as raised:
+        parse_vocabulary("c", "n", {}, ROOT)
+    assert raised.value.errors == {
+        "event_bases": "This is a required field.",
+        "modules": "This is a required field.",
+        "words": "This is a required field.",
+    }
+
+
+def test_placement_kinds_and_flags():
+    config = parse_placement(
+        "c", "n", {"symbols": ["init_telemetry", "*PostEpisode*"], "allowed_modules": "pkg.experiment", "kinds": "function", "require_match": "true"}, ROOT
+    )
+    assert config.kinds == {"function"}
+    assert config.require_match is True
+    assert config.allowed_modules[0].matches("pkg.experiment.handlers")
+
+
+def test_placement_errors():
+    with pytest.raises(ConfigError) as raised:
+        parse_placement("c", "n", {"symbols": ["init telemetry"], "allowed_modules": "x", "kinds": "method", "require_match": "yes"}, ROOT)
+    assert set(raised.value.errors) == {"symbols", "kinds", "require_match"}
+
+
+def test_boundary_as_packages_decides_whether_descendants_match():
+    packaged = parse_boundary("c", "n", {"source_modules": "a.runtime", "forbidden_modules": "a.experiment"}, ROOT)
+    assert packaged.source_modules[0].matches("a.runtime.model")
+    flat = parse_boundary("c", "n", {"source_modules": "a.runtime", "forbidden_modules": "a.experiment", "as_packages": "False"}, ROOT)
+    assert not flat.source_modules[0].matches("a.runtime.model")
+
+
+def test_boundary_ignore_imports_must_have_an_arrow():
+    with pytest.raises(ConfigError) as raised:
+        parse_boundary("c", "n", {"source_modules": "a", "forbidden_modules": "b", "ignore_imports": ["a.x b.y"]}, ROOT)
+    assert "'a.x b.y' is not of the form 'importer -> imported'" in raised.value.errors["ignore_imports"]
