@@ -3,10 +3,15 @@ their first link, the import that leaves the source package."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import ast
+from collections.abc import Iterator, Mapping, Sequence
 
+from .config import BoundaryConfig
 from .findings import Finding
+from .index import ProjectIndex
+from .modules import matches_any, resolve_relative
 from .rules import get_rule
+from .source import Unreadable
 
 PREFIX = "boundary:"
 
@@ -54,3 +59,85 @@ def chain_finding(contract: str, chain: Sequence[Mapping], path_of) -> Finding:
         contract=contract,
         details=tuple(format_link(l["importer"], l["imported"], l["line_numbers"]) for l in chain),
     )
+
+
+def direct_import_findings(
+    config: BoundaryConfig, index: ProjectIndex, module: str, exclude_type_checking: bool = False
+) -> list[Finding]:
+    """DOM301 for each import in ``module`` that leaves a source module for a forbidden
+    one: the per-file view of a boundary contract (indirect chains need the graph).
+
+    Imports are named the way grimp names them, so ``ignore_imports`` and the baseline
+    match the same edges as in ``lint-imports``: ``from a import b`` is an import of
+    ``a.b`` when that is a module and of ``a`` otherwise, and a module outside the
+    project counts as its top-level package.
+    """
+    if not matches_any(module, config.source_modules):
+        return []
+    tree = index.tree(module)
+    if tree is None or isinstance(tree, Unreadable):
+        return []
+    findings = []
+    for node, imported in _imports(tree, module, index, exclude_type_checking):
+        if imported == module or not matches_any(imported, config.forbidden_modules):
+            continue
+        if any(expression.matches(module, imported) for expression in config.ignore_imports):
+            continue
+        findings.append(
+            Finding(
+                path=index.relative_path(module),
+                line=node.lineno,
+                col=node.col_offset,
+                code="DOM301",
+                message=get_rule("DOM301").format(importer=module, imported=imported),
+                symbol=module,
+                fingerprint=edge_fingerprint(module, imported),
+                contract=config.contract,
+            )
+        )
+    return sorted(set(findings))
+
+
+def _imports(tree: ast.Module, module: str, index: ProjectIndex, exclude_type_checking: bool) -> Iterator[tuple[ast.stmt, str]]:
+    skipped = _type_checking_blocks(tree) if exclude_type_checking else set()
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        if id(node) in skipped:
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node, _project_module(alias.name, index)
+        elif isinstance(node, ast.ImportFrom):
+            source = node.module if node.level == 0 else resolve_relative(module, index.is_package(module), node.level, node.module)
+            if source is None:
+                continue
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                yield node, submodule if submodule in index.modules else _project_module(source, index)
+
+
+def _project_module(name: str, index: ProjectIndex) -> str:
+    """The module an import of ``name`` reaches, as grimp records it."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in index.modules:
+            return candidate
+    return parts[0]  # outside the project: grimp squashes it to its top-level package
+
+
+def _type_checking_blocks(tree: ast.Module) -> set[int]:
+    """ids of the statements under ``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:``."""
+    skipped = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            skipped.update(id(statement) for statement in node.body)
+    return skipped
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"

@@ -9,8 +9,11 @@ without re-reading the project for each file.
 from __future__ import annotations
 
 import ast
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from .modules import ModuleNotFound, default_search_paths, discover_modules, locate_package
 from .source import Unreadable, load_tree
@@ -55,8 +58,24 @@ class ProjectIndex:
             path = self.modules.get(module)
             if path is None or path.is_dir():
                 return None
-            self._trees[module] = load_tree(path)
+            self._trees[module] = _cached_tree(path)
         return self._trees[module]
+
+    def facts(self, module: str, extract: Callable[[str, bool, ast.Module | Unreadable], T]) -> T | None:
+        """``extract(module, is_package, tree)``, computed at most once per file version.
+
+        ``extract`` must be a pure function of its arguments: its result is cached for
+        the process, keyed by the extractor and the file's path, size and mtime, so every
+        index and every contract of a run share it. None for a module without a file.
+        """
+        path = self.modules.get(module)
+        if path is None or path.is_dir():
+            return None
+        version = _version(path)
+        key = (extract, module, version)
+        if key not in _FACTS:
+            _FACTS[key] = extract(module, self.is_package(module), _cached_tree(path))
+        return _FACTS[key]
 
     def relative_path(self, module: str) -> str:
         """The module's file relative to the project root, as posix (absolute if outside)."""
@@ -65,3 +84,28 @@ class ProjectIndex:
             return path.relative_to(self.root).as_posix()
         except ValueError:
             return path.as_posix()
+
+
+T = TypeVar("T")
+
+# Process-wide caches keyed by file version, so indexes built by different contracts or
+# front ends in one process parse each file once, and an edited file is parsed again.
+_TREES: dict[tuple[Path, int, int], ast.Module | Unreadable] = {}
+_FACTS: dict[tuple[Callable[..., Any], str, tuple[Path, int, int]], Any] = {}
+
+
+def _version(path: Path) -> tuple[Path, int, int]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return (path, -1, -1)
+    return (path, stat.st_size, stat.st_mtime_ns)
+
+
+def _cached_tree(path: Path) -> ast.Module | Unreadable:
+    version = _version(path)
+    if version[1] < 0:
+        return load_tree(path)  # unreadable: let load_tree say why, and do not cache
+    if version not in _TREES:
+        _TREES[version] = load_tree(path)
+    return _TREES[version]

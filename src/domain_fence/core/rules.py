@@ -59,7 +59,7 @@ _RULES = [
         code="DOM101",
         name="experiment-word-in-event-field",
         family="vocabulary",
-        message="event field '{name}' of {owner}: experiment vocabulary '{word}'{hint}",
+        message="event field '{name}': experiment vocabulary '{word}'{hint}",
         summary="A runtime event declares a field named with experiment vocabulary.",
         rationale=(
             "Runtime events carry only what the runtime may know. A field such as `episode` or "
@@ -89,7 +89,7 @@ _RULES = [
         code="DOM103",
         name="experiment-word-in-event-kind",
         family="vocabulary",
-        message="event kind '{kind}' of {owner}: experiment vocabulary '{word}'{hint}",
+        message="event kind '{kind}': experiment vocabulary '{word}'{hint}",
         summary="A runtime event's kind string uses experiment vocabulary.",
         rationale=(
             "Kind strings are how subscribers route events; a kind such as `post_episode` makes "
@@ -115,14 +115,17 @@ _RULES = [
         code="DOM201",
         name="symbol-defined-outside-allowed-modules",
         family="placement",
-        message="{kind} {name} is defined in {module}; define it only under {allowed}",
+        message="{kind} {name} is defined outside {allowed}; move it there",
         summary="A symbol is defined outside the modules allowed to hold it.",
         rationale=(
             "Experiment-only machinery such as `init_telemetry` and the post-episode handlers "
             "must live under the experiment package, so the runtime can be installed and run "
             "without it."
         ),
-        remedy="Move the definition under an allowed module and import it from there.",
+        remedy=(
+            "Move the definition under an allowed module and import it from there. Importing "
+            "or re-exporting the symbol elsewhere is fine, and so is a method of that name."
+        ),
         example="# minimonty/frameworks/telemetry/setup.py\ndef init_telemetry(config): ...",
     ),
     Rule(
@@ -151,6 +154,21 @@ _RULES = [
         ),
         remedy="Break the chain at the first import leaving the runtime package.",
         example="# a -> helpers -> experiment",
+    ),
+    Rule(
+        code="DOM303",
+        name="import-contract-broken",
+        family="boundary",
+        message="{type} contract '{contract}' broken: {what}",
+        summary="An import-linter contract of the configuration (forbidden, layers, ...) is broken.",
+        rationale=(
+            "`domain-fence check` runs every contract of the configuration, import-linter's own "
+            "types too, so one report and one exit status cover the whole architecture. Each "
+            "offending import chain is reported at its first import; a contract whose report "
+            "names no import is reported at its section of the configuration."
+        ),
+        remedy="Remove the import, or change the contract if the architecture changed; `lint-imports` shows the same.",
+        example="# layers: pkg.core must not import pkg.cli\nfrom pkg.cli import main",
     ),
 ]
 

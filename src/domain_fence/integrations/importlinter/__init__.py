@@ -9,5 +9,7 @@ Register them in the project's import-linter configuration::
 """
 
 from .boundary import BoundaryContract
+from .placement import PlacementContract
+from .vocabulary import VocabularyContract
 
-__all__ = ["BoundaryContract"]
+__all__ = ["BoundaryContract", "PlacementContract", "VocabularyContract"]

@@ -14,6 +14,7 @@ from domain_fence.core.baseline import Baseline, BaselineError, apply_baseline, 
 from domain_fence.core.config import ConfigError
 from domain_fence.core.rules import get_rule
 from domain_fence.core.findings import Finding
+from domain_fence.core.index import ProjectIndex
 
 # The directory relative paths in the configuration are resolved against. lint-imports
 # only reads configuration from the current directory, so that is the default; our
@@ -23,6 +24,11 @@ project_root: contextvars.ContextVar[Path | None] = contextvars.ContextVar("proj
 
 def current_root() -> Path:
     return (project_root.get() or Path.cwd()).resolve()
+
+
+# A front end checking several contracts in one run (the pytest plugin) sets this, so
+# they share one index instead of each reading the project again.
+shared_index: contextvars.ContextVar[ProjectIndex | None] = contextvars.ContextVar("shared_index", default=None)
 
 
 class FenceContract(Contract):
@@ -63,6 +69,13 @@ class FenceContract(Contract):
     @property
     def root_packages(self) -> list[str]:
         return list(self.session_options["root_packages"])
+
+    def project_index(self) -> ProjectIndex:
+        """The run's shared index when one is set for this root, else a fresh one."""
+        index = shared_index.get()
+        if index is None or index.root != current_root():
+            index = ProjectIndex.build(current_root(), self.root_packages)
+        return index
 
     def load_baseline(self) -> Baseline:
         try:
@@ -130,4 +143,4 @@ def format_finding(data: dict[str, Any]) -> str:
     return f"{data['path']}:{data['line']}:{data['col'] + 1}: {data['code']} {data['message']}"
 
 
-__all__ = ["FenceContract", "BaselineError", "current_root", "project_root"]
+__all__ = ["FenceContract", "BaselineError", "current_root", "project_root", "shared_index"]

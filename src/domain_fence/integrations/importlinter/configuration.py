@@ -39,6 +39,10 @@ class ConfigurationError(Exception):
     """The configuration cannot be used; each line of the message names file and place."""
 
 
+class ConfigurationNotFound(ConfigurationError):
+    """No file in the directory has an import-linter section."""
+
+
 @dataclass
 class Configuration:
     path: Path
@@ -96,7 +100,7 @@ def find_configuration(directory: Path) -> Path:
         candidate = directory / name
         if candidate.is_file() and _has_importlinter_section(candidate):
             return candidate
-    raise ConfigurationError(
+    raise ConfigurationNotFound(
         f"{directory}: no import-linter configuration found (looked for an [importlinter] "
         f"section in {', '.join(CONFIG_FILES)})"
     )

@@ -1,0 +1,110 @@
+"""Experiment vocabulary: identifiers split into words, and word lists matched on them.
+
+``num_episodes``, ``PostEpisodeTelemetry``, ``primaryTargetId`` and ``"post-episode"``
+all become lists of lower-case words with plurals folded (``episodes`` -> ``episode``).
+A configured entry matches only whole words, and a multi-word entry only consecutive
+words, so ``model``, ``modern`` and ``constraint`` never match ``mode`` or ``train``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .config import WordRule
+
+# Runs of capitals before a capitalised word (the "LM" of "LMState"), capitalised or
+# lower-case words, remaining capitals, digits.
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+# Singular nouns that look plural, and plurals the suffix rules below get wrong.
+_IRREGULAR = {
+    "analyses": "analysis",
+    "axes": "axis",
+    "buses": "bus",
+    "caches": "cache",
+    "criteria": "criterion",
+    "indices": "index",
+    "matrices": "matrix",
+    "series": "series",
+    "species": "species",
+    "statuses": "status",
+    "vertices": "vertex",
+}
+_SINGULAR_ENDINGS = ("ss", "us", "is")  # class, status, analysis
+_ES_ENDINGS = ("sses", "xes", "zes", "ches", "shes")  # classes, boxes, matches, meshes
+
+
+def split_words(identifier: str) -> tuple[str, ...]:
+    """The lower-case words of an identifier or a kind string, in order, unfolded.
+
+    >>> split_words("LMState_2d")
+    ('lm', 'state', '2', 'd')
+    """
+    return tuple(part.lower() for chunk in re.split(r"[^A-Za-z0-9]+", identifier) for part in _PART.findall(chunk))
+
+
+def fold(word: str) -> str:
+    """The singular of a lower-case word, by suffix rules; short words stay as they are."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(_SINGULAR_ENDINGS):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"  # entries -> entry
+    if word.endswith(_ES_ENDINGS):
+        return word[:-2]
+    return word[:-1]
+
+
+def words_of(identifier: str) -> tuple[str, ...]:
+    """The folded words of an identifier: what configured entries are matched against."""
+    return tuple(fold(word) for word in split_words(identifier))
+
+
+@dataclass(frozen=True)
+class Match:
+    """A configured entry found in an identifier."""
+
+    rule: WordRule
+    start: int  # index of the first matching word
+
+    @property
+    def word(self) -> str:
+        return self.rule.phrase
+
+    @property
+    def hint(self) -> str:
+        """The message suffix naming the replacement, or nothing."""
+        return f"; consider '{self.rule.replacement}'" if self.rule.replacement else ""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A compiled word list plus the identifiers exempted from it."""
+
+    rules: tuple[tuple[tuple[str, ...], WordRule], ...]  # (folded words, rule)
+    allow: frozenset[str] = frozenset()
+
+    @classmethod
+    def compile(cls, words: Iterable[WordRule], allow: Iterable[str] = ()) -> "Vocabulary":
+        folded = []
+        for rule in words:
+            key = tuple(fold(part) for word in rule.words for part in split_words(word))
+            if key:
+                folded.append((key, rule))
+        # Longer phrases first, so "post episode" wins over "episode" at the same place.
+        folded.sort(key=lambda item: -len(item[0]))
+        return cls(tuple(folded), frozenset(allow))
+
+    def match(self, identifier: str) -> Match | None:
+        """The first entry (leftmost, then longest) found in ``identifier``, if any."""
+        if identifier in self.allow:
+            return None
+        words = words_of(identifier)
+        for start in range(len(words)):
+            for key, rule in self.rules:
+                if words[start : start + len(key)] == key:
+                    return Match(rule, start)
+        return None

@@ -1,0 +1,164 @@
+"""The flake8 plugin (codes ``DOM``): the per-file view of the project's contracts.
+
+It reads the same import-linter configuration ``lint-imports`` reads (found in the
+current directory, or named with ``--domain-fence-config``), so both report the same
+findings. flake8 hands the plugin one file at a time; the project index answering
+cross-module questions is built once per process and shared by every file.
+
+For each file it runs every contract of a family it knows: ``vocabulary`` contracts
+(DOM101-DOM104) and ``boundary`` contracts (DOM301, direct imports only: indirect
+chains need the whole graph, which is ``lint-imports``' job). Baselined findings are
+not reported; noqa comments and per-file-ignores are flake8's business.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from flake8.exceptions import PluginExecutionFailed
+
+from domain_fence.core.baseline import BaselineError, load_baseline
+from domain_fence.core.boundary import direct_import_findings
+from domain_fence.core.events import vocabulary_findings
+from domain_fence.core.findings import Finding
+from domain_fence.core.placement import module_placement_findings
+from domain_fence.core.index import ProjectIndex
+from domain_fence.integrations.importlinter.base import FenceContract
+from domain_fence.integrations.importlinter.configuration import (
+    Configuration,
+    ConfigurationError,
+    ConfigurationNotFound,
+    find_configuration,
+    load_configuration,
+)
+
+EXIT_CONFIGURATION_ERROR = 2
+
+# family -> (contract config, index, module) -> findings of that module.
+FamilyCheck = Callable[[Any, ProjectIndex, str], list[Finding]]
+
+
+def family_checks(configuration: Configuration) -> dict[str, FamilyCheck]:
+    """The per-file check of each contract family flake8 reports."""
+    return {
+        "vocabulary": vocabulary_findings,
+        "placement": module_placement_findings,
+        "boundary": partial(
+            direct_import_findings,
+            exclude_type_checking=configuration.session_flag("exclude_type_checking_imports"),
+        ),
+    }
+
+
+@dataclass
+class Project:
+    """One configuration's contracts, checks, baselines and (lazily) its index."""
+
+    configuration: Configuration
+    contracts: list[FenceContract]
+    recorded: dict[str, frozenset[str]]  # contract id -> baselined fingerprints
+    checks: dict[str, FamilyCheck] = field(default_factory=dict)
+    _index: ProjectIndex | None = None
+
+    @classmethod
+    def load(cls, path: Path | None) -> "Project":
+        """Raises ConfigurationError or BaselineError with one line per problem."""
+        configuration = load_configuration(path)
+        contracts = configuration.fence_contracts()
+        recorded = {
+            contract.contract_id: load_baseline(contract.config.baseline.path).fingerprints(contract.contract_id)
+            for contract in contracts
+        }
+        return cls(configuration, contracts, recorded, family_checks(configuration))
+
+    @property
+    def index(self) -> ProjectIndex:
+        if self._index is None:
+            self._index = ProjectIndex.build(self.configuration.root, self.configuration.root_packages)
+        return self._index
+
+    def findings(self, filename: str) -> Iterator[Finding]:
+        """New (unbaselined) findings of every contract for one file, each once."""
+        module = self.index.module_for_path(filename)
+        if module is None:
+            return
+        seen = set()
+        for contract in self.contracts:
+            check = self.checks.get(contract.family)
+            if check is None:
+                continue
+            recorded = self.recorded[contract.contract_id]
+            for finding in check(contract.config, self.index, module):
+                key = (finding.line, finding.col, finding.code, finding.message)
+                if finding.fingerprint not in recorded and key not in seen:
+                    seen.add(key)
+                    yield finding
+
+
+# One project per configuration file and process: flake8 creates a checker per file.
+_PROJECTS: dict[Path | None, Project | None] = {}
+
+
+def project_for(config: str | None) -> Project | None:
+    """The project for ``--domain-fence-config`` (or the current directory); None when
+    no option was given and the current directory holds no import-linter configuration:
+    the plugin then has nothing to check."""
+    if config is None:
+        try:
+            path: Path | None = find_configuration(Path.cwd())
+        except ConfigurationNotFound:
+            return None
+    else:
+        path = Path(config).resolve()
+    if path not in _PROJECTS:
+        _PROJECTS[path] = Project.load(path)
+    return _PROJECTS[path]
+
+
+class DomainFenceChecker:
+    """flake8 entry point ``DOM``."""
+
+    name = "domain-fence"
+    version = "0.1.0"
+    config: str | None = None
+
+    def __init__(self, tree: Any, filename: str) -> None:
+        self.filename = filename
+
+    @classmethod
+    def add_options(cls, parser: Any) -> None:
+        parser.add_option(
+            "--domain-fence-config",
+            default=None,
+            parse_from_config=True,
+            normalize_paths=True,
+            help="import-linter configuration holding the domain-fence contracts, or its "
+            "directory (default: the one lint-imports reads in the current directory)",
+        )
+
+    @classmethod
+    def parse_options(cls, options: argparse.Namespace) -> None:
+        cls.config = options.domain_fence_config
+        try:
+            project_for(cls.config)  # a broken configuration fails once, up front
+        except (ConfigurationError, BaselineError) as error:
+            for line in str(error).splitlines():
+                print(f"flake8: domain-fence: error: {line}", file=sys.stderr)
+            raise SystemExit(EXIT_CONFIGURATION_ERROR) from None
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        # flake8 wraps errors raised while constructing a plugin, not while iterating it.
+        try:
+            project = project_for(self.config)
+            if project is None:
+                return
+            for finding in project.findings(self.filename):
+                yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)
+        except Exception as error:
+            raise PluginExecutionFailed(filename=self.filename, plugin_name="DOM", exception=error) from error

@@ -1,0 +1,71 @@
+"""The ``vocabulary`` contract: runtime events carry no experiment vocabulary.
+
+It reads source files, not the import graph; findings are the same the flake8
+plugin reports (DOM101-DOM104, DOM001 for a file that cannot be parsed), split by
+the baseline.
+"""
+
+from __future__ import annotations
+
+from grimp import ImportGraph
+from importlinter import ContractCheck, output
+
+from domain_fence.core.baseline import BaselineEntry
+from domain_fence.core.config import parse_vocabulary
+from domain_fence.core.events import all_vocabulary_findings, unmatched_module_expressions
+from domain_fence.core.findings import Finding
+
+from .base import FenceContract
+from .placement import RawOption
+
+
+class VocabularyContract(FenceContract):
+    """Events defined in ``modules`` and deriving from ``event_bases`` must not use
+    the experiment ``words`` in their field names, class names, kind strings, or the
+    keywords runtime code passes when constructing them.
+
+    Options: ``modules`` (module expressions, ``*``/``**``), ``event_bases`` (dotted
+    class paths), ``words`` (one entry per line; ``a b -> c`` names a replacement),
+    ``allow`` (identifiers exempted), ``kind_attributes`` (default ``KIND`` and
+    ``kind``), ``baseline`` and ``unmatched_baseline_alerting``.
+    """
+
+    type_name = "vocabulary"
+    family = "vocabulary"
+    parse_config = staticmethod(parse_vocabulary)
+
+    # All optional here: parse_vocabulary reports missing and invalid options together.
+    modules = RawOption(required=False)
+    event_bases = RawOption(required=False)
+    words = RawOption(required=False)
+    allow = RawOption(required=False)
+    kind_attributes = RawOption(required=False)
+
+    def check(self, graph: ImportGraph | None, verbose: bool) -> ContractCheck:
+        index = self.project_index()
+        unmatched = unmatched_module_expressions(self.config, index)
+        check = self.ratchet_check(all_vocabulary_findings(self.config, index), {"unmatched_modules": unmatched})
+        if unmatched:
+            check.kept = False
+        return check
+
+    def render_broken_contract(self, check: ContractCheck) -> None:
+        for expression in check.metadata.get("unmatched_modules", []):
+            output.console.print(
+                unmatched_message(expression), style="red", soft_wrap=True, markup=False, highlight=False
+            )
+        super().render_broken_contract(check)
+
+    def findings(self) -> list[Finding]:
+        return all_vocabulary_findings(self.config, self.project_index())
+
+    def violations(self, graph: ImportGraph | None) -> list[BaselineEntry]:
+        """The entries ``domain-fence baseline`` records: one per finding fingerprint."""
+        return sorted({BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}") for f in self.findings()})
+
+
+def unmatched_message(expression: str) -> str:
+    return f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
+
+
+__all__ = ["VocabularyContract", "unmatched_message"]

@@ -1,0 +1,398 @@
+"""pytest plugin (entry point ``pytest11``, name ``domain_fence``): architecture checks
+as fixtures and, with ``--domain-fence``, as test items.
+
+It reads the project's import-linter configuration, the one ``lint-imports`` reads:
+``--domain-fence-config`` (a file, or the project directory holding it), else the ini
+option ``domain_fence_config``, else the rootdir.
+
+This module is imported by every pytest run of every project that installs
+domain-fence, so its top level imports only pytest and the standard library; the
+analysis, import-linter and grimp are imported when a fixture or item first needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import re
+import warnings
+from collections.abc import Callable, Iterator
+from copy import deepcopy
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+import pytest
+
+if TYPE_CHECKING:
+    from grimp import ImportGraph
+    from importlinter.domain.contract import Contract, ContractCheck
+
+    from domain_fence.core.findings import Finding
+    from domain_fence.core.index import ProjectIndex
+    from domain_fence.core.placement import Definition
+    from domain_fence.integrations.importlinter.configuration import Configuration
+
+OPTION = "--domain-fence-config"
+INI_OPTION = "domain_fence_config"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class FenceProblem(Exception):
+    """The configuration or the project cannot be checked; the message says why."""
+
+
+class ContractBroken(Exception):
+    """A contract is broken; the message is its rendered report."""
+
+
+class FenceWarning(UserWarning):
+    """A kept contract reported a warning (an unmatched pattern, a stale entry, ...)."""
+
+
+def _fails_readably(method: Callable[P, T]) -> Callable[P, T]:
+    """Turn a FenceProblem into a pytest failure showing only its message."""
+
+    @functools.wraps(method)
+    def failing_readably(*args: P.args, **kwargs: P.kwargs) -> T:
+        __tracebackhide__ = True
+        try:
+            return method(*args, **kwargs)
+        except FenceProblem as error:
+            problem = str(error)
+        pytest.fail(problem, pytrace=False)  # outside the except: no chained traceback
+
+    return failing_readably
+
+
+class Fence:
+    """The project's import-linter configuration, ready to be checked from tests.
+
+    One instance serves a whole pytest session: the configuration, the project index
+    and the import graph are each built at most once, when first needed.
+    """
+
+    def __init__(self, location: Path) -> None:
+        self.location = location  # a configuration file, or the directory holding one
+        self._configuration: Configuration | None = None
+        self._contracts: list[Contract] | None = None
+        self._index: ProjectIndex | None = None
+        self._graph: ImportGraph | None = None
+
+    def __repr__(self) -> str:
+        return f"<Fence {self.location}>"
+
+    # -- what tests call -------------------------------------------------------------
+
+    @_fails_readably
+    def definitions(self, pattern: str) -> list[Definition]:
+        """Every module-level function and class whose name matches ``pattern``
+        (fnmatch-style, case-sensitive): module, path, line, kind and name.
+
+        Fails when a file that could hold a match cannot be parsed.
+        """
+        return self._definitions(pattern)
+
+    @_fails_readably
+    def assert_defined_only_under(self, pattern: str, *module_expressions: str, allow_empty: bool = False) -> None:
+        """Fail, listing each as ``path:line``, when a definition matching ``pattern``
+        lies outside ``module_expressions`` (``*``/``**`` as in import-linter; a plain
+        name includes its submodules). Fail when nothing matches, unless ``allow_empty``.
+        """
+        from domain_fence.core.modules import ModuleExpression, matches_any, module_expression_error
+        from domain_fence.core.rules import get_rule
+
+        __tracebackhide__ = True
+        if not module_expressions:
+            pytest.fail("assert_defined_only_under() needs at least one module expression", pytrace=False)
+        problems = [p for p in map(module_expression_error, module_expressions) if p]
+        if problems:
+            pytest.fail(f"assert_defined_only_under(): {'; '.join(problems)}", pytrace=False)
+        allowed = [ModuleExpression(text) for text in module_expressions]
+        found = self._definitions(pattern)
+        if not found and not allow_empty:
+            raise FenceProblem(
+                f"no module-level function or class matches {pattern!r} in "
+                f"{', '.join(self.configuration.root_packages)}; is the pattern misspelt? "
+                "(pass allow_empty=True if none is expected)"
+            )
+        rule = get_rule("DOM201")
+        where = ", ".join(module_expressions)
+        misplaced = [
+            f"{d.path}:{d.line}:{d.col + 1}: {rule.code} {rule.format(kind=d.kind, name=d.name, allowed=where)}"
+            for d in found
+            if not matches_any(d.module, allowed)
+        ]
+        if misplaced:
+            pytest.fail(
+                f"{len(misplaced)} definition(s) matching {pattern!r} outside {where}:\n" + "\n".join(misplaced),
+                pytrace=False,
+            )
+
+    @_fails_readably
+    def check(self, name_or_id: str) -> ContractCheck:
+        """Run one contract (any type, import-linter's built-ins included) by its id or
+        name; fail with its rendered report when broken. Warnings of a kept contract
+        become :class:`FenceWarning` warnings."""
+        __tracebackhide__ = True
+        found = self.contract(name_or_id)
+        result = self.run(found)
+        if not result.kept:
+            pytest.fail(self.report(found, result), pytrace=False)
+        for message in result.warnings:
+            warnings.warn(FenceWarning(f"{found.name}: {message}"), stacklevel=2)
+        return result
+
+    @_fails_readably
+    def findings(self, include_baselined: bool = False) -> list[Finding]:
+        """Every finding of the domain-fence contracts (boundary, placement, ...), sorted;
+        those recorded in a baseline only with ``include_baselined``."""
+        from domain_fence.core.findings import sorted_findings
+        from domain_fence.integrations.importlinter.base import FenceContract, finding_from_dict
+
+        found = []
+        keys = ("findings", "baselined") if include_baselined else ("findings",)
+        for contract in self.contracts:
+            if isinstance(contract, FenceContract):
+                metadata = self.run(contract).metadata
+                found += [finding_from_dict(data) for key in keys for data in metadata.get(key, [])]
+        return sorted_findings(found)
+
+    # -- shared with the collected items ---------------------------------------------
+
+    @property
+    def configuration(self) -> Configuration:
+        if self._configuration is None:
+            from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+
+            try:
+                self._configuration = load_configuration(self.location)
+            except ConfigurationError as error:
+                raise FenceProblem(str(error)) from None
+        return self._configuration
+
+    @property
+    def contracts(self) -> list[Contract]:
+        """Every contract of the configuration, constructed and validated once."""
+        if self._contracts is None:
+            from domain_fence.integrations.importlinter.configuration import ConfigurationError
+
+            try:
+                self._contracts = self.configuration.contracts()
+            except ConfigurationError as error:
+                raise FenceProblem(str(error)) from None
+        return self._contracts
+
+    def contract(self, id_or_name: str) -> Contract:
+        for contract in self.contracts:
+            if id_or_name in (contract_id(contract), contract.name):
+                return contract
+        known = ", ".join(sorted(contract_id(c) for c in self.contracts))
+        raise FenceProblem(f"{self.configuration.path}: no contract {id_or_name!r} (contracts: {known})")
+
+    @property
+    def index(self) -> ProjectIndex:
+        if self._index is None:
+            from domain_fence.core.index import ProjectIndex
+
+            configuration = self.configuration
+            index = ProjectIndex.build(configuration.root, configuration.root_packages)
+            if index.missing:
+                raise FenceProblem(
+                    f"{configuration.path}: [importlinter] root_packages: cannot find "
+                    f"{', '.join(sorted(index.missing))} (looked in {configuration.root}, its src/ and sys.path)"
+                )
+            self._index = index
+        return self._index
+
+    @property
+    def graph(self) -> ImportGraph:
+        if self._graph is None:
+            from grimp.exceptions import GrimpException
+
+            from domain_fence.integrations.importlinter.configuration import ConfigurationError
+            from domain_fence.integrations.importlinter.graph import build_graph
+
+            _configure_importlinter()
+            try:
+                self._graph = build_graph(self.configuration)
+            except ConfigurationError as error:
+                raise FenceProblem(str(error)) from None
+            except GrimpException as error:  # e.g. a syntax error anywhere in the project
+                raise FenceProblem(f"{self.configuration.path}: cannot build the import graph: {_one_line(error)}") from None
+        return self._graph
+
+    def run(self, contract: Contract) -> ContractCheck:
+        """Check ``contract`` on a copy of the session's graph, as lint-imports would."""
+        from domain_fence.integrations.importlinter.base import FenceContract, project_root, shared_index
+
+        graph = self.graph
+        index = self.index if isinstance(contract, FenceContract) else None
+        root_token, index_token = project_root.set(self.configuration.root), shared_index.set(index)
+        try:
+            return contract.check(deepcopy(graph), verbose=False)
+        except ValueError as error:  # our contracts' way of naming an unusable baseline
+            raise FenceProblem(f"{contract_id(contract)}: {_one_line(error)}") from None
+        finally:
+            shared_index.reset(index_token)
+            project_root.reset(root_token)
+
+    def report(self, contract: Contract, check: ContractCheck) -> str:
+        """The broken contract's report, as ``lint-imports`` renders it, without colour."""
+        from importlinter.application import output
+
+        with output.console.capture() as captured:
+            contract.render_broken_contract(check)
+        lines = [f"{contract.name} BROKEN", ""]
+        lines += [_ANSI.sub("", line).rstrip() for line in captured.get().strip("\n").splitlines()]
+        lines += [f"warning: {message}" for message in check.warnings]
+        return "\n".join(lines)
+
+    def _definitions(self, pattern: str) -> list[Definition]:
+        from domain_fence.core.placement import scan_definitions
+
+        if not isinstance(pattern, str) or not pattern:
+            raise FenceProblem(f"a symbol pattern is a non-empty string such as 'init_telemetry', not {pattern!r}")
+        scan = scan_definitions(self.index, [pattern])
+        if scan.unreadable:
+            raise FenceProblem(
+                "cannot vouch for files that could not be analysed:\n"
+                + "\n".join(f.describe() for f in scan.unreadable)
+            )
+        return list(scan.definitions)
+
+
+def contract_id(contract: Contract) -> str:
+    return str(contract.contract_options.get("id") or contract.name)
+
+
+def _configure_importlinter() -> None:
+    # Built-in contracts need import-linter's settings (TIMER, ...); importing its
+    # public api configures them once.
+    import importlinter.api  # noqa: F401
+
+
+def _one_line(error: BaseException) -> str:
+    return (str(error) or type(error).__name__).splitlines()[0]
+
+
+# -- options -----------------------------------------------------------------------------
+
+
+def _existing_path(value: str) -> Path:
+    path = Path(value)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{value}: no such file or directory")
+    return path.resolve()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("domain-fence", "architecture contracts (domain-fence)")
+    group.addoption(
+        "--domain-fence",
+        action="store_true",
+        dest="domain_fence",
+        default=False,
+        help="collect every contract of the import-linter configuration as a test item.",
+    )
+    group.addoption(
+        OPTION,
+        dest="domain_fence_config",
+        type=_existing_path,
+        default=None,
+        metavar="PATH",
+        help=f"import-linter configuration file, or the project directory holding it "
+        f"(default: the ini option {INI_OPTION}, else the rootdir).",
+    )
+    parser.addini(
+        INI_OPTION,
+        type="string",
+        default="",
+        help="import-linter configuration file or project directory, relative to the ini file.",
+    )
+
+
+_FENCE = pytest.StashKey["Fence"]()
+
+
+def configuration_location(config: pytest.Config) -> Path:
+    option = config.getoption("domain_fence_config")
+    if option is not None:
+        return option
+    value = config.getini(INI_OPTION).strip()
+    if value:
+        base = config.inipath.parent if config.inipath else config.rootpath
+        path = (base / value).resolve()
+        if not path.exists():
+            raise pytest.UsageError(f"{INI_OPTION} = {value}: no such file or directory ({path})")
+        return path
+    return config.rootpath
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    fence = Fence(configuration_location(config))
+    config.stash[_FENCE] = fence
+    if config.getoption("domain_fence"):
+        try:
+            fence.contracts  # configuration errors stop the run before any test
+        except FenceProblem as error:
+            raise pytest.UsageError(*str(error).splitlines()) from None
+        # Collect the configuration file as if it had been named on the command line.
+        config.args.append(str(fence.configuration.path))
+
+
+@pytest.fixture(scope="session")
+def fence(pytestconfig: pytest.Config) -> Fence:
+    """The project's import-linter configuration: ``definitions(pattern)``,
+    ``assert_defined_only_under(pattern, *modules)``, ``check(contract)``, ``findings()``."""
+    return pytestconfig.stash[_FENCE]
+
+
+# -- --domain-fence collection -----------------------------------------------------------
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ContractsFile | None:
+    config = parent.config
+    if not config.getoption("domain_fence") or _FENCE not in config.stash:
+        return None
+    fence = config.stash[_FENCE]
+    if file_path.resolve() != fence.configuration.path:
+        return None
+    return ContractsFile.from_parent(parent, path=file_path)
+
+
+class ContractsFile(pytest.File):
+    """The import-linter configuration file: one item per contract, in file order."""
+
+    def collect(self) -> Iterator[ContractItem]:
+        fence = self.config.stash[_FENCE]
+        for contract in fence.contracts:
+            yield ContractItem.from_parent(self, name=contract_id(contract), contract=contract)
+
+
+class ContractItem(pytest.Item):
+    """One contract, checked like ``lint-imports`` checks it."""
+
+    def __init__(self, *, contract: Contract, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.contract = contract
+
+    def runtest(self) -> None:
+        fence = self.config.stash[_FENCE]
+        result = fence.run(self.contract)
+        if not result.kept:
+            raise ContractBroken(fence.report(self.contract, result))
+        for message in result.warnings:
+            warnings.warn(FenceWarning(f"{self.contract.name}: {message}"))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
+        if isinstance(excinfo.value, (ContractBroken, FenceProblem)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, self.name
+
+
+__all__ = ["ContractBroken", "Fence", "FenceProblem", "FenceWarning", "fence"]

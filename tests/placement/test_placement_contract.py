@@ -1,0 +1,183 @@
+"""The placement contract in process: options, check(), rendering, the ratchet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import importlinter.api  # noqa: F401  (configures import-linter's settings)
+import pytest
+from importlinter.application import output
+from importlinter.domain.contract import InvalidContractOptions
+
+from domain_fence.core.baseline import Baseline, BaselineEntry, apply_baseline, load_baseline, write_baseline
+from domain_fence.core.config import parse_placement
+from domain_fence.core.index import ProjectIndex
+from domain_fence.core.placement import check_placement
+from domain_fence.integrations.importlinter import PlacementContract
+from domain_fence.integrations.importlinter.base import project_root
+
+from conftest import FIXTURES
+
+PROJECT = FIXTURES / "placement" / "monty"
+CONTRACT = "experiment-owns-its-telemetry"
+SETUP = "DOM201:tbp.monty.frameworks.telemetry.setup:init_telemetry"
+
+
+@pytest.fixture(autouse=True)
+def root():
+    token = project_root.set(PROJECT)
+    yield PROJECT
+    project_root.reset(token)
+
+
+@pytest.fixture
+def baseline_path(tmp_path: Path) -> Path:
+    return tmp_path / "baseline.json"
+
+
+def make_contract(baseline_path: Path, **options) -> PlacementContract:
+    contract_options = {
+        "id": CONTRACT,
+        "name": "init_telemetry and post-episode handlers live under experiment",
+        "type": "placement",
+        "symbols": ["init_telemetry", "*PostEpisode*"],
+        "allowed_modules": ["tbp.monty.experiment"],
+        "baseline": str(baseline_path),
+        **options,
+    }
+    return PlacementContract(
+        name=contract_options["name"],
+        session_options={"root_packages": ["tbp.monty"]},
+        contract_options=contract_options,
+    )
+
+
+def rendered(contract: PlacementContract, check) -> list[str]:
+    with output.console.capture() as captured:
+        contract.render_broken_contract(check)
+    return captured.get().splitlines()
+
+
+def test_misplaced_definitions_break_the_contract_with_file_and_line(baseline_path):
+    contract = make_contract(baseline_path)
+    check = contract.check(None, verbose=False)
+    assert not check.kept
+    lines = rendered(contract, check)
+    assert (
+        "src/tbp/monty/frameworks/telemetry/setup.py:6:1: DOM201 function init_telemetry is defined "
+        "outside tbp.monty.experiment; move it there"
+    ) in lines
+    assert "src/tbp/monty/frameworks/models/broken.py:1:1: DOM001 skipped: syntax error at line 1: invalid syntax" in lines
+    positions = [(line.split(":")[0], int(line.split(":")[1])) for line in lines[:-1]]
+    assert positions == sorted(positions) and lines[-1] == ""  # deterministic: by file and line
+    assert {f["code"] for f in check.metadata["findings"]} == {"DOM001", "DOM201"}
+    assert check.metadata["unmatched_patterns"] == [] and check.warnings == []
+
+
+def test_a_kept_contract(baseline_path):
+    contract = make_contract(
+        baseline_path, symbols="*PostEpisode*", allowed_modules=["tbp.monty.experiment", "tbp.monty.frameworks"]
+    )
+    check = contract.check(None, verbose=False)
+    assert check.kept, check.metadata
+
+
+def test_an_unmatched_pattern_warns_by_default(baseline_path):
+    contract = make_contract(
+        baseline_path, symbols=["init_telemtry", "on_[ab]_PostEpsiode"], allowed_modules="tbp.monty"
+    )
+    check = contract.check(None, verbose=False)
+    assert check.kept
+    assert check.metadata["unmatched_patterns"] == ["init_telemtry", "on_[ab]_PostEpsiode"]
+    # Brackets are escaped: lint-imports prints warnings through rich markup.
+    assert check.warnings == [
+        "symbols: 'init_telemtry' matches no module-level function or class; is it misspelt?",
+        "symbols: 'on_\\[ab]_PostEpsiode' matches no module-level function or class; is it misspelt?",
+    ]
+
+
+def test_an_unmatched_pattern_breaks_the_contract_with_require_match(baseline_path):
+    contract = make_contract(
+        baseline_path, symbols=["init_telemtry"], allowed_modules="tbp.monty", kinds="function", require_match="true"
+    )
+    check = contract.check(None, verbose=False)
+    assert not check.kept and check.warnings == []
+    assert check.metadata["unmatched_patterns"] == ["init_telemtry"]
+    assert rendered(contract, check) == [
+        "symbols: 'init_telemtry' matches no module-level function; is it misspelt? "
+        "(require_match = true)",
+        "",
+    ]
+
+
+def test_every_option_error_is_reported_at_once(baseline_path):
+    with pytest.raises(InvalidContractOptions) as raised:
+        make_contract(
+            baseline_path,
+            symbols=["init telemetry"],
+            allowed_modules=["tbp..monty"],
+            kinds=["method"],
+            require_match="yes",
+            unmatched_baseline_alerting="loud",
+            symbls="x",
+        )
+    assert set(raised.value.errors) == {
+        "symbols", "allowed_modules", "kinds", "require_match", "unmatched_baseline_alerting", "symbls"
+    }
+    assert raised.value.errors["symbls"] == "Unrecognized option. Did you mean 'symbols'?"
+
+
+def test_required_options(baseline_path):
+    with pytest.raises(InvalidContractOptions) as raised:
+        PlacementContract(name="n", session_options={"root_packages": ["tbp.monty"]}, contract_options={"id": "c"})
+    assert raised.value.errors == {
+        "allowed_modules": "This is a required field.",
+        "symbols": "This is a required field.",
+    }
+
+
+# -- the ratchet -------------------------------------------------------------------------
+
+
+def test_core_ratchet_splits_placement_findings_by_fingerprint():
+    config = parse_placement(CONTRACT, "n", {"symbols": "init_telemetry", "allowed_modules": "tbp.monty.experiment"}, PROJECT)
+    findings = check_placement(config, ProjectIndex.build(PROJECT, ["tbp.monty"])).findings
+    gone = "DOM201:tbp.monty.frameworks.gone:init_telemetry"
+    ratchet = apply_baseline(findings, frozenset({SETUP, gone}))
+    assert [f.fingerprint for f in ratchet.baselined] == [SETUP]
+    assert SETUP not in {f.fingerprint for f in ratchet.new} and ratchet.new
+    assert ratchet.stale == (gone,)
+
+
+def test_violations_record_every_finding_and_the_baseline_keeps_the_contract(baseline_path):
+    contract = make_contract(baseline_path)
+    entries = contract.violations(None)
+    assert BaselineEntry(
+        CONTRACT, SETUP, "DOM201 function init_telemetry is defined outside tbp.monty.experiment; move it there"
+    ) in entries
+    assert "DOM001:tbp.monty.frameworks.models.broken" in {e.fingerprint for e in entries}
+    write_baseline(Baseline(baseline_path, tuple(entries)))
+
+    check = make_contract(baseline_path).check(None, verbose=False)
+    assert check.kept
+    assert check.metadata["findings"] == []
+    # Two definitions of init_telemetry in hooks.py share one line-independent entry.
+    assert {f["fingerprint"] for f in check.metadata["baselined"]} == {e.fingerprint for e in entries}
+    assert len(check.metadata["baselined"]) == len(entries) + 1
+
+
+def test_a_new_misplaced_definition_still_fails_and_stale_entries_fail(baseline_path):
+    contract = make_contract(baseline_path)
+    gone = "DOM201:tbp.monty.frameworks.gone:PostEpisodeGone"
+    recorded = [e for e in contract.violations(None) if e.fingerprint != SETUP]
+    write_baseline(Baseline(baseline_path, (*recorded, BaselineEntry(CONTRACT, gone, ""))))
+
+    check = make_contract(baseline_path).check(None, verbose=False)
+    assert not check.kept
+    assert [f["fingerprint"] for f in check.metadata["findings"]] == [SETUP]
+    assert check.metadata["stale"] == [gone]
+    assert f"DOM002 baseline entry matches nothing: {gone}; run 'domain-fence baseline --prune'" in rendered(contract, check)
+
+    warned = make_contract(baseline_path, unmatched_baseline_alerting="warn").check(None, verbose=False)
+    assert warned.metadata["stale"] == [] and any(gone in w for w in warned.warnings)
+    assert load_baseline(baseline_path).fingerprints(CONTRACT) >= {gone}

@@ -1,0 +1,171 @@
+"""The placement core on annotated fixture files.
+
+Each file of ``tests/fixtures/placement/monty`` marks the findings it must produce with
+a trailing comment: ``# DOM201`` (at the line's indentation) or ``# DOM201: COL``.
+Every other line must produce nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from domain_fence.core.config import parse_placement
+from domain_fence.core.index import ProjectIndex
+from domain_fence.core.placement import (
+    Definition,
+    bytes_filter,
+    check_placement,
+    definitions_in,
+    module_placement_findings,
+    scan_definitions,
+)
+
+from conftest import FIXTURES
+
+PROJECT = FIXTURES / "placement" / "monty"
+SOURCES = PROJECT / "src"
+FILES = sorted(p.relative_to(SOURCES).as_posix() for p in SOURCES.rglob("*.py"))
+
+_EXPECTATION = re.compile(r"#\s*(DOM\d{3})(?::\s*(\d+))?\s*$")
+
+
+def expected_findings(path: Path) -> list[tuple[int, int, str]]:
+    """``(line, col, code)`` for each annotated line; a malformed annotation is an error."""
+    expected = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if "# DOM" not in line:
+            continue
+        match = _EXPECTATION.search(line)
+        if not match:
+            raise ValueError(f"{path}:{number}: malformed expectation {line!r}")
+        indentation = len(line) - len(line.lstrip())
+        expected.append((number, int(match[2]) if match[2] else indentation, match[1]))
+    return expected
+
+
+def make_config(symbols=("init_telemetry", "*PostEpisode*"), allowed="tbp.monty.experiment", **options):
+    raw = {"symbols": list(symbols), "allowed_modules": allowed, **options}
+    return parse_placement("experiment-owns-its-telemetry", "placement", raw, PROJECT)
+
+
+@pytest.fixture(scope="module")
+def index() -> ProjectIndex:
+    return ProjectIndex.build(PROJECT, ["tbp.monty"])
+
+
+def module_of(relative: str) -> str:
+    return relative.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+@pytest.mark.parametrize("relative", FILES)
+def test_annotated_file(relative: str, index: ProjectIndex):
+    module = module_of(relative)
+    findings = module_placement_findings(make_config(), index, module)
+    assert [(f.line, f.col, f.code) for f in findings] == expected_findings(SOURCES / relative)
+    assert all(f.path == f"src/{relative}" for f in findings)
+
+
+def test_the_project_wide_check_agrees_with_the_per_module_view(index):
+    config = make_config()
+    result = check_placement(config, index)
+    per_module = sorted(f for module in index.modules for f in module_placement_findings(config, index, module))
+    assert list(result.findings) == per_module
+    assert result.unmatched_patterns == ()
+
+
+def test_messages_and_line_independent_fingerprints(index):
+    findings = {f.symbol: f for f in check_placement(make_config(), index).findings if f.code == "DOM201"}
+    setup = findings["tbp.monty.frameworks.telemetry.setup.init_telemetry"]
+    assert setup.describe() == (
+        "src/tbp/monty/frameworks/telemetry/setup.py:6:1: DOM201 function init_telemetry is defined "
+        "outside tbp.monty.experiment; move it there"
+    )
+    assert setup.fingerprint == "DOM201:tbp.monty.frameworks.telemetry.setup:init_telemetry"
+    assert setup.contract == "experiment-owns-its-telemetry"
+    consumer = findings["tbp.monty.frameworks.telemetry.consumers.PostEpisodeTelemetryConsumer"]
+    assert consumer.message == "class PostEpisodeTelemetryConsumer is defined outside tbp.monty.experiment; move it there"
+    assert all(len(f"{f.code} {f.message}") < 100 for f in findings.values())
+
+
+def test_an_unparsable_file_is_a_dom001_finding(index):
+    [broken] = [f for f in check_placement(make_config(), index).findings if f.code == "DOM001"]
+    assert broken.describe() == (
+        "src/tbp/monty/frameworks/models/broken.py:1:1: DOM001 skipped: syntax error at line 1: invalid syntax"
+    )
+    assert broken.fingerprint == "DOM001:tbp.monty.frameworks.models.broken"
+
+
+def test_definitions_are_module_level_functions_and_classes_only():
+    tree = ast.parse(
+        "import os as init\n"
+        "from x import PostEpisode\n"
+        "init2 = PostEpisode\n"
+        "@decorator\n"
+        "class PostEpisodeA:\n"
+        "    def method(self): pass\n"
+        "async def handler(): pass\n"
+        "def outer():\n"
+        "    def inner(): pass\n"
+    )
+    assert definitions_in("pkg.mod", "pkg/mod.py", tree) == [
+        Definition("pkg.mod", "pkg/mod.py", 5, 0, "class", "PostEpisodeA"),
+        Definition("pkg.mod", "pkg/mod.py", 7, 0, "function", "handler"),
+        Definition("pkg.mod", "pkg/mod.py", 8, 0, "function", "outer"),
+    ]
+
+
+def test_kinds_restrict_findings_and_matches(index):
+    classes_only = make_config(kinds="class")
+    result = check_placement(classes_only, index)
+    assert {f.message.split()[0] for f in result.findings if f.code == "DOM201"} == {"class"}
+    # init_telemetry is only ever a function: under kinds = class it matches nothing.
+    assert result.unmatched_patterns == ("init_telemetry",)
+
+
+def test_unmatched_patterns_keep_configuration_order(index):
+    result = check_placement(make_config(symbols=("zzz_missing", "init_telemetry", "*PostEpsiode*")), index)
+    assert result.unmatched_patterns == ("zzz_missing", "*PostEpsiode*")
+
+
+def test_matching_is_case_sensitive(index):
+    names = {d.name for d in scan_definitions(index, ["*postepisode*"]).definitions}
+    assert names == {"postepisodeconsumer"}
+
+
+def test_allowed_modules_use_import_linter_expressions(index):
+    # `X.**` excludes X itself; a plain name includes its submodules.
+    descendants_only = check_placement(make_config(allowed="tbp.monty.experiment.**"), index)
+    assert not any(f.symbol.startswith("tbp.monty.experiment.") for f in descendants_only.findings)
+    handlers_only = check_placement(make_config(allowed="tbp.monty.experiment.handlers"), index)
+    assert "tbp.monty.experiment.telemetry.init_telemetry" in {f.symbol for f in handlers_only.findings}
+    several = check_placement(make_config(allowed=["tbp.monty.experiment", "tbp.monty.frameworks.*.setup"]), index)
+    symbols = {f.symbol for f in several.findings}
+    assert "tbp.monty.frameworks.telemetry.setup.init_telemetry" not in symbols
+    assert "tbp.monty.frameworks.telemetry.consumers.PostEpisodeSummary" in symbols
+    summary = next(f for f in several.findings if f.symbol.endswith(".PostEpisodeSummary"))
+    assert summary.message == (
+        "class PostEpisodeSummary is defined outside tbp.monty.experiment, tbp.monty.frameworks.*.setup; "
+        "move it there"
+    )
+
+
+@pytest.mark.parametrize(
+    ("patterns", "data", "could_match"),
+    [
+        (["init_telemetry"], b"def init_telemetry(): pass", True),
+        (["init_telemetry"], b"def init_telemetry_defaults(): pass", True),
+        (["init_telemetry"], b"def setup(): pass", False),
+        (["*PostEpisode*"], b"class XPostEpisodeY: pass", True),
+        (["*PostEpisode*"], b"class Post_Episode: pass", False),
+        (["*"], b"", True),
+        (["on_[ab]*"], b"def on_a(): pass", True),
+        (["[]a]x"], b"def ax(): pass", True),  # bracket sets are never used as literals
+        (["init_telemetry"], "def ｉnit_telemetry(): pass".encode(), True),  # non-ASCII: always parsed
+    ],
+)
+def test_bytes_filter_never_skips_a_file_that_could_match(patterns, data, could_match):
+    assert bytes_filter(patterns)(data) is could_match

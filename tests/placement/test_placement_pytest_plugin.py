@@ -1,0 +1,441 @@
+"""The pytest plugin through pytester: a small Monty-shaped project per test, checked
+by the `fence` fixture and by `pytest --domain-fence`, failure texts asserted."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+CONFIG = """\
+[importlinter]
+root_package = proto
+contract_types =
+    placement: domain_fence.integrations.importlinter.PlacementContract
+
+[importlinter:contract:experiment-owns-its-telemetry]
+name = init_telemetry and post-episode handlers live under experiment
+type = placement
+symbols =
+    init_telemetry
+    *PostEpisode*
+allowed_modules =
+    proto.experiment
+
+[importlinter:contract:runtime-knows-no-experiment]
+name = Runtime does not import experiment
+type = forbidden
+source_modules =
+    proto.frameworks
+forbidden_modules =
+    proto.experiment
+"""
+
+PROJECT = {
+    "proto/__init__.py": "",
+    "proto/frameworks/__init__.py": "",
+    "proto/frameworks/telemetry/__init__.py": "",
+    "proto/frameworks/telemetry/subscribers.py": """\
+        class TelemetrySubscriber:
+            def consume(self, event):
+                pass
+
+            def post_episode(self):  # a method: not a module-level symbol
+                pass
+        """,
+    "proto/experiment/__init__.py": """\
+        from proto.experiment.post_episode import PostEpisodeStatsHandler
+        from proto.experiment.telemetry import init_telemetry
+
+        __all__ = ["PostEpisodeStatsHandler", "init_telemetry"]
+        """,
+    "proto/experiment/telemetry.py": """\
+        def init_telemetry(config):
+            return config
+        """,
+    "proto/experiment/post_episode.py": """\
+        from proto.frameworks.telemetry.subscribers import TelemetrySubscriber
+
+
+        class PostEpisodeStatsHandler(TelemetrySubscriber):
+            pass
+        """,
+}
+
+PLACEMENT_TESTS = """\
+    def test_init_telemetry(fence):
+        fence.assert_defined_only_under("init_telemetry", "proto.experiment")
+
+
+    def test_post_episode_handlers(fence):
+        fence.assert_defined_only_under("*PostEpisode*", "proto.experiment")
+    """
+
+
+def write(base: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = base / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def assert_no_traceback(result: pytest.RunResult) -> None:
+    output = result.stdout.str() + result.stderr.str()
+    assert "Traceback" not in output and "During handling" not in output
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    write(pytester.path, {".importlinter": CONFIG, **PROJECT})
+    return pytester
+
+
+def test_a_well_placed_project_passes(project):
+    project.makepyfile(test_placement=PLACEMENT_TESTS)
+    project.runpytest().assert_outcomes(passed=2)
+
+
+def test_a_misplaced_init_telemetry_under_frameworks_fails_with_file_and_line(project):
+    write(project.path, {"proto/frameworks/telemetry/setup.py": "import logging\n\n\ndef init_telemetry(config):\n    pass\n"})
+    project.makepyfile(test_placement=PLACEMENT_TESTS)
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_init_telemetry _*",
+            "1 definition(s) matching 'init_telemetry' outside proto.experiment:",
+            "proto/frameworks/telemetry/setup.py:4:1: DOM201 function init_telemetry is defined outside "
+            "proto.experiment; move it there",
+        ]
+    )
+    assert_no_traceback(result)
+
+
+def test_a_post_episode_consumer_under_frameworks_telemetry_fails(project):
+    write(
+        project.path,
+        {
+            "proto/frameworks/telemetry/consumers.py": """\
+                from proto.frameworks.telemetry.subscribers import TelemetrySubscriber
+
+
+                if True:
+                    class PostEpisodeTelemetryConsumer(TelemetrySubscriber):
+                        pass
+                """
+        },
+    )
+    project.makepyfile(
+        test_placement=PLACEMENT_TESTS
+        + """
+    def test_the_contract(fence):
+        fence.check("experiment-owns-its-telemetry")
+    """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_post_episode_handlers _*",
+            "proto/frameworks/telemetry/consumers.py:5:5: DOM201 class PostEpisodeTelemetryConsumer "
+            "is defined outside proto.experiment; move it there",
+            "*_ test_the_contract _*",
+            "init_telemetry and post-episode handlers live under experiment BROKEN",
+            "",
+            "proto/frameworks/telemetry/consumers.py:5:5: DOM201 class PostEpisodeTelemetryConsumer "
+            "is defined outside proto.experiment; move it there",
+        ]
+    )
+
+
+def test_a_pattern_with_a_typo_fails_unless_empty_is_allowed(project):
+    project.makepyfile(
+        test_typo="""
+        def test_typo(fence):
+            fence.assert_defined_only_under("init_telemtry", "proto.experiment")
+
+
+        def test_typo_allowed(fence):
+            fence.assert_defined_only_under("init_telemtry", "proto.experiment", allow_empty=True)
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "no module-level function or class matches 'init_telemtry' in proto; is the pattern "
+            "misspelt? (pass allow_empty=True if none is expected)",
+        ]
+    )
+    assert_no_traceback(result)
+
+
+def test_a_typo_in_the_contract_is_a_warning_or_with_require_match_a_failure(project):
+    (project.path / ".importlinter").write_text(CONFIG.replace("    init_telemetry\n", "    init_telemtry\n"))
+    project.makepyfile(test_contract="def test_contract(fence):\n    fence.check('experiment-owns-its-telemetry')\n")
+    warned = project.runpytest()
+    warned.assert_outcomes(passed=1, warnings=1)
+    warned.stdout.fnmatch_lines(
+        [
+            "*FenceWarning: init_telemetry and post-episode handlers live under experiment: symbols: "
+            "'init_telemtry' matches no module-level function or class; is it misspelt?"
+        ]
+    )
+
+    collected = project.runpytest("--domain-fence", "--deselect", "test_contract.py::test_contract")
+    collected.assert_outcomes(passed=2, deselected=1, warnings=1)
+    collected.stdout.fnmatch_lines(["*FenceWarning: init_telemetry and post-episode handlers live under experiment: *"])
+
+    config = CONFIG.replace("    init_telemetry\n", "    init_telemtry\n")
+    config = config.replace("    proto.experiment\n\n", "    proto.experiment\nrequire_match = true\n\n", 1)
+    (project.path / ".importlinter").write_text(config)
+    failed = project.runpytest()
+    failed.assert_outcomes(failed=1)
+    failed.stdout.fnmatch_lines(
+        [
+            "init_telemetry and post-episode handlers live under experiment BROKEN",
+            "",
+            "symbols: 'init_telemtry' matches no module-level function or class; "
+            "is it misspelt? (require_match = true)",
+        ]
+    )
+
+
+def test_a_re_export_and_an_import_are_not_definitions(project):
+    write(
+        project.path,
+        {
+            # Runtime code re-exporting experiment symbols: the boundary contract's
+            # business, not a definition.
+            "proto/frameworks/telemetry/__init__.py": """\
+                from proto.experiment.telemetry import init_telemetry as init_telemetry
+                from proto.experiment import post_episode
+                PostEpisodeStatsHandler = post_episode.PostEpisodeStatsHandler
+
+                __all__ = ["PostEpisodeStatsHandler", "init_telemetry"]
+                """,
+        },
+    )
+    project.makepyfile(
+        test_placement=PLACEMENT_TESTS
+        + """
+    def test_one_definition_each(fence):
+        assert [(d.module, d.kind, d.name) for d in fence.definitions("init_telemetry")] == [
+            ("proto.experiment.telemetry", "function", "init_telemetry")
+        ]
+        assert [d.location for d in fence.definitions("*PostEpisode*")] == ["proto/experiment/post_episode.py:4"]
+
+
+    def test_the_boundary_sees_the_import(fence):
+        fence.check("runtime-knows-no-experiment")
+    """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(passed=3, failed=1)
+    # A built-in import-linter contract fails with its own rendered report.
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_the_boundary_sees_the_import _*",
+            "Runtime does not import experiment BROKEN",
+            "",
+            "proto.frameworks is not allowed to import proto.experiment:",
+        ]
+    )
+    # import-linter lists chains in no fixed order.
+    result.stdout.fnmatch_lines(["-   proto.frameworks.telemetry -> proto.experiment.telemetry (l.1)"])
+    result.stdout.fnmatch_lines(["-   proto.frameworks.telemetry -> proto.experiment.post_episode (l.2)"])
+
+
+def test_a_method_named_post_episode_is_not_a_definition(project):
+    project.makepyfile(
+        test_method="""
+        def test_no_module_level_post_episode(fence):
+            assert fence.definitions("post_episode") == []
+            fence.assert_defined_only_under("post_episode", "proto.experiment", allow_empty=True)
+
+
+        def test_the_method_does_not_satisfy_a_pattern(fence):
+            fence.assert_defined_only_under("post_episode", "proto.experiment")
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["no module-level function or class matches 'post_episode' in proto;*"])
+
+
+def test_findings_lists_every_domain_fence_finding(project):
+    write(project.path, {"proto/frameworks/setup.py": "async def init_telemetry():\n    pass\n"})
+    project.makepyfile(
+        test_findings="""
+        def test_findings(fence):
+            [finding] = fence.findings()
+            assert finding.describe() == (
+                "proto/frameworks/setup.py:1:1: DOM201 function init_telemetry is defined outside "
+                "proto.experiment; move it there"
+            )
+            assert finding.fingerprint == "DOM201:proto.frameworks.setup:init_telemetry"
+            assert finding.contract == "experiment-owns-its-telemetry"
+        """
+    )
+    project.runpytest().assert_outcomes(passed=1)
+
+
+def test_an_unknown_contract_fails_naming_the_known_ones(project):
+    project.makepyfile(test_unknown="def test_unknown(fence):\n    fence.check('no-such-contract')\n")
+    result = project.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*.importlinter: no contract 'no-such-contract' (contracts: experiment-owns-its-telemetry, runtime-knows-no-experiment)"]
+    )
+    assert_no_traceback(result)
+
+
+def test_an_unparsable_file_is_reported_not_skipped(project):
+    write(project.path, {"proto/frameworks/broken.py": "def init_telemetry(:\n"})
+    project.makepyfile(test_placement=PLACEMENT_TESTS)
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "cannot vouch for files that could not be analysed:",
+            "proto/frameworks/broken.py:1:1: DOM001 skipped: syntax error at line 1: *",
+        ]
+    )
+
+
+# -- --domain-fence collection -------------------------------------------------------
+
+
+def test_domain_fence_collects_each_contract_as_a_passing_item(project):
+    result = project.runpytest("--domain-fence", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            ".importlinter::experiment-owns-its-telemetry PASSED*",
+            ".importlinter::runtime-knows-no-experiment PASSED*",
+        ]
+    )
+    project.runpytest("--domain-fence", "-k", "runtime").assert_outcomes(passed=1, deselected=1)
+
+
+def test_domain_fence_items_fail_with_the_contract_report(project):
+    write(project.path, {"proto/frameworks/telemetry/setup.py": "def init_telemetry(config):\n    pass\n"})
+    result = project.runpytest("--domain-fence", "-rf")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ experiment-owns-its-telemetry _*",
+            "init_telemetry and post-episode handlers live under experiment BROKEN",
+            "",
+            "proto/frameworks/telemetry/setup.py:1:1: DOM201 function init_telemetry is defined "
+            "outside proto.experiment; move it there",
+            "*short test summary info*",
+            "FAILED .importlinter::experiment-owns-its-telemetry*",
+        ]
+    )
+    assert_no_traceback(result)
+
+
+def test_domain_fence_reads_a_pyproject_configuration(pytester):
+    pyproject = """\
+        [tool.importlinter]
+        root_package = "proto"
+        contract_types = ["placement: domain_fence.integrations.importlinter.PlacementContract"]
+
+        [[tool.importlinter.contracts]]
+        name = "Experiment owns its telemetry"
+        type = "placement"
+        symbols = ["init_telemetry", "*PostEpisode*"]
+        allowed_modules = ["proto.experiment"]
+        require_match = true
+        """
+    write(pytester.path, {"pyproject.toml": pyproject, **PROJECT})
+    result = pytester.runpytest("--domain-fence", "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["pyproject.toml::Experiment owns its telemetry PASSED*"])
+
+
+def test_without_the_flag_contracts_are_not_collected(project):
+    project.makepyfile(test_placement=PLACEMENT_TESTS)
+    result = project.runpytest("--collect-only", "-q")
+    assert ".importlinter" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["test_placement.py::test_init_telemetry", "test_placement.py::test_post_episode_handlers"])
+
+
+def test_domain_fence_with_an_invalid_contract_is_a_usage_error(project):
+    (project.path / ".importlinter").write_text(CONFIG.replace("symbols =", "symbls ="))
+    result = project.runpytest("--domain-fence")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "ERROR: *.importlinter: [[]importlinter:contract:experiment-owns-its-telemetry[]] symbls: "
+            "Unrecognized option. Did you mean 'symbols'?",
+        ]
+    )
+    assert_no_traceback(result)
+
+
+def test_domain_fence_items_report_an_unusable_project_in_one_line(project):
+    (project.path / ".importlinter").write_text(CONFIG.replace("root_package = proto", "root_package = protp"))
+    result = project.runpytest("--domain-fence")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*.importlinter: [[]importlinter[]] root_packages: *protp*"])
+    assert_no_traceback(result)
+
+    project.makepyfile(test_placement=PLACEMENT_TESTS)
+    fixture = project.runpytest("test_placement.py")
+    fixture.assert_outcomes(failed=2)
+    fixture.stdout.fnmatch_lines(
+        ["*.importlinter: [[]importlinter[]] root_packages: cannot find protp (looked in *, its src/ and sys.path)"]
+    )
+    assert_no_traceback(fixture)
+
+
+# -- options ---------------------------------------------------------------------------
+
+
+def test_the_config_option_takes_a_project_directory_with_a_src_layout(pytester):
+    write(pytester.path / "lab", {".importlinter": CONFIG, **{f"src/{k}": v for k, v in PROJECT.items()}})
+    pytester.makepyfile(test_placement=PLACEMENT_TESTS)
+    pytester.runpytest("--domain-fence-config", "lab").assert_outcomes(passed=2)
+    result = pytester.runpytest("--domain-fence-config=lab/.importlinter", "--domain-fence", "-v")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["lab/.importlinter::runtime-knows-no-experiment PASSED*"])
+
+
+def test_the_ini_option_names_the_configuration(pytester):
+    write(pytester.path / "lab", {"setup.cfg": CONFIG, **PROJECT})
+    pytester.makeini("[pytest]\ndomain_fence_config = lab\n")
+    pytester.makepyfile(test_placement=PLACEMENT_TESTS)
+    pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_a_missing_config_path_is_a_usage_error(pytester):
+    result = pytester.runpytest("--domain-fence-config", "missing/.importlinter")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*error: argument --domain-fence-config: missing/.importlinter: no such file or directory"]
+    )
+
+
+def test_a_missing_ini_path_is_a_usage_error(pytester):
+    pytester.makeini("[pytest]\ndomain_fence_config = nowhere\n")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: domain_fence_config = nowhere: no such file or directory (*nowhere)"])
+
+
+def test_a_directory_without_configuration_fails_the_test_in_one_line(pytester):
+    pytester.makepyfile(test_placement=PLACEMENT_TESTS)
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*: no import-linter configuration found (looked for an [[]importlinter[]] section in *)"])
+    assert_no_traceback(result)
+
+
+def test_the_plugin_can_be_disabled_by_name(project):
+    project.makepyfile(test_placement=PLACEMENT_TESTS)
+    result = project.runpytest("-p", "no:domain_fence")
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(["*fixture 'fence' not found*"])

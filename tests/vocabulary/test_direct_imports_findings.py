@@ -1,0 +1,75 @@
+"""DOM301, the per-file view of a boundary contract, on annotated fixture files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fixture_expectations import expectations, unmet
+
+from conftest import FIXTURES
+from domain_fence.core.boundary import direct_import_findings
+from domain_fence.core.config import parse_boundary
+from domain_fence.core.index import ProjectIndex
+
+ROOT = FIXTURES / "direct_imports"
+RUNTIME = ROOT / "fenced" / "runtime"
+OPTIONS = {
+    "source_modules": ["fenced.runtime"],
+    "forbidden_modules": ["fenced.experiment", "json"],
+    "ignore_imports": ["fenced.runtime.ignored -> fenced.experiment.modes"],
+}
+
+
+@pytest.fixture(scope="module")
+def index() -> ProjectIndex:
+    return ProjectIndex.build(ROOT, ["fenced"], search_paths=[str(ROOT)])
+
+
+def config(**overrides):
+    return parse_boundary("fence", "fence", {**OPTIONS, **overrides}, ROOT)
+
+
+def module_of(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def found(findings):
+    return [(f.line, f.code, f.col) for f in findings]
+
+
+@pytest.mark.parametrize("path", sorted(RUNTIME.glob("*.py")), ids=lambda p: p.name)
+def test_findings_match_the_annotations(path: Path, index: ProjectIndex):
+    findings = direct_import_findings(config(), index, module_of(path))
+    missing, unexpected = unmet(expectations(path), found(findings))
+    assert not missing and not unexpected, (missing, [f.describe() for f in findings])
+
+
+def test_imports_are_named_as_grimp_names_them(index):
+    findings = direct_import_findings(config(), index, "fenced.runtime.absolute")
+    assert [(f.line, f.message, f.fingerprint) for f in findings[:2]] == [
+        (1, "fenced.runtime.absolute imports forbidden fenced.experiment", "boundary:fenced.runtime.absolute->fenced.experiment"),
+        (2, "fenced.runtime.absolute imports forbidden fenced.experiment.modes", "boundary:fenced.runtime.absolute->fenced.experiment.modes"),
+    ]
+    by_line = {f.line: f.fingerprint.rsplit("->", 1)[1] for f in findings}
+    assert by_line[4] == "json"  # outside the project: its top-level package
+    assert by_line[9] == "fenced.experiment"  # `from x import name`, name not a module
+    assert by_line[10] == "fenced.experiment"  # the longest prefix that exists
+    assert all(f.contract == "fence" and f.path == "fenced/runtime/absolute.py" for f in findings)
+
+
+def test_type_checking_imports_can_be_excluded(index):
+    lines = [f.line for f in direct_import_findings(config(), index, "fenced.runtime.type_checking", exclude_type_checking=True)]
+    assert lines == [9, 11]  # the `else:` branch and the plain import still count
+
+
+def test_ignore_imports_use_import_linter_expressions(index):
+    everything = direct_import_findings(config(ignore_imports=[]), index, "fenced.runtime.ignored")
+    assert [f.line for f in everything] == [1, 2]
+    wildcard = config(ignore_imports=["fenced.*.ignored -> fenced.experiment.*"])
+    assert direct_import_findings(wildcard, index, "fenced.runtime.ignored") == []
+
+
+def test_modules_outside_the_sources_are_not_checked(index):
+    assert direct_import_findings(config(), index, "fenced.experiment.uses_runtime") == []
+    assert direct_import_findings(config(source_modules=["fenced.experiment"], forbidden_modules=["fenced.runtime"]), index, "fenced.experiment.uses_runtime") != []

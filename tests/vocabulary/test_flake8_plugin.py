@@ -1,0 +1,207 @@
+"""The flake8 plugin and the vocabulary contract, end to end on a leaky copy of the
+reference codebase: real `flake8` and `lint-imports` in subprocesses must report
+exactly the annotated findings, and agree with each other."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from flake8.exceptions import PluginExecutionFailed
+from fixture_expectations import expectations
+
+from conftest import FIXTURES, REPO, run_tool
+from domain_fence.integrations import flake8 as plugin
+
+LEAKY = FIXTURES / "vocabulary" / "leaky"
+SCHEMAS = "minimonty/frameworks/telemetry/schemas.py"
+EXTENSIONS = "minimonty/frameworks/telemetry/extensions.py"
+MODEL = "minimonty/frameworks/models/learning_module.py"
+LINE = re.compile(r"^(?P<path>[\w/.]+\.py):(?P<line>\d+):(?P<col>\d+): (?P<code>DOM\d{3}) (?P<message>.*)$", re.M)
+
+
+@pytest.fixture
+def leaky(minimonty_copy: Path) -> Path:
+    shutil.copytree(LEAKY, minimonty_copy, dirs_exist_ok=True)
+    return minimonty_copy
+
+
+def expected(project: Path) -> set[tuple[str, int, int, str]]:
+    """(path, line, 1-based column, code) of every annotation in the leaky files."""
+    return {
+        (path.relative_to(LEAKY).as_posix(), e.line, e.col + 1, e.code)
+        for path in LEAKY.rglob("*.py")
+        for e in expectations(path)
+    }
+
+
+def reported(output: str) -> list[tuple[str, int, int, str, str]]:
+    return [(m["path"], int(m["line"]), int(m["col"]), m["code"], m["message"]) for m in LINE.finditer(output)]
+
+
+def flake8(project: Path, *args: str):
+    return run_tool("flake8", "--select", "DOM", *args, "minimonty", cwd=project)
+
+
+def test_the_annotations_cover_every_code():
+    assert {code for *_, code in expected(LEAKY)} == {"DOM101", "DOM102", "DOM103", "DOM104", "DOM301"}
+
+
+def test_flake8_reports_exactly_the_planted_findings(leaky):
+    result = flake8(leaky)
+    assert result.returncode == 1, result.output
+    found = reported(result.stdout)
+    assert {r[:4] for r in found} == expected(leaky)
+    assert len(found) == len(expected(leaky)), result.stdout
+    assert result.stderr == ""
+
+
+def test_lint_imports_reports_the_same_findings(leaky):
+    linted = run_tool("lint-imports", "--no-logo", cwd=leaky)
+    assert linted.returncode == 1, linted.output
+    assert "Runtime events carry no experiment vocabulary BROKEN" in linted.stdout
+    assert sorted(reported(linted.stdout)) == sorted(reported(flake8(leaky).stdout))
+
+
+def test_flake8_columns_are_zero_based_and_lines_exact(leaky):
+    lines = flake8(leaky).stdout.splitlines()
+    assert f"{EXTENSIONS}:18:5: DOM101 event field 'epoch': experiment vocabulary 'epoch'" in lines
+    assert f"{SCHEMAS}:98:27: DOM103 event kind 'post_episode': experiment vocabulary 'post episode'" in lines
+    assert f"{SCHEMAS}:95:1: DOM102 event class PostEpisodeStats: experiment vocabulary 'post episode'" in lines
+    assert (
+        f"{MODEL}:81:17: DOM104 keyword 'episode' constructing PossibleMatches: experiment vocabulary 'episode'"
+        in lines
+    )
+    assert f"{MODEL}:17:1: DOM301 minimonty.frameworks.models.learning_module imports forbidden minimonty.experiment.world" in lines
+
+
+def test_the_reference_codebase_is_clean(minimonty_copy):
+    shutil.copy(LEAKY / ".importlinter", minimonty_copy)
+    result = flake8(minimonty_copy)
+    assert (result.returncode, result.output) == (0, "")
+    assert run_tool("lint-imports", "--no-logo", cwd=minimonty_copy).returncode == 0
+
+
+def test_noqa_and_per_file_ignores(leaky):
+    schemas = leaky / SCHEMAS
+    schemas.write_text(schemas.read_text().replace("    mode: str  # DOM101:4", "    mode: str  # noqa: DOM101"))
+    found = {(r[0], r[1]) for r in reported(flake8(leaky, f"--per-file-ignores={EXTENSIONS}:DOM101").stdout)}
+    assert (SCHEMAS, 68) not in found and (SCHEMAS, 67) in found
+    assert not any(path == EXTENSIONS for path, _ in found)
+
+
+def test_baselined_findings_are_not_reported(leaky):
+    recorded = run_tool("domain-fence", "baseline", cwd=leaky)
+    assert recorded.returncode == 0, recorded.output
+    assert run_tool("lint-imports", "--no-logo", cwd=leaky).returncode == 0
+    assert (flake8(leaky).returncode, flake8(leaky).stdout) == (0, "")
+
+    model = leaky / MODEL
+    model.write_text(model.read_text().replace("episode=self.episode", "num_epochs=self.episode"))
+    new = reported(flake8(leaky).stdout)
+    assert [(r[0], r[3], r[4]) for r in new] == [
+        (MODEL, "DOM104", "keyword 'num_epochs' constructing PossibleMatches: experiment vocabulary 'epoch'")
+    ]
+    stale = run_tool("lint-imports", "--no-logo", cwd=leaky)
+    assert stale.returncode == 1
+    assert (
+        "DOM002 baseline entry matches nothing: "
+        "DOM104:minimonty.frameworks.models.learning_module:EvidenceLM.step:PossibleMatches(episode)"
+    ) in stale.stdout
+
+
+def test_a_module_expression_matching_nothing_breaks_the_contract(leaky):
+    config = leaky / ".importlinter"
+    config.write_text(config.read_text().replace("    minimonty.frameworks.**\n", "    minimonty.framework\n"))
+    result = run_tool("lint-imports", "--no-logo", cwd=leaky)
+    assert result.returncode == 1
+    assert "modules: 'minimonty.framework' matches no module of the root packages; is it misspelt?" in result.stdout
+
+
+def test_type_checking_imports_follow_the_session_option(leaky):
+    model = leaky / MODEL
+    model.write_text(
+        model.read_text().replace(
+            "from minimonty.experiment.world import DEFAULT_WORLD  # DOM301:0\n",
+            "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from minimonty.experiment.world import ToyWorld\nDEFAULT_WORLD = None\n",
+        )
+    )
+    assert [r[1] for r in reported(flake8(leaky).stdout) if r[3] == "DOM301"] == [20]
+    config = leaky / ".importlinter"
+    config.write_text(config.read_text().replace("[importlinter]\n", "[importlinter]\nexclude_type_checking_imports = True\n"))
+    assert [r for r in reported(flake8(leaky).stdout) if r[3] == "DOM301"] == []
+
+
+def test_the_configuration_can_be_named(leaky, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    config = leaky / ".importlinter"
+    result = run_tool("flake8", "--select", "DOM", f"--domain-fence-config={config}", str(leaky / EXTENSIONS), cwd=elsewhere)
+    assert [(r[1], r[3]) for r in reported(result.stdout.replace(str(leaky) + "/", ""))] == [(18, "DOM101")]
+
+
+def test_without_a_configuration_the_plugin_has_nothing_to_check(tmp_path):
+    (tmp_path / "module.py").write_text("class PostEpisodeStats:\n    episode = 1\n")
+    result = run_tool("flake8", "--select", "DOM", "module.py", cwd=tmp_path)
+    assert (result.returncode, result.output) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            ("    mode\n", "    mode\nallow_everything = yes\n"),
+            "[importlinter:contract:runtime-events-speak-runtime] allow_everything: Unrecognized option.",
+        ),
+        (
+            ("event_bases =\n    minimonty.frameworks.telemetry.schemas.TelemetrySchema\n", ""),
+            "[importlinter:contract:runtime-events-speak-runtime] event_bases: This is a required field.",
+        ),
+    ],
+)
+def test_a_broken_configuration_is_one_line_per_problem(leaky, change, message):
+    config = leaky / ".importlinter"
+    config.write_text(config.read_text().replace(*change))
+    result = flake8(leaky)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == f"flake8: domain-fence: error: {config.resolve()}: {message}\n"
+
+
+def test_a_missing_named_configuration_is_an_error(tmp_path):
+    result = run_tool("flake8", "--select", "DOM", "--domain-fence-config=nowhere.ini", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "configuration file not found" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_the_repository_configuration_runs_the_plugin_on_the_reference_codebase():
+    result = run_tool("flake8", "examples/minimonty/src", cwd=REPO)  # setup.cfg selects DOM
+    assert (result.returncode, result.output) == (0, "")
+
+
+def test_errors_while_iterating_are_wrapped_for_flake8(leaky, monkeypatch):
+    monkeypatch.chdir(leaky)
+    monkeypatch.setattr(plugin, "_PROJECTS", {})
+    project = plugin.project_for(None)
+
+    def broken(config, index, module):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(project.checks, "vocabulary", broken)
+    checker = plugin.DomainFenceChecker(tree=None, filename=EXTENSIONS)
+    with pytest.raises(PluginExecutionFailed, match="boom"):
+        list(checker.run())
+
+
+def test_one_index_per_process_is_shared_by_every_file(leaky, monkeypatch):
+    monkeypatch.chdir(leaky)
+    monkeypatch.setattr(plugin, "_PROJECTS", {})
+    first = [f for f in plugin.DomainFenceChecker(None, EXTENSIONS).run()]
+    index = plugin.project_for(None).index
+    second = [f for f in plugin.DomainFenceChecker(None, SCHEMAS).run()]
+    assert plugin.project_for(None).index is index
+    assert [line for line, *_ in first] == [18]
+    assert [(line, col) for line, col, *_ in second] == [(67, 4), (68, 4), (69, 4), (95, 0), (98, 26)]

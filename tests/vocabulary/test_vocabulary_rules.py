@@ -1,0 +1,157 @@
+"""DOM101-DOM104 on annotated fixture files, in-process through the core."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from fixture_expectations import expectations, unmet
+
+from conftest import FIXTURES
+from domain_fence.core.config import parse_vocabulary
+from domain_fence.core.events import all_vocabulary_findings, unmatched_module_expressions, vocabulary_findings
+from domain_fence.core.index import ProjectIndex
+
+RULES = FIXTURES / "vocabulary" / "rules"
+RUNTIME = RULES / "vocab" / "runtime"
+OPTIONS = {
+    "modules": ["vocab.runtime"],
+    "event_bases": [
+        "vocab.base.Event",
+        "typing.TypedDict",
+        "typing.NamedTuple",
+        "collections.namedtuple",
+        "pydantic.BaseModel",
+    ],
+    "words": [
+        "episode",
+        "epoch",
+        "experiment",
+        "primary target",
+        "ground truth",
+        "post episode",
+        "terminal state -> recognized state",
+        "mode",
+        "target",
+        "train",
+        "eval",
+        "label",
+    ],
+    "allow": ["allowed_episode_count"],
+}
+
+
+def index_of(root: Path) -> ProjectIndex:
+    return ProjectIndex.build(root, ["vocab"], search_paths=[str(root)])
+
+
+@pytest.fixture(scope="module")
+def index() -> ProjectIndex:
+    return index_of(RULES)
+
+
+def config(**overrides):
+    return parse_vocabulary("fixture", "fixture", {**OPTIONS, **overrides}, RULES)
+
+
+def module_of(path: Path) -> str:
+    return ".".join(path.relative_to(RULES).with_suffix("").parts)
+
+
+@pytest.mark.parametrize("path", sorted(RUNTIME.glob("*.py")), ids=lambda p: p.name)
+def test_findings_match_the_annotations(path: Path, index: ProjectIndex):
+    findings = vocabulary_findings(config(), index, module_of(path))
+    missing, unexpected = unmet(expectations(path), [(f.line, f.code, f.col) for f in findings])
+    assert not missing, f"expected but not reported: {missing}"
+    assert not unexpected, "reported but not expected:\n" + "\n".join(f.describe() for f in findings if (f.line, f.code, f.col) in unexpected)
+
+
+def test_the_fixture_files_expect_something():
+    assert len(expectations(RUNTIME / "dom101_fields.py")) > 10
+    assert all(not expectations(path) for path in RUNTIME.glob("traps*.py"))
+
+
+def test_modules_outside_the_contract_are_never_checked(index):
+    findings = all_vocabulary_findings(config(), index)
+    assert findings and {f.path.rsplit("/", 1)[0] for f in findings} == {"vocab/runtime"}
+
+
+def test_the_whole_contract_is_the_union_of_its_modules(index):
+    per_module = sorted(f for path in RUNTIME.glob("*.py") for f in vocabulary_findings(config(), index, module_of(path)))
+    assert all_vocabulary_findings(config(), index) == per_module
+
+
+def test_messages_name_the_thing_the_word_and_the_replacement(index):
+    findings = {f.fingerprint: f for f in all_vocabulary_findings(config(), index)}
+    field = findings["DOM101:vocab.runtime.dom101_fields:Matches.terminal_state"]
+    assert field.message == "event field 'terminal_state': experiment vocabulary 'terminal state'; consider 'recognized state'"
+    assert findings["DOM102:vocab.runtime.dom102_names:PostEpisodeStats"].message == (
+        "event class PostEpisodeStats: experiment vocabulary 'post episode'"
+    )
+    assert findings["DOM103:vocab.runtime.dom103_kinds:Done.KIND"].message == (
+        "event kind 'post_episode': experiment vocabulary 'post episode'"
+    )
+    keyword = findings["DOM104:vocab.runtime.dom104_keywords:step:Matches(episode)"]
+    assert keyword.message == "keyword 'episode' constructing Matches: experiment vocabulary 'episode'"
+    assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
+
+
+def test_fingerprints_are_line_independent(index):
+    fingerprints = {f.fingerprint for f in all_vocabulary_findings(config(), index)}
+    assert {
+        "DOM101:vocab.runtime.dom101_fields:Matches.episode",
+        "DOM101:vocab.runtime.pydantic_fields:Recognized.episode_id[episodeId]",
+        "DOM101:vocab.runtime.functional:Stats.episode",
+        "DOM102:vocab.runtime.dom102_names:Holder.ExperimentStarted",
+        "DOM103:vocab.runtime.dom103_kinds:Finished.kind",
+        "DOM104:vocab.runtime.dom104_keywords:Learner.step:Matches(primaryTarget)",
+        "DOM104:vocab.runtime.dom104_keywords:<module>:Matches(ground_truth)",
+    } <= fingerprints
+
+
+def test_fingerprints_survive_moving_code(tmp_path, index):
+    shutil.copytree(RULES / "vocab", tmp_path / "vocab")
+    for path in (tmp_path / "vocab" / "runtime").glob("*.py"):
+        path.write_text("\n\n# moved down\n" + path.read_text())
+    before = all_vocabulary_findings(config(), index)
+    after = all_vocabulary_findings(config(), index_of(tmp_path))
+    assert [f.fingerprint for f in after] == [f.fingerprint for f in before]
+    assert [f.line for f in after] == [f.line + 3 for f in before]
+
+
+def test_kind_attributes_are_configurable(index):
+    findings = vocabulary_findings(config(kind_attributes=["TAG"]), index, "vocab.runtime.dom103_kinds")
+    # KIND and kind are now ordinary fields, named without experiment words.
+    assert findings == []
+
+
+def test_allow_exempts_exact_identifiers(index):
+    fingerprint = "DOM101:vocab.runtime.dom101_fields:Matches.allowed_episode_count"
+    assert fingerprint in {f.fingerprint for f in vocabulary_findings(config(allow=[]), index, "vocab.runtime.dom101_fields")}
+    assert fingerprint not in {f.fingerprint for f in vocabulary_findings(config(), index, "vocab.runtime.dom101_fields")}
+
+
+def test_event_bases_may_name_a_reexport(index):
+    reexported = config(event_bases=["vocab.ReexportedEvent"])
+    assert vocabulary_findings(reexported, index, "vocab.runtime.dom102_names") == vocabulary_findings(
+        config(), index, "vocab.runtime.dom102_names"
+    )
+
+
+def test_module_expressions_use_import_linter_wildcards(index):
+    only_functional = config(modules=["vocab.*.functional"])
+    assert {f.path for f in all_vocabulary_findings(only_functional, index)} == {"vocab/runtime/functional.py"}
+    assert unmatched_module_expressions(config(modules=["vocab.runtime", "vocab.runtim"]), index) == ["vocab.runtim"]
+
+
+def test_an_unparsable_file_in_the_modules_is_reported(tmp_path):
+    shutil.copytree(RULES / "vocab", tmp_path / "vocab")
+    (tmp_path / "vocab" / "runtime" / "broken.py").write_text("class Stats(RuntimeEvent):\n    episode: int =\n")
+    (tmp_path / "vocab" / "experiment" / "broken.py").write_text("def (:\n")  # outside: not ours
+    findings = all_vocabulary_findings(config(), index_of(tmp_path))
+    broken = [f for f in findings if f.code == "DOM001"]
+    assert [(f.path, f.line, f.fingerprint) for f in broken] == [
+        ("vocab/runtime/broken.py", 2, "DOM001:vocab.runtime.broken")
+    ]
+    assert broken[0].message.startswith("skipped: syntax error at line 2")
