@@ -1,22 +1,52 @@
-"""The ``domain-fence`` command.
+"""The ``domain-fence`` command: ``check``, ``baseline``, ``init`` and ``explain``.
 
-Exit statuses: 0 clean, 1 findings, 2 configuration or usage error.
+Exit statuses: 0 clean, 1 findings (stale baseline entries included), 2 configuration
+or usage error, reported as one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
 
 import click
+from rich.console import Console
 
-from domain_fence.core.baseline import BaselineEntry, BaselineError, load_baseline, write_baseline
-from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
-from domain_fence.integrations.importlinter.graph import build_graph
+from domain_fence.core.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
+from domain_fence.core.layout import LayoutError, read_layout
+from domain_fence.core.presets import (
+    FLAKE8_SECTION,
+    PRESETS,
+    contract_ids,
+    plan_detected,
+    plan_preset,
+    render_importlinter,
+)
+from domain_fence.core.rules import RULES, get_rule
+from domain_fence.core.ruledocs import explain as explain_rule
+from domain_fence.integrations.importlinter.configuration import (
+    Configuration,
+    ConfigurationError,
+    find_configuration,
+    load_configuration,
+)
+from domain_fence.integrations.importlinter.results import (
+    ContractFailed,
+    check_configuration,
+    one_line,
+    project_graph,
+    reported_as_failure,
+    running,
+)
+from domain_fence.integrations.reporters import FORMATS, RenderOptions, render
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
 
 config_option = click.option(
     "--config",
@@ -36,7 +66,32 @@ class UsageFailure(click.ClickException):
         click.echo(f"domain-fence: error: {self.message}", err=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Group):
+    """click prints usage errors as a usage block; ours are one line, like every other
+    error of the command, so a CI log or a pre-commit hook shows what is wrong at once."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as error:
+            command = error.ctx.command_path if error.ctx else "domain-fence"
+            click.echo(f"domain-fence: error: {error.format_message()} (see '{command} --help')", err=True)
+            sys.exit(EXIT_ERROR)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except Exception as error:  # a bug of ours: still one line, and a distinct message
+            click.echo(f"domain-fence: internal error: {type(error).__name__}: {one_line(error)}", err=True)
+            sys.exit(EXIT_ERROR)
+        sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="domain-fence")
 def main() -> None:
     """Keep a codebase's runtime free of experiment concerns."""
@@ -44,44 +99,221 @@ def main() -> None:
 
 @main.command()
 @config_option
-@click.option("--prune", is_flag=True, help="Only remove stale entries; record nothing new.")
-def baseline(config_path: Path | None, prune: bool) -> None:
-    """Record the current violations of every domain-fence contract in its baseline."""
+@click.option("--format", "format_", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format.")
+@click.option(
+    "--output",
+    "-o",
+    "output_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to FILE instead of stdout.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Only what fails: finding lines and the exit status.")
+@click.option("--verbose", "-v", is_flag=True, help="Also list baselined findings.")
+def check(config_path: Path | None, format_: str, output_path: Path | None, quiet: bool, verbose: bool) -> int:
+    """Check every contract of the configuration and report all findings.
+
+    Exit status 0 when every contract is kept, 1 when a contract is broken (a new
+    finding or a stale baseline entry), 2 when the configuration cannot be used.
+    """
+    if quiet and verbose:
+        raise click.UsageError("--quiet and --verbose exclude each other")
+    progress = Progress(enabled=not quiet)
     try:
         configuration = load_configuration(config_path)
-        contracts = configuration.fence_contracts()
-        graph = build_graph(configuration) if any(c.family == "boundary" for c in contracts) else None
-        current: dict[Path, dict[str, list[BaselineEntry]]] = defaultdict(dict)
-        for contract in contracts:
-            entries = contract.violations(deepcopy(graph) if graph is not None else None)
-            current[contract.config.baseline.path][contract.contract_id] = entries
-        for path, by_contract in sorted(current.items()):
-            _update_baseline(path, by_contract, prune, configuration.root)
-    except (ConfigurationError, BaselineError) as error:
+        with progress.running() as update:
+            report = check_configuration(configuration, update)
+    except (ConfigurationError, ContractFailed, BaselineError) as error:
         raise UsageFailure(str(error)) from None
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    options = RenderOptions(
+        quiet=quiet,
+        verbose=verbose,
+        workspace=Path(workspace).resolve().as_posix() if workspace else None,
+    )
+    _emit(render(report, format_, options), output_path)
+    return EXIT_CLEAN if report.kept else EXIT_FINDINGS
 
 
-def _update_baseline(path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, root: Path) -> None:
+def _emit(text: str, output_path: Path | None) -> None:
+    if output_path is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output_path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageFailure(f"{output_path}: cannot write the report: {error.strerror or error}") from None
+
+
+class Progress:
+    """A spinner on stderr while contracts run, only when stderr is a terminal."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.console = Console(stderr=True)
+        self.enabled = enabled and self.console.is_terminal
+
+    @contextmanager
+    def running(self) -> Iterator:
+        if not self.enabled:
+            yield lambda message: None
+            return
+        with self.console.status("Reading the configuration") as status:
+            yield lambda message: status.update(message)
+
+
+@main.command()
+@config_option
+@click.option("--prune", is_flag=True, help="Only remove stale entries; record nothing new.")
+def baseline(config_path: Path | None, prune: bool) -> None:
+    """Record the current violations of every domain-fence contract in its baseline.
+
+    Prints, per baseline file, how many entries it holds and how many were added,
+    pruned and are still present. A file whose content would not change is not written.
+    """
+    try:
+        configuration = load_configuration(config_path)
+        lines = record_baselines(configuration, prune)
+    except (ConfigurationError, ContractFailed, BaselineError) as error:
+        raise UsageFailure(str(error)) from None
+    if not lines:
+        lines = [f"{configuration.path.name}: no boundary, vocabulary or placement contract; nothing to record"]
+    for line in lines:
+        click.echo(line)
+
+
+def record_baselines(configuration: Configuration, prune: bool = False) -> list[str]:
+    """Record (or with ``prune`` only strike) baseline entries for every domain-fence
+    contract of ``configuration``; one summary line per baseline file."""
+    current: dict[Path, dict[str, list[BaselineEntry]]] = defaultdict(dict)
+    with running(configuration):
+        contracts = configuration.fence_contracts()
+        graph = project_graph(configuration)
+        for contract in contracts:
+            with reported_as_failure(configuration, contract):
+                entries = contract.violations(deepcopy(graph))
+            current[contract.config.baseline.path][contract.contract_id] = entries
+    root = configuration.root
+    return [_update_baseline(path, by_contract, prune, root) for path, by_contract in sorted(current.items())]
+
+
+def _update_baseline(path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, root: Path) -> str:
     recorded = load_baseline(path)
-    updated = recorded
-    before = set(recorded.entries)
+    before = {(e.contract, e.fingerprint) for e in recorded.entries}
+    # Entries of contracts that no longer write to this file can never match again.
+    updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))
     for contract, entries in by_contract.items():
-        old = {e for e in recorded.entries if e.contract == contract}
         if prune:
             keep = {e.fingerprint for e in entries}
-            entries = [e for e in old if e.fingerprint in keep]
+            entries = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep]
         updated = updated.replace_contract(contract, entries)
-    after = set(updated.entries)
     changed = write_baseline(updated)
-    fingerprints_before = {(e.contract, e.fingerprint) for e in before}
-    fingerprints_after = {(e.contract, e.fingerprint) for e in after}
-    added = len(fingerprints_after - fingerprints_before)
-    pruned = len(fingerprints_before - fingerprints_after)
-    kept = len(fingerprints_after & fingerprints_before)
+    after = {(e.contract, e.fingerprint) for e in updated.entries}
     shown = path.relative_to(root) if path.is_relative_to(root) else path
-    status = "written" if changed else "unchanged"
-    click.echo(f"{shown}: {len(after)} recorded ({added} added, {pruned} pruned, {kept} still present); {status}")
+    return (
+        f"{shown}: {len(after)} recorded ({len(after - before)} added, {len(before - after)} pruned, "
+        f"{len(after & before)} still present); {'written' if changed else 'unchanged'}"
+    )
+
+
+INIT_CONFIG = ".importlinter"
+FLAKE8_FILES = ("setup.cfg", "tox.ini", ".flake8")  # flake8's order: the first with [flake8] wins
+
+
+@main.command()
+@click.option("--preset", type=click.Choice(sorted(PRESETS)), help="A known project layout (monty: tbp.monty).")
+@click.option("--force", is_flag=True, help=f"Replace an existing {INIT_CONFIG}.")
+def init(preset: str | None, force: bool) -> None:
+    """Write a working configuration for the project in the current directory.
+
+    Writes .importlinter (boundary, vocabulary and placement contracts), .flake8 when
+    flake8 is not configured yet, and a baseline of the current violations. Without
+    --preset, experiment code is found by name (packages called experiment or
+    experiments) and everything else below the root packages is runtime.
+    """
+    directory = Path.cwd().resolve()
+    target = directory / INIT_CONFIG
+    _refuse_existing_configuration(directory, target, force)
+    try:
+        layout = read_layout(directory)
+        plan = plan_preset(layout, PRESETS[preset]) if preset else plan_detected(layout)
+    except LayoutError as error:
+        raise UsageFailure(str(error)) from None
+    command = "domain-fence init" + (f" --preset {preset}" if preset else "")
+    replaced = target.read_text(encoding="utf-8") if target.exists() else None
+    created = [] if replaced is not None else [target]
+    target.write_text(render_importlinter(plan, command), encoding="utf-8")
+    contracts = ", ".join(f"{kind} {name}" for kind, name in contract_ids(plan))
+    lines = [
+        f"wrote {INIT_CONFIG}: root package {', '.join(plan.root_packages)} ({plan.origin}); {contracts}",
+        f"  runtime: {', '.join(plan.runtime)}",
+        f"  experiment: {', '.join(plan.experiment)}",
+    ]
+    if plan.event_bases:
+        lines.append(f"  event bases: {', '.join(plan.event_bases)}")
+    if plan.left_out:
+        lines.append(f"  left out (not in this project): {', '.join(plan.left_out)}")
+    lines += [f"  note: {note}" for note in plan.notes]
+    lines.append(_configure_flake8(directory, created))
+    try:
+        lines += record_baselines(load_configuration(target))
+    except (ConfigurationError, ContractFailed, BaselineError) as error:
+        for path in created:  # leave the project as it was
+            path.unlink(missing_ok=True)
+        if replaced is not None:
+            target.write_text(replaced, encoding="utf-8")
+        raise UsageFailure(str(error)) from None
+    if layout.src_layout:
+        lines.append(
+            f"note: src layout: lint-imports finds {plan.root_packages[0]} only when the project is installed "
+            "(pip install -e .) or with PYTHONPATH=src; domain-fence finds src/ itself"
+        )
+    for line in lines:
+        click.echo(line)
+
+
+def _refuse_existing_configuration(directory: Path, target: Path, force: bool) -> None:
+    try:
+        found = find_configuration(directory)
+    except ConfigurationError:
+        found = None
+    if found is not None and found != target:
+        raise UsageFailure(
+            f"{found}: already holds the import-linter configuration; init writes {INIT_CONFIG} "
+            f"and does not edit {found.name} (remove its importlinter section first)"
+        )
+    if target.exists() and not force:
+        raise UsageFailure(f"{target}: already exists; pass --force to replace it")
+
+
+def _configure_flake8(directory: Path, created: list[Path]) -> str:
+    for name in FLAKE8_FILES:
+        path = directory / name
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+        except (OSError, UnicodeDecodeError):
+            lines = ["[flake8]"]  # unreadable: leave it to its owner
+        configured = any(line.strip() == "[flake8]" for line in lines)
+        if configured:
+            return f"kept {name}: it configures flake8 already (DOM codes need `extend-select = DOM` if it sets select)"
+    path = directory / ".flake8"
+    path.write_text(FLAKE8_SECTION, encoding="utf-8")
+    created.append(path)
+    return "wrote .flake8: extend-select = DOM"
+
+
+@main.command()
+@click.argument("code", required=False)
+def explain(code: str | None) -> None:
+    """Print a rule's documentation (CODE such as DOM101); without CODE, list the rules."""
+    if code is None:
+        for rule in RULES.values():
+            click.echo(f"{rule.code}  {rule.name}: {rule.summary}")
+        return
+    try:
+        rule = get_rule(code)
+    except KeyError as error:
+        raise UsageFailure(error.args[0]) from None
+    click.echo(explain_rule(rule), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

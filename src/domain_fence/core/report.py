@@ -1,0 +1,204 @@
+"""The outcome of checking a configuration: one result per contract, in the shape
+every reporter (text, JSON, SARIF, GitHub, Markdown) formats.
+
+Everything here is plain sorted data, so two runs over the same tree produce the same
+report, whatever order import-linter happened to find things in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .boundary import format_link
+from .findings import Finding
+from .rules import get_rule
+
+
+@dataclass(frozen=True, order=True)
+class Link:
+    """One import: ``importer`` imports ``imported`` at ``line_numbers`` (empty: unknown)."""
+
+    importer: str
+    imported: str
+    line_numbers: tuple[int, ...] = ()
+
+    def describe(self) -> str:
+        return format_link(self.importer, self.imported, self.line_numbers)
+
+
+Chain = tuple[Link, ...]
+
+
+@dataclass(frozen=True, order=True)
+class Dependency:
+    """An illegal dependency between two module groups, shown by its import chains.
+
+    ``importer`` is the group that must not depend on ``imported`` (a source and a
+    forbidden module of a boundary, a lower and a higher layer, ...).
+    """
+
+    importer: str
+    imported: str
+    chains: tuple[Chain, ...]
+
+
+@dataclass(frozen=True)
+class Domains:
+    """The module groups a boundary separates, as written in the configuration."""
+
+    sources: tuple[str, ...]
+    forbidden: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ContractResult:
+    id: str
+    name: str
+    type: str
+    kept: bool
+    findings: tuple[Finding, ...] = ()  # new violations: they break the contract
+    baselined: tuple[Finding, ...] = ()  # recorded in the baseline: they pass
+    stale: tuple[Finding, ...] = ()  # DOM002, located at the baseline entry
+    warnings: tuple[str, ...] = ()
+    dependencies: tuple[Dependency, ...] = ()
+    domains: Domains | None = None
+    baselined_edges: tuple[tuple[str, str], ...] = ()  # (importer, imported) set aside
+    guidance: str = ""  # the contract's broken_contract_guidance
+    baseline: str = ""  # our contract types: the baseline file, relative to the root
+
+    @property
+    def failing(self) -> tuple[Finding, ...]:
+        """What breaks the contract: new findings and stale baseline entries, sorted."""
+        return tuple(sorted(self.findings + self.stale))
+
+
+@dataclass(frozen=True)
+class Summary:
+    contracts: int
+    kept: int
+    broken: int
+    findings: int
+    baselined: int
+    stale: int
+    warnings: int
+
+
+@dataclass(frozen=True)
+class Report:
+    root: str  # absolute posix path of the project root; finding paths are relative to it
+    config: str  # the configuration file, relative to the root
+    contracts: tuple[ContractResult, ...] = field(default_factory=tuple)
+
+    @property
+    def kept(self) -> bool:
+        return all(result.kept for result in self.contracts)
+
+    @property
+    def failing(self) -> tuple[Finding, ...]:
+        return tuple(sorted(f for result in self.contracts for f in result.failing))
+
+    def summary(self) -> Summary:
+        kept = sum(result.kept for result in self.contracts)
+        return Summary(
+            contracts=len(self.contracts),
+            kept=kept,
+            broken=len(self.contracts) - kept,
+            findings=sum(len(r.findings) for r in self.contracts),
+            baselined=sum(len(r.baselined) for r in self.contracts),
+            stale=sum(len(r.stale) for r in self.contracts),
+            warnings=sum(len(r.warnings) for r in self.contracts),
+        )
+
+    def summary_line(self) -> str:
+        """``3 contracts: 2 kept, 1 broken; 1 finding, 0 stale baseline entries, 4 baselined``."""
+        s = self.summary()
+        return (
+            f"{_count(s.contracts, 'contract')}: {s.kept} kept, {s.broken} broken; "
+            f"{_count(s.findings, 'finding')}, {_count(s.stale, 'stale baseline entry', 'stale baseline entries')}, "
+            f"{s.baselined} baselined"
+        )
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else (plural or singular + 's')}"
+
+
+def stale_finding(contract: str, fingerprint: str, baseline_path: str, line: int) -> Finding:
+    """DOM002 for a baseline entry of ``contract`` that matched nothing."""
+    return Finding(
+        path=baseline_path,
+        line=line,
+        col=0,
+        code="DOM002",
+        message=get_rule("DOM002").format(fingerprint=fingerprint),
+        symbol=fingerprint,
+        fingerprint=f"DOM002:{contract}:{fingerprint}",
+        contract=contract,
+    )
+
+
+def baseline_entry_lines(text: str) -> dict[tuple[str, str], int]:
+    """``(contract, fingerprint) -> line`` of each entry in a baseline file's text.
+
+    The file is written one field per line (``core.baseline.render``); an entry whose
+    line cannot be found (a hand-formatted file) is simply absent from the result.
+    """
+    lines: dict[tuple[str, str], int] = {}
+    contract = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        key, _, value = line.strip().rstrip(",").partition(": ")
+        try:
+            parsed = json.loads(value) if value else None
+        except json.JSONDecodeError:
+            continue
+        if key == '"contract"' and isinstance(parsed, str):
+            contract = parsed
+        elif key == '"fingerprint"' and isinstance(parsed, str) and contract is not None:
+            lines.setdefault((contract, parsed), number)
+    return lines
+
+
+def chain_lines(chain: Sequence[Link]) -> tuple[str, ...]:
+    return tuple(link.describe() for link in chain)
+
+
+def import_contract_finding(
+    contract: str, contract_type: str, chain: Sequence[Link], path: str
+) -> Finding:
+    """DOM303 for an import chain breaking an import-linter contract, located at its
+    first import."""
+    first, last = chain[0], chain[-1]
+    what = f"{first.importer} imports {last.imported}"
+    if len(chain) > 1:
+        what += " via " + " -> ".join(link.imported for link in chain[:-1])
+    return Finding(
+        path=path,
+        line=min(first.line_numbers, default=1),
+        col=0,
+        code="DOM303",
+        message=get_rule("DOM303").format(type=contract_type, contract=contract, what=what),
+        symbol=first.importer,
+        fingerprint=f"{contract_type}:{first.importer}->{first.imported}",
+        contract=contract,
+        details=chain_lines(chain),
+    )
+
+
+def contract_broken_finding(
+    contract: str, contract_type: str, what: str, path: str, line: int, details: Iterable[str] = ()
+) -> Finding:
+    """DOM303 for a broken import-linter contract whose report has no import chain,
+    located at the contract's section of the configuration."""
+    return Finding(
+        path=path,
+        line=line,
+        col=0,
+        code="DOM303",
+        message=get_rule("DOM303").format(type=contract_type, contract=contract, what=what),
+        symbol=contract,
+        fingerprint=f"{contract_type}:{contract}:{what}",
+        contract=contract,
+        details=tuple(details),
+    )

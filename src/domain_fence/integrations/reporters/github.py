@@ -1,0 +1,66 @@
+"""GitHub Actions workflow commands: each failing finding becomes an ``::error``
+annotation on its line, each warning a ``::warning``; a summary line ends the log.
+
+Escaping follows GitHub's runner: in the message ``%``, CR and LF are percent-encoded;
+in property values ``:`` and ``,`` are too.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from domain_fence.core.findings import Finding
+from domain_fence.core.report import Report
+
+from .options import RenderOptions
+
+
+def render(report: Report, options: RenderOptions) -> str:
+    prefix = workspace_prefix(report.root, options.workspace)
+    lines = [annotation("error", finding, prefix) for finding in report.failing]
+    lines += [
+        f"::warning title={escape_property(contract.id)}::{escape_data(warning)}"
+        for contract in report.contracts
+        for warning in contract.warnings
+    ]
+    if options.verbose:
+        lines += [
+            annotation("notice", finding, prefix, " (baselined)")
+            for contract in report.contracts
+            for finding in contract.baselined
+        ]
+    if not options.quiet:
+        lines.append(f"domain-fence: {report.summary_line()}")
+    return "".join(line + "\n" for line in lines)
+
+
+def annotation(level: str, finding: Finding, prefix: str, suffix: str = "") -> str:
+    message = finding.message + suffix
+    if finding.details:
+        message += "\n" + "\n".join(finding.details)
+    properties = {
+        "file": prefix + finding.path,
+        "line": str(finding.line),
+        "col": str(finding.col + 1),
+        "title": finding.code,
+    }
+    rendered = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
+    return f"::{level} {rendered}::{escape_data(message)}"
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workspace_prefix(root: str, workspace: str | None) -> str:
+    """The project root's place in the checkout (``sub/dir/``), or '' at its top."""
+    if not workspace:
+        return ""
+    root_path, workspace_path = PurePosixPath(root), PurePosixPath(workspace)
+    if root_path == workspace_path or not root_path.is_relative_to(workspace_path):
+        return ""
+    return root_path.relative_to(workspace_path).as_posix() + "/"

@@ -1,0 +1,14 @@
+"""What a reader asked for, shared by every format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    quiet: bool = False  # only what fails
+    verbose: bool = False  # also what passes: baselined findings, kept contracts' details
+    # GitHub resolves annotation paths against the repository checkout; when the project
+    # root is below it, paths are prefixed with the root's place in the checkout.
+    workspace: str | None = None

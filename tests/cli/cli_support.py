@@ -1,0 +1,44 @@
+"""Helpers for the CLI tests: fixture projects copied to a temporary directory, and
+the real console scripts run in subprocesses."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures" / "cli"
+BIN = Path(sys.executable).parent
+IGNORED = shutil.ignore_patterns("__pycache__", ".import_linter_cache", ".domain_fence_cache")
+
+
+@dataclass(frozen=True)
+class Result:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def copy_fixture(name: str, destination: Path) -> Path:
+    target = destination / name
+    shutil.copytree(FIXTURES / name, target, ignore=IGNORED)
+    return target
+
+
+def run(tool: str, *args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
+    """Run a console script of this environment as a user would, without the test
+    process's PYTHONPATH."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
+    environment.update(env or {})
+    completed = subprocess.run(
+        [str(BIN / tool), *args], cwd=cwd, env=environment, capture_output=True, text=True, timeout=300
+    )
+    return Result(completed.returncode, completed.stdout, completed.stderr)
+
+
+def domain_fence(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
+    return run("domain-fence", *args, cwd=cwd, env=env)

@@ -1,0 +1,78 @@
+"""`domain-fence baseline [--prune]` on the leaky fixture: every family recorded, counts
+printed, unchanged files left alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import copy_fixture, domain_fence
+
+BASELINE = ".domain-fence-baseline.json"
+
+
+@pytest.fixture
+def leaky(tmp_path: Path) -> Path:
+    return copy_fixture("leaky", tmp_path)
+
+
+def entries(project: Path) -> list[tuple[str, str]]:
+    document = json.loads((project / BASELINE).read_text(encoding="utf-8"))
+    return [(e["contract"], e["fingerprint"]) for e in document["entries"]]
+
+
+def test_records_every_family_and_strikes_stale_entries(leaky):
+    result = domain_fence("baseline", cwd=leaky)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"{BASELINE}: 5 recorded (4 added, 1 pruned, 1 still present); written\n"
+    assert entries(leaky) == [
+        ("experiment-owns-its-telemetry", "DOM201:leaky.runtime.setup:init_telemetry"),
+        ("runtime-events-speak-runtime", "DOM101:leaky.runtime.telemetry:Matched.episode"),
+        ("runtime-knows-no-experiment", "boundary:leaky.runtime.helper->leaky.shared"),
+        ("runtime-knows-no-experiment", "boundary:leaky.runtime.legacy->leaky.experiment.runner"),
+        ("runtime-knows-no-experiment", "boundary:leaky.runtime.model->leaky.experiment.modes"),
+    ]
+    report = json.loads(domain_fence("check", "--format", "json", cwd=leaky).stdout)
+    kept = {c["id"]: c["kept"] for c in report["contracts"]}
+    assert kept == {
+        "runtime-knows-no-experiment": True,
+        "runtime-events-speak-runtime": True,
+        "experiment-owns-its-telemetry": True,
+        "experiment-above-runtime": False,  # import-linter's own types have no baseline
+        "experiment-needs-no-shared": True,
+    }
+
+
+def test_an_unchanged_baseline_is_not_rewritten(leaky):
+    domain_fence("baseline", cwd=leaky)
+    path = leaky / BASELINE
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    again = domain_fence("baseline", cwd=leaky)
+    assert again.stdout == f"{BASELINE}: 5 recorded (0 added, 0 pruned, 5 still present); unchanged\n"
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
+def test_prune_only_strikes_stale_entries(leaky):
+    result = domain_fence("baseline", "--prune", cwd=leaky)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"{BASELINE}: 1 recorded (0 added, 1 pruned, 1 still present); written\n"
+    assert entries(leaky) == [("runtime-knows-no-experiment", "boundary:leaky.runtime.legacy->leaky.experiment.runner")]
+
+
+def test_entries_of_contracts_no_longer_configured_are_pruned(leaky):
+    path = leaky / BASELINE
+    document = json.loads(path.read_text())
+    document["entries"].append({"contract": "renamed-long-ago", "fingerprint": "boundary:a->b", "description": ""})
+    path.write_text(json.dumps(document))
+    result = domain_fence("baseline", "--prune", cwd=leaky)
+    assert result.stdout == f"{BASELINE}: 1 recorded (0 added, 2 pruned, 1 still present); written\n"
+
+
+def test_corrupt_baseline_is_a_one_line_error(leaky):
+    (leaky / BASELINE).write_text('{"format": "something else"}')
+    result = domain_fence("baseline", cwd=leaky)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith("domain-fence: error: ") and "not a domain-fence baseline" in line

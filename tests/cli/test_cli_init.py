@@ -1,0 +1,138 @@
+"""`domain-fence init`: a working configuration from a project's layout, checked with
+the real lint-imports, flake8 and domain-fence on a Monty-shaped fixture."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from cli_support import copy_fixture, domain_fence, run
+
+FLAKE8_PLUGIN_INSTALLED = any(ep.name == "DOM" for ep in entry_points(group="flake8.extension"))
+SRC = {"PYTHONPATH": "src"}  # lint-imports needs a src layout on the path (or installed)
+
+
+@pytest.fixture
+def monty(tmp_path: Path) -> Path:
+    return copy_fixture("monty", tmp_path)
+
+
+def test_monty_preset_writes_a_working_configuration(monty):
+    result = domain_fence("init", "--preset", "monty", cwd=monty)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[:4] == [
+        "wrote .importlinter: root package tbp.monty (preset monty); boundary runtime-knows-no-experiment, "
+        "vocabulary runtime-events-speak-runtime, placement experiment-owns-its-machinery",
+        "  runtime: tbp.monty.frameworks.environments, tbp.monty.frameworks.models, "
+        "tbp.monty.frameworks.telemetry, tbp.monty.frameworks.utils",
+        "  experiment: tbp.monty.experiment, tbp.monty.frameworks.experiments, tbp.monty.frameworks.loggers, "
+        "tbp.monty.frameworks.run, tbp.monty.frameworks.run_parallel",
+        "  event bases: tbp.monty.frameworks.telemetry.schemas.TelemetrySchema",
+    ]
+    assert lines[4].startswith("  left out (not in this project): tbp.monty.frameworks.environment_utils, ")
+    assert "tbp.monty.hydra" in lines[4] and "tbp.monty.telemetry" in lines[4]
+    assert "wrote .flake8: extend-select = DOM" in lines
+    assert ".domain-fence-baseline.json: 3 recorded (3 added, 0 pruned, 0 still present); written" in lines
+
+    config = (monty / ".importlinter").read_text()
+    assert "contract_types =\n    boundary: domain_fence.integrations.importlinter.BoundaryContract\n" in config
+    assert "    terminal state -> recognized state\n" in config
+    assert "symbols =\n    init_telemetry\n    *PostEpisode*\n    *ExperimentStats*\n" in config
+    recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
+    assert sorted(e["contract"] for e in recorded) == [
+        "experiment-owns-its-machinery", "runtime-events-speak-runtime", "runtime-knows-no-experiment"
+    ]
+
+    assert_front_ends(monty, passing=True)
+    (monty / "src/tbp/monty/frameworks/models/leak.py").write_text("from tbp.monty.experiment import telemetry\n")
+    assert_front_ends(monty, passing=False)
+
+
+def assert_front_ends(project: Path, passing: bool) -> None:
+    expected = 0 if passing else 1
+    lint = run("lint-imports", "--no-logo", cwd=project, env=SRC)
+    assert lint.returncode == expected, lint.stdout + lint.stderr
+    check = domain_fence("check", cwd=project)
+    assert check.returncode == expected, check.stdout + check.stderr
+    if not passing:
+        leak = "src/tbp/monty/frameworks/models/leak.py:1:1: DOM301 tbp.monty.frameworks.models.leak imports forbidden"
+        assert leak in check.stdout
+    if FLAKE8_PLUGIN_INSTALLED:
+        flake8 = run("flake8", "--select", "DOM", "src", cwd=project)
+        assert flake8.returncode == expected, flake8.stdout + flake8.stderr
+        if not passing:
+            assert "src/tbp/monty/frameworks/models/leak.py:1:1: DOM301 " in flake8.stdout
+
+
+def test_refuses_to_overwrite_without_force(monty):
+    assert domain_fence("init", "--preset", "monty", cwd=monty).returncode == 0
+    (monty / ".importlinter").write_text("# edited by hand\n" + (monty / ".importlinter").read_text())
+    refused = domain_fence("init", "--preset", "monty", cwd=monty)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == f"domain-fence: error: {monty.resolve()}/.importlinter: already exists; pass --force to replace it\n"
+    assert (monty / ".importlinter").read_text().startswith("# edited by hand")
+
+    forced = domain_fence("init", "--preset", "monty", "--force", cwd=monty)
+    assert forced.returncode == 0, forced.stderr
+    assert not (monty / ".importlinter").read_text().startswith("# edited by hand")
+    assert "kept .flake8: it configures flake8 already" in forced.stdout
+    assert ".domain-fence-baseline.json: 3 recorded (0 added, 0 pruned, 3 still present); unchanged" in forced.stdout
+
+
+def test_never_edits_a_configuration_held_in_setup_cfg(monty):
+    (monty / "setup.cfg").write_text("[importlinter]\nroot_package = tbp.monty\n")
+    result = domain_fence("init", "--preset", "monty", "--force", cwd=monty)
+    assert result.returncode == 2
+    assert "setup.cfg: already holds the import-linter configuration" in result.stderr
+    assert not (monty / ".importlinter").exists()
+
+
+def test_leaves_an_existing_flake8_configuration_alone(monty):
+    (monty / "setup.cfg").write_text("[flake8]\nmax-line-length = 100\n")
+    result = domain_fence("init", "--preset", "monty", cwd=monty)
+    assert result.returncode == 0, result.stderr
+    assert "kept setup.cfg: it configures flake8 already" in result.stdout
+    assert not (monty / ".flake8").exists()
+    assert (monty / "setup.cfg").read_text() == "[flake8]\nmax-line-length = 100\n"
+
+
+def test_without_a_preset_experiment_packages_are_found_by_name(minimonty_copy):
+    result = domain_fence("init", cwd=minimonty_copy)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1:4] == [
+        "  runtime: minimonty.frameworks",
+        "  experiment: minimonty.experiment",
+        "  event bases: minimonty.frameworks.telemetry.schemas.TelemetrySchema",
+    ]
+    assert "(detected)" in result.stdout.splitlines()[0]
+    assert domain_fence("check", cwd=minimonty_copy).returncode == 0
+    assert run("lint-imports", "--no-logo", cwd=minimonty_copy).returncode == 0
+
+
+def test_without_a_preset_a_project_with_no_experiment_package_is_refused(tmp_path):
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "__init__.py").write_text("")
+    (tmp_path / "plain" / "core.py").write_text("")
+    result = domain_fence("init", cwd=tmp_path)
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert "no experiment package (named experiment or experiments) in plain; pass --preset" in line
+    assert not (tmp_path / ".importlinter").exists()
+
+
+def test_monty_preset_needs_tbp_monty(minimonty_copy):
+    result = domain_fence("init", "--preset", "monty", cwd=minimonty_copy)
+    assert result.returncode == 2
+    assert "preset monty needs root package tbp.monty; found minimonty" in result.stderr
+
+
+def test_a_project_that_cannot_be_checked_is_left_as_it_was(monty):
+    (monty / "src/tbp/monty/frameworks/models/broken.py").write_text("def broken(:\n")
+    result = domain_fence("init", "--preset", "monty", cwd=monty)
+    assert result.returncode == 2
+    assert "cannot build the import graph" in result.stderr and "broken.py, line 1" in result.stderr
+    assert not (monty / ".importlinter").exists() and not (monty / ".flake8").exists()

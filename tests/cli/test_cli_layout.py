@@ -1,0 +1,84 @@
+"""What `init` reads from a tree (core.layout) and the plans it makes (core.presets)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import FIXTURES
+
+from domain_fence.core.layout import LayoutError, read_layout, runtime_partition
+from domain_fence.core.presets import MONTY, plan_detected, plan_preset, render_importlinter
+
+
+def make_tree(root: Path, *files: str) -> Path:
+    for name in files:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("")
+    return root
+
+
+def test_root_packages_in_src_include_namespace_portions(tmp_path):
+    make_tree(tmp_path, "src/tbp/monty/__init__.py", "src/solo/__init__.py", "tests/__init__.py", "setup.py")
+    layout = read_layout(tmp_path)
+    assert layout.root_packages == ("solo", "tbp.monty")
+    assert layout.src_layout
+
+
+def test_root_packages_at_the_top_skip_tests_and_docs(tmp_path):
+    make_tree(tmp_path, "app/__init__.py", "tests/__init__.py", "docs/conf/__init__.py", "_private/__init__.py")
+    layout = read_layout(tmp_path)
+    assert layout.root_packages == ("app",)
+    assert not layout.src_layout
+
+
+def test_a_tree_without_packages_is_refused(tmp_path):
+    make_tree(tmp_path, "script.py")
+    with pytest.raises(LayoutError, match="no Python package found here or in src/"):
+        read_layout(tmp_path)
+
+
+def test_expand_keeps_a_star_within_one_segment():
+    layout = read_layout(FIXTURES / "monty")
+    assert layout.expand("tbp.monty.frameworks.run*") == ["tbp.monty.frameworks.run", "tbp.monty.frameworks.run_parallel"]
+    assert layout.expand("tbp.monty.hydra") == []
+
+
+def test_runtime_is_everything_that_holds_no_experiment_package(tmp_path):
+    make_tree(
+        tmp_path,
+        "app/__init__.py",
+        "app/__main__.py",
+        "app/core.py",
+        "app/frameworks/__init__.py",
+        "app/frameworks/models/__init__.py",
+        "app/frameworks/experiments/__init__.py",
+        "app/experiment/__init__.py",
+    )
+    layout = read_layout(tmp_path)
+    plan = plan_detected(layout)
+    assert plan.experiment == ("app.experiment", "app.frameworks.experiments")
+    assert plan.runtime == ("app.core", "app.frameworks.models")
+    assert runtime_partition(layout, []) == ["app.core", "app.experiment", "app.frameworks"]
+
+
+def test_monty_preset_plan_leaves_out_missing_modules():
+    plan = plan_preset(read_layout(FIXTURES / "monty"), MONTY)
+    assert plan.runtime == (
+        "tbp.monty.frameworks.environments",
+        "tbp.monty.frameworks.models",
+        "tbp.monty.frameworks.telemetry",
+        "tbp.monty.frameworks.utils",
+    )
+    assert "tbp.monty.frameworks.run*" not in plan.left_out
+    assert "tbp.monty.simulators" in plan.left_out
+    assert plan.event_bases == ("tbp.monty.frameworks.telemetry.schemas.TelemetrySchema",)
+
+
+def test_without_event_bases_the_vocabulary_contract_is_left_out_with_a_note(tmp_path):
+    make_tree(tmp_path, "app/__init__.py", "app/runtime/__init__.py", "app/experiment/__init__.py")
+    plan = plan_detected(read_layout(tmp_path))
+    assert plan.event_bases == ()
+    assert plan.notes[0].startswith("vocabulary contract left out: no event base class")
+    text = render_importlinter(plan, "domain-fence init")
+    assert "type = vocabulary" not in text and "type = boundary" in text and "type = placement" in text
