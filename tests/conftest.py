@@ -1,48 +1,13 @@
-"""Shared helpers: run the real console scripts, and copy the reference codebase."""
+"""Fixtures shared by every test directory."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-MINIMONTY_SRC = REPO / "examples" / "minimonty" / "src" / "minimonty"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-BIN = Path(sys.executable).parent
-
-
-@dataclass(frozen=True)
-class Result:
-    returncode: int
-    stdout: str
-    stderr: str
-
-    @property
-    def output(self) -> str:
-        return self.stdout + self.stderr
-
-
-def run_tool(tool: str, *args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
-    """Run a console script of this environment (``lint-imports``, ``flake8``,
-    ``domain-fence``) as a user would, in a subprocess, without inheriting
-    PYTHONPATH tweaks of the test process."""
-    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    environment.update(env or {})
-    completed = subprocess.run(
-        [str(BIN / tool), *args],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    return Result(completed.returncode, completed.stdout, completed.stderr)
+from support import MINIMONTY_SRC
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import REPO, run_tool
+from support import REPO, run_tool
 
 
 def test_lint_imports_passes_at_the_repository_root():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run_tool
+from support import FIXTURES, run_tool
 
 CONFIG = """\
 [importlinter]

@@ -16,7 +16,7 @@ from domain_fence.core.placement import check_placement
 from domain_fence.integrations.importlinter import PlacementContract
 from domain_fence.integrations.importlinter.base import project_root
 
-from conftest import FIXTURES
+from support import FIXTURES
 
 PROJECT = FIXTURES / "placement" / "monty"
 CONTRACT = "experiment-owns-its-telemetry"

@@ -24,7 +24,7 @@ from domain_fence.core.placement import (
     scan_definitions,
 )
 
-from conftest import FIXTURES
+from support import FIXTURES
 
 PROJECT = FIXTURES / "placement" / "monty"
 SOURCES = PROJECT / "src"

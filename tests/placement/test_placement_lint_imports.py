@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_tool
+from support import run_tool
 
 CONFIG = """\
 [importlinter]

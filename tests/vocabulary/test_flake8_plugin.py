@@ -12,7 +12,7 @@ import pytest
 from flake8.exceptions import PluginExecutionFailed
 from fixture_expectations import expectations
 
-from conftest import FIXTURES, REPO, run_tool
+from support import FIXTURES, REPO, run_tool
 from domain_fence.integrations import flake8 as plugin
 
 LEAKY = FIXTURES / "vocabulary" / "leaky"
