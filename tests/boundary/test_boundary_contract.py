@@ -155,3 +155,20 @@ def test_baseline_path_is_relative_to_the_project_root(root):
     check = make_contract(baseline="custom/b.json").check(make_graph((RUNTIME_MODEL, EXPERIMENT_MODE, 7)), verbose=False)
     assert check.kept
     assert json.loads((root / "custom" / "b.json").read_text())["version"] == 1
+
+
+def test_a_chain_is_reported_where_it_leaves_the_source_modules(root):
+    # model -> helper are both runtime: the violation is helper's import of the experiment.
+    graph = make_graph((RUNTIME_MODEL, RUNTIME_HELPER, 2), (RUNTIME_HELPER, EXPERIMENT_MODE, 5))
+    [finding] = make_contract().check(graph, verbose=False).metadata["findings"]
+    assert (finding["code"], finding["symbol"], finding["line"]) == ("DOM301", RUNTIME_HELPER, 5)
+    assert finding["fingerprint"] == f"boundary:{RUNTIME_HELPER}->{EXPERIMENT_MODE}"
+    assert make_contract().violations(graph)[0].fingerprint == finding["fingerprint"]
+
+
+def test_an_entry_whose_import_remains_but_leads_nowhere_forbidden_is_stale(root):
+    record(root, f"boundary:{RUNTIME_MODEL}->pkg.shared")
+    # shared no longer imports the experiment: the recorded import is harmless now.
+    check = make_contract().check(make_graph((RUNTIME_MODEL, "pkg.shared", 2)), verbose=False)
+    assert not check.kept
+    assert check.metadata["stale"] == [f"boundary:{RUNTIME_MODEL}->pkg.shared"]

@@ -1,10 +1,10 @@
 """Boundary findings: import chains from source to forbidden modules, identified by
-their first link, the import that leaves the source package."""
+their crossing link, the import that leaves the source modules."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from .config import BoundaryConfig
 from .findings import Finding
@@ -33,21 +33,39 @@ def format_link(importer: str, imported: str, line_numbers: Sequence[int]) -> st
     return f"{importer} -> {imported} ({lines})"
 
 
-def chain_finding(contract: str, chain: Sequence[Mapping], path_of) -> Finding:
-    """The finding for one chain of ``{importer, imported, line_numbers}`` links.
+def crossing_link(chain: Sequence[Mapping], in_source: Callable[[str], bool] | None = None) -> int:
+    """The index of the link where the chain leaves the source modules: the last link
+    whose importer is a source module (the first link when ``in_source`` is None).
+
+    That import is the violation: in ``runtime.a -> runtime.b -> experiment`` it is
+    ``runtime.b -> experiment``, and setting it aside clears every chain through it;
+    in ``runtime.a -> shared -> experiment`` it is ``runtime.a -> shared``.
+    """
+    if in_source is None:
+        return 0
+    inside = [i for i, link in enumerate(chain) if in_source(link["importer"])]
+    return inside[-1] if inside else 0
+
+
+def chain_finding(
+    contract: str, chain: Sequence[Mapping], path_of, in_source: Callable[[str], bool] | None = None
+) -> Finding:
+    """The finding for one chain of ``{importer, imported, line_numbers}`` links,
+    placed and fingerprinted at its crossing link (see :func:`crossing_link`).
 
     ``path_of(module)`` gives the module's file relative to the project root.
     """
-    first, last = chain[0], chain[-1]
-    importer, imported = first["importer"], first["imported"]
-    line = min(first["line_numbers"], default=1)
-    if len(chain) == 1:
+    crossing = chain[crossing_link(chain, in_source)]
+    rest = chain[chain.index(crossing) :]
+    importer, imported = crossing["importer"], crossing["imported"]
+    line = min(crossing["line_numbers"], default=1)
+    if len(rest) == 1:
         code = "DOM301"
         message = get_rule(code).format(importer=importer, imported=imported)
     else:
         code = "DOM302"
-        via = " -> ".join(link["imported"] for link in chain[:-1])
-        message = get_rule(code).format(importer=importer, imported=last["imported"], chain=via)
+        via = " -> ".join(link["imported"] for link in rest[:-1])
+        message = get_rule(code).format(importer=importer, imported=rest[-1]["imported"], chain=via)
     return Finding(
         path=path_of(importer),
         line=line,

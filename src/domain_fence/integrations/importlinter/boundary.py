@@ -21,6 +21,7 @@ from domain_fence.core.boundary import chain_finding, edge_fingerprint, parse_ed
 from domain_fence.core.config import parse_boundary
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
+from domain_fence.core.modules import matches_any
 
 from .base import FenceContract, current_root
 
@@ -38,7 +39,8 @@ class BoundaryContract(FenceContract, ForbiddenContract):
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
         recorded = self.load_baseline().fingerprints(self.contract_id)
-        stale = remove_edges(graph, recorded)
+        obsolete = [f for f in sorted(recorded) if not self.still_violates(graph, f)]
+        stale = sorted(set(obsolete) | set(remove_edges(graph, set(recorded) - set(obsolete))))
         forbidden = ForbiddenContract.check(self, graph, verbose)
         findings = self.chain_findings(forbidden.metadata["invalid_chains"])
         baselined = sorted(recorded - set(stale))
@@ -52,7 +54,7 @@ class BoundaryContract(FenceContract, ForbiddenContract):
         """Every import edge to baseline for this contract to pass on ``graph``.
 
         import-linter reports one shortest chain per (source, forbidden) pair; once its
-        first link is set aside another chain may appear, so repeat until none does.
+        crossing link is set aside another chain may appear, so repeat until none does.
         """
         edges: set[str] = set()
         descriptions: dict[str, str] = {}
@@ -69,12 +71,35 @@ class BoundaryContract(FenceContract, ForbiddenContract):
         return sorted(BaselineEntry(self.contract_id, e, descriptions[e]) for e in edges)
 
     def chain_findings(self, invalid_chains: list[dict[str, Any]]) -> list[Finding]:
+        """One finding per crossing link: chains through the same import are one
+        violation, shown with the shortest of them."""
         path_of = _ModulePaths(self.root_packages)
-        return sorted(
-            chain_finding(self.contract_id, chain, path_of)
-            for pair in invalid_chains
-            for chain in pair["chains"]
-        )
+        by_crossing: dict[str, Finding] = {}
+        for pair in invalid_chains:
+            for chain in pair["chains"]:
+                finding = chain_finding(self.contract_id, chain, path_of, self.in_source)
+                known = by_crossing.get(finding.fingerprint)
+                if known is None or (len(finding.details), finding) < (len(known.details), known):
+                    by_crossing[finding.fingerprint] = finding
+        return sorted(by_crossing.values())
+
+    def in_source(self, module: str) -> bool:
+        return matches_any(module, self.config.source_modules)
+
+    def still_violates(self, graph: ImportGraph, fingerprint: str) -> bool:
+        """Whether a baselined import still exists and still starts a forbidden route:
+        from a source module, to a forbidden module or to one that reaches it. An entry
+        that no longer does is stale, even when the import itself remains."""
+        edge = parse_edge_fingerprint(fingerprint)
+        if edge is None or edge[0] not in graph.modules or edge[1] not in graph.modules:
+            return False
+        importer, imported = edge
+        if not (self.in_source(importer) and graph.direct_import_exists(importer=importer, imported=imported)):
+            return False
+        reached = {imported}
+        if not self.config.allow_indirect_imports:
+            reached |= graph.find_upstream_modules(imported)
+        return any(matches_any(module, self.config.forbidden_modules) for module in reached)
 
 
 def remove_edges(graph: ImportGraph, fingerprints) -> list[str]:
