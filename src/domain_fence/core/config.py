@@ -79,6 +79,9 @@ class VocabularyConfig:
     allow: frozenset[str]
     kind_attributes: tuple[str, ...]
     baseline: BaselineOptions
+    # What is checked (SCOPES, in that order): event classes (DOM101-DOM104), and, opt-in,
+    # any attribute (DOM111), parameter (DOM112) or definition name (DOM113) in ``modules``.
+    scope: tuple[str, ...] = ("events",)
 
 
 @dataclass(frozen=True)
@@ -216,18 +219,34 @@ def _dotted_class(text: str) -> str:
     return text
 
 
+EVENTS_SCOPE = "events"
+SCOPES = (EVENTS_SCOPE, "attributes", "parameters", "definitions")
+
+
+def _scope(options: _Options) -> tuple[str, ...]:
+    chosen = {item.lower() for item in options.strings("scope", default=(EVENTS_SCOPE,))}
+    unknown = sorted(chosen - set(SCOPES))
+    if unknown:
+        options.errors["scope"] = f"Expected some of {', '.join(SCOPES)}, not {', '.join(map(repr, unknown))}."
+    return tuple(scope for scope in SCOPES if scope in chosen)
+
+
 def parse_vocabulary(contract: str, name: str, raw: Mapping[str, Any], root: Path) -> VocabularyConfig:
     options = _Options(raw, root)
+    scope = _scope(options)
+    # Event bases define what an event is: needed only when events are checked.
+    event_bases = options.strings("event_bases", required=EVENTS_SCOPE in scope)
     return options.finish(
         VocabularyConfig(
             contract=contract,
             name=name,
             modules=options.modules("modules"),
-            event_bases=options.each("event_bases", options.strings("event_bases", required=True), _dotted_class),
+            event_bases=options.each("event_bases", event_bases, _dotted_class),
             words=options.each("words", options.strings("words", required=True), _word_rule),
             allow=frozenset(options.strings("allow")),
             kind_attributes=options.strings("kind_attributes", default=("KIND", "kind")),
             baseline=options.baseline(),
+            scope=scope,
         )
     )
 

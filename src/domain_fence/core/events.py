@@ -6,17 +6,22 @@ the project: bases are followed through imports, ``import x as y`` aliases, rela
 imports and re-exports in ``__init__`` modules. Its own fields, its name and its kind
 strings are checked; an inherited field is reported where it is declared. Runtime
 modules are also checked for keyword arguments in calls that construct an event.
+
+That is the contract's default ``scope`` (``events``); the opt-in scopes of
+:mod:`.declarations` (DOM111-DOM113) are checked here too, with the same vocabulary.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .config import VocabularyConfig
+from .config import EVENTS_SCOPE, VocabularyConfig
+from .declarations import CODES as DECLARATION_CODES
+from .declarations import declared_names
 from .findings import Finding
 from .index import ProjectIndex
 from .modules import matches_any
-from .pyfacts import FUNCTIONAL_CLASS_FACTORIES, ClassFact, ModuleFacts, Text, module_facts
+from .pyfacts import FUNCTIONAL_CLASS_FACTORIES, ClassFact, ModuleFacts, Text, declaration_facts, module_facts
 from .rules import get_rule
 from .vocabulary import Vocabulary
 
@@ -50,10 +55,10 @@ class EventResolver:
                 return module, ".".join(parts[end:])
         return None, dotted
 
-    def canonical(self, dotted: str) -> str:
+    def canonical(self, dotted: str, seen: set[str] | None = None) -> str:
         """Where ``dotted`` is defined, following aliases and re-exports; a name outside
         the project (or not found) is returned as written."""
-        seen: set[str] = set()
+        seen = set() if seen is None else seen  # shared through star imports: no cycles
         while dotted not in seen:
             seen.add(dotted)
             module, rest = self.split(dotted)
@@ -69,9 +74,11 @@ class EventResolver:
 
     def _through_star_imports(self, facts: ModuleFacts, rest: str, seen: set[str]) -> str | None:
         for source in facts.star_imports:
+            if source not in self.index.modules:
+                continue  # outside the project: nothing to resolve through
             candidate = f"{source}.{rest}"
             if candidate not in seen:
-                resolved = self.canonical(candidate)
+                resolved = self.canonical(candidate, seen)
                 if self.class_fact(resolved) is not None:
                     return resolved
         return None
@@ -127,20 +134,32 @@ class _Checker:
         self.resolver = EventResolver(index, config.event_bases)
         self.vocabulary = Vocabulary.compile(config.words, config.allow)
         self.kind_attributes = frozenset(config.kind_attributes)
+        self.declaration_scope = any(scope in config.scope for scope in DECLARATION_CODES)
 
     def module(self, module: str) -> Iterator[Finding]:
         if not matches_any(module, self.config.modules):
             return
-        facts = self.resolver.facts(module)
-        if facts is None:
+        facts = self.resolver.facts(module) if EVENTS_SCOPE in self.config.scope else None
+        declared = self.index.facts(module, declaration_facts) if self.declaration_scope else None
+        either = facts or declared
+        if either is None:
             return
-        if facts.unreadable is not None:
-            unreadable = facts.unreadable
+        if either.unreadable is not None:
+            unreadable = either.unreadable
             where = Text(module, unreadable.line, 0)
             yield self.finding(module, where, "DOM001", module, f"DOM001:{module}", reason=unreadable.reason)
             return
+        events = frozenset(q for q in facts.classes if self.resolver.is_event(f"{module}.{q}")) if facts else frozenset()
+        if facts is not None:
+            yield from self.events(module, facts, events)
+        if declared is not None:
+            for item in declared_names(module, declared, self.config.scope, events):
+                yield from self.matched(module, item.where, item.code, item.symbol, item.fingerprint, **item.fields)
+
+    def events(self, module: str, facts: ModuleFacts, events: frozenset[str]) -> Iterator[Finding]:
+        """DOM101-DOM104: the module's event classes, and the events it constructs."""
         for fact in facts.classes.values():
-            if self.resolver.is_event(f"{module}.{fact.qualname}"):
+            if fact.qualname in events:
                 yield from self.event(module, fact)
         for call in facts.calls:
             event = self.resolver.canonical(call.callee)
@@ -179,7 +198,10 @@ class _Checker:
 
     def matched(self, module: str, text: Text, code: str, symbol: str, fingerprint: str, **fields: str) -> Iterator[Finding]:
         """The finding for ``text`` when it uses the vocabulary."""
-        match = self.vocabulary.match(text.text)
+        # What encloses the name (``pkg.mod.Class`` for ``pkg.mod.Class.attr``), for
+        # dotted ``allow`` entries; kind strings and call keywords have none.
+        context = symbol[: -len(text.text) - 1] if symbol.endswith("." + text.text) else ""
+        match = self.vocabulary.match(text.text, context)
         if match:
             yield self.finding(module, text, code, symbol, fingerprint, word=match.word, hint=match.hint, **fields)
 

@@ -70,6 +70,35 @@ class ModuleFacts:
     calls: tuple[CallFact, ...] = ()
 
 
+@dataclass(frozen=True)
+class DefinitionFact:
+    """A class, function or method defined outside any function body."""
+
+    kind: str  # "class", "function" or "method"
+    qualname: str  # "Outer.method"
+    name: Text  # at the ``class``/``def`` keyword (or the assignment of a functional class)
+    parameters: tuple[Text, ...] = ()  # every parameter of a function or method, in order
+
+
+@dataclass(frozen=True)
+class MemberFact:
+    """An attribute a class declares, at its first declaration."""
+
+    owner: str  # qualname of the class
+    name: Text
+    class_level: bool  # in the class body; False for ``self.<name> = ...`` in a method
+
+
+@dataclass(frozen=True)
+class DeclarationFacts:
+    """Every name a module declares outside function bodies (locals are not declarations)."""
+
+    module: str
+    unreadable: Unreadable | None = None
+    definitions: tuple[DefinitionFact, ...] = ()  # in source order
+    members: tuple[MemberFact, ...] = ()  # one per (owner, name), in source order
+
+
 def module_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> ModuleFacts:
     if tree is None:
         return ModuleFacts(module)
@@ -370,3 +399,103 @@ def _functional_fields(call: ast.Call):
     elif isinstance(spec, ast.Constant) and isinstance(spec.value, str):
         for name in spec.value.replace(",", " ").split():
             yield AttributeFact(_text(spec, name))
+
+
+def declaration_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> DeclarationFacts:
+    """The classes, functions, methods, parameters and attributes ``module`` declares.
+
+    Like :func:`module_facts`, a pure function of its arguments, so the index caches it
+    per file version. What is inside a function body is local and left out, except the
+    ``self.<name> = ...`` assignments of a method: those declare attributes of its class.
+    """
+    if tree is None:
+        return DeclarationFacts(module)
+    if isinstance(tree, Unreadable):
+        return DeclarationFacts(module, unreadable=tree)
+    definitions: list[DefinitionFact] = []
+    members: list[MemberFact] = []
+    for statement in _module_statements(tree):
+        target, value = _simple_assignment(statement)
+        if target and isinstance(value, ast.Call) and _names_functional_class(value):
+            definitions.append(DefinitionFact("class", target, _text(statement, target)))
+            members += [MemberFact(target, field.name, True) for field in _functional_fields(value)]
+    # An explicit stack (see _Collector): (node, qualname parts, enclosing class or None).
+    pending: list[tuple[ast.AST, tuple[str, ...], str | None]] = [(tree, (), None)]
+    while pending:
+        node, scope, owner = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                qualname = ".".join((*scope, child.name))
+                definitions.append(DefinitionFact("class", qualname, _text(child, child.name)))
+                members += [MemberFact(qualname, a.name, True) for a in _attributes(child.body)]
+                pending.append((child, (*scope, child.name), qualname))
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                qualname = ".".join((*scope, child.name))
+                kind = "method" if owner else "function"
+                definitions.append(DefinitionFact(kind, qualname, _text(child, child.name), _parameters(child.args)))
+                if owner:
+                    members += [MemberFact(owner, name, False) for name in _instance_attributes(child)]
+            elif not isinstance(child, ast.Lambda):  # a function body is local; so is a lambda's
+                pending.append((child, scope, owner))
+    first: dict[tuple[str, str], MemberFact] = {}
+    for member in sorted(members, key=lambda m: (m.name.line, m.name.col)):
+        first.setdefault((member.owner, member.name.text), member)
+    return DeclarationFacts(
+        module=module,
+        definitions=tuple(sorted(definitions, key=lambda d: (d.name.line, d.name.col))),
+        members=tuple(first.values()),
+    )
+
+
+def _names_functional_class(call: ast.Call) -> bool:
+    callee = dotted_name(call.func)
+    return callee is not None and callee.rsplit(".", 1)[-1] in FUNCTIONAL_CLASS_FACTORIES
+
+
+def _parameters(arguments: ast.arguments) -> tuple[Text, ...]:
+    return tuple(_text(arg, arg.arg) for arg in _argument_nodes(arguments))
+
+
+def _argument_nodes(arguments: ast.arguments) -> list[ast.arg]:
+    every = [*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg]
+    return [arg for arg in every if arg is not None]
+
+
+def _instance_attributes(method: ast.FunctionDef | ast.AsyncFunctionDef):
+    """Names assigned as ``self.<name> = ...`` (or ``cls.<name>`` in a classmethod)
+    anywhere in the method, closures included unless they rebind ``self``."""
+    positional = [*method.args.posonlyargs, *method.args.args]
+    if not positional or "staticmethod" in _decorator_names(method):
+        return
+    receiver = positional[0].arg
+    pending: list[ast.AST] = list(method.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        else:
+            targets = []
+        for target in targets:
+            yield from _receiver_attributes(target, receiver)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            if any(arg.arg == receiver for arg in _argument_nodes(node.args)):
+                continue  # a nested function with its own ``self``
+        pending.extend(ast.iter_child_nodes(node))
+
+
+def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Last parts of the decorators' names: ``staticmethod``, ``setter``, ``cache``."""
+    names = (dotted_name(d.func if isinstance(d, ast.Call) else d) for d in function.decorator_list)
+    return {name.rsplit(".", 1)[-1] for name in names if name}
+
+
+def _receiver_attributes(target: ast.expr, receiver: str):
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == receiver:
+        yield _text(target, target.attr)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _receiver_attributes(element, receiver)
+    elif isinstance(target, ast.Starred):
+        yield from _receiver_attributes(target.value, receiver)

@@ -112,6 +112,61 @@ _RULES = [
         example="telemetry.emit(MatchEvent(lm_id=1, episode=self.episode))",
     ),
     Rule(
+        code="DOM111",
+        name="experiment-word-in-attribute",
+        family="vocabulary",
+        message="attribute {owner}.{name}: experiment vocabulary '{word}'{hint}",
+        summary="A runtime class declares an attribute named with experiment vocabulary.",
+        rationale=(
+            "A runtime object that keeps `self.primary_target` or a class-level `epochs` holds "
+            "experiment knowledge: it cannot run without an experiment to tell it what to expect. "
+            "Reported when a vocabulary contract's `scope` includes `attributes`, once per class "
+            "and name, at the first assignment (class-level, or `self.<name> = ...` in a method)."
+        ),
+        remedy=(
+            "Move the state to the experiment, which may keep it beside the runtime object; "
+            "while migrating, record existing ones with `domain-fence baseline` so only new ones fail."
+        ),
+        example="class EvidenceLM:\n    def reset(self):\n        self.primary_target = None",
+        off_by_default=True,
+    ),
+    Rule(
+        code="DOM112",
+        name="experiment-word-in-parameter",
+        family="vocabulary",
+        message="parameter '{name}' of {owner}: experiment vocabulary '{word}'{hint}",
+        summary="A runtime function or method takes a parameter named with experiment vocabulary.",
+        rationale=(
+            "A parameter such as `min_train_steps` makes every caller, and so the runtime's "
+            "interface, speak about the experiment. Reported when a vocabulary contract's `scope` "
+            "includes `parameters`; keywords passed in calls (`np.pad(mode=...)`) are not parameters."
+        ),
+        remedy=(
+            "Name the parameter for what the runtime does with it (`min_steps`), or let the "
+            "experiment decide and pass the runtime a plain value."
+        ),
+        example="class EvidenceLM:\n    def __init__(self, min_train_steps: int): ...",
+        off_by_default=True,
+    ),
+    Rule(
+        code="DOM113",
+        name="experiment-word-in-definition-name",
+        family="vocabulary",
+        message="{kind} {name}: experiment vocabulary '{word}'{hint}",
+        summary="A runtime class, function or method is named with experiment vocabulary.",
+        rationale=(
+            "A runtime function named `pre_episode` or a method `post_epoch` exists to serve the "
+            "experiment's life cycle: the runtime is organised around the experiment. Reported "
+            "when a vocabulary contract's `scope` includes `definitions`."
+        ),
+        remedy=(
+            "Move the definition under the experiment package, or rename it for what the runtime "
+            "does (`reset` rather than `pre_episode`)."
+        ),
+        example="class EvidenceLM:\n    def pre_episode(self): ...",
+        off_by_default=True,
+    ),
+    Rule(
         code="DOM201",
         name="symbol-defined-outside-allowed-modules",
         family="placement",

@@ -98,9 +98,16 @@ class Vocabulary:
         folded.sort(key=lambda item: -len(item[0]))
         return cls(tuple(folded), frozenset(allow))
 
-    def match(self, identifier: str) -> Match | None:
-        """The first entry (leftmost, then longest) found in ``identifier``, if any."""
-        if identifier in self.allow:
+    def match(self, identifier: str, context: str = "") -> Match | None:
+        """The first entry (leftmost, then longest) found in ``identifier``, if any.
+
+        ``allow`` exempts an identifier everywhere. An entry with dots exempts its last
+        part only within what the rest names, matched as whole dotted parts of the
+        ``context`` the identifier is declared in: ``PositioningProcedure.target``
+        exempts ``target`` in that class (an attribute, a method's parameter) and
+        ``positioning.target`` in that module, not every ``target``.
+        """
+        if identifier in self.allow or (context and self._allowed_within(identifier, context)):
             return None
         words = words_of(identifier)
         for start in range(len(words)):
@@ -108,3 +115,13 @@ class Vocabulary:
                 if words[start : start + len(key)] == key:
                     return Match(rule, start)
         return None
+
+    def _allowed_within(self, identifier: str, context: str) -> bool:
+        parts = context.split(".")
+        for entry in self.allow:
+            within, dot, name = entry.rpartition(".")
+            if dot and name == identifier:
+                run = within.split(".")
+                if any(parts[i : i + len(run)] == run for i in range(len(parts) - len(run) + 1)):
+                    return True
+        return False

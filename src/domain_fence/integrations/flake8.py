@@ -9,6 +9,11 @@ For each file it runs every contract of a family it knows: ``vocabulary`` contra
 (DOM101-DOM104) and ``boundary`` contracts (DOM301, direct imports only: indirect
 chains need the whole graph, which is ``lint-imports``' job). Baselined findings are
 not reported; noqa comments and per-file-ignores are flake8's business.
+
+Rules the registry marks off by default (DOM111-DOM113, the census of a vocabulary
+contract's wider ``scope``) are reported only when ``select`` or ``extend-select``
+names them: ``DOM11`` or ``DOM111``, not a prefix such as ``DOM`` that selects the
+default rules too (bugbear's B9 convention).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from domain_fence.core.boundary import direct_import_findings
 from domain_fence.core.events import vocabulary_findings
 from domain_fence.core.findings import Finding
 from domain_fence.core.placement import module_placement_findings
+from domain_fence.core.rules import RULES
 from domain_fence.core.index import ProjectIndex
 from domain_fence.integrations.importlinter.base import FenceContract
 from domain_fence.integrations.importlinter.configuration import (
@@ -39,6 +45,8 @@ from domain_fence.integrations.importlinter.configuration import (
 )
 
 EXIT_CONFIGURATION_ERROR = 2
+
+OFF_BY_DEFAULT = tuple(rule.code for rule in RULES.values() if rule.off_by_default)
 
 # family -> (contract config, index, module) -> findings of that module.
 FamilyCheck = Callable[[Any, ProjectIndex, str], list[Finding]]
@@ -101,6 +109,29 @@ class Project:
                     yield finding
 
 
+def opt_in_prefix(code: str) -> str:
+    """The shortest prefix of an off-by-default ``code`` that selects no default rule
+    (``DOM11`` for DOM111): selecting it, or anything longer, is asking for the code."""
+    default_codes = [rule.code for rule in RULES.values() if not rule.off_by_default]
+    for end in range(1, len(code)):
+        if not any(other.startswith(code[:end]) for other in default_codes):
+            return code[:end]
+    return code
+
+
+def opted_in(selected: list[str]) -> frozenset[str]:
+    """The off-by-default codes that the ``select``/``extend-select`` entries name.
+
+    flake8 itself would report a default-ignored code for any selected prefix, even
+    ``DOM``, which the usual configurations select to enable the plugin.
+    """
+    return frozenset(
+        code
+        for code in OFF_BY_DEFAULT
+        if any(code.startswith(entry) and len(entry) >= len(opt_in_prefix(code)) for entry in selected)
+    )
+
+
 # One project per configuration file and process: flake8 creates a checker per file.
 _PROJECTS: dict[Path | None, Project | None] = {}
 
@@ -127,6 +158,7 @@ class DomainFenceChecker:
     name = "domain-fence"
     version = "0.1.0"
     config: str | None = None
+    optional_codes: frozenset[str] = frozenset()  # off-by-default codes the user selected
 
     def __init__(self, tree: Any, filename: str) -> None:
         self.filename = filename
@@ -141,10 +173,13 @@ class DomainFenceChecker:
             help="import-linter configuration holding the domain-fence contracts, or its "
             "directory (default: the one lint-imports reads in the current directory)",
         )
+        # Plain `flake8` then agrees with opted_in(): the census codes stay quiet.
+        parser.extend_default_ignore(list(OFF_BY_DEFAULT))
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         cls.config = options.domain_fence_config
+        cls.optional_codes = opted_in([*(options.select or ()), *(getattr(options, "extend_select", None) or ())])
         try:
             project_for(cls.config)  # a broken configuration fails once, up front
         except (ConfigurationError, BaselineError) as error:
@@ -159,6 +194,8 @@ class DomainFenceChecker:
             if project is None:
                 return
             for finding in project.findings(self.filename):
+                if finding.code in OFF_BY_DEFAULT and finding.code not in self.optional_codes:
+                    continue
                 yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)
         except Exception as error:
             raise PluginExecutionFailed(filename=self.filename, plugin_name="DOM", exception=error) from error

@@ -1,8 +1,8 @@
 """The ``vocabulary`` contract: runtime events carry no experiment vocabulary.
 
 It reads source files, not the import graph; findings are the same the flake8
-plugin reports (DOM101-DOM104, DOM001 for a file that cannot be parsed), split by
-the baseline.
+plugin reports (DOM101-DOM104, DOM111-DOM113 as ``scope`` asks, DOM001 for a file
+that cannot be parsed), split by the baseline.
 """
 
 from __future__ import annotations
@@ -22,12 +22,16 @@ from .placement import RawOption
 class VocabularyContract(FenceContract):
     """Events defined in ``modules`` and deriving from ``event_bases`` must not use
     the experiment ``words`` in their field names, class names, kind strings, or the
-    keywords runtime code passes when constructing them.
+    keywords runtime code passes when constructing them; with a wider ``scope``, no
+    attribute, parameter or definition in ``modules`` may use them either.
 
     Options: ``modules`` (module expressions, ``*``/``**``), ``event_bases`` (dotted
-    class paths), ``words`` (one entry per line; ``a b -> c`` names a replacement),
-    ``allow`` (identifiers exempted), ``kind_attributes`` (default ``KIND`` and
-    ``kind``), ``baseline`` and ``unmatched_baseline_alerting``.
+    class paths; required when ``scope`` includes ``events``), ``words`` (one entry per
+    line; ``a b -> c`` names a replacement), ``allow`` (identifiers exempted; a dotted
+    entry such as ``GetGoodView.target`` exempts ``target`` only within
+    ``GetGoodView``), ``kind_attributes`` (default ``KIND`` and ``kind``), ``scope``
+    (any of ``events``, the default, ``attributes``, ``parameters``, ``definitions``),
+    ``baseline`` and ``unmatched_baseline_alerting``.
     """
 
     type_name = "vocabulary"
@@ -40,6 +44,7 @@ class VocabularyContract(FenceContract):
     words = RawOption(required=False)
     allow = RawOption(required=False)
     kind_attributes = RawOption(required=False)
+    scope = RawOption(required=False)
 
     def check(self, graph: ImportGraph | None, verbose: bool) -> ContractCheck:
         index = self.project_index()

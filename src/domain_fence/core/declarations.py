@@ -1,0 +1,78 @@
+"""The wider, opt-in vocabulary scope: any attribute (DOM111), parameter (DOM112) or
+definition name (DOM113) declared in the runtime, not only those of events.
+
+A codebase without telemetry events still holds experiment knowledge in its runtime
+objects (``self.primary_target``, ``min_train_steps``); listing those declarations,
+each once and with a line-independent fingerprint, lets the baseline ratchet the
+migration away from them. Names used only inside a function body (local variables,
+nested helpers) are never declarations, and neither are keywords passed in calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .pyfacts import DeclarationFacts, Text
+
+ATTRIBUTES, PARAMETERS, DEFINITIONS = "attributes", "parameters", "definitions"
+CODES = {ATTRIBUTES: "DOM111", PARAMETERS: "DOM112", DEFINITIONS: "DOM113"}
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A declared name to hold against the vocabulary."""
+
+    code: str
+    where: Text
+    symbol: str  # qualified name: ``pkg.mod.Class.attr``, ``pkg.mod.function.parameter``
+    fingerprint: str
+    fields: dict[str, str] = field(default_factory=dict)  # message fields besides word and hint
+
+
+def declared_names(
+    module: str, facts: DeclarationFacts, scope: tuple[str, ...], event_classes: frozenset[str] = frozenset()
+) -> Iterator[Declared]:
+    """The names of ``module`` the ``scope`` covers, each fingerprint once.
+
+    ``event_classes`` (qualnames) are the classes the contract already checks as
+    events: their names and class-level fields are DOM102/DOM101, not reported twice.
+    """
+    seen: set[str] = set()
+    for item in _candidates(module, facts, scope, event_classes):
+        if item.fingerprint not in seen:
+            seen.add(item.fingerprint)
+            yield item
+
+
+def _candidates(module: str, facts: DeclarationFacts, scope: tuple[str, ...], event_classes: frozenset[str]):
+    if ATTRIBUTES in scope:
+        for member in facts.members:
+            if member.class_level and member.owner in event_classes:
+                continue
+            name = member.name.text
+            yield Declared(
+                "DOM111",
+                member.name,
+                f"{module}.{member.owner}.{name}",
+                f"DOM111:{module}:{member.owner}.{name}",
+                {"name": name, "owner": member.owner},
+            )
+    for definition in facts.definitions:
+        if PARAMETERS in scope:
+            for parameter in definition.parameters:
+                yield Declared(
+                    "DOM112",
+                    parameter,
+                    f"{module}.{definition.qualname}.{parameter.text}",
+                    f"DOM112:{module}:{definition.qualname}({parameter.text})",
+                    {"name": parameter.text, "owner": definition.qualname},
+                )
+        if DEFINITIONS in scope and definition.qualname not in event_classes:
+            yield Declared(
+                "DOM113",
+                definition.name,
+                f"{module}.{definition.qualname}",
+                f"DOM113:{module}:{definition.qualname}",
+                {"kind": definition.kind, "name": definition.qualname},
+            )
