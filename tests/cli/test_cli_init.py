@@ -26,7 +26,8 @@ def test_monty_preset_writes_a_working_configuration(monty):
     lines = result.stdout.splitlines()
     assert lines[:4] == [
         "wrote .importlinter: root package tbp.monty (preset monty); boundary runtime-knows-no-experiment, "
-        "vocabulary runtime-events-speak-runtime, placement experiment-owns-its-machinery",
+        "vocabulary runtime-events-speak-runtime, vocabulary runtime-holds-no-experiment-knowledge, "
+        "placement experiment-owns-its-machinery",
         "  runtime: tbp.monty.frameworks.environments, tbp.monty.frameworks.models, "
         "tbp.monty.frameworks.telemetry, tbp.monty.frameworks.utils",
         "  experiment: tbp.monty.experiment, tbp.monty.frameworks.experiments, tbp.monty.frameworks.loggers, "
@@ -36,15 +37,18 @@ def test_monty_preset_writes_a_working_configuration(monty):
     assert lines[4].startswith("  left out (not in this project): tbp.monty.frameworks.environment_utils, ")
     assert "tbp.monty.hydra" in lines[4] and "tbp.monty.telemetry" in lines[4]
     assert "wrote .flake8: extend-select = DOM" in lines
-    assert ".domain-fence-baseline.json: 3 recorded (3 added, 0 pruned, 0 still present); written" in lines
+    assert ".domain-fence-baseline.json: 8 recorded (8 added, 0 pruned, 0 still present); written" in lines
 
     config = (monty / ".importlinter").read_text()
     assert "contract_types =\n    boundary: domain_fence.integrations.importlinter.BoundaryContract\n" in config
     assert "    terminal state -> recognized state\n" in config
     assert "symbols =\n    init_telemetry\n    *PostEpisode*\n    *ExperimentStats*\n" in config
     recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
-    assert sorted(e["contract"] for e in recorded) == [
-        "experiment-owns-its-machinery", "runtime-events-speak-runtime", "runtime-knows-no-experiment"
+    assert sorted({e["contract"] for e in recorded}) == [
+        "experiment-owns-its-machinery",
+        "runtime-events-speak-runtime",
+        "runtime-holds-no-experiment-knowledge",
+        "runtime-knows-no-experiment",
     ]
 
     assert_front_ends(monty, passing=True)
@@ -68,6 +72,74 @@ def assert_front_ends(project: Path, passing: bool) -> None:
             assert "src/tbp/monty/frameworks/models/leak.py:1:1: DOM301 " in flake8.stdout
 
 
+CENSUS_CONTRACT = """\
+[importlinter:contract:runtime-holds-no-experiment-knowledge]
+name = Runtime attributes and parameters carry no experiment vocabulary
+type = vocabulary
+modules =
+    tbp.monty.frameworks.environments
+    tbp.monty.frameworks.models
+    tbp.monty.frameworks.telemetry
+    tbp.monty.frameworks.utils
+scope =
+    attributes
+    parameters
+words =
+    episode
+    epoch
+    experiment
+    mode
+    primary target
+    target
+    ground truth
+    label
+    train
+    eval
+    post episode
+    terminal state -> recognized state
+baseline = .domain-fence-baseline.json
+"""
+
+
+def test_monty_preset_baselines_the_experiment_knowledge_its_runtime_holds(monty):
+    assert domain_fence("init", "--preset", "monty", cwd=monty).returncode == 0
+    assert CENSUS_CONTRACT in (monty / ".importlinter").read_text()
+    recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
+    assert sorted(e["fingerprint"] for e in recorded if e["contract"] == "runtime-holds-no-experiment-knowledge") == [
+        "DOM111:tbp.monty.frameworks.models.learning_module:LearningModule.min_train_steps",
+        "DOM111:tbp.monty.frameworks.models.learning_module:LearningModule.primary_target",
+        "DOM111:tbp.monty.frameworks.models.learning_module:LearningModule.stepwise_target_object",
+        "DOM111:tbp.monty.frameworks.telemetry.schemas:MatchStats.primary_target",
+        "DOM112:tbp.monty.frameworks.models.learning_module:LearningModule.__init__(min_train_steps)",
+    ]
+    clean = domain_fence("check", cwd=monty)
+    assert clean.returncode == 0, clean.stdout
+    assert "    baseline: 5 recorded, 5 still present, 0 fixed since recording, 0 new" in clean.stdout.splitlines()
+
+    evidence = monty / "src/tbp/monty/frameworks/models/evidence.py"
+    evidence.write_text(
+        evidence.read_text().replace(
+            "class EvidenceLM:\n", "class EvidenceLM:\n    def __init__(self):\n        self.primary_target = None\n\n"
+        )
+    )
+    leak = (
+        "src/tbp/monty/frameworks/models/evidence.py:8:9: DOM111 attribute EvidenceLM.primary_target: "
+        "experiment vocabulary 'primary target'"
+    )
+    check = domain_fence("check", cwd=monty)
+    assert check.returncode == 1
+    assert "  " + leak in check.stdout.splitlines()
+    assert "    baseline: 5 recorded, 5 still present, 0 fixed since recording, 1 new" in check.stdout.splitlines()
+    lint = run("lint-imports", "--no-logo", cwd=monty, env=SRC)
+    assert lint.returncode == 1
+    assert leak in lint.stdout.splitlines()
+    assert "Runtime attributes and parameters carry no experiment vocabulary BROKEN" in lint.stdout
+    if FLAKE8_PLUGIN_INSTALLED:  # DOM111 is opt-in for flake8: the preset's DOM selection leaves it off
+        assert run("flake8", "--select", "DOM", "src", cwd=monty).returncode == 0
+        opted_in = run("flake8", "--select", "DOM", "--extend-select", "DOM11", "src", cwd=monty)
+        assert opted_in.returncode == 1 and opted_in.stdout.splitlines() == [leak]
+
+
 def test_refuses_to_overwrite_without_force(monty):
     assert domain_fence("init", "--preset", "monty", cwd=monty).returncode == 0
     (monty / ".importlinter").write_text("# edited by hand\n" + (monty / ".importlinter").read_text())
@@ -80,7 +152,7 @@ def test_refuses_to_overwrite_without_force(monty):
     assert forced.returncode == 0, forced.stderr
     assert not (monty / ".importlinter").read_text().startswith("# edited by hand")
     assert "kept .flake8: it configures flake8 already" in forced.stdout
-    assert ".domain-fence-baseline.json: 3 recorded (0 added, 0 pruned, 3 still present); unchanged" in forced.stdout
+    assert ".domain-fence-baseline.json: 8 recorded (0 added, 0 pruned, 8 still present); unchanged" in forced.stdout
 
 
 def test_never_edits_a_configuration_held_in_setup_cfg(monty):

@@ -79,6 +79,6 @@ def test_without_event_bases_the_vocabulary_contract_is_left_out_with_a_note(tmp
     make_tree(tmp_path, "app/__init__.py", "app/runtime/__init__.py", "app/experiment/__init__.py")
     plan = plan_detected(read_layout(tmp_path))
     assert plan.event_bases == ()
-    assert plan.notes[0].startswith("vocabulary contract left out: no event base class")
+    assert plan.notes[0].startswith("event vocabulary contract left out: no event base class")
     text = render_importlinter(plan, "domain-fence init")
     assert "type = vocabulary" not in text and "type = boundary" in text and "type = placement" in text

@@ -22,6 +22,9 @@ CONTRACT_TYPES = {
 BOUNDARY_ID = "runtime-knows-no-experiment"
 VOCABULARY_ID = "runtime-events-speak-runtime"
 PLACEMENT_ID = "experiment-owns-its-machinery"
+# Experiment knowledge held by runtime objects, events or not: baselined by init, so a
+# codebase without telemetry events can ratchet its migration from day one.
+CENSUS_ID = "runtime-holds-no-experiment-knowledge"
 
 DEFAULT_WORDS = (
     "episode",
@@ -44,6 +47,7 @@ class Preset:
     telemetry: tuple[str, ...]  # where the runtime's event base classes live
     words: tuple[str, ...]
     symbols: tuple[str, ...]
+    census: bool = False  # write the attributes-and-parameters vocabulary contract
 
 
 MONTY = Preset(
@@ -82,6 +86,7 @@ MONTY = Preset(
         "terminal state -> recognized state",
     ),
     symbols=("init_telemetry", "*PostEpisode*", "*ExperimentStats*"),
+    census=True,
 )
 
 PRESETS = {MONTY.name: MONTY}
@@ -100,6 +105,7 @@ class Plan:
     symbols: tuple[str, ...]
     left_out: tuple[str, ...] = ()  # preset modules missing from the project
     notes: tuple[str, ...] = ()
+    census: bool = False  # see CENSUS_ID
 
 
 def plan_preset(layout: Layout, preset: Preset) -> Plan:
@@ -129,6 +135,7 @@ def plan_preset(layout: Layout, preset: Preset) -> Plan:
             words=preset.words,
             symbols=preset.symbols,
             left_out=tuple(left_out),
+            census=preset.census,
         ),
         telemetry,
     )
@@ -168,7 +175,7 @@ def _with_vocabulary(plan: Plan, telemetry: list[str]) -> Plan:
         return plan
     where = ", ".join(telemetry) if telemetry else "no telemetry package"
     note = (
-        f"vocabulary contract left out: no event base class (a Schema or Event class other "
+        f"event vocabulary contract left out: no event base class (a Schema or Event class other "
         f"classes derive from) found in {where}; add one by hand when the runtime has events"
     )
     return Plan(**{**plan.__dict__, "notes": plan.notes + (note,)})
@@ -179,6 +186,8 @@ def contract_ids(plan: Plan) -> list[tuple[str, str]]:
     contracts = [("boundary", BOUNDARY_ID)]
     if plan.event_bases:
         contracts.append(("vocabulary", VOCABULARY_ID))
+    if plan.census:
+        contracts.append(("vocabulary", CENSUS_ID))
     contracts.append(("placement", PLACEMENT_ID))
     return contracts
 
@@ -207,6 +216,17 @@ def render_importlinter(plan: Plan, command: str) -> str:
             "type = vocabulary",
             _option("modules", plan.runtime),
             _option("event_bases", plan.event_bases),
+            _option("words", plan.words),
+            f"baseline = {DEFAULT_PATH}",
+            "",
+        ]
+    if plan.census:
+        sections += [
+            f"[importlinter:contract:{CENSUS_ID}]",
+            "name = Runtime attributes and parameters carry no experiment vocabulary",
+            "type = vocabulary",
+            _option("modules", plan.runtime),
+            _option("scope", ("attributes", "parameters")),
             _option("words", plan.words),
             f"baseline = {DEFAULT_PATH}",
             "",

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .boundary import format_link
+from .census import Census
 from .findings import Finding
 from .rules import get_rule
 
@@ -67,6 +68,7 @@ class ContractResult:
     baselined_edges: tuple[tuple[str, str], ...] = ()  # (importer, imported) set aside
     guidance: str = ""  # the contract's broken_contract_guidance
     baseline: str = ""  # our contract types: the baseline file, relative to the root
+    census: Census | None = None  # vocabulary contracts with leaks found or recorded
 
     @property
     def failing(self) -> tuple[Finding, ...]:

@@ -7,6 +7,7 @@ or usage error, reported as one line on stderr, never a traceback.
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
@@ -129,9 +130,16 @@ def check(config_path: Path | None, format_: str, output_path: Path | None, quie
         quiet=quiet,
         verbose=verbose,
         workspace=Path(workspace).resolve().as_posix() if workspace else None,
+        prune_command=prune_command(config_path),
     )
     _emit(render(report, format_, options), output_path)
     return EXIT_CLEAN if report.kept else EXIT_FINDINGS
+
+
+def prune_command(config_path: Path | None) -> str:
+    """The command that strikes fixed entries, for the configuration this run checked."""
+    command = "domain-fence baseline --prune"
+    return f"{command} --config {shlex.quote(str(config_path))}" if config_path is not None else command
 
 
 def _emit(text: str, output_path: Path | None) -> None:

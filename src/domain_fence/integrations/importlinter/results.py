@@ -24,7 +24,9 @@ from rich.console import Console
 from rich.errors import MarkupError
 from rich.text import Text
 
+from domain_fence.core.baseline import load_baseline
 from domain_fence.core.boundary import chain_finding, parse_edge_fingerprint
+from domain_fence.core.census import Census, take_census
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.report import (
@@ -149,6 +151,7 @@ class ContractReader:
             baselined_edges=tuple(sorted(_edges(metadata.get("baselined_edges", [])))),
             guidance=str(self.options.get("broken_contract_guidance") or ""),
             baseline=self.baseline_path(),
+            census=self.census(findings + baselined),
         )
 
     def path_of(self, module: str) -> str:
@@ -192,6 +195,14 @@ class ContractReader:
         if not isinstance(self.contract, FenceContract):
             return ""
         return _relative(self.contract.config.baseline.path, self.configuration.root)
+
+    def census(self, found: list[Finding]) -> Census | None:
+        """A vocabulary contract's census. What was recorded is read from the baseline
+        file: stale entries reach the metadata only when they alert at `error` level."""
+        if getattr(self.contract, "family", None) != "vocabulary":
+            return None
+        recorded = load_baseline(self.contract.config.baseline.path).fingerprints(self.id)
+        return take_census(found, recorded)
 
     def stale_findings(self, fingerprints: Iterable[str]) -> list[Finding]:
         fingerprints = list(fingerprints)

@@ -11,6 +11,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from domain_fence.core.census import Census
 from domain_fence.core.findings import Finding
 from domain_fence.core.report import ContractResult, Dependency, Report
 
@@ -51,6 +52,16 @@ def contract(result: ContractResult) -> dict[str, Any]:
             if result.domains
             else None
         ),
+        "census": census(result.census) if result.census else None,
+    }
+
+
+def census(c: Census) -> dict[str, Any]:
+    return {
+        "findings": c.findings,
+        "modules": [{"module": t.name, "count": t.count} for t in c.modules],
+        "words": [{"word": t.name, "count": t.count} for t in c.words],
+        "baseline": asdict(c.baseline),
     }
 
 

@@ -1,6 +1,6 @@
 """Markdown for a CI job page (``$GITHUB_STEP_SUMMARY``): counts per contract, the
-findings table, and a Mermaid graph of the domains each boundary separates with the
-offending imports between them drawn and labelled.
+findings table, each vocabulary contract's census, and a Mermaid graph of the domains
+each boundary separates with the offending imports between them drawn and labelled.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from domain_fence.core.census import Census, Tally
 from domain_fence.core.findings import Finding
 from domain_fence.core.modules import ModuleExpression
 from domain_fence.core.report import ContractResult, Report
@@ -16,6 +17,7 @@ from domain_fence.core.report import ContractResult, Report
 from .options import RenderOptions
 
 NEW_EDGE_STYLE = "stroke:#cf222e,stroke-width:2px"
+FOLDED_MODULES = 10  # a longer module table is folded in a <details> block
 
 
 def render(report: Report, options: RenderOptions) -> str:
@@ -32,6 +34,10 @@ def render(report: Report, options: RenderOptions) -> str:
     baselined = [f for contract in report.contracts for f in contract.baselined]
     if options.verbose and baselined:
         parts += ["", "<details><summary>Baselined findings</summary>", "", *findings_table(sorted(baselined)), "", "</details>"]
+    if not options.quiet:
+        for contract in report.contracts:
+            if contract.census is not None:
+                parts += ["", *census_section(contract, contract.census, options)]
     graph = DomainGraph.of(report)
     if graph.nodes and not options.quiet:
         parts += ["", "### Domains", "", *graph.mermaid()]
@@ -51,6 +57,38 @@ def findings_table(findings: Iterable[Finding]) -> list[str]:
     rows = ["| location | code | message | contract |", "|---|---|---|---|"]
     for f in findings:
         rows.append(f"| `{cell(f'{f.path}:{f.line}:{f.col + 1}')}` | {f.code} | {cell(f.message)} | {cell(f.contract)} |")
+    return rows
+
+
+def census_section(contract: ContractResult, census: Census, options: RenderOptions) -> list[str]:
+    """A vocabulary contract's leaks by module and by word, and its baseline's movement."""
+    headline = census.describe()
+    lines = [
+        f"### Vocabulary census: {cell(contract.name)} (`{cell(contract.id)}`)",
+        "",
+        f"{headline[0].upper()}{headline[1:]}. Baseline: {census.baseline.describe()}.",
+    ]
+    fixed = census.baseline.fixed
+    if fixed:
+        entries, pronoun = ("entry", "it") if fixed == 1 else ("entries", "them")
+        lines += [
+            "",
+            f"> {fixed} {entries} fixed since recording: "
+            f"strike {pronoun} with `{options.prune_command}` and commit the baseline.",
+        ]
+    if not census.findings:
+        return lines
+    modules = tally_table("module", census.modules, code=True)
+    if len(census.modules) > FOLDED_MODULES:
+        modules = [f"<details><summary>{len(census.modules)} modules</summary>", "", *modules, "", "</details>"]
+    return lines + ["", *modules, "", *tally_table("word", census.words, code=False)]
+
+
+def tally_table(what: str, tallies: tuple[Tally, ...], code: bool) -> list[str]:
+    rows = [f"| {what} | findings |", "|---|---:|"]
+    for tally in tallies:
+        name = f"`{cell(tally.name)}`" if code else cell(tally.name)
+        rows.append(f"| {name} | {tally.count} |")
     return rows
 
 

@@ -12,3 +12,6 @@ class RenderOptions:
     # GitHub resolves annotation paths against the repository checkout; when the project
     # root is below it, paths are prefixed with the root's place in the checkout.
     workspace: str | None = None
+    # The command that strikes fixed entries from the baseline, for the run being reported
+    # (with its --config when the check was given one).
+    prune_command: str = "domain-fence baseline --prune"

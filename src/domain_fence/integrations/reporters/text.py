@@ -2,17 +2,22 @@
 greppable ``path:line:col: CODE message`` line with its import chain below it, and a
 summary line.
 
+A vocabulary contract with leaks found or recorded ends with its census: the leaks
+by module and by word, and how its baseline moved since it was recorded.
+
 With ``quiet`` only the finding lines are printed; with ``verbose`` baselined findings
-are listed too.
+(and every module of a census) are listed too.
 """
 
 from __future__ import annotations
 
+from domain_fence.core.census import Census, Tally, plural
 from domain_fence.core.report import ContractResult, Report
 
 from .options import RenderOptions
 
 CHAIN_INDENT = " " * 6
+CENSUS_MODULES = 10  # modules listed without --verbose
 
 
 def render(report: Report, options: RenderOptions) -> str:
@@ -41,4 +46,32 @@ def contract_lines(result: ContractResult, options: RenderOptions) -> list[str]:
             count = len(result.baselined)
             verb = "passes" if count == 1 else "pass"
             lines.append(f"  {count} baselined finding{'s' if count != 1 else ''} {verb} (--verbose lists them)")
+    if result.census is not None:
+        lines += ["  " + line for line in census_lines(result.census, options)]
     return lines
+
+
+def census_lines(census: Census, options: RenderOptions) -> list[str]:
+    """A vocabulary contract's leaks by module and by word, and its baseline's movement."""
+    lines = [f"census: {census.describe()}"]
+    if census.findings:
+        shown = census.modules if options.verbose else census.modules[:CENSUS_MODULES]
+        lines += ["  by module:", *tally_lines(shown, width=_widest(census.modules))]
+        if len(shown) < len(census.modules):
+            hidden = len(census.modules) - len(shown)
+            lines.append(f"    … {plural(hidden, 'more module')} (--verbose lists all)")
+        lines += ["  by word:", *tally_lines(census.words, width=_widest(census.words))]
+    lines.append(f"  baseline: {census.baseline.describe()}")
+    fixed = census.baseline.fixed
+    if fixed:
+        pronoun = "it" if fixed == 1 else "them"
+        lines.append(f"  {fixed} fixed since recording: strike {pronoun} with '{options.prune_command}'")
+    return lines
+
+
+def tally_lines(tallies: tuple[Tally, ...], width: int) -> list[str]:
+    return [f"    {tally.count:>{width}}  {tally.name}" for tally in tallies]
+
+
+def _widest(tallies: tuple[Tally, ...]) -> int:
+    return max((len(str(tally.count)) for tally in tallies), default=1)

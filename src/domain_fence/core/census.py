@@ -1,0 +1,130 @@
+"""The vocabulary census: where a vocabulary contract's leaks are, which words they
+use, and how its baseline has moved since it was recorded.
+
+A codebase migrating its runtime away from experiment knowledge measures progress
+with it: the baselined leaks still present shrink, the fixed ones are struck from the
+record, and a new one fails the contract.
+
+A leak is counted once per fingerprint, the unit the baseline records, so the counts
+always add up: recorded = still present + fixed, and counted = still present + new.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .findings import Finding
+from .rules import RULES
+
+# Every vocabulary rule's message holds ``experiment vocabulary '{word}'{hint}``, and a
+# configured word is letters, digits and spaces (config.py), so the quote ends it.
+_WORD = re.compile(r"experiment vocabulary '([^']+)'")
+
+# The codes of leaks; DOM001 (a file that could not be read) is not one.
+CENSUS_CODES = frozenset(code for code, rule in RULES.items() if rule.family == "vocabulary")
+
+
+@dataclass(frozen=True)
+class Tally:
+    """``count`` leaks share ``name`` (a module, or a configured word)."""
+
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Movement:
+    """The baseline since it was recorded, over distinct fingerprints."""
+
+    recorded: int  # leaks in the baseline file at check time
+    still_present: int  # recorded and still found
+    fixed: int  # recorded and no longer found: stale, to be pruned
+    new: int  # found and not recorded: they break the contract
+
+    def describe(self) -> str:
+        """``5 recorded, 4 still present, 1 fixed since recording, 1 new``."""
+        return (
+            f"{self.recorded} recorded, {self.still_present} still present, "
+            f"{self.fixed} fixed since recording, {self.new} new"
+        )
+
+
+@dataclass(frozen=True)
+class Census:
+    findings: int  # leaks found, recorded or new
+    modules: tuple[Tally, ...]  # by count descending, then name
+    words: tuple[Tally, ...]
+    baseline: Movement
+
+    def describe(self) -> str:
+        """``5 findings in 2 modules``, or ``no findings`` once every leak is fixed."""
+        if not self.findings:
+            return "no findings"
+        return f"{plural(self.findings, 'finding')} in {plural(len(self.modules), 'module')}"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def vocabulary_word(finding: Finding) -> str | None:
+    """The configured word a vocabulary finding matched, None for any other finding."""
+    if finding.code not in CENSUS_CODES:
+        return None
+    match = _WORD.search(finding.message)
+    return match[1] if match else None
+
+
+def fingerprint_module(fingerprint: str) -> str:
+    """The module of a vocabulary fingerprint (``DOM111:pkg.mod:Class.attr``)."""
+    return fingerprint.split(":")[1]
+
+
+def take_census(found: Iterable[Finding], recorded: Iterable[str]) -> Census | None:
+    """The census of one vocabulary contract from everything it ``found`` (new and
+    baselined findings) and the fingerprints ``recorded`` for it in its baseline file.
+
+    None when there is nothing to count: no leak found and none recorded.
+    """
+    leaks = _leaks(found)
+    record = {fingerprint for fingerprint in recorded if _is_leak_fingerprint(fingerprint)}
+    if not leaks and not record:
+        return None
+    still_present = record & leaks.keys()
+    by_module = Counter(fingerprint_module(fingerprint) for fingerprint in leaks)
+    by_word = Counter(leaks.values())
+    return Census(
+        findings=len(leaks),
+        modules=_ranked(by_module),
+        words=_ranked(by_word),
+        baseline=Movement(
+            recorded=len(record),
+            still_present=len(still_present),
+            fixed=len(record - still_present),
+            new=len(leaks.keys() - record),
+        ),
+    )
+
+
+def _leaks(findings: Iterable[Finding]) -> dict[str, str]:
+    """fingerprint -> word of the counted findings; of two sharing a fingerprint (an
+    event built twice in one function with the same keyword), the first in report order."""
+    leaks: dict[str, str] = {}
+    for finding in sorted(findings):
+        word = vocabulary_word(finding)
+        if word is not None:
+            leaks.setdefault(finding.fingerprint, word)
+    return leaks
+
+
+def _is_leak_fingerprint(fingerprint: str) -> bool:
+    # A recorded DOM001 (a file unreadable when the baseline was written) is no leak.
+    code, _, rest = fingerprint.partition(":")
+    return code in CENSUS_CODES and ":" in rest
+
+
+def _ranked(counts: Counter[str]) -> tuple[Tally, ...]:
+    return tuple(Tally(name, count) for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
