@@ -44,3 +44,20 @@ def run_tool(tool: str, *args: str, cwd: Path, env: dict[str, str] | None = None
         timeout=120,
     )
     return Result(completed.returncode, completed.stdout, completed.stderr)
+
+
+# The experiment vocabulary of the monty preset, as a contract's `words` option lists it.
+EXPERIMENT_WORDS = [
+    "episode",
+    "epoch",
+    "experiment",
+    "primary target",
+    "ground truth",
+    "post episode",
+    "terminal state -> recognized state",
+    "mode",
+    "target",
+    "train",
+    "eval",
+    "label",
+]

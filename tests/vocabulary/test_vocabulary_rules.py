@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fixture_expectations import expectations, unmet
 
-from support import FIXTURES
+from support import EXPERIMENT_WORDS, FIXTURES
 from domain_fence.core.config import parse_vocabulary
 from domain_fence.core.events import all_vocabulary_findings, unmatched_module_expressions, vocabulary_findings
 from domain_fence.core.index import ProjectIndex
@@ -24,20 +24,7 @@ OPTIONS = {
         "collections.namedtuple",
         "pydantic.BaseModel",
     ],
-    "words": [
-        "episode",
-        "epoch",
-        "experiment",
-        "primary target",
-        "ground truth",
-        "post episode",
-        "terminal state -> recognized state",
-        "mode",
-        "target",
-        "train",
-        "eval",
-        "label",
-    ],
+    "words": EXPERIMENT_WORDS,
     "allow": ["allowed_episode_count"],
 }
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fixture_expectations import expectations, unmet
-from support import FIXTURES
+from support import EXPERIMENT_WORDS, FIXTURES
 
 from domain_fence.core.config import ConfigError, parse_vocabulary
 from domain_fence.core.events import all_vocabulary_findings, vocabulary_findings
@@ -22,20 +22,7 @@ OPTIONS = {
     "modules": ["census.runtime"],
     "event_bases": ["census.telemetry.Event"],
     "scope": EVERY_SCOPE,
-    "words": [
-        "episode",
-        "epoch",
-        "experiment",
-        "primary target",
-        "ground truth",
-        "post episode",
-        "terminal state -> recognized state",
-        "mode",
-        "target",
-        "train",
-        "eval",
-        "label",
-    ],
+    "words": EXPERIMENT_WORDS,
     "allow": ["PositioningProcedure.target"],
 }
 
