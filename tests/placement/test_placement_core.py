@@ -161,10 +161,21 @@ def test_allowed_modules_use_import_linter_expressions(index):
         (["init_telemetry"], b"def setup(): pass", False),
         (["*PostEpisode*"], b"class XPostEpisodeY: pass", True),
         (["*PostEpisode*"], b"class Post_Episode: pass", False),
-        (["*"], b"", True),
+        (["*"], b"", False),  # no definition at all
+        (["*"], b"x = 1\n", False),
+        (["*"], b"async def f(): pass", True),
         (["on_[ab]*"], b"def on_a(): pass", True),
         (["[]a]x"], b"def ax(): pass", True),  # bracket sets are never used as literals
-        (["init_telemetry"], "def ｉnit_telemetry(): pass".encode(), True),  # non-ASCII: always parsed
+        (["init_telemetry"], b"init_telemetry = setup\n", False),  # a name, not a definition
+        (["init_telemetry"], b"from x import init_telemetry\n", False),
+        (["init_telemetry"], b"if x:\n    def\t\\\n  init_telemetry(): pass", True),  # blanks, a continuation
+        (["init_telemetry"], b"def init_telemetry\r\n", True),
+        (["init_telemetry"], "def ｉnit_telemetry(): pass".encode(), True),  # read NFKC-normalised
+        (["init_telemetry"], "def init_télémétrie(): pass".encode(), False),  # non-ASCII, normalised: no match
+        (["*View"], "class ÉtatView: pass".encode(), True),
+        (["*View"], b"# -*- coding: latin-1 -*-\nclass \xc9tatView: pass", True),
+        (["*View"], b"\xef\xbb\xbfclass AView: pass", True),  # a byte order mark
+        (["*View"], b"class AView: pass\n\xff\xfe", True),  # undecodable: parsed, to say why
     ],
 )
 def test_bytes_filter_never_skips_a_file_that_could_match(patterns, data, could_match):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -53,9 +54,11 @@ def load_baseline(path: Path) -> Baseline:
     except OSError as error:
         raise BaselineError(f"{path}: cannot read baseline: {error.strerror or error}") from None
     try:
-        document = json.loads(data.decode("utf-8"))
+        document = json.loads(data.decode("utf-8-sig"))  # an editor may have added a BOM
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BaselineError(f"{path}: baseline is not valid JSON ({_one_line(error)})") from None
+    except RecursionError:
+        raise BaselineError(f"{path}: baseline is not valid JSON (nested too deeply)") from None
     return Baseline(path, _entries_from(document, path))
 
 
@@ -112,15 +115,29 @@ def write_baseline(baseline: Baseline) -> bool:
     except OSError:
         pass
     directory = baseline.path.parent
+    temporary = None
     try:
         directory.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=".baseline-", suffix=".tmp")
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
+        os.chmod(temporary, _file_mode(baseline.path))  # mkstemp's is 0600
         os.replace(temporary, baseline.path)
     except OSError as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
         raise BaselineError(f"{baseline.path}: cannot write baseline: {error.strerror or error}") from None
     return True
+
+
+def _file_mode(path: Path) -> int:
+    """The mode the baseline keeps: its current one, else what the umask gives."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @dataclass(frozen=True)

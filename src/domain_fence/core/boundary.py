@@ -3,15 +3,14 @@ their crossing link, the import that leaves the source modules."""
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .config import BoundaryConfig
 from .findings import Finding
 from .index import ProjectIndex
-from .modules import matches_any, resolve_relative
+from .modules import matches_any
+from .pyfacts import ImportFact
 from .rules import get_rule
-from .source import Unreadable
 
 PREFIX = "boundary:"
 
@@ -92,11 +91,14 @@ def direct_import_findings(
     """
     if not matches_any(module, config.source_modules):
         return []
-    tree = index.tree(module)
-    if tree is None or isinstance(tree, Unreadable):
+    facts = index.file_facts(module)
+    if facts is None or facts.unreadable is not None:
         return []
     findings = []
-    for node, imported in _imports(tree, module, index, exclude_type_checking):
+    for fact in facts.imports:
+        if exclude_type_checking and fact.type_checking:
+            continue
+        imported = _imported_module(fact, index)
         if imported == module or not matches_any(imported, config.forbidden_modules):
             continue
         if any(expression.matches(module, imported) for expression in config.ignore_imports):
@@ -104,8 +106,8 @@ def direct_import_findings(
         findings.append(
             Finding(
                 path=index.relative_path(module),
-                line=node.lineno,
-                col=node.col_offset,
+                line=fact.line,
+                col=fact.col,
                 code="DOM301",
                 message=get_rule("DOM301").format(importer=module, imported=imported),
                 symbol=module,
@@ -116,24 +118,14 @@ def direct_import_findings(
     return sorted(set(findings))
 
 
-def _imports(tree: ast.Module, module: str, index: ProjectIndex, exclude_type_checking: bool) -> Iterator[tuple[ast.stmt, str]]:
-    skipped = _type_checking_blocks(tree) if exclude_type_checking else set()
-    pending: list[ast.AST] = [tree]
-    while pending:
-        node = pending.pop()
-        if id(node) in skipped:
-            continue
-        pending.extend(ast.iter_child_nodes(node))
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield node, _project_module(alias.name, index)
-        elif isinstance(node, ast.ImportFrom):
-            source = node.module if node.level == 0 else resolve_relative(module, index.is_package(module), node.level, node.module)
-            if source is None:
-                continue
-            for alias in node.names:
-                submodule = f"{source}.{alias.name}"
-                yield node, submodule if submodule in index.modules else _project_module(source, index)
+def _imported_module(fact: ImportFact, index: ProjectIndex) -> str:
+    """The module an import reaches: ``from a import b`` reaches ``a.b`` when that is a
+    module of the project, else ``a``."""
+    if fact.name is not None:
+        submodule = f"{fact.source}.{fact.name}"
+        if submodule in index.modules:
+            return submodule
+    return _project_module(fact.source, index)
 
 
 def _project_module(name: str, index: ProjectIndex) -> str:
@@ -144,18 +136,3 @@ def _project_module(name: str, index: ProjectIndex) -> str:
         if candidate in index.modules:
             return candidate
     return parts[0]  # outside the project: grimp squashes it to its top-level package
-
-
-def _type_checking_blocks(tree: ast.Module) -> set[int]:
-    """ids of the statements under ``if TYPE_CHECKING:`` / ``if typing.TYPE_CHECKING:``."""
-    skipped = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            skipped.update(id(statement) for statement in node.body)
-    return skipped
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    if isinstance(test, ast.Name):
-        return test.id == "TYPE_CHECKING"
-    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"

@@ -21,7 +21,7 @@ from .declarations import declared_names
 from .findings import Finding
 from .index import ProjectIndex
 from .modules import matches_any
-from .pyfacts import FUNCTIONAL_CLASS_FACTORIES, ClassFact, ModuleFacts, Text, declaration_facts, module_facts
+from .pyfacts import FUNCTIONAL_CLASS_FACTORIES, ClassFact, DeclarationFacts, ModuleFacts, Text
 from .rules import get_rule
 from .vocabulary import Vocabulary
 
@@ -40,14 +40,24 @@ class EventResolver:
 
     def __init__(self, index: ProjectIndex, event_bases: Iterable[str]) -> None:
         self.index = index
+        # The same names are resolved again and again (every base of every class).
+        self._split: dict[str, tuple[str | None, str]] = {}
+        self._canonical: dict[str, str] = {}
         self.bases = frozenset(self.canonical(base) for base in event_bases)
         self._events: dict[str, bool] = {}
 
     def facts(self, module: str) -> ModuleFacts | None:
-        return self.index.facts(module, module_facts)
+        facts = self.index.file_facts(module)
+        return facts.names if facts else None
 
     def split(self, dotted: str) -> tuple[str | None, str]:
         """The longest prefix of ``dotted`` that is a project module, and the rest."""
+        found = self._split.get(dotted)
+        if found is None:
+            found = self._split[dotted] = self._longest_module(dotted)
+        return found
+
+    def _longest_module(self, dotted: str) -> tuple[str | None, str]:
         parts = dotted.split(".")
         for end in range(len(parts), 0, -1):
             module = ".".join(parts[:end])
@@ -58,7 +68,14 @@ class EventResolver:
     def canonical(self, dotted: str, seen: set[str] | None = None) -> str:
         """Where ``dotted`` is defined, following aliases and re-exports; a name outside
         the project (or not found) is returned as written."""
-        seen = set() if seen is None else seen  # shared through star imports: no cycles
+        if seen is not None:  # shared through star imports: no cycles
+            return self._resolve(dotted, seen)
+        found = self._canonical.get(dotted)
+        if found is None:
+            found = self._canonical[dotted] = self._resolve(dotted, set())
+        return found
+
+    def _resolve(self, dotted: str, seen: set[str]) -> str:
         while dotted not in seen:
             seen.add(dotted)
             module, rest = self.split(dotted)
@@ -92,37 +109,113 @@ class EventResolver:
         """``canonical`` is an event base or derives from one (a circular hierarchy
         derives from nothing through its cycle)."""
         if canonical not in self._events:
-            self._events[canonical] = self._derives(canonical, frozenset())
+            self._derives(canonical)
         return self._events[canonical]
 
-    def _derives(self, canonical: str, visiting: frozenset[str]) -> bool:
-        if canonical in self.bases:
-            return True
-        if canonical in visiting:
-            return False
-        if self._events.get(canonical):
-            return True
-        fact = self.class_fact(canonical)
-        if fact is None:
-            return False
-        visiting = visiting | {canonical}
-        return any(self._derives(self.canonical(base), visiting) for base in fact.bases)
+    def _derives(self, start: str) -> None:
+        """Search the bases of ``start`` and record the answer for every class whose
+        answer the search settles. An explicit stack, not recursion: a machine-written
+        hierarchy can be deeper than Python's recursion limit."""
+        parent: dict[str, str | None] = {start: None}
+        pending = [start]
+        while pending:
+            current = pending.pop()
+            if current in self.bases or self._events.get(current):
+                while current is not None:  # it and the chain leading to it derive
+                    self._events[current] = True
+                    current = parent[current]
+                return
+            if current in self._events:
+                continue  # known not to derive
+            fact = self.class_fact(current)
+            for base in fact.bases if fact else ():
+                resolved = self.canonical(base)
+                if resolved not in parent:
+                    parent[resolved] = current
+                    pending.append(resolved)
+        for visited in parent:  # nothing reachable from any of them is an event base
+            self._events[visited] = False
 
 
 def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: str) -> list[Finding]:
     """The vocabulary findings of one module (none when it is outside ``modules``)."""
-    return sorted(_Checker(config, index).module(module))
+    return sorted(_checker(config, index).module(module))
+
+
+# flake8 asks file by file: one checker per contract and index keeps what it resolved.
+_CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, "_Checker"]] = {}
+
+
+def _checker(config: VocabularyConfig, index: ProjectIndex) -> "_Checker":
+    found = _CHECKERS.get((config, id(index)))
+    if found is None or found[0] is not index:
+        if len(_CHECKERS) >= 16:
+            _CHECKERS.clear()
+        found = _CHECKERS[(config, id(index))] = (index, _Checker(config, index))
+    return found[1]
 
 
 def all_vocabulary_findings(config: VocabularyConfig, index: ProjectIndex) -> list[Finding]:
     """The vocabulary findings of every module the contract covers."""
+    covered = prefetch_covered(config, index)
     checker = _Checker(config, index)
-    return sorted(finding for module in index.modules for finding in checker.module(module))
+    return sorted(finding for module in covered for finding in checker.module(module))
+
+
+def prefetch_covered(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
+    """The modules the contract covers, their facts made ready with those of the
+    event bases' modules: in one go, so that many files are parsed in parallel.
+
+    Every covered module is read: unlike placement, vocabulary has no bytes
+    prefilter. Skipping a file soundly would need every name an event class can be
+    reached by (subclasses and aliases, anywhere in the project), and finding those
+    means parsing every file that mentions one: on the benchmark's trees that is
+    more files than the covered modules themselves. The fact cache makes the
+    question moot after the first run."""
+    covered = [module for module in index.modules if matches_any(module, config.modules)]
+    resolver = EventResolver(index, ())
+    base_modules = [resolver.split(base)[0] for base in config.event_bases]
+    index.prefetch([*covered, *(module for module in base_modules if module)])
+    if EVENTS_SCOPE in config.scope:
+        # Resolving every class's bases and every call's callee reads the modules
+        # they name next: read those together too.
+        named = set()
+        for module in covered:
+            facts = resolver.facts(module)
+            for reference in _references(facts) if facts else ():
+                named.add(resolver.split(reference)[0])
+        index.prefetch(sorted(module for module in named if module))
+    return covered
+
+
+def _references(facts: ModuleFacts) -> Iterator[str]:
+    for fact in facts.classes.values():
+        yield from fact.bases
+    for call in facts.calls:
+        yield call.callee
 
 
 def unmatched_module_expressions(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
     """Expressions in ``modules`` that match no module of the project."""
     return [str(e) for e in config.modules if not any(e.matches(m) for m in index.modules)]
+
+
+def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
+    """Event bases that name a module of the project but nothing it defines or binds:
+    a misspelt base would make every event pass unchecked. A base outside the project
+    (``pydantic.BaseModel``), or in a module that cannot be read or that star-imports,
+    cannot be told apart from a correct one and is not reported."""
+    prefetch_covered(config, index)
+    resolver = EventResolver(index, ())
+    unmatched = []
+    for base in config.event_bases:
+        module, rest = resolver.split(base)
+        facts = resolver.facts(module) if module and rest else None
+        if facts is None or facts.unreadable is not None or facts.star_imports:
+            continue
+        if rest not in facts.classes and rest.split(".", 1)[0] not in facts.bindings:
+            unmatched.append(base)
+    return unmatched
 
 
 class _Checker:
@@ -140,7 +233,7 @@ class _Checker:
         if not matches_any(module, self.config.modules):
             return
         facts = self.resolver.facts(module) if EVENTS_SCOPE in self.config.scope else None
-        declared = self.index.facts(module, declaration_facts) if self.declaration_scope else None
+        declared = self.declarations(module) if self.declaration_scope else None
         either = facts or declared
         if either is None:
             return
@@ -155,6 +248,9 @@ class _Checker:
         if declared is not None:
             for item in declared_names(module, declared, self.config.scope, events):
                 yield from self.matched(module, item.where, item.code, item.symbol, item.fingerprint, **item.fields)
+
+    def declarations(self, module: str) -> DeclarationFacts | None:
+        return self.index.declarations(module)
 
     def events(self, module: str, facts: ModuleFacts, events: frozenset[str]) -> Iterator[Finding]:
         """DOM101-DOM104: the module's event classes, and the events it constructs."""

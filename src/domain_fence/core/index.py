@@ -1,5 +1,11 @@
-"""The project index: every module of the root packages, its file, and its parsed
-tree, read lazily and at most once per process.
+"""The project index: every module of the root packages, its file, and the facts
+every family reads from it (:class:`~.pyfacts.FileFacts`).
+
+Each file is parsed at most once per version: its facts come from memory, else from
+the persistent cache (:mod:`.factcache`), else from parsing it; the tree is dropped
+as soon as the facts are extracted. Keeping trees would make every collection of
+Python's cyclic garbage collector walk millions of nodes. Many files to parse are
+parsed in parallel, one process per core.
 
 Every contract in a run, and flake8 across all the files of a run, share one index,
 so cross-module questions (which classes derive from an event base?) are answered
@@ -8,15 +14,23 @@ without re-reading the project for each file.
 
 from __future__ import annotations
 
-import ast
+import gc
 import os
-from collections.abc import Callable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
 
+from .factcache import FactCache, Stamp, cache_directory, decode_declarations, decode_facts, encode
 from .modules import ModuleNotFound, default_search_paths, discover_modules, locate_package
-from .source import Unreadable, load_tree
+from .pyfacts import DeclarationFacts, FileFacts, extract
+from .source import load_tree
+
+FROM_ENVIRONMENT = "environment"  # ProjectIndex.build's default cache: see factcache.cache_directory
+# Below this many files to parse, starting worker processes costs more than it saves
+# (measured: a worker starts in ~15 ms; a file takes ~1.5 ms to read, parse and extract).
+PARALLEL_MIN_FILES = 64
+SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
 
 
 @dataclass
@@ -24,11 +38,24 @@ class ProjectIndex:
     root: Path
     modules: dict[str, Path]  # dotted name -> file (or directory, for a namespace root)
     missing: dict[str, str] = field(default_factory=dict)  # root package -> why not found
-    _trees: dict[str, ast.Module | Unreadable] = field(default_factory=dict, repr=False)
+    cache: FactCache | None = None
+    parallel: bool = True  # parse many files in worker processes
+    _facts: dict[str, FileFacts | None] = field(default_factory=dict, repr=False)
+    # A module's declarations, or their pickle (from the cache or a worker) until asked for.
+    _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)
     _by_path: dict[Path, str] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, root: Path, root_packages, search_paths: list[str] | None = None) -> "ProjectIndex":
+    def build(
+        cls,
+        root: Path,
+        root_packages,
+        search_paths: list[str] | None = None,
+        cache_dir: Path | None | str = FROM_ENVIRONMENT,
+    ) -> "ProjectIndex":
+        """The index of ``root_packages``, caching facts in ``cache_dir`` (None: no
+        persistent cache; by default where the environment says, see
+        :func:`~.factcache.cache_directory`)."""
         root = root.resolve()
         paths = search_paths if search_paths is not None else default_search_paths(root)
         modules: dict[str, Path] = {}
@@ -40,42 +67,84 @@ class ProjectIndex:
                 missing[package] = str(error)
                 continue
             modules.update(discover_modules(package, directories))
-        return cls(root=root, modules=dict(sorted(modules.items())), missing=missing)
+        directory = cache_directory(root) if cache_dir == FROM_ENVIRONMENT else cache_dir
+        cache = FactCache.open(Path(directory), root) if directory is not None else None
+        return cls(root=root, modules=dict(sorted(modules.items())), missing=missing, cache=cache)
 
     def is_package(self, module: str) -> bool:
         path = self.modules.get(module)
-        return path is not None and (path.name == "__init__.py" or path.is_dir())
+        return path is not None and (path.name == "__init__.py" or (not _is_source(path) and path.is_dir()))
 
     def module_for_path(self, path: Path | str) -> str | None:
         """The module whose source is ``path``, or None when it is outside the project."""
         if not self._by_path:
-            self._by_path = {p.resolve(): m for m, p in self.modules.items()}
-        return self._by_path.get(Path(path).resolve())
+            self._by_path = {Path(os.path.realpath(p)): m for m, p in self.modules.items()}
+            self._by_path.update({Path(os.path.abspath(p)): m for m, p in self.modules.items()})
+        module = self._by_path.get(Path(os.path.abspath(path)))  # no symbolic link on the way: the usual case
+        return module if module is not None else self._by_path.get(Path(os.path.realpath(path)))
 
-    def tree(self, module: str) -> ast.Module | Unreadable | None:
-        """The parsed module; None for a namespace directory or an unknown module."""
-        if module not in self._trees:
-            path = self.modules.get(module)
-            if path is None or path.is_dir():
-                return None
-            self._trees[module] = _cached_tree(path)
-        return self._trees[module]
+    def file_facts(self, module: str) -> FileFacts | None:
+        """What ``module``'s file says; None for a namespace directory or an unknown module."""
+        if module not in self._facts:
+            self.prefetch((module,))
+        return self._facts[module]
 
-    def facts(self, module: str, extract: Callable[[str, bool, ast.Module | Unreadable], T]) -> T | None:
-        """``extract(module, is_package, tree)``, computed at most once per file version.
+    def known_facts(self, module: str) -> FileFacts | None:
+        """``module``'s facts if they are in memory already; None rather than read them."""
+        return self._facts.get(module)
 
-        ``extract`` must be a pure function of its arguments: its result is cached for
-        the process, keyed by the extractor and the file's path, size and mtime, so every
-        index and every contract of a run share it. None for a module without a file.
-        """
-        path = self.modules.get(module)
-        if path is None or path.is_dir():
+    def declarations(self, module: str) -> DeclarationFacts | None:
+        """The names ``module`` declares; None for a namespace directory or an unknown module."""
+        if self.file_facts(module) is None:
             return None
-        version = _version(path)
-        key = (extract, module, version)
-        if key not in _FACTS:
-            _FACTS[key] = extract(module, self.is_package(module), _cached_tree(path))
-        return _FACTS[key]
+        declarations = self._declarations[module]
+        if isinstance(declarations, bytes):
+            declarations = decode_declarations(declarations, module)
+            if declarations is None:  # a damaged pickle: read the file again
+                path = self.modules[module]
+                declarations = extract(module, self.is_package(module), load_tree(path))[1]
+            self._declarations[module] = declarations
+        return declarations
+
+    def prefetch(self, modules: Iterable[str]) -> None:
+        """Make the facts of ``modules`` ready, parsing those neither in memory nor in
+        the cache, in parallel when there are many."""
+        with _no_cyclic_collection():
+            jobs: list[_Job] = []
+            for module in modules:
+                if module in self._facts:
+                    continue
+                path = self.modules.get(module)
+                if path is None or not _is_source(path):
+                    self._facts[module] = None
+                    continue
+                job = _Job(module, self.is_package(module), path, Stamp.of(path))
+                found = _MEMORY.get(job.key) if job.stamp else None
+                if found is None and job.stamp and self.cache:
+                    found = self.cache.load(job.stamp, module, job.is_package)
+                if found is None:
+                    self._facts[module] = None  # a placeholder, so a module listed twice is one job
+                    jobs.append(job)
+                else:
+                    self._keep(job, found)
+            for job, (facts, pickled, declarations) in zip(jobs, _extract_all(jobs, self.parallel)):
+                self._keep(job, (facts, declarations))
+                if self.cache and job.stamp and facts.unreadable is None:
+                    pickled = pickled or encode(facts)
+                    encoded = declarations if isinstance(declarations, bytes) else encode(declarations)
+                    self.cache.store(job.stamp, pickled, encoded, job.module, job.is_package)
+            if self.cache and len(jobs) >= SAVE_AFTER:
+                self.cache.save()
+
+    def save(self) -> None:
+        """Write the facts parsed so far to the persistent cache (else done at exit)."""
+        if self.cache is not None:
+            self.cache.save()
+
+    def _keep(self, job: "_Job", found: tuple[FileFacts, DeclarationFacts | bytes]) -> None:
+        if job.stamp is not None:
+            _MEMORY[job.key] = found
+        self._facts[job.module], self._declarations[job.module] = found
 
     def relative_path(self, module: str) -> str:
         """The module's file relative to the project root, as posix (absolute if outside)."""
@@ -86,26 +155,90 @@ class ProjectIndex:
             return path.as_posix()
 
 
-T = TypeVar("T")
-
-# Process-wide caches keyed by file version, so indexes built by different contracts or
-# front ends in one process parse each file once, and an edited file is parsed again.
-_TREES: dict[tuple[Path, int, int], ast.Module | Unreadable] = {}
-_FACTS: dict[tuple[Callable[..., Any], str, tuple[Path, int, int]], Any] = {}
+def _is_source(path: Path) -> bool:
+    return path.name.endswith(".py")
 
 
-def _version(path: Path) -> tuple[Path, int, int]:
+@dataclass(frozen=True)
+class _Job:
+    module: str
+    is_package: bool
+    path: Path
+    stamp: Stamp | None  # None when the file cannot be stat'ed: parsed (to say why), not cached
+
+    @property
+    def key(self) -> tuple:
+        return (self.stamp, self.module, self.is_package)
+
+
+# Facts by file version, shared by every index of the process: lint-imports builds an
+# index per contract, and each then finds the files the others parsed.
+_MEMORY: dict[tuple, tuple[FileFacts, DeclarationFacts | bytes]] = {}
+# The facts, pickled too when they came from a worker, and the declarations (pickled
+# when they came from a worker, see ProjectIndex.declarations).
+Extracted = tuple[FileFacts, "bytes | None", "DeclarationFacts | bytes"]
+
+
+def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts]:
+    return extract(job.module, job.is_package, load_tree(job.path))
+
+
+def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
+    with _no_cyclic_collection():
+        return [(facts, None, declarations) for facts, declarations in map(_extract, jobs)]
+
+
+def _extract_pickled(jobs: list[_Job]) -> list[tuple[bytes, bytes]]:
+    """In a worker: the facts pickled, as the parent caches them (and the declarations
+    stay pickled until a contract asks for them)."""
+    with _no_cyclic_collection():
+        return [(encode(facts), encode(declarations)) for facts, declarations in map(_extract, jobs)]
+
+
+@contextmanager
+def _no_cyclic_collection() -> Iterator[None]:
+    """Trees and facts hold no reference cycles, yet parsing allocates so many objects
+    that the cyclic collector would run again and again over every fact kept so far
+    (half the time of a cold run). Reference counting frees the trees all the same."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
     try:
-        stat = os.stat(path)
-    except OSError:
-        return (path, -1, -1)
-    return (path, stat.st_size, stat.st_mtime_ns)
+        yield
+    finally:
+        gc.enable()
 
 
-def _cached_tree(path: Path) -> ast.Module | Unreadable:
-    version = _version(path)
-    if version[1] < 0:
-        return load_tree(path)  # unreadable: let load_tree say why, and do not cache
-    if version not in _TREES:
-        _TREES[version] = load_tree(path)
-    return _TREES[version]
+def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
+    workers = _workers(len(jobs)) if parallel else 1
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor  # only now: a replayed run never needs it
+
+        chunks = [jobs[start :: workers * 4] for start in range(workers * 4)]
+        try:
+            with ProcessPoolExecutor(workers) as pool, _no_cyclic_collection():
+                done = list(pool.map(_extract_pickled, chunks))
+        except Exception:  # no processes here (a sandbox, a daemon): parse in this one
+            pass
+        else:
+            by_job = {id(job): pickled for chunk, results in zip(chunks, done) for job, pickled in zip(chunk, results)}
+            extracted = []
+            for job in jobs:
+                pickled, declarations = by_job[id(job)]
+                facts = decode_facts(pickled)
+                extracted.append((facts, pickled, declarations) if facts else _extract_chunk([job])[0])
+            return extracted
+    return _extract_chunk(jobs)
+
+
+def _workers(files: int) -> int:
+    import multiprocessing
+
+    if files < PARALLEL_MIN_FILES or multiprocessing.current_process().daemon:
+        return 1  # a daemon process (a flake8 or multiprocessing worker) may not start others
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, files // (PARALLEL_MIN_FILES // 2)))

@@ -85,7 +85,10 @@ def locate_package(name: str, search_paths: list[str]) -> list[Path]:
     if spec is None:
         # Editable installs register finders on sys.meta_path instead of path entries.
         # find_spec on a top-level name locates it without executing it.
-        spec = importlib.util.find_spec(top)
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):  # e.g. a module in sys.modules without a spec
+            spec = None
     if spec is None or spec.submodule_search_locations is None:
         raise ModuleNotFound(
             f"root package {name!r} not found (searched {', '.join(search_paths) or 'nothing'})"
@@ -96,6 +99,25 @@ def locate_package(name: str, search_paths: list[str]) -> list[Path]:
         if not directories:
             raise ModuleNotFound(f"root package {name!r} not found below {top!r}")
     return directories
+
+
+def regular_parent(name: str, search_paths: list[str]) -> str | None:
+    """The outermost package above ``name`` that is a regular package (it has an
+    ``__init__.py``), or None when every parent is a namespace or ``name`` is top-level.
+
+    ``importlib.util.find_spec(name)`` imports, and so runs, such a parent: grimp
+    calls it on each root package, so a front end must refuse the name first.
+    """
+    parts = name.split(".")
+    for end in range(1, len(parts)):
+        parent = ".".join(parts[:end])
+        try:
+            directories = locate_package(parent, search_paths)
+        except ModuleNotFound:
+            return None
+        if any((directory / "__init__.py").is_file() for directory in directories):
+            return parent
+    return None
 
 
 def discover_modules(root_package: str, directories: list[Path]) -> dict[str, Path]:

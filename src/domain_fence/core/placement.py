@@ -10,8 +10,10 @@ module-level symbol. A definition inside an ``if``/``try``/``with``/``for``/``wh
 from __future__ import annotations
 
 import ast
+import functools
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
@@ -19,10 +21,9 @@ from .config import PlacementConfig
 from .findings import Finding, sorted_findings
 from .index import ProjectIndex
 from .modules import matches_any
+from .pyfacts import top_level_definitions
 from .rules import get_rule
-from .source import Unreadable
-
-_KINDS = {ast.FunctionDef: "function", ast.AsyncFunctionDef: "function", ast.ClassDef: "class"}
+from .source import Unreadable, decode
 
 
 @dataclass(frozen=True, order=True)
@@ -47,42 +48,72 @@ class Definition:
 
 def definitions_in(module: str, path: str, tree: ast.Module) -> list[Definition]:
     """Every module-level function and class of ``tree``, in source order."""
-    return [
-        Definition(module, path, node.lineno, node.col_offset, _KINDS[type(node)], node.name)
-        for node in _module_level_definitions(tree.body)
-    ]
-
-
-def _module_level_definitions(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
-    for node in body:
-        if type(node) in _KINDS:
-            yield node  # its body is a new scope: nothing in it is module-level
-        elif isinstance(node, ast.Match):
-            for case in node.cases:
-                yield from _module_level_definitions(case.body)
-        else:
-            # if/try/with/for/while blocks run in the module's scope.
-            for block in ("body", "orelse", "finalbody"):
-                yield from _module_level_definitions(getattr(node, block, ()))
-            for handler in getattr(node, "handlers", ()):
-                yield from _module_level_definitions(handler.body)
+    return [Definition(module, path, d.line, d.col, d.kind, d.name) for d in top_level_definitions(tree.body)]
 
 
 def matches(name: str, patterns: Iterable[str]) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in patterns)
 
 
-def bytes_filter(patterns: Iterable[str]) -> Callable[[bytes], bool]:
-    """A cheap test of a file's bytes: False only when no name in the file can match.
+# What may stand between ``def``/``class`` and the name: blanks (the tokenizer's
+# space, tab and form feed) and backslash continuations.
+_SEPARATOR = r"(?:[ \t\f]|\\\r?\n|\\\r)+"
+# Every character of an identifier: an ASCII letter, digit or underscore, or any
+# non-ASCII character (in UTF-8, any byte above 0x7f).
+_NAME_CHARACTERS = {str: r"(?:[0-9A-Za-z_]|[^\x00-\x7f])", bytes: r"[0-9A-Za-z_\x80-\xff]"}
+_CODING = re.compile(rb"coding[:=]")
 
-    A name matching ``*PostEpisode*`` contains the bytes ``PostEpisode``, so a file
-    without them is never parsed. Non-ASCII files are always parsed: identifiers are
-    NFKC-normalised, so their bytes need not spell the name.
+
+def bytes_filter(patterns: Iterable[str]) -> Callable[[bytes], bool]:
+    return _bytes_filter(tuple(sorted(set(patterns))))
+
+
+@functools.lru_cache(maxsize=64)
+def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
+    """A cheap test of a file's bytes: False only when no module-level definition in
+    the file can have a name matching one of ``patterns``.
+
+    A name matching ``*PostEpisode*`` contains ``PostEpisode``, and a definition
+    spells ``def`` or ``class``, blanks, then its name: files without that shape are
+    never parsed. Python reads identifiers NFKC-normalised (``ｉnit`` is ``init``),
+    so a file that is not plain ASCII, or names its encoding, is decoded and
+    normalised before the test.
     """
-    needles = [_longest_literal(pattern).encode() for pattern in patterns]
-    if any(not needle for needle in needles):
-        return lambda data: True
-    return lambda data: not data.isascii() or any(needle in data for needle in needles)
+    literals = sorted({_longest_literal(pattern) for pattern in patterns})
+    needles = literals if all(literals) else []  # a pattern without a literal (``*``) needs none
+    in_bytes = [re.compile(shape.encode()) for shape in _shapes(literals, _NAME_CHARACTERS[bytes])]
+    in_text = [re.compile(shape) for shape in _shapes(literals, _NAME_CHARACTERS[str])]
+    needle_bytes = [needle.encode() for needle in needles]
+
+    def could_match(data: bytes) -> bool:
+        if data.isascii() and not _CODING.search(data, 0, _second_line_end(data)):
+            if needle_bytes and not any(needle in data for needle in needle_bytes):
+                return False
+            return any(shape.search(data) for shape in in_bytes)
+        text = decode(data)
+        if isinstance(text, Unreadable):
+            return True  # the parser reports why it cannot read it
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+        if needles and not any(needle in text for needle in needles):
+            return False
+        return any(shape.search(text) for shape in in_text)
+
+    return could_match
+
+
+def _shapes(literals: list[str], name: str) -> list[str]:
+    """A definition whose name holds one of ``literals``; one expression per keyword,
+    as a literal prefix lets the regular expression engine skip ahead quickly."""
+    names = "(?:" + "|".join(map(re.escape, literals)) + ")"
+    return [keyword + _SEPARATOR + name + "*" + names for keyword in ("def", "class")]
+
+
+def _second_line_end(data: bytes) -> int:
+    """Where a coding cookie may be: the first two lines."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first >= 0 else -1
+    return len(data) if second < 0 else second
 
 
 def _longest_literal(pattern: str) -> str:
@@ -105,34 +136,43 @@ class Scan:
 
 def scan_definitions(index: ProjectIndex, patterns: Sequence[str], contract: str = "") -> Scan:
     """Every module-level definition in the project whose name matches a pattern."""
+    return _scan(index, index.modules, patterns, contract)
+
+
+def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], contract: str) -> Scan:
+    """The matching definitions of ``modules``, parsing only the files that may hold one."""
     could_match = bytes_filter(patterns)
+    candidates = [module for module in modules if _passes(index, module, patterns, could_match)]
+    index.prefetch(candidates)  # in parallel when many are to be parsed
     found: list[Definition] = []
     unreadable: list[Finding] = []
-    for module in index.modules:
-        scan = _scan_module(index, module, patterns, could_match, contract)
-        found += scan.definitions
-        unreadable += scan.unreadable
+    for module in candidates:
+        facts = index.file_facts(module)
+        if facts is None:
+            continue
+        if facts.unreadable is not None:
+            unreadable.append(unreadable_finding(index, module, facts.unreadable, contract))
+            continue
+        path = index.relative_path(module)
+        found += [
+            Definition(module, path, d.line, d.col, d.kind, d.name) for d in facts.top_level if matches(d.name, patterns)
+        ]
     return Scan(tuple(sorted(found)), tuple(sorted(unreadable)))
 
 
-def _scan_module(
-    index: ProjectIndex, module: str, patterns: Sequence[str], could_match: Callable[[bytes], bool], contract: str
-) -> Scan:
+def _passes(index: ProjectIndex, module: str, patterns: Sequence[str], could_match: Callable[[bytes], bool]) -> bool:
+    """Whether ``module`` may define a name matching ``patterns``: from its facts when
+    another contract has read them already, else from its bytes."""
     file = index.modules.get(module)
-    if file is None or file.is_dir():
-        return Scan((), ())  # unknown, or a namespace package root without source
+    if file is None or not file.name.endswith(".py"):
+        return False  # unknown, or a namespace package root without source
+    known = index.known_facts(module)
+    if known is not None and known.unreadable is None:
+        return any(matches(definition.name, patterns) for definition in known.top_level)
     try:
-        if not could_match(file.read_bytes()):
-            return Scan((), ())
+        return could_match(file.read_bytes())
     except OSError:
-        pass  # the index reads it again and reports why it cannot
-    tree = index.tree(module)
-    if isinstance(tree, Unreadable):
-        return Scan((), (unreadable_finding(index, module, tree, contract),))
-    if tree is None:
-        return Scan((), ())
-    definitions = definitions_in(module, index.relative_path(module), tree)
-    return Scan(tuple(d for d in definitions if matches(d.name, patterns)), ())
+        return True  # the index reads it again and reports why it cannot
 
 
 def unreadable_finding(index: ProjectIndex, module: str, problem: Unreadable, contract: str = "") -> Finding:
@@ -155,12 +195,43 @@ class PlacementResult:
 
 
 def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementResult:
-    """Check one placement contract over the whole project."""
-    scan = scan_definitions(index, config.symbols, config.contract)
+    """Check one placement contract over the whole project.
+
+    Definitions in the allowed modules are never findings: those files are read only
+    to learn whether each pattern matches something, and only until it does. An
+    unreadable file is a DOM001 finding when it might hide a finding (outside the
+    allowed modules) or the only match of a pattern.
+    """
+    allowed = [module for module in index.modules if matches_any(module, config.allowed_modules)]
+    outside = [module for module in index.modules if not matches_any(module, config.allowed_modules)]
+    scan = _scan(index, outside, config.symbols, config.contract)
     relevant = [d for d in scan.definitions if d.kind in config.kinds]
-    unmatched = tuple(p for p in config.symbols if not any(fnmatchcase(d.name, p) for d in relevant))
+    unmatched = [p for p in config.symbols if not any(fnmatchcase(d.name, p) for d in relevant)]
+    unmatched, hiding = _match_in(index, allowed, unmatched, config)
     findings = placement_findings(config, relevant)
-    return PlacementResult(tuple(sorted_findings([*findings, *scan.unreadable])), unmatched)
+    return PlacementResult(tuple(sorted_findings([*findings, *scan.unreadable, *hiding])), tuple(unmatched))
+
+
+def _match_in(
+    index: ProjectIndex, modules: list[str], unmatched: list[str], config: PlacementConfig
+) -> tuple[list[str], list[Finding]]:
+    """The patterns still unmatched after reading ``modules`` for them, and the
+    unreadable files among those that might hold a match of one of them."""
+    filters = {pattern: bytes_filter([pattern]) for pattern in unmatched}
+    unreadable: list[tuple[Finding, list[str]]] = []
+    for module in modules:
+        if not unmatched:
+            break
+        wanted = [pattern for pattern in unmatched if _passes(index, module, [pattern], filters[pattern])]
+        facts = index.file_facts(module) if wanted else None
+        if facts is None:
+            continue
+        if facts.unreadable is not None:
+            unreadable.append((unreadable_finding(index, module, facts.unreadable, config.contract), wanted))
+            continue
+        names = [d.name for d in facts.top_level if d.kind in config.kinds]
+        unmatched = [p for p in unmatched if not any(fnmatchcase(name, p) for name in names)]
+    return unmatched, [finding for finding, wanted in unreadable if set(wanted) & set(unmatched)]
 
 
 def placement_findings(config: PlacementConfig, definitions: Iterable[Definition]) -> list[Finding]:
@@ -187,6 +258,10 @@ def placement_findings(config: PlacementConfig, definitions: Iterable[Definition
 
 def module_placement_findings(config: PlacementConfig, index: ProjectIndex, module: str) -> list[Finding]:
     """The findings of one contract in one module: the per-file view flake8 reports,
-    exactly the project-wide check's findings for that module."""
-    scan = _scan_module(index, module, config.symbols, bytes_filter(config.symbols), config.contract)
+    the project-wide check's findings for that module. (An unreadable file in the
+    allowed modules is a finding of the project-wide check only when it hides the
+    only match of a pattern: a question about the whole project, not this file.)"""
+    if matches_any(module, config.allowed_modules):
+        return []
+    scan = _scan(index, [module], config.symbols, config.contract)
     return sorted([*placement_findings(config, scan.definitions), *scan.unreadable])

@@ -1,17 +1,24 @@
-"""What one module says about names: its imports, its classes and their attributes,
-and the calls it makes with keyword arguments.
+"""What one module says: its imports, its classes and their attributes, the calls it
+makes with keyword arguments, the names it declares and its module-level definitions.
 
-:func:`module_facts` is a pure function of the module's name, whether it is a
-package, and its tree, so the index can cache its result per file version and the
-cross-module questions of :mod:`.events` never parse a file twice. Names are
-resolved only as far as this module can see (``from .base import Event as E`` makes
-``E`` mean ``pkg.base.Event``); following re-exports into other modules is left to
-the caller, which has the whole project.
+:func:`extract` walks a module's tree once and extracts what every family needs,
+so the tree can be dropped at once: the index keeps (and caches on disk) these
+facts, never trees. It is a pure function of the module's name, whether it is a
+package, and its tree. The declarations are a separate value: only the vocabulary
+contract's opt-in scopes read them, and they are the bulk of the facts, so the
+cache decodes them only when asked. Names are resolved only as far as this module can see
+(``from .base import Event as E`` makes ``E`` mean ``pkg.base.Event``); following
+re-exports into other modules is left to the caller, which has the whole project.
+
+The walk visits statements, and the expressions of each statement only to find
+calls: every import, class and definition is a statement, so this finds them all
+while touching far fewer nodes than a walk of every node would.
 """
 
 from __future__ import annotations
 
 import ast
+from collections import deque
 from dataclasses import dataclass, field
 
 from .modules import resolve_relative
@@ -99,23 +106,95 @@ class DeclarationFacts:
     members: tuple[MemberFact, ...] = ()  # one per (owner, name), in source order
 
 
-def module_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> ModuleFacts:
-    if tree is None:
-        return ModuleFacts(module)
-    if isinstance(tree, Unreadable):
-        return ModuleFacts(module, unreadable=tree)
-    local_classes = _top_level_classes(tree)
-    bindings, stars = _bindings(module, is_package, tree, local_classes)
-    collector = _Collector(module, bindings, local_classes, bool(stars))
-    collector.visit(tree)
-    return ModuleFacts(
+@dataclass(frozen=True)
+class TopLevelDefinition:
+    """A function or class the module defines at module level (placement)."""
+
+    kind: str  # "function" or "class"
+    name: str
+    line: int  # of the ``def``/``class`` keyword, after any decorators
+    col: int  # of that keyword (of ``async`` for ``async def``)
+
+
+@dataclass(frozen=True)
+class ImportFact:
+    """One name an import statement imports (the per-file boundary view, DOM301)."""
+
+    line: int
+    col: int
+    source: str  # ``import a.b`` -> "a.b"; ``from ..x import y`` -> the absolute "pkg.x"
+    name: str | None  # "y" for ``from ... import y`` ("*" for a star); None for ``import``
+    type_checking: bool  # under ``if TYPE_CHECKING:``
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """What the families need from one file (but its declarations); plain data, so it
+    can be cached."""
+
+    module: str
+    is_package: bool
+    names: ModuleFacts  # vocabulary: classes, bindings, calls
+    top_level: tuple[TopLevelDefinition, ...] = ()  # placement
+    imports: tuple[ImportFact, ...] = ()  # boundary, per file
+    escaping_imports: tuple[int, ...] = ()  # lines of relative imports above the top-level package
+
+    @property
+    def unreadable(self) -> Unreadable | None:
+        return self.names.unreadable
+
+
+def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> tuple[FileFacts, DeclarationFacts]:
+    """Every family's facts about ``module`` from its tree, in one walk."""
+    if tree is None or isinstance(tree, Unreadable):
+        unreadable = tree if isinstance(tree, Unreadable) else None
+        return FileFacts(module, is_package, ModuleFacts(module, unreadable)), DeclarationFacts(module, unreadable)
+    walk = _Walk(module, is_package)
+    statements = list(_module_statements(tree))
+    walk.functional_classes(statements)
+    walk.body(tree.body, 1, (), _Context())
+    local_classes = _top_level_classes(statements)
+    bindings, stars = walk.bindings(statements, local_classes)
+    resolver = _Resolver(module, bindings, local_classes, bool(stars))
+    classes = [resolver.functional_class(statement) for statement in statements]
+    classes += [resolver.class_fact(node, scope, attributes) for node, scope, attributes in walk.classes]
+    calls = [call for call in (resolver.call(node, scope) for node, scope in walk.calls) if call is not None]
+    names = ModuleFacts(
         module=module,
         # A class defined twice counts as its last definition, as at run time.
-        classes={fact.qualname: fact for fact in sorted(collector.classes, key=lambda f: (f.line, f.col))},
+        classes={c.qualname: c for c in sorted((c for c in classes if c), key=lambda c: (c.line, c.col))},
         bindings=bindings,
         star_imports=tuple(stars),
-        calls=tuple(sorted(collector.calls, key=lambda c: [(k.line, k.col) for k in c.keywords])),
+        calls=tuple(sorted(calls, key=lambda c: [(k.line, k.col) for k in c.keywords])),
     )
+    facts = FileFacts(
+        module=module,
+        is_package=is_package,
+        names=names,
+        top_level=tuple(top_level_definitions(tree.body)),
+        imports=tuple(walk.import_facts),
+        escaping_imports=tuple(walk.escaping),
+    )
+    return facts, walk.declarations()
+
+
+def file_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> FileFacts:
+    """The facts of :func:`extract` but the declarations."""
+    return extract(module, is_package, tree)[0]
+
+
+def module_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> ModuleFacts:
+    """The vocabulary facts of :func:`extract`."""
+    return extract(module, is_package, tree)[0].names
+
+
+def declaration_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> DeclarationFacts:
+    """The classes, functions, methods, parameters and attributes ``module`` declares.
+
+    What is inside a function body is local and left out, except the
+    ``self.<name> = ...`` assignments of a method: those declare attributes of its class.
+    """
+    return extract(module, is_package, tree)[1]
 
 
 def dotted_name(node: ast.expr) -> str | None:
@@ -130,38 +209,153 @@ def dotted_name(node: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _top_level_classes(tree: ast.Module) -> set[str]:
-    """Names of the classes a module defines at its top level, functional forms too."""
-    names = set()
-    for statement in _module_statements(tree):
-        if isinstance(statement, ast.ClassDef):
-            names.add(statement.name)
-        target, value = _simple_assignment(statement)
-        if target and isinstance(value, ast.Call):
-            callee = dotted_name(value.func)
-            if callee and callee.rsplit(".", 1)[-1] in FUNCTIONAL_CLASS_FACTORIES:
-                names.add(target)
-    return names
+@dataclass(frozen=True)
+class _Context:
+    """Where a statement is, for the facts that depend on it."""
+
+    in_function: bool = False  # inside a function body: nothing here is declared
+    owner: str | None = None  # qualname of the class whose methods are declared here
+    receiver: str | None = None  # ``self`` of the method whose attributes are assigned here
+    member_owner: str | None = None  # the class those attributes belong to
+    type_checking: bool = False  # under ``if TYPE_CHECKING:``
 
 
-def _bindings(
-    module: str, is_package: bool, tree: ast.Module, local_classes: set[str]
-) -> tuple[dict[str, str], list[str]]:
-    """What each top-level name refers to: local classes, names imported anywhere in the
-    module (module level first: ast.walk is breadth first), and module-level aliases
-    such as ``Event = schemas.TelemetryEvent``."""
-    bindings: dict[str, str] = {name: f"{module}.{name}" for name in sorted(local_classes)}
-    stars: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    bindings.setdefault(alias.asname, alias.name)
+class _Walk:
+    """One walk over a module's statements, collecting the raw material of its facts.
+
+    Statement nesting is bounded by the parser (100 levels), so the walk over
+    statements recurses; expressions, which machine-written code nests arbitrarily
+    deep, are walked with an explicit stack.
+    """
+
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.module = module
+        self.is_package = is_package
+        self.imports: list[tuple[int, int, ast.Import | ast.ImportFrom]] = []  # (depth, order, node)
+        self.import_facts: list[ImportFact] = []
+        self.escaping: list[int] = []
+        self.classes: list[tuple[ast.ClassDef, tuple[str, ...], tuple[AttributeFact, ...]]] = []
+        self.calls: list[tuple[ast.Call, tuple[str, ...]]] = []
+        self.definitions: list[DefinitionFact] = []
+        self.members: list[MemberFact] = []
+
+    def functional_classes(self, statements: list[ast.stmt]) -> None:
+        """``X = TypedDict("X", {...})`` at module level declares class X and its fields."""
+        for statement in statements:
+            target, value = _simple_assignment(statement)
+            if target and isinstance(value, ast.Call) and _names_functional_class(value):
+                self.definitions.append(DefinitionFact("class", target, _text(statement, target)))
+                self.members += [MemberFact(target, f.name, True) for f in _functional_fields(value)]
+
+    def body(self, statements: list[ast.stmt], depth: int, scope: tuple[str, ...], context: _Context) -> None:
+        for statement in statements:
+            self.statement(statement, depth, scope, context)
+
+    def statement(self, node: ast.stmt, depth: int, scope: tuple[str, ...], context: _Context) -> None:
+        kind = type(node)
+        inner, inner_context = scope, context
+        if kind is ast.ClassDef:
+            inner = (*scope, node.name)
+            attributes = tuple(_attributes(node.body))
+            self.classes.append((node, scope, attributes))
+            if not context.in_function:
+                qualname = ".".join(inner)
+                self.definitions.append(DefinitionFact("class", qualname, _text(node, node.name)))
+                self.members += [MemberFact(qualname, a.name, True) for a in attributes]
+                inner_context = _Context(owner=qualname, type_checking=context.type_checking)
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            inner = (*scope, node.name)
+            inner_context = self.function(node, inner, context)
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            self.import_statement(node, depth, context)
+        elif (kind is ast.Assign or kind is ast.AnnAssign) and context.receiver:
+            targets = node.targets if kind is ast.Assign else [node.target]
+            for target in targets:
+                for name in _receiver_attributes(target, context.receiver):
+                    self.members.append(MemberFact(context.member_owner, name, False))
+        for name in node._fields:
+            value = getattr(node, name)
+            if type(value) is list:
+                if not value:
+                    continue
+                first = value[0]
+                if isinstance(first, ast.stmt):
+                    self.body(value, depth + 1, inner, self.block_context(node, name, inner_context))
+                elif isinstance(first, (ast.excepthandler, ast.match_case)):
+                    for item in value:  # ``except E:`` and ``case P if G:`` hold statements too
+                        for expression in (item.type,) if type(item) is ast.ExceptHandler else (item.pattern, item.guard):
+                            self.expressions(expression, inner)
+                        self.body(item.body, depth + 2, inner, inner_context)
                 else:
-                    top = alias.name.split(".")[0]
-                    bindings.setdefault(top, top)
-        elif isinstance(node, ast.ImportFrom):
-            source = _import_source(module, is_package, node)
+                    for item in value:
+                        if isinstance(item, ast.AST):
+                            self.expressions(item, inner)
+            elif isinstance(value, ast.AST):
+                self.expressions(value, inner)
+
+    @staticmethod
+    def block_context(node: ast.stmt, field_name: str, context: _Context) -> _Context:
+        if type(node) is ast.If and field_name == "body" and not context.type_checking and _is_type_checking(node.test):
+            return _Context(context.in_function, context.owner, context.receiver, context.member_owner, True)
+        return context
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, inner: tuple[str, ...], context: _Context) -> _Context:
+        """Declare a function or method; the context of its body."""
+        if not context.in_function:
+            kind = "method" if context.owner else "function"
+            self.definitions.append(DefinitionFact(kind, ".".join(inner), _text(node, node.name), _parameters(node.args)))
+            receiver = _receiver(node) if context.owner else None
+            return _Context(True, None, receiver, context.owner if receiver else None, context.type_checking)
+        if context.receiver and any(arg.arg == context.receiver for arg in _argument_nodes(node.args)):
+            return _Context(True, None, None, None, context.type_checking)  # a nested function with its own ``self``
+        return context
+
+    def import_statement(self, node: ast.Import | ast.ImportFrom, depth: int, context: _Context) -> None:
+        self.imports.append((depth, len(self.imports), node))
+        line, col, type_checking = node.lineno, node.col_offset, context.type_checking
+        if type(node) is ast.Import:
+            self.import_facts += [ImportFact(line, col, alias.name, None, type_checking) for alias in node.names]
+            return
+        source = _import_source(self.module, self.is_package, node)
+        if source is None:
+            self.escaping.append(line)
+            return
+        self.import_facts += [ImportFact(line, col, source, alias.name, type_checking) for alias in node.names]
+
+    def expressions(self, node: ast.AST | None, scope: tuple[str, ...]) -> None:
+        """Record the calls in an expression (a lambda is no new scope)."""
+        if node is None:
+            return
+        pending = [node]
+        while pending:
+            current = pending.pop()
+            kind = type(current)
+            if kind is ast.Call:
+                self.calls.append((current, scope))
+            for name in _node_fields(kind):
+                value = getattr(current, name)
+                if type(value) is list:
+                    pending += [item for item in value if isinstance(item, ast.AST)]
+                elif isinstance(value, ast.AST):
+                    pending.append(value)
+
+    def bindings(self, statements: list[ast.stmt], local_classes: set[str]) -> tuple[dict[str, str], list[str]]:
+        """What each top-level name refers to: local classes, names imported anywhere in
+        the module (module level first, breadth first), and module-level aliases such as
+        ``Event = schemas.TelemetryEvent``."""
+        bindings: dict[str, str] = {name: f"{self.module}.{name}" for name in sorted(local_classes)}
+        stars: list[str] = []
+        # Breadth-first order is (depth, order of the depth-first walk).
+        for _, _, node in sorted(self.imports, key=lambda item: (item[0], item[1])):
+            if type(node) is ast.Import:
+                for alias in node.names:
+                    if alias.asname:
+                        bindings.setdefault(alias.asname, alias.name)
+                    else:
+                        top = alias.name.split(".")[0]
+                        bindings.setdefault(top, top)
+                continue
+            source = _import_source(self.module, self.is_package, node)
             if source is None:
                 continue
             for alias in node.names:
@@ -169,13 +363,120 @@ def _bindings(
                     stars.append(source)
                 else:
                     bindings.setdefault(alias.asname or alias.name, f"{source}.{alias.name}")
-    for statement in _module_statements(tree):
+        for statement in statements:
+            target, value = _simple_assignment(statement)
+            if target and isinstance(value, (ast.Name, ast.Attribute)):
+                reference = dotted_name(value)
+                if reference and reference != target:
+                    bindings.setdefault(target, _resolve(reference, bindings, self.module, local_classes))
+        return bindings, stars
+
+    def declarations(self) -> DeclarationFacts:
+        first: dict[tuple[str, str], MemberFact] = {}
+        for member in sorted(self.members, key=lambda m: (m.name.line, m.name.col)):
+            first.setdefault((member.owner, member.name.text), member)
+        return DeclarationFacts(
+            module=self.module,
+            definitions=tuple(sorted(self.definitions, key=lambda d: (d.name.line, d.name.col))),
+            members=tuple(first.values()),
+        )
+
+
+# Fields that never hold a node: skipping them (and the operator and context nodes)
+# keeps the walk over expressions to the nodes that can hold a call.
+_NOT_NODES = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "kind", "conversion", "type_comment", "level", "module",
+     "name", "asname", "rest", "kwd_attrs", "is_async", "simple", "tag"}
+)
+_LEAVES = (ast.Constant, ast.MatchSingleton)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _node_fields(kind: type) -> tuple[str, ...]:
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = () if issubclass(kind, _LEAVES) else tuple(f for f in kind._fields if f not in _NOT_NODES)
+        _FIELDS[kind] = fields
+    return fields
+
+
+class _Resolver:
+    """Names of this module resolved through its bindings."""
+
+    def __init__(self, module: str, bindings: dict[str, str], local_classes: set[str], has_star_imports: bool) -> None:
+        self.module = module
+        self.bindings = bindings
+        self.local_classes = local_classes
+        # An unbound name may come from a star import: keep it module-qualified so the
+        # resolver of the whole project can look for it there.
+        self.unbound_prefix = f"{module}." if has_star_imports else ""
+
+    def resolve(self, node: ast.expr) -> str | None:
+        reference = dotted_name(node)
+        if reference is None:
+            return None
+        head = reference.split(".", 1)[0]
+        if head not in self.bindings and head not in self.local_classes:
+            return self.unbound_prefix + reference
+        return _resolve(reference, self.bindings, self.module, self.local_classes)
+
+    def class_fact(self, node: ast.ClassDef, scope: tuple[str, ...], attributes: tuple[AttributeFact, ...]) -> ClassFact:
+        bases = []
+        for base in node.bases:
+            if isinstance(base, ast.Subscript):  # Generic[T], BaseModel[...]
+                base = base.value
+            reference = self.resolve(base)
+            if reference:
+                bases.append(reference)
+        qualname = ".".join((*scope, node.name))
+        return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes)
+
+    def call(self, node: ast.Call, scope: tuple[str, ...]) -> CallFact | None:
+        keywords = tuple(Text(k.arg, k.lineno, k.col_offset) for k in node.keywords if k.arg is not None)
+        callee = self.resolve(node.func) if keywords else None
+        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords) if callee else None
+
+    def functional_class(self, statement: ast.stmt) -> ClassFact | None:
+        """``X = TypedDict("X", {...})`` and the NamedTuple/namedtuple forms."""
         target, value = _simple_assignment(statement)
-        if target and isinstance(value, (ast.Name, ast.Attribute)):
-            reference = dotted_name(value)
-            if reference and reference != target:
-                bindings.setdefault(target, _resolve(reference, bindings, module, local_classes))
-    return bindings, stars
+        if not (target and isinstance(value, ast.Call)):
+            return None
+        callee = self.resolve(value.func)
+        if not callee or callee.rsplit(".", 1)[-1] not in FUNCTIONAL_CLASS_FACTORIES:
+            return None
+        return ClassFact(target, statement.lineno, statement.col_offset, (callee,), tuple(_functional_fields(value)))
+
+
+def _top_level_classes(statements: list[ast.stmt]) -> set[str]:
+    """Names of the classes a module defines at its top level, functional forms too."""
+    names = set()
+    for statement in statements:
+        if isinstance(statement, ast.ClassDef):
+            names.add(statement.name)
+        target, value = _simple_assignment(statement)
+        if target and isinstance(value, ast.Call) and _names_functional_class(value):
+            names.add(target)
+    return names
+
+
+def top_level_definitions(body: list[ast.stmt]):
+    """Module-level functions and classes, for placement. A definition inside an
+    ``if``/``try``/``with``/``for``/``while``/``match`` block at module level binds a
+    module global, so it is module-level; a function or class body is a new scope."""
+    for node in body:
+        kind = type(node)
+        if kind is ast.ClassDef:
+            yield TopLevelDefinition("class", node.name, node.lineno, node.col_offset)
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            yield TopLevelDefinition("function", node.name, node.lineno, node.col_offset)
+        elif kind is ast.Match:
+            for case in node.cases:
+                yield from top_level_definitions(case.body)
+        else:
+            for block in ("body", "orelse", "finalbody"):
+                yield from top_level_definitions(getattr(node, block, ()))
+            for handler in getattr(node, "handlers", ()):
+                yield from top_level_definitions(handler.body)
 
 
 def _import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:
@@ -186,9 +487,9 @@ def _import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str |
 
 def _module_statements(tree: ast.Module):
     """Module-level statements, including those inside ``if``/``try`` blocks."""
-    pending = list(tree.body)
+    pending = deque(tree.body)  # a queue: list.pop(0) is quadratic on machine-written modules
     while pending:
-        statement = pending.pop(0)
+        statement = pending.popleft()
         yield statement
         if isinstance(statement, ast.If):
             pending += statement.body + statement.orelse
@@ -215,86 +516,21 @@ def _resolve(reference: str, bindings: dict[str, str], module: str, local_classe
     return reference
 
 
-class _Collector:
-    """Classes (with their attributes) and keyword calls, with their enclosing scope.
-
-    An explicit stack rather than ast.NodeVisitor: machine-written code nests deep
-    enough to exhaust Python's recursion limit.
-    """
-
-    def __init__(self, module: str, bindings: dict[str, str], local_classes: set[str], has_star_imports: bool) -> None:
-        self.module = module
-        self.bindings = bindings
-        self.local_classes = local_classes
-        # An unbound name may come from a star import: keep it module-qualified so the
-        # resolver can look for it there.
-        self.unbound_prefix = f"{module}." if has_star_imports else ""
-        self.classes: list[ClassFact] = []
-        self.calls: list[CallFact] = []
-
-    def visit(self, tree: ast.Module) -> None:
-        for statement in _module_statements(tree):
-            self._functional_class(statement)
-        pending: list[tuple[ast.AST, tuple[str, ...]]] = [(tree, ())]
-        while pending:
-            node, scope = pending.pop()
-            inner = scope
-            if isinstance(node, ast.ClassDef):
-                self._class(node, scope)
-                inner = (*scope, node.name)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                inner = (*scope, node.name)
-            elif isinstance(node, ast.Call):
-                self._call(node, scope)
-            pending.extend((child, inner) for child in ast.iter_child_nodes(node))
-
-    def resolve(self, node: ast.expr) -> str | None:
-        reference = dotted_name(node)
-        if reference is None:
-            return None
-        head = reference.split(".", 1)[0]
-        if head not in self.bindings and head not in self.local_classes:
-            return self.unbound_prefix + reference
-        return _resolve(reference, self.bindings, self.module, self.local_classes)
-
-    def _class(self, node: ast.ClassDef, scope: tuple[str, ...]) -> None:
-        bases = []
-        for base in node.bases:
-            if isinstance(base, ast.Subscript):  # Generic[T], BaseModel[...]
-                base = base.value
-            reference = self.resolve(base)
-            if reference:
-                bases.append(reference)
-        qualname = ".".join((*scope, node.name))
-        self.classes.append(ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), tuple(_attributes(node.body))))
-
-    def _call(self, node: ast.Call, scope: tuple[str, ...]) -> None:
-        keywords = tuple(Text(k.arg, k.lineno, k.col_offset) for k in node.keywords if k.arg is not None)
-        callee = self.resolve(node.func) if keywords else None
-        if callee:
-            self.calls.append(CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords))
-
-    def _functional_class(self, statement: ast.stmt) -> None:
-        """``X = TypedDict("X", {...})`` and the NamedTuple/namedtuple forms."""
-        target, value = _simple_assignment(statement)
-        if not (target and isinstance(value, ast.Call)):
-            return
-        callee = self.resolve(value.func)
-        if not callee or callee.rsplit(".", 1)[-1] not in FUNCTIONAL_CLASS_FACTORIES:
-            return
-        self.classes.append(
-            ClassFact(target, statement.lineno, statement.col_offset, (callee,), tuple(_functional_fields(value)))
-        )
+def _is_type_checking(test: ast.expr) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``."""
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
 def _attributes(body: list[ast.stmt]):
     """Class-level attributes that are not methods or dunders."""
     methods = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    pending = list(body)
+    pending = list(reversed(body))  # a stack in source order (pop(0) is quadratic)
     while pending:
-        statement = pending.pop(0)
+        statement = pending.pop()
         if isinstance(statement, ast.If):
-            pending[:0] = statement.body + statement.orelse
+            pending += reversed(statement.body + statement.orelse)
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             name = statement.target
             if not _is_dunder(name.id):
@@ -401,52 +637,6 @@ def _functional_fields(call: ast.Call):
             yield AttributeFact(_text(spec, name))
 
 
-def declaration_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> DeclarationFacts:
-    """The classes, functions, methods, parameters and attributes ``module`` declares.
-
-    Like :func:`module_facts`, a pure function of its arguments, so the index caches it
-    per file version. What is inside a function body is local and left out, except the
-    ``self.<name> = ...`` assignments of a method: those declare attributes of its class.
-    """
-    if tree is None:
-        return DeclarationFacts(module)
-    if isinstance(tree, Unreadable):
-        return DeclarationFacts(module, unreadable=tree)
-    definitions: list[DefinitionFact] = []
-    members: list[MemberFact] = []
-    for statement in _module_statements(tree):
-        target, value = _simple_assignment(statement)
-        if target and isinstance(value, ast.Call) and _names_functional_class(value):
-            definitions.append(DefinitionFact("class", target, _text(statement, target)))
-            members += [MemberFact(target, field.name, True) for field in _functional_fields(value)]
-    # An explicit stack (see _Collector): (node, qualname parts, enclosing class or None).
-    pending: list[tuple[ast.AST, tuple[str, ...], str | None]] = [(tree, (), None)]
-    while pending:
-        node, scope, owner = pending.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                qualname = ".".join((*scope, child.name))
-                definitions.append(DefinitionFact("class", qualname, _text(child, child.name)))
-                members += [MemberFact(qualname, a.name, True) for a in _attributes(child.body)]
-                pending.append((child, (*scope, child.name), qualname))
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                qualname = ".".join((*scope, child.name))
-                kind = "method" if owner else "function"
-                definitions.append(DefinitionFact(kind, qualname, _text(child, child.name), _parameters(child.args)))
-                if owner:
-                    members += [MemberFact(owner, name, False) for name in _instance_attributes(child)]
-            elif not isinstance(child, ast.Lambda):  # a function body is local; so is a lambda's
-                pending.append((child, scope, owner))
-    first: dict[tuple[str, str], MemberFact] = {}
-    for member in sorted(members, key=lambda m: (m.name.line, m.name.col)):
-        first.setdefault((member.owner, member.name.text), member)
-    return DeclarationFacts(
-        module=module,
-        definitions=tuple(sorted(definitions, key=lambda d: (d.name.line, d.name.col))),
-        members=tuple(first.values()),
-    )
-
-
 def _names_functional_class(call: ast.Call) -> bool:
     callee = dotted_name(call.func)
     return callee is not None and callee.rsplit(".", 1)[-1] in FUNCTIONAL_CLASS_FACTORIES
@@ -461,28 +651,12 @@ def _argument_nodes(arguments: ast.arguments) -> list[ast.arg]:
     return [arg for arg in every if arg is not None]
 
 
-def _instance_attributes(method: ast.FunctionDef | ast.AsyncFunctionDef):
-    """Names assigned as ``self.<name> = ...`` (or ``cls.<name>`` in a classmethod)
-    anywhere in the method, closures included unless they rebind ``self``."""
+def _receiver(method: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The name of a method's ``self`` (or ``cls``); None for a static method."""
     positional = [*method.args.posonlyargs, *method.args.args]
     if not positional or "staticmethod" in _decorator_names(method):
-        return
-    receiver = positional[0].arg
-    pending: list[ast.AST] = list(method.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, ast.AnnAssign):
-            targets = [node.target]
-        else:
-            targets = []
-        for target in targets:
-            yield from _receiver_attributes(target, receiver)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            if any(arg.arg == receiver for arg in _argument_nodes(node.args)):
-                continue  # a nested function with its own ``self``
-        pending.extend(ast.iter_child_nodes(node))
+        return None
+    return positional[0].arg
 
 
 def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -492,6 +666,7 @@ def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[st
 
 
 def _receiver_attributes(target: ast.expr, receiver: str):
+    """``self.<name>`` targets of an assignment, as Texts."""
     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == receiver:
         yield _text(target, target.attr)
     elif isinstance(target, (ast.Tuple, ast.List)):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,15 +21,29 @@ class Unreadable:
 
 def decode(data: bytes) -> str | Unreadable:
     """Decode source bytes honouring a BOM and a PEP 263 coding cookie."""
+    encoding = "utf-8"
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
-    except SyntaxError as error:  # unknown encoding named by the cookie
-        return Unreadable(f"cannot decode: {error.msg}", error.lineno or 1)
-    except (UnicodeDecodeError, LookupError) as error:
-        line = data[: getattr(error, "start", 0)].count(b"\n") + 1
-        return Unreadable(f"cannot decode: {_first_line(error)}", line)
+    except SyntaxError as error:
+        # An unknown cookie, or bytes in the first two lines that are not UTF-8 (the
+        # decoder can say where: the tokenizer only says "invalid or missing").
+        if str(error.msg).startswith("invalid or missing encoding declaration"):
+            try:
+                data.decode(encoding)
+            except UnicodeDecodeError as decode_error:
+                return _undecodable(data, encoding, decode_error)
+        return Unreadable(f"cannot decode: {_first_line(error.msg)}", error.lineno or 1)
+    except UnicodeDecodeError as error:
+        return _undecodable(data, encoding, error)
+    except LookupError as error:
+        return Unreadable(f"cannot decode: {_first_line(error)}")
     return text.removeprefix("\ufeff")
+
+
+def _undecodable(data: bytes, encoding: str, error: UnicodeDecodeError) -> Unreadable:
+    line = data[: error.start].count(b"\n") + 1
+    return Unreadable(f"cannot decode as {encoding}: {error.reason} at line {line}", line)
 
 
 def read_source(path: Path) -> str | Unreadable:
@@ -40,10 +55,17 @@ def read_source(path: Path) -> str | Unreadable:
 
 
 def parse_source(text: str, filename: str = "<unknown>") -> ast.Module | Unreadable:
+    null = text.find("\0")
+    if null >= 0:  # the parser's own report of it names no line, or the wrong one
+        line = text.count("\n", 0, null) + 1
+        return Unreadable(f"cannot parse: null byte at line {line}", line)
     try:
-        return ast.parse(text, filename=filename)
+        with warnings.catch_warnings():  # "invalid escape sequence" and the like: not ours to say
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=filename)
     except SyntaxError as error:
-        return Unreadable(f"syntax error at line {error.lineno}: {error.msg}", error.lineno or 1)
+        line = error.lineno or 1
+        return Unreadable(f"syntax error at line {line}: {_first_line(error.msg)}", line)
     except (ValueError, RecursionError, MemoryError) as error:
         return Unreadable(f"cannot parse: {type(error).__name__}: {_first_line(error)}")
 
@@ -55,6 +77,8 @@ def load_tree(path: Path) -> ast.Module | Unreadable:
     return parse_source(text, str(path))
 
 
-def _first_line(error: BaseException) -> str:
-    text = str(error) or type(error).__name__
+def _first_line(error: BaseException | str) -> str:
+    text = str(error).strip()
+    if not text:
+        return type(error).__name__ if isinstance(error, BaseException) else "unknown"
     return text.splitlines()[0]

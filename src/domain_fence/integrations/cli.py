@@ -2,6 +2,10 @@
 
 Exit statuses: 0 clean, 1 findings (stale baseline entries included), 2 configuration
 or usage error, reported as one line on stderr, never a traceback.
+
+import-linter, grimp and rich are imported only by the commands that use them: a
+``check`` whose inputs have not changed since its last run replays that run's report
+(:mod:`domain_fence.core.runcache`) without them.
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import click
-from rich.console import Console
 
 from domain_fence.core.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
+from domain_fence.core.factcache import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
 from domain_fence.core.layout import LayoutError, read_layout
 from domain_fence.core.presets import (
     FLAKE8_SECTION,
@@ -30,21 +36,11 @@ from domain_fence.core.presets import (
 )
 from domain_fence.core.rules import RULES, get_rule
 from domain_fence.core.ruledocs import explain as explain_rule
-from domain_fence.integrations.importlinter.configuration import (
-    Configuration,
-    ConfigurationError,
-    find_configuration,
-    load_configuration,
-)
-from domain_fence.integrations.importlinter.results import (
-    ContractFailed,
-    check_configuration,
-    one_line,
-    project_graph,
-    reported_as_failure,
-    running,
-)
-from domain_fence.integrations.reporters import FORMATS, RenderOptions, render
+from domain_fence.core.runcache import Inputs, Invocation, RunCache, input_digest
+from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
+
+if TYPE_CHECKING:
+    from domain_fence.integrations.importlinter.configuration import Configuration
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
@@ -56,6 +52,26 @@ config_option = click.option(
     default=None,
     help="import-linter configuration file, or the directory holding it (default: the current directory).",
 )
+
+
+def cache_options(command):
+    """``--no-cache`` and ``--cache-dir``: where the facts of every file and grimp's
+    import graph are cached (the environment's DOMAIN_FENCE_NO_CACHE and
+    DOMAIN_FENCE_CACHE_DIR say the same for every front end)."""
+    command = click.option(
+        "--cache-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help=f"Cache directory (default: {DEFAULT_DIRECTORY} in the project, or ${CACHE_DIR_ENV}).",
+    )(command)
+    return click.option("--no-cache", is_flag=True, help="Read every file afresh and write no cache.")(command)
+
+
+def configure_cache(configuration: Configuration, no_cache: bool, cache_dir: Path | None) -> None:
+    if no_cache:
+        configuration.cache_dir = None
+    elif cache_dir is not None:
+        configuration.cache_dir = cache_dir.resolve()
 
 
 class UsageFailure(click.ClickException):
@@ -86,8 +102,10 @@ class OneLineErrors(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(EXIT_INTERRUPTED)
-        except Exception as error:  # a bug of ours: still one line, and a distinct message
-            click.echo(f"domain-fence: internal error: {type(error).__name__}: {one_line(error)}", err=True)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as error:  # a bug of ours (or a panic in grimp): one line all the same
+            click.echo(f"domain-fence: internal error: {type(error).__name__}: {_one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
 
@@ -110,7 +128,16 @@ def main() -> None:
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only what fails: finding lines and the exit status.")
 @click.option("--verbose", "-v", is_flag=True, help="Also list baselined findings.")
-def check(config_path: Path | None, format_: str, output_path: Path | None, quiet: bool, verbose: bool) -> int:
+@cache_options
+def check(
+    config_path: Path | None,
+    format_: str,
+    output_path: Path | None,
+    quiet: bool,
+    verbose: bool,
+    no_cache: bool,
+    cache_dir: Path | None,
+) -> int:
     """Check every contract of the configuration and report all findings.
 
     Exit status 0 when every contract is kept, 1 when a contract is broken (a new
@@ -118,13 +145,6 @@ def check(config_path: Path | None, format_: str, output_path: Path | None, quie
     """
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose exclude each other")
-    progress = Progress(enabled=not quiet)
-    try:
-        configuration = load_configuration(config_path)
-        with progress.running() as update:
-            report = check_configuration(configuration, update)
-    except (ConfigurationError, ContractFailed, BaselineError) as error:
-        raise UsageFailure(str(error)) from None
     workspace = os.environ.get("GITHUB_WORKSPACE")
     options = RenderOptions(
         quiet=quiet,
@@ -132,8 +152,60 @@ def check(config_path: Path | None, format_: str, output_path: Path | None, quie
         workspace=Path(workspace).resolve().as_posix() if workspace else None,
         prune_command=prune_command(config_path),
     )
-    _emit(render(report, format_, options), output_path)
-    return EXIT_CLEAN if report.kept else EXIT_FINDINGS
+    runs = run_cache(config_path, format_, options, no_cache, cache_dir)
+    replay = runs.replay() if runs else None
+    if replay is not None:
+        _emit(replay.text, output_path)
+        return replay.status
+
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+    from domain_fence.integrations.importlinter.results import ContractFailed, check_configuration
+    from domain_fence.integrations.reporters import render
+
+    progress = Progress(enabled=not quiet)
+    try:
+        configuration = load_configuration(config_path)
+        configure_cache(configuration, no_cache, cache_dir)
+        inputs, digest = run_inputs(configuration, runs.invocation) if runs else (None, None)
+        with progress.running() as update:
+            report = check_configuration(configuration, update)
+    except (ConfigurationError, ContractFailed, BaselineError) as error:
+        raise UsageFailure(str(error)) from None
+    text = render(report, format_, options)
+    status = EXIT_CLEAN if report.kept else EXIT_FINDINGS
+    if runs and inputs and digest is not None and input_digest(inputs) == digest:  # unchanged while it ran
+        runs.store(inputs, digest, text, status)
+    _emit(text, output_path)
+    return status
+
+
+def run_cache(
+    config_path: Path | None, format_: str, options: RenderOptions, no_cache: bool, cache_dir: Path | None
+) -> RunCache | None:
+    """Where this invocation's last report is kept; None when caching is off."""
+    rendering = tuple(sorted((name, str(value)) for name, value in vars(options).items()))
+    invocation = Invocation(os.getcwd(), str(config_path) if config_path is not None else None, format_, rendering)
+    if no_cache:
+        return None
+    directory = cache_dir.resolve() if cache_dir is not None else cache_directory(invocation.project_root)
+    return RunCache(directory, invocation) if directory is not None else None
+
+
+# Contract types whose checks read nothing but the configuration, baselines and sources.
+KNOWN_CONTRACT_MODULES = ("domain_fence.", "importlinter.")
+
+
+def run_inputs(configuration: Configuration, invocation: Invocation) -> tuple[Inputs | None, str | None]:
+    """What a check of ``configuration`` reads, and its digest before the check; None
+    when the run cannot be replayed (a third-party contract type may read anything)."""
+    if configuration.cache_dir is None:
+        return None, None
+    if any(not cls.__module__.startswith(KNOWN_CONTRACT_MODULES) for cls in configuration.contract_types.values()):
+        return None, None
+    baselines = sorted({str(contract.config.baseline.path) for contract in configuration.fence_contracts()})
+    candidates = tuple(invocation.config_candidates())
+    inputs = Inputs(candidates, tuple(baselines), tuple(configuration.root_packages), str(configuration.root))
+    return inputs, input_digest(inputs)
 
 
 def prune_command(config_path: Path | None) -> str:
@@ -156,6 +228,8 @@ class Progress:
     """A spinner on stderr while contracts run, only when stderr is a terminal."""
 
     def __init__(self, enabled: bool) -> None:
+        from rich.console import Console
+
         self.console = Console(stderr=True)
         self.enabled = enabled and self.console.is_terminal
 
@@ -171,14 +245,19 @@ class Progress:
 @main.command()
 @config_option
 @click.option("--prune", is_flag=True, help="Only remove stale entries; record nothing new.")
-def baseline(config_path: Path | None, prune: bool) -> None:
+@cache_options
+def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: Path | None) -> None:
     """Record the current violations of every domain-fence contract in its baseline.
 
     Prints, per baseline file, how many entries it holds and how many were added,
     pruned and are still present. A file whose content would not change is not written.
     """
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+    from domain_fence.integrations.importlinter.results import ContractFailed
+
     try:
         configuration = load_configuration(config_path)
+        configure_cache(configuration, no_cache, cache_dir)
         lines = record_baselines(configuration, prune)
     except (ConfigurationError, ContractFailed, BaselineError) as error:
         raise UsageFailure(str(error)) from None
@@ -191,16 +270,28 @@ def baseline(config_path: Path | None, prune: bool) -> None:
 def record_baselines(configuration: Configuration, prune: bool = False) -> list[str]:
     """Record (or with ``prune`` only strike) baseline entries for every domain-fence
     contract of ``configuration``; one summary line per baseline file."""
+    from domain_fence.integrations.importlinter.base import UNANALYSABLE
+    from domain_fence.integrations.importlinter.results import needs_graph, project_graph, reported_as_failure, running
+
     current: dict[Path, dict[str, list[BaselineEntry]]] = defaultdict(dict)
+    unanalysable: set[str] = set()
     with running(configuration):
         contracts = configuration.fence_contracts()
-        graph = project_graph(configuration)
+        graph = project_graph(configuration) if any(needs_graph(c) for c in contracts) else None
         for contract in contracts:
             with reported_as_failure(configuration, contract):
                 entries = contract.violations(deepcopy(graph))
+            # A file that cannot be analysed is never recorded: `check` fails on it.
+            unanalysable.update(
+                f"{e.fingerprint.partition(':')[2]}: {e.description.removeprefix(UNANALYSABLE + ' ')}"
+                for e in entries
+                if e.fingerprint.startswith(UNANALYSABLE + ":")
+            )
+            entries = [e for e in entries if not e.fingerprint.startswith(UNANALYSABLE + ":")]
             current[contract.config.baseline.path][contract.contract_id] = entries
     root = configuration.root
-    return [_update_baseline(path, by_contract, prune, root) for path, by_contract in sorted(current.items())]
+    lines = [_update_baseline(path, by_contract, prune, root) for path, by_contract in sorted(current.items())]
+    return lines + [f"not recorded, fix it (no baseline accepts {UNANALYSABLE}): {d}" for d in sorted(unanalysable)]
 
 
 def _update_baseline(path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, root: Path) -> str:
@@ -237,6 +328,9 @@ def init(preset: str | None, force: bool) -> None:
     --preset, experiment code is found by name (packages called experiment or
     experiments) and everything else below the root packages is runtime.
     """
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+    from domain_fence.integrations.importlinter.results import ContractFailed
+
     directory = Path.cwd().resolve()
     target = directory / INIT_CONFIG
     _refuse_existing_configuration(directory, target, force)
@@ -279,6 +373,8 @@ def init(preset: str | None, force: bool) -> None:
 
 
 def _refuse_existing_configuration(directory: Path, target: Path, force: bool) -> None:
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError, find_configuration
+
     try:
         found = find_configuration(directory)
     except ConfigurationError:
@@ -321,6 +417,10 @@ def explain(code: str | None) -> None:
     except KeyError as error:
         raise UsageFailure(error.args[0]) from None
     click.echo(explain_rule(rule), nl=False)
+
+
+def _one_line(error: BaseException) -> str:
+    return (str(error) or type(error).__name__).splitlines()[0]
 
 
 if __name__ == "__main__":  # pragma: no cover

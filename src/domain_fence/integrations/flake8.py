@@ -43,6 +43,7 @@ from domain_fence.integrations.importlinter.configuration import (
     find_configuration,
     load_configuration,
 )
+from domain_fence.integrations.importlinter.preflight import preflight_problems
 
 EXIT_CONFIGURATION_ERROR = 2
 
@@ -83,12 +84,17 @@ class Project:
             contract.contract_id: load_baseline(contract.config.baseline.path).fingerprints(contract.contract_id)
             for contract in contracts
         }
-        return cls(configuration, contracts, recorded, family_checks(configuration))
+        # Per file, a missing root package or a misspelt module would pass silently.
+        index = ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir)
+        problems = preflight_problems(configuration, contracts, index)
+        if problems:
+            raise ConfigurationError("\n".join(problems))
+        return cls(configuration, contracts, recorded, family_checks(configuration), _index=index)
 
     @property
     def index(self) -> ProjectIndex:
         if self._index is None:
-            self._index = ProjectIndex.build(self.configuration.root, self.configuration.root_packages)
+            self._index = ProjectIndex.build(self.configuration.root, self.configuration.root_packages, cache_dir=self.configuration.cache_dir)
         return self._index
 
     def findings(self, filename: str) -> Iterator[Finding]:

@@ -197,7 +197,7 @@ class Fence:
             from domain_fence.core.index import ProjectIndex
 
             configuration = self.configuration
-            index = ProjectIndex.build(configuration.root, configuration.root_packages)
+            index = ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir)
             if index.missing:
                 raise FenceProblem(
                     f"{configuration.path}: [importlinter] root_packages: cannot find "
@@ -227,7 +227,8 @@ class Fence:
         """Check ``contract`` on a copy of the session's graph, as lint-imports would."""
         from domain_fence.integrations.importlinter.base import FenceContract, project_root, shared_index
 
-        graph = self.graph
+        # Contracts reading sources run even when a file keeps the graph from being built.
+        graph = self.graph if getattr(contract, "needs_graph", True) else None
         index = self.index if isinstance(contract, FenceContract) else None
         root_token, index_token = project_root.set(self.configuration.root), shared_index.set(index)
         try:

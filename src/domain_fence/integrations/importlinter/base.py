@@ -31,10 +31,16 @@ def current_root() -> Path:
 shared_index: contextvars.ContextVar[ProjectIndex | None] = contextvars.ContextVar("shared_index", default=None)
 
 
+class UnusableBaseline(BaselineError, ValueError):
+    """A BaselineError raised while checking: import-linter reports a ValueError as a
+    contract's failure, our front ends report it as the baseline's one-line error."""
+
+
 class FenceContract(Contract):
     """Base of the domain-fence contract types."""
 
     family: ClassVar[str]
+    needs_graph: ClassVar[bool] = True  # False: it reads sources, and runs without the graph
 
     baseline = fields.StringField(required=False)
     unmatched_baseline_alerting = fields.StringField(required=False)
@@ -81,13 +87,17 @@ class FenceContract(Contract):
         try:
             return load_baseline(self.config.baseline.path)
         except BaselineError as error:
-            raise ValueError(str(error)) from None
+            raise UnusableBaseline(str(error)) from None
 
     def ratchet_check(self, findings: list[Finding], metadata: dict[str, Any] | None = None) -> ContractCheck:
         """Split findings by the baseline into a ContractCheck with JSON-able metadata."""
         recorded = self.load_baseline().fingerprints(self.contract_id)
         ratchet = apply_baseline(findings, recorded)
-        return self.ratchet_result(ratchet.new, ratchet.baselined, ratchet.stale, metadata or {})
+        # A file that cannot be analysed may hide anything: no baseline vouches for it.
+        unanalysable = [f for f in ratchet.baselined if f.code == UNANALYSABLE]
+        new = sorted([*ratchet.new, *unanalysable])
+        baselined = [f for f in ratchet.baselined if f.code != UNANALYSABLE]
+        return self.ratchet_result(new, baselined, ratchet.stale, metadata or {})
 
     def ratchet_result(self, new, baselined, stale, metadata: dict[str, Any]) -> ContractCheck:
         stale_level = self.config.baseline.stale
@@ -108,6 +118,9 @@ class FenceContract(Contract):
         for fingerprint in check.metadata.get("stale", []):
             _print_line(stale_message(fingerprint))
         output.new_line()
+
+
+UNANALYSABLE = "DOM001"
 
 
 def _print_line(text: str) -> None:

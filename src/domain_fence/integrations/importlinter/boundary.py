@@ -23,7 +23,7 @@ from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.modules import matches_any
 
-from .base import FenceContract, current_root
+from .base import FenceContract, current_root, shared_index
 
 
 class BoundaryContract(FenceContract, ForbiddenContract):
@@ -123,7 +123,9 @@ class _ModulePaths:
 
     def __call__(self, module: str) -> str:
         if self._index is None:
-            self._index = ProjectIndex.build(current_root(), self.root_packages)
+            shared = shared_index.get()  # the run's index, when a front end shares one
+            same = shared is not None and shared.root == current_root()
+            self._index = shared if same else ProjectIndex.build(current_root(), self.root_packages)
         if module in self._index.modules:
             return self._index.relative_path(module)
         return module.replace(".", "/") + ".py"

@@ -21,6 +21,8 @@ from typing import Any
 from importlinter.api import read_configuration
 from importlinter.domain.contract import Contract, InvalidContractOptions
 
+from domain_fence.core.factcache import DEFAULT_DIRECTORY, cache_directory
+
 from .base import FenceContract, project_root
 
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # lint-imports' order
@@ -49,10 +51,22 @@ class Configuration:
     session_options: dict[str, Any]
     contracts_options: list[dict[str, Any]]
     contract_types: dict[str, type[Contract]] = field(default_factory=dict)
+    # Where domain-fence caches facts (None: no caches at all); set from the
+    # environment when loaded, from --cache-dir/--no-cache by the command line.
+    cache_dir: Path | None = None
 
     @property
     def root(self) -> Path:
         return self.path.parent
+
+    @property
+    def graph_cache_dir(self) -> Path | None:
+        """grimp's cache: where lint-imports keeps it, unless ours was moved or is off."""
+        if self.cache_dir is None:
+            return None
+        if self.cache_dir == self.root / DEFAULT_DIRECTORY:
+            return self.root / ".import_linter_cache"
+        return self.cache_dir / "import_linter"
 
     @property
     def root_packages(self) -> list[str]:
@@ -143,7 +157,7 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
             f"{path}: [importlinter] root_packages: put each package on its own line below the "
             "key, or use root_package for a single one"
         )
-    configuration = Configuration(path, session, list(raw["contracts_options"]))
+    configuration = Configuration(path, session, list(raw["contracts_options"]), cache_dir=cache_directory(path.parent))
     configuration.contract_types = _contract_types(configuration)
     if not configuration.contracts_options:
         raise ConfigurationError(f"{path}: no contracts found")

@@ -38,6 +38,7 @@ class PlacementContract(FenceContract):
 
     type_name = "placement"
     family = "placement"
+    needs_graph = False
     parse_config = staticmethod(parse_placement)
 
     symbols = RawOption(required=True)

@@ -24,7 +24,8 @@ from rich.console import Console
 from rich.errors import MarkupError
 from rich.text import Text
 
-from domain_fence.core.baseline import load_baseline
+from domain_fence.core.baseline import BaselineError, load_baseline
+from domain_fence.core.blockers import Blocker, blocker_finding, printable
 from domain_fence.core.boundary import chain_finding, parse_edge_fingerprint
 from domain_fence.core.census import Census, take_census
 from domain_fence.core.findings import Finding
@@ -43,7 +44,7 @@ from domain_fence.core.report import (
 
 from .base import FenceContract, finding_from_dict, project_root, shared_index
 from .configuration import Configuration, ConfigurationError
-from .graph import build_graph
+from .graph import GraphUnavailable, build_graph
 
 Progress = Callable[[str], None]
 
@@ -63,10 +64,19 @@ def check_configuration(configuration: Configuration, progress: Progress | None 
     with running(configuration):
         contracts = configuration.contracts()
         progress("Building the import graph")
-        graph = project_graph(configuration)
+        try:
+            graph: ImportGraph | None = project_graph(configuration)
+            missing_graph = None
+        except GraphUnavailable as error:
+            # A file grimp cannot read must not hide the rest: the contracts that read
+            # sources still run, and each contract needing the graph reports that file.
+            graph, missing_graph = None, error
         results = []
         for contract in contracts:
             progress(f"Checking {contract.name}")
+            if missing_graph is not None and needs_graph(contract):
+                results.append(ContractReader(configuration, contract, None).not_run(missing_graph))
+                continue
             with reported_as_failure(configuration, contract):
                 check = contract.check(deepcopy(graph), verbose=False)
                 results.append(ContractReader(configuration, contract, graph).result(check))
@@ -74,17 +84,24 @@ def check_configuration(configuration: Configuration, progress: Progress | None 
     return Report(root=root.as_posix(), config=_relative(configuration.path, root), contracts=tuple(results))
 
 
+def needs_graph(contract: Contract) -> bool:
+    """Every contract but those that read sources (vocabulary, placement) needs it."""
+    return getattr(contract, "needs_graph", True)
+
+
 @contextmanager
 def running(configuration: Configuration) -> Iterator[None]:
     """The context our contracts read while a front end runs several of them: the
     project root (paths in the configuration are relative to it) and one shared index."""
     root_token = project_root.set(configuration.root)
-    index_token = shared_index.set(ProjectIndex.build(configuration.root, configuration.root_packages))
+    index = ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir)
+    index_token = shared_index.set(index)
     try:
         yield
     finally:
         shared_index.reset(index_token)
         project_root.reset(root_token)
+        index.save()  # the facts this run parsed, for the next one
 
 
 def project_graph(configuration: Configuration) -> ImportGraph:
@@ -104,9 +121,9 @@ def reported_as_failure(configuration: Configuration, contract: Contract) -> Ite
     naming the file and the contract's section."""
     try:
         yield
-    except (ConfigurationError, ContractFailed):
+    except (ConfigurationError, ContractFailed, BaselineError, KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
-    except Exception as error:
+    except BaseException as error:  # a panic in grimp's Rust is a BaseException
         section = configuration.section(contract.contract_options)
         raise ContractFailed(f"{configuration.path}: {section}: {one_line(error)}") from None
 
@@ -114,7 +131,7 @@ def reported_as_failure(configuration: Configuration, contract: Contract) -> Ite
 class ContractReader:
     """Reads one contract's ``ContractCheck`` into a ContractResult."""
 
-    def __init__(self, configuration: Configuration, contract: Contract, graph: ImportGraph) -> None:
+    def __init__(self, configuration: Configuration, contract: Contract, graph: ImportGraph | None) -> None:
         self.configuration = configuration
         self.contract = contract
         self.graph = graph
@@ -122,7 +139,9 @@ class ContractReader:
         self.id = str(self.options.get("id") or contract.name)
         self.type = str(self.options.get("type", ""))
         index = shared_index.get()
-        self.index = index if index is not None else ProjectIndex.build(configuration.root, configuration.root_packages)
+        if index is None:
+            index = ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir)
+        self.index = index
 
     def result(self, check: ContractCheck) -> ContractResult:
         metadata = check.metadata
@@ -154,6 +173,29 @@ class ContractReader:
             census=self.census(findings + baselined),
         )
 
+    def not_run(self, missing_graph: GraphUnavailable) -> ContractResult:
+        """A contract that needs the import graph when it cannot be built: broken, with
+        a DOM001 for each file at fault (or, when none can be named, at the section)."""
+        findings = [blocker_finding(blocker, self.id) for blocker in missing_graph.blockers]
+        if not findings:
+            where = Blocker(
+                _relative(self.configuration.path, self.configuration.root),
+                section_line(self.configuration.path, self.id, self.contract.name),
+                f"the import graph cannot be built: {missing_graph.reason}",
+                self.id,
+            )
+            findings = [blocker_finding(where, self.id, details=("contract not run",))]
+        return ContractResult(
+            id=self.id,
+            name=self.contract.name,
+            type=self.type,
+            kept=False,
+            findings=tuple(sorted(set(findings))),
+            domains=self.domains(),
+            guidance=str(self.options.get("broken_contract_guidance") or ""),
+            baseline=self.baseline_path(),
+        )
+
     def path_of(self, module: str) -> str:
         if module in self.index.modules:
             return self.index.relative_path(module)
@@ -183,7 +225,7 @@ class ContractReader:
         findings = []
         for fingerprint in fingerprints:
             edge = parse_edge_fingerprint(fingerprint)
-            if edge is None or edge[0] not in self.graph.modules:
+            if edge is None or self.graph is None or edge[0] not in self.graph.modules:
                 continue
             details = self.graph.get_import_details(importer=edge[0], imported=edge[1])
             lines = tuple(sorted(d["line_number"] for d in details if d.get("line_number")))
@@ -325,4 +367,5 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def one_line(error: BaseException) -> str:
-    return (str(error) or type(error).__name__).splitlines()[0]
+    """The error as one short printable line (grimp quotes whole source lines)."""
+    return printable(str(error).strip() or type(error).__name__)

@@ -12,7 +12,7 @@ from importlinter import ContractCheck, output
 
 from domain_fence.core.baseline import BaselineEntry
 from domain_fence.core.config import parse_vocabulary
-from domain_fence.core.events import all_vocabulary_findings, unmatched_module_expressions
+from domain_fence.core.events import all_vocabulary_findings, unmatched_event_bases, unmatched_module_expressions
 from domain_fence.core.findings import Finding
 
 from .base import FenceContract
@@ -36,6 +36,7 @@ class VocabularyContract(FenceContract):
 
     type_name = "vocabulary"
     family = "vocabulary"
+    needs_graph = False
     parse_config = staticmethod(parse_vocabulary)
 
     # All optional here: parse_vocabulary reports missing and invalid options together.
@@ -49,16 +50,18 @@ class VocabularyContract(FenceContract):
     def check(self, graph: ImportGraph | None, verbose: bool) -> ContractCheck:
         index = self.project_index()
         unmatched = unmatched_module_expressions(self.config, index)
-        check = self.ratchet_check(all_vocabulary_findings(self.config, index), {"unmatched_modules": unmatched})
-        if unmatched:
+        missing_bases = unmatched_event_bases(self.config, index)
+        metadata = {"unmatched_modules": unmatched, "unmatched_event_bases": missing_bases}
+        check = self.ratchet_check(all_vocabulary_findings(self.config, index), metadata)
+        if unmatched or missing_bases:
             check.kept = False
         return check
 
     def render_broken_contract(self, check: ContractCheck) -> None:
-        for expression in check.metadata.get("unmatched_modules", []):
-            output.console.print(
-                unmatched_message(expression), style="red", soft_wrap=True, markup=False, highlight=False
-            )
+        problems = [unmatched_message(e) for e in check.metadata.get("unmatched_modules", [])]
+        problems += [unmatched_base_message(b) for b in check.metadata.get("unmatched_event_bases", [])]
+        for problem in problems:
+            output.console.print(problem, style="red", soft_wrap=True, markup=False, highlight=False)
         super().render_broken_contract(check)
 
     def findings(self) -> list[Finding]:
@@ -73,4 +76,8 @@ def unmatched_message(expression: str) -> str:
     return f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
 
 
-__all__ = ["VocabularyContract", "unmatched_message"]
+def unmatched_base_message(base: str) -> str:
+    return f"event_bases: {base!r} names no class of the project; is it misspelt?"
+
+
+__all__ = ["VocabularyContract", "unmatched_base_message", "unmatched_message"]

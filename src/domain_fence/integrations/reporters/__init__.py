@@ -1,31 +1,27 @@
 """Reporters: a :class:`~domain_fence.core.report.Report` rendered for a reader.
 
 Each format is a small module with ``render(report, options) -> str``. They depend on
-the core only, so any front end holding a Report can use them.
+the core only, so any front end holding a Report can use them. A format's module is
+imported when it is first used: a command line can offer the formats, and replay a
+stored report, without importing any of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from typing import TYPE_CHECKING
 
-from domain_fence.core.report import Report
+from .options import FORMATS, RenderOptions
 
-from . import github, json, markdown, sarif, text
-from .options import RenderOptions
-
-RENDERERS: dict[str, Callable[[Report, RenderOptions], str]] = {
-    "text": text.render,
-    "json": json.render,
-    "sarif": sarif.render,
-    "github": github.render,
-    "markdown": markdown.render,
-}
-
-FORMATS = tuple(RENDERERS)
+if TYPE_CHECKING:
+    from domain_fence.core.report import Report
 
 
 def render(report: Report, format: str, options: RenderOptions | None = None) -> str:
-    return RENDERERS[format](report, options or RenderOptions())
+    if format not in FORMATS:
+        raise KeyError(format)
+    module = importlib.import_module(f"{__name__}.{format}")
+    return module.render(report, options or RenderOptions())
 
 
 __all__ = ["FORMATS", "RenderOptions", "render"]

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The report formats, each the name of its module in this package: here, so that a
+# command line can offer them without importing the reporters.
+FORMATS = ("text", "json", "sarif", "github", "markdown")
+
 
 @dataclass(frozen=True)
 class RenderOptions:

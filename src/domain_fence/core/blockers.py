@@ -1,0 +1,168 @@
+"""What keeps the import graph from being built, found statically.
+
+grimp stops at the first file it cannot parse or decode, crashes on a relative import
+above the top-level package and on a file name that is not UTF-8, and follows
+symlinks without end. A front end that cannot have the graph still owes the user the
+name of every file at fault (a DOM001 finding each) and the checks that need no
+graph: these functions find the files, and :func:`blocker_finding` reports them.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .findings import Finding
+from .index import ProjectIndex
+from .modules import resolve_relative
+from .rules import get_rule
+from .source import Unreadable, load_tree
+
+NOT_RUN = "contract not run: the import graph cannot be built until this is fixed"
+
+
+@dataclass(frozen=True, order=True)
+class Blocker:
+    """A file (or directory) the import graph cannot be built with, and why."""
+
+    path: str  # printable posix path, relative to the project root when below it
+    line: int
+    reason: str
+    symbol: str  # the module, or the path when it is not a module
+
+
+def blocker_finding(blocker: Blocker, contract: str, details: tuple[str, ...] = (NOT_RUN,)) -> Finding:
+    """DOM001 for ``blocker`` in a contract that could not run without the graph."""
+    return Finding(
+        path=blocker.path,
+        line=blocker.line,
+        col=0,
+        code="DOM001",
+        message=get_rule("DOM001").format(reason=blocker.reason),
+        symbol=blocker.symbol,
+        fingerprint=f"DOM001:{blocker.symbol}",
+        contract=contract,
+        details=details,
+    )
+
+
+def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
+    """Symlink loops and non-UTF-8 file names below the package ``directories``.
+
+    Found before the graph is built: grimp would walk a loop forever and crash on
+    such a name. The walk follows symlinks the way grimp does (into directories
+    named like identifiers, and within a package only into subpackages) but stops at
+    a directory that is its own ancestor.
+    """
+    found: set[Blocker] = set()
+    for top in directories:
+        top = Path(top)
+        pending = [(top, frozenset({os.path.realpath(top)}), (top / "__init__.py").is_file())]
+        while pending:
+            directory, ancestors, in_package = pending.pop()
+            try:
+                entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if _is_python_file(entry.name) and not is_utf8(entry.name):
+                    found.add(_blocker(root, Path(entry.path), "file name is not valid UTF-8"))
+                elif entry.name.isidentifier() and _is_directory(entry):
+                    real = os.path.realpath(entry.path)
+                    is_package = os.path.isfile(os.path.join(entry.path, "__init__.py"))
+                    if in_package and not is_package:
+                        continue  # grimp goes no further into a plain directory of a package
+                    if real in ancestors:
+                        target = printable_path(root, Path(real))
+                        found.add(_blocker(root, Path(entry.path), f"symlink loop: leads back to {target}"))
+                    else:
+                        pending.append((Path(entry.path), ancestors | {real}, in_package or is_package))
+    return sorted(found)
+
+
+def source_blockers(index: ProjectIndex) -> list[Blocker]:
+    """Every module of ``index`` that cannot be parsed, or that imports relatively
+    from above its top-level package. Parses every file: only for when the graph
+    could not be built."""
+    found = []
+    for module, path in index.modules.items():
+        if not path.name.endswith(".py"):
+            continue  # a namespace package's directory
+        tree = load_tree(path)  # not the index's facts: they keep no import it cannot resolve
+        shown = printable_path(index.root, path)
+        if isinstance(tree, Unreadable):
+            found.append(Blocker(shown, tree.line, tree.reason, module))
+            continue
+        line = _relative_import_above_top(tree, module, index.is_package(module))
+        if line is not None:
+            found.append(Blocker(shown, line, f"relative import beyond the top-level package at line {line}", module))
+    return sorted(found)
+
+
+def _relative_import_above_top(tree: ast.Module, module: str, is_package: bool) -> int | None:
+    lines = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and node.level > 0
+        and resolve_relative(module, is_package, node.level, node.module) is None
+    ]
+    return min(lines, default=None)
+
+
+def printable_path(root: Path, path: Path) -> str:
+    """``path`` relative to ``root`` when below it, posix, with any byte that is not
+    UTF-8 (a surrogate escape) shown as ``\\xNN``: safe to print and to encode."""
+    try:
+        shown = path.relative_to(root).as_posix()
+    except ValueError:
+        shown = path.as_posix()
+    return printable(shown, limit=None)
+
+
+def printable(text: str, limit: int | None = 200) -> str:
+    """``text`` as one short printable line: its first line, control characters and
+    undecodable bytes escaped, cut at ``limit`` characters."""
+    lines = str(text).splitlines() or [""]
+    first = lines[0]
+    if not is_utf8(first):
+        first = os.fsencode(first).decode("utf-8", "backslashreplace")
+    first = "".join(_escaped(character) for character in first)
+    if limit is not None and len(first) > limit:
+        first = first[: limit - 3] + "..."
+    return first
+
+
+def _escaped(character: str) -> str:
+    if character == "\t" or unicodedata.category(character)[0] != "C":
+        return character
+    return character.encode("unicode_escape").decode("ascii")
+
+
+def is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # surrogate escapes of bytes that are not UTF-8
+        return False
+    return True
+
+
+def _is_python_file(name: str) -> bool:
+    """What grimp reads as a module: ``name.py``, not hidden, no other dot."""
+    return name.endswith(".py") and not name.startswith(".") and name.count(".") == 1
+
+
+def _is_directory(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()  # follows symlinks, as grimp's walk does
+    except OSError:
+        return False
+
+
+def _blocker(root: Path, path: Path, reason: str) -> Blocker:
+    shown = printable_path(root, path)
+    return Blocker(shown, 1, reason, shown)

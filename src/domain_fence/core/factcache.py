@@ -1,0 +1,288 @@
+"""The persistent fact cache: the facts of every file parsed so far, reused while the
+file keeps its size and modification time.
+
+One pack file per project holds every entry, each pickled on its own, so that a run
+reads one file and decodes only the entries it asks for (creating a file costs more
+than parsing a small one on some file systems). The pack is rewritten whole, with
+what other processes added meanwhile, to a temporary file then moved in place with
+``os.replace``: parallel processes (pre-commit runs hooks side by side) never see
+half a pack. When two write at once the last one wins and the other's new entries
+are parsed again next time. Anything wrong with the cache (a missing, unreadable,
+unwritable, corrupt or foreign pack or entry) only costs the time to parse again: it
+is never an error and never a wrong answer.
+
+Packs and entries are pickles read by an unpickler that can build nothing but plain
+containers and the fact classes, so a planted cache file cannot run code. The pack
+records the key it was written under (the extractor's version and source, the Python
+version); each entry the file's size and modification time and the module name it
+was read as. A mismatch in any of them is a miss.
+
+The facts do not depend on the configuration (every contract reads what it needs
+from the same facts), so the configuration is not part of the key.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .pyfacts import DeclarationFacts, FileFacts
+
+FACTS_VERSION = 1  # bump when the meaning of a fact changes without its code changing
+PACK_FORMAT = "domain-fence facts 1"
+DEFAULT_DIRECTORY = ".domain_fence_cache"
+CACHE_DIR_ENV = "DOMAIN_FENCE_CACHE_DIR"
+NO_CACHE_ENV = "DOMAIN_FENCE_NO_CACHE"
+# A file modified this recently may be modified again within the same clock tick
+# without its size changing; its facts are not kept until it has settled.
+RACY_WINDOW_NS = 2_000_000_000
+
+
+def cache_directory(root: Path, environ: dict[str, str] | None = None) -> Path | None:
+    """Where the caches of the project at ``root`` go, or None when caching is off:
+    ``DOMAIN_FENCE_NO_CACHE`` (any value but empty, 0, false or no) turns it off,
+    ``DOMAIN_FENCE_CACHE_DIR`` moves it (relative to the current directory)."""
+    environ = os.environ if environ is None else environ
+    if environ.get(NO_CACHE_ENV, "").strip().lower() not in ("", "0", "false", "no"):
+        return None
+    relocated = environ.get(CACHE_DIR_ENV, "").strip()
+    return Path(relocated).resolve() if relocated else Path(root) / DEFAULT_DIRECTORY
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What identifies one version of a source file."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, path: Path | str) -> "Stamp | None":
+        try:
+            status = os.stat(path)
+        except OSError:
+            return None
+        return cls(str(path), status.st_size, status.st_mtime_ns)
+
+    @property
+    def settled(self) -> bool:
+        return time.time_ns() - self.mtime_ns > RACY_WINDOW_NS
+
+
+# An entry: (size, mtime_ns, module, is_package, pickled FileFacts, pickled DeclarationFacts)
+Entry = tuple[int, int, str, bool, bytes, bytes]
+_OPEN: dict[tuple[str, str], "FactCache"] = {}
+
+
+class FactCache:
+    """The facts of the project at ``root``, in one pack under ``directory``."""
+
+    @classmethod
+    def open(cls, directory: Path, root: Path) -> "FactCache":
+        """The process's cache for this project: every index of a run shares it, and
+        the pack is read once."""
+        key = (str(directory), str(root))
+        if key not in _OPEN:
+            _OPEN[key] = cls(directory, root)
+        return _OPEN[key]
+
+    def __init__(self, directory: Path, root: Path) -> None:
+        self.directory = Path(directory)
+        name = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        self.path = self.directory / f"facts-{name}.pickle"
+        self._entries: dict[str, Entry] | None = None  # the pack, read when first needed
+        self._new: dict[str, Entry] = {}  # stored since the last save
+        self._at_exit = False
+
+    def load(self, stamp: Stamp, module: str, is_package: bool) -> tuple[FileFacts, bytes] | None:
+        """The facts of the file at ``stamp`` and its declarations, still pickled
+        (see :func:`decode_declarations`); None when the cache has no such entry."""
+        from .pyfacts import FileFacts
+
+        entry = self._new.get(stamp.path) or self._read_once().get(stamp.path)
+        if not (isinstance(entry, tuple) and len(entry) == 6 and entry[:4] == (stamp.size, stamp.mtime_ns, module, is_package)):
+            return None
+        facts, declarations = _decode(entry[4]), entry[5]
+        if not (isinstance(facts, FileFacts) and facts.module == module and facts.is_package == is_package):
+            return None
+        return (facts, declarations) if isinstance(declarations, bytes) else None
+
+    def store(self, stamp: Stamp, facts: bytes, declarations: bytes, module: str, is_package: bool) -> None:
+        """Keep the (pickled, see :func:`encode`) facts of the file at ``stamp`` until
+        the next :meth:`save`, which happens at exit at the latest."""
+        if not stamp.settled:
+            return
+        self._new[stamp.path] = (stamp.size, stamp.mtime_ns, module, is_package, facts, declarations)
+        if not self._at_exit:
+            atexit.register(self.save)
+            # A multiprocessing worker (flake8's) leaves without running atexit, but runs these.
+            from multiprocessing.util import Finalize
+
+            Finalize(self, self.save, exitpriority=10)
+            self._at_exit = True
+
+    def save(self) -> None:
+        """Write the pack with the entries stored since the last save, keeping those
+        other processes wrote meanwhile and dropping those of changed or gone files."""
+        if not self._new:
+            return
+        new, self._new = self._new, {}
+        try:
+            self._prepare()
+            with _locked(self.directory / ".facts.lock"):  # so that no process drops another's entries
+                entries = {**self._read(), **new}
+                for path, entry in list(entries.items()):
+                    stamp = Stamp.of(path)
+                    if stamp is None or (stamp.size, stamp.mtime_ns) != entry[:2]:
+                        del entries[path]
+                data = pickle.dumps((PACK_FORMAT, cache_key(), entries), protocol=pickle.HIGHEST_PROTOCOL)
+                _write_atomically(self.path, data)
+        except Exception:  # unwritable or full: not cached
+            return
+        self._entries = entries
+
+    def _read_once(self) -> dict[str, Entry]:
+        if self._entries is None:
+            self._entries = self._read()
+        return self._entries
+
+    def _read(self) -> dict[str, Entry]:
+        try:
+            data = self.path.read_bytes()
+            pack = _FactUnpickler(io.BytesIO(data)).load()
+        except Exception:  # missing, unreadable or corrupt: empty
+            return {}
+        if not (isinstance(pack, tuple) and len(pack) == 3 and pack[:2] == (PACK_FORMAT, cache_key())):
+            return {}
+        entries = pack[2]
+        return entries if isinstance(entries, dict) else {}
+
+    def _prepare(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        # Like pytest's and ruff's caches: never committed, skipped by backup tools.
+        for name, text in ((".gitignore", "# created by domain-fence\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
+            marker = self.directory / name
+            if not marker.exists():
+                _write_atomically(marker, text.encode())
+
+
+def encode(facts: FileFacts | DeclarationFacts) -> bytes:
+    return pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def decode_facts(data: bytes) -> FileFacts | None:
+    """Facts pickled by :func:`encode`; None when ``data`` is not such facts."""
+    from .pyfacts import FileFacts
+
+    facts = _decode(data)
+    return facts if isinstance(facts, FileFacts) else None
+
+
+def decode_declarations(data: bytes, module: str) -> DeclarationFacts | None:
+    """Declarations pickled by :func:`encode`; None when ``data`` is not the
+    declarations of ``module``."""
+    from .pyfacts import DeclarationFacts
+
+    declarations = _decode(data)
+    return declarations if isinstance(declarations, DeclarationFacts) and declarations.module == module else None
+
+
+def _decode(data: object):
+    if not isinstance(data, bytes):
+        return None
+    try:
+        return _FactUnpickler(io.BytesIO(data)).load()
+    except Exception:
+        return None
+
+
+_CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by domain-fence.\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+)
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` where the platform has one (else none: a writer
+    may then drop another's new entries, which costs a parse, never a wrong answer)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(path, "a+b") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+_KEY: str | None = None
+
+
+def cache_key() -> str:
+    """The extractor's identity: facts written by another version are misses. It
+    hashes the extractor's own source, so an edited checkout never reads stale facts."""
+    global _KEY
+    if _KEY is None:
+        from domain_fence import __version__
+
+        from . import modules, pyfacts, source
+
+        digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
+        for module in (pyfacts, source, modules, sys.modules[__name__]):
+            try:
+                digest.update(Path(module.__file__).read_bytes())
+            except (OSError, TypeError):
+                digest.update(repr(module).encode())
+        _KEY = digest.hexdigest()
+    return _KEY
+
+
+# What a pack may hold besides builtin containers, strings, bytes and numbers.
+_FACT_CLASSES = {
+    ("domain_fence.core.pyfacts", name)
+    for name in (
+        "Text", "AttributeFact", "ClassFact", "CallFact", "ModuleFacts", "DefinitionFact",
+        "MemberFact", "DeclarationFacts", "TopLevelDefinition", "ImportFact", "FileFacts",
+    )
+} | {("domain_fence.core.source", "Unreadable")}
+
+
+class _FactUnpickler(pickle.Unpickler):
+    """Builds fact classes only: a planted pack cannot name a function to call."""
+
+    def find_class(self, module: str, name: str):
+        if (module, name) in _FACT_CLASSES:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not a fact class")

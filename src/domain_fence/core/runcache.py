@@ -1,0 +1,230 @@
+"""The run cache: ``domain-fence check`` run again on unchanged inputs prints the
+report it printed last time, without reading the configuration, the sources or the
+import graph.
+
+Replaying is only right when *every* input is unchanged, so the key holds them all:
+
+- what was asked: the directory, ``--config`` as given, the format and the render
+  options (including the ``GITHUB_WORKSPACE`` they depend on);
+- the configuration: the bytes of every file ``lint-imports`` would look at to find
+  it (or that it is absent), and of every baseline file the contracts name;
+- the code: every entry below the root packages' directories (a new file, a removed
+  one, a renamed one), and the size and modification time of every ``.py`` file;
+- the tools: the size and modification time of every file of domain-fence,
+  import-linter, grimp and rich (an upgrade, or an edit of a checkout), and the
+  Python version.
+
+A run is stored only when nothing changed while it ran (the key is computed before
+and after it), when no file is so recent that it could change again unseen within
+the same clock tick, when every contract type is one of import-linter's or ours (a
+third-party contract may read anything), and when no symlinked directory is in the
+tree (its target could change without the tree showing it). Entries are JSON: a
+planted one can at worst print a wrong report, and only with a matching key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .modules import ModuleNotFound, default_search_paths, locate_package
+
+RUN_CACHE_VERSION = 1
+CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
+TOOLS = ("domain_fence", "importlinter", "grimp", "rich")
+KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the oldest go first
+RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its mtime tick
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """What was asked: two runs with equal invocations and inputs print the same."""
+
+    directory: str  # the current directory
+    config: str | None  # --config, as given
+    format: str
+    options: tuple[tuple[str, str], ...]  # the render options, as text
+
+    @property
+    def project_root(self) -> Path:
+        """The configuration's directory, found without reading it."""
+        if self.config is None:
+            return Path(self.directory)
+        given = Path(self.directory, self.config)
+        return given if given.is_dir() else given.parent
+
+    def config_candidates(self) -> list[str]:
+        """The files whose content decides which configuration is read, and how."""
+        if self.config is not None and not Path(self.directory, self.config).is_dir():
+            return [str(Path(self.directory, self.config).resolve())]
+        root = self.project_root.resolve()
+        return [str(root / name) for name in CONFIG_FILES]
+
+    def file_name(self) -> str:
+        text = json.dumps(asdict(self), sort_keys=True)
+        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a run read, named so that a later run can check it is unchanged."""
+
+    config_candidates: tuple[str, ...]
+    baselines: tuple[str, ...]
+    root_packages: tuple[str, ...]
+    project_root: str
+
+
+@dataclass(frozen=True)
+class Replay:
+    text: str
+    status: int
+
+
+class RunCache:
+    """Reports of earlier runs, under ``directory``/runs, one per invocation."""
+
+    def __init__(self, directory: Path, invocation: Invocation) -> None:
+        self.path = Path(directory) / "runs" / invocation.file_name()
+        self.invocation = invocation
+
+    def replay(self) -> Replay | None:
+        """The stored report, when every input is as it was; else None."""
+        try:
+            entry = json.loads(self.path.read_text(encoding="utf-8"))
+            inputs = Inputs(
+                tuple(entry["inputs"]["config_candidates"]),
+                tuple(entry["inputs"]["baselines"]),
+                tuple(entry["inputs"]["root_packages"]),
+                entry["inputs"]["project_root"],
+            )
+            fields = (entry["version"], entry["invocation"], entry["digest"], entry["text"], entry["status"])
+        except Exception:  # missing, unreadable or malformed: a miss
+            return None
+        version, invocation, digest, text, status = fields
+        if version != RUN_CACHE_VERSION or invocation != _as_json(self.invocation):
+            return None
+        if not (isinstance(text, str) and isinstance(status, int) and isinstance(digest, str)):
+            return None
+        if not all(isinstance(item, str) for group in asdict(inputs).values() for item in _items(group)):
+            return None
+        current = input_digest(inputs)
+        return Replay(text, status) if current is not None and current == digest else None
+
+    def store(self, inputs: Inputs, digest: str, text: str, status: int) -> None:
+        entry = {
+            "version": RUN_CACHE_VERSION,
+            "invocation": _as_json(self.invocation),
+            "inputs": _as_json(inputs),
+            "digest": digest,
+            "text": text,
+            "status": status,
+        }
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+                    json.dump(entry, file)
+                os.replace(temporary, self.path)
+            except BaseException:
+                os.unlink(temporary)
+                raise
+            self._forget_old_runs()
+        except Exception:  # an unwritable cache only costs the next run its speed
+            return
+
+    def _forget_old_runs(self) -> None:
+        stored = sorted(self.path.parent.glob("*.json"), key=lambda path: path.stat().st_mtime_ns, reverse=True)
+        for old in stored[KEPT_RUNS:]:
+            old.unlink(missing_ok=True)
+
+
+def input_digest(inputs: Inputs) -> str | None:
+    """A digest of everything ``inputs`` names, and of the tools; None when the inputs
+    cannot be vouched for (a symlinked directory, a file modified a moment ago)."""
+    digest = hashlib.sha256(f"{RUN_CACHE_VERSION}\0{sys.version}\0".encode())
+    for path in (*inputs.config_candidates, *inputs.baselines):
+        digest.update(_file_content(path))
+    root = Path(inputs.project_root)
+    search_paths = default_search_paths(root)
+    directories: list[Path] = []
+    for package in inputs.root_packages:
+        try:
+            found = locate_package(package, search_paths)
+        except ModuleNotFound:
+            digest.update(f"missing {package}\0".encode())
+            continue
+        directories += found
+    for name in TOOLS:
+        spec = importlib.util.find_spec(name) if name not in sys.modules else sys.modules[name].__spec__
+        directories += [Path(location) for location in (spec.submodule_search_locations or [])] if spec else []
+    newest = 0
+    for directory in directories:
+        digest.update(f"tree {directory}\0".encode("utf-8", "surrogateescape"))
+        walked = _walk(directory, digest)
+        if walked is None:
+            return None
+        newest = max(newest, walked)
+    if time.time_ns() - newest < RACY_WINDOW_NS:
+        return None
+    return digest.hexdigest()
+
+
+def _walk(top: Path, digest) -> int | None:
+    """Feed every entry below ``top`` to ``digest``: names, kinds, and the size and
+    modification time of Python files. The newest modification time, or None when a
+    symlinked directory is met."""
+    newest = 0
+    pending = [str(top)]
+    while pending:
+        directory = pending.pop()
+        records, below = [directory], []
+        try:
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name == "__pycache__":
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        records.append("d " + name)
+                        below.append(entry.path)
+                    elif entry.is_symlink() and entry.is_dir():
+                        return None  # its target may change while the tree does not
+                    elif name.endswith((".py", ".so", ".pyd")):
+                        status = entry.stat()
+                        newest = max(newest, status.st_mtime_ns)
+                        records.append(f"p {name} {status.st_size} {status.st_mtime_ns}")
+                    else:
+                        records.append("f " + name)
+        except OSError as error:
+            records.append(f"unreadable {error.errno}")
+        records[1:] = sorted(records[1:])
+        pending += sorted(below, reverse=True)  # depth first, in name order
+        digest.update("\0".join(records).encode("utf-8", "surrogateescape") + b"\1")
+    return newest
+
+
+def _file_content(path: str) -> bytes:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return f"absent {path}\0".encode("utf-8", "surrogateescape")
+    except OSError as error:
+        return f"unreadable {path} {error.errno}\0".encode("utf-8", "surrogateescape")
+    return f"file {path} ".encode("utf-8", "surrogateescape") + hashlib.sha256(data).digest()
+
+
+def _as_json(value) -> dict:
+    return json.loads(json.dumps(asdict(value)))
+
+
+def _items(group):
+    return group if isinstance(group, (list, tuple)) else [group]

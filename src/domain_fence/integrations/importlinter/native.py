@@ -1,0 +1,109 @@
+"""Running grimp's native code with care: it writes its cache files in place, prints
+Rust panics straight to file descriptor 2, and recurses on the native stack."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+# grimp's parser recurses: a long enough chain of operators overflows a thread's stack
+# and kills the process. Its worker threads take RUST_MIN_STACK; the calling thread is
+# ours. 256 MiB of (reserved, not committed) stack holds several million levels.
+NATIVE_STACK = 256 * 1024 * 1024
+
+
+@contextmanager
+def cache_turn(directory: Path) -> Iterator[None]:
+    """grimp writes its cache files in place, so a process reading them meanwhile (pre-
+    commit runs hooks in parallel) finds them corrupt and says so. Our processes take
+    turns, under a lock file in the cache directory (which grimp's .gitignore covers).
+    Without a usable lock (a read-only directory, no fcntl) they just go ahead."""
+    try:
+        import fcntl
+
+        directory.mkdir(exist_ok=True)
+        handle = open(directory / "domain-fence.lock", "ab")
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+
+
+@contextmanager
+def native_stderr_held() -> Iterator[None]:
+    """Hold what is written to file descriptor 2 while grimp runs: a Rust panic prints
+    its message and a backtrace there, bypassing Python. Released when grimp succeeds
+    (its warnings, such as a corrupt cache file, still reach the user); dropped when
+    it fails, as the failure is reported as one line anyway."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):  # no usable descriptor 2
+        yield
+        return
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            _restore(saved)
+            raise
+        _restore(saved)
+        held.seek(0)
+        text = held.read()
+    if text:
+        sys.stderr.write(text.decode("utf-8", "replace"))
+        sys.stderr.flush()
+
+
+def _restore(saved: int) -> None:
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os.dup2(saved, 2)
+    os.close(saved)
+
+
+def with_roomy_stack(function: Callable[[], T]) -> T:
+    """``function()`` in a thread with a large stack (and grimp's worker threads too),
+    so deeply nested source is far less likely to overflow a native stack."""
+    os.environ.setdefault("RUST_MIN_STACK", str(NATIVE_STACK))
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = function()
+        except BaseException as error:  # handed to the calling thread
+            outcome["error"] = error
+
+    try:
+        previous = threading.stack_size(NATIVE_STACK)
+    except (ValueError, RuntimeError):  # the platform cannot: run where we are
+        return function()
+    worker = threading.Thread(target=run, name="domain-fence-graph", daemon=True)
+    try:
+        worker.start()
+    except RuntimeError:  # no memory for such a stack
+        worker = None
+    finally:
+        threading.stack_size(previous)
+    if worker is None:
+        return function()
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]

@@ -1,0 +1,544 @@
+"""Hostile input: every bad file, option, baseline, cache or tree gives a one-line
+message and a distinct exit status, never a traceback and never a silent pass.
+
+Most cases run ``domain-fence`` in this process (cheap); those that depend on the
+process itself (a native crash, a race, a read-only directory) run subprocesses.
+Exit statuses: 0 clean, 1 findings, 2 configuration or usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
+
+NOT_RUN = "      contract not run: the import graph cannot be built until this is fixed"
+CONFIG = ".importlinter"
+
+
+def dom001(path: str, line: int, reason: str) -> str:
+    return f"{path}:{line}:1: DOM001 skipped: {reason}"
+
+
+def assert_one_line_error(result: Result, message: str) -> None:
+    assert (result.status, result.stdout) == (2, ""), result
+    assert result.stderr == f"domain-fence: error: {message}\n"
+
+
+# -- source files -------------------------------------------------------------------
+
+
+def test_syntax_error_is_reported_and_the_rest_of_the_project_still_checked(tmp_path):
+    root = project(
+        tmp_path,
+        {
+            "app/runtime/broken.py": "from app.experiment import setup\n\n\ndef broken(:\n",
+            "app/runtime/stats.py": "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n",
+            "app/runtime/hooks.py": "def init_telemetry():\n    pass\n",
+        },
+    )
+    broken = dom001("app/runtime/broken.py", 4, "syntax error at line 4: invalid syntax")
+    result = cli("check", cwd=root)
+    assert result.status == 1 and result.stderr == ""
+    # Contracts needing the import graph cannot run; they name the file, and say so.
+    assert result.lines[:3] == [
+        "Runtime does not import experiment [boundary: boundary] BROKEN",
+        "  " + broken,
+        NOT_RUN,
+    ]
+    assert result.lines[-5:] == [
+        "Experiment sits above the runtime [layers: layers] BROKEN",
+        "  " + broken,
+        NOT_RUN,
+        "",
+        "4 contracts: 0 kept, 4 broken; 5 findings, 0 stale baseline entries, 0 baselined",
+    ]
+    # Those reading sources run over the rest.
+    assert cli("check", "--quiet", cwd=root).lines == [
+        broken,
+        broken,
+        broken,
+        "app/runtime/hooks.py:1:1: DOM201 function init_telemetry is defined outside app.experiment; move it there",
+        "app/runtime/stats.py:5:5: DOM101 event field 'episode': experiment vocabulary 'episode'",
+    ]
+
+    # flake8 reports the file itself (E999) and runs the plugin on every other file.
+    assert flake8("app", cwd=root) == Result(
+        1,
+        "app/runtime/broken.py:4:13: E999 SyntaxError: invalid syntax\n"
+        "app/runtime/hooks.py:1:1: DOM201 function init_telemetry is defined outside app.experiment; move it there\n"
+        "app/runtime/stats.py:5:5: DOM101 event field 'episode': experiment vocabulary 'episode'\n",
+        "",
+    )
+    # pytest --domain-fence: the graph's contracts fail naming the file; the others run.
+    tested = run("pytest", "--domain-fence", "-p", "no:cacheprovider", "-q", "-rf", cwd=root)
+    assert tested.status == 1
+    graph_problem = f"{root / CONFIG}: cannot build the import graph: app/runtime/broken.py:4: syntax error at line 4: invalid syntax"
+    assert tested.lines.count(graph_problem) == 2  # boundary and layers
+    assert broken in tested.lines and "4 failed in" in tested.stdout
+    # lint-imports (grimp) stops at the file: broken, never kept.
+    linted = lint_imports(cwd=root)
+    unwrapped = "".join(linted.stdout.splitlines())  # rich wraps at 80 columns
+    assert linted.status == 1 and f"Syntax error in {root / 'app/runtime/broken.py'}, line 4" in unwrapped
+
+
+def test_a_baseline_cannot_be_recorded_while_a_file_does_not_parse(tmp_path):
+    root = project(tmp_path, {"app/runtime/broken.py": "def broken(:\n"})
+    assert_one_line_error(
+        cli("baseline", cwd=root),
+        f"{root / CONFIG}: cannot build the import graph: app/runtime/broken.py:1: syntax error at line 1: invalid syntax",
+    )
+    assert not (root / ".domain-fence-baseline.json").exists()
+
+
+def test_a_file_that_cannot_be_parsed_is_never_accepted_by_the_baseline(tmp_path):
+    # Python 3.11 cannot parse it while grimp can: only the source-reading contracts see it.
+    root = project(tmp_path, {"app/runtime/generic.py": "class Box[T]:\n    item: T\n"})
+    recorded = cli("baseline", cwd=root)
+    assert recorded.status == 0
+    assert recorded.lines[-1] == (
+        "not recorded, fix it (no baseline accepts DOM001): app.runtime.generic: skipped: syntax error at line 1: invalid syntax"
+    )
+    assert cli("check", "--quiet", cwd=root) == Result(
+        1, dom001("app/runtime/generic.py", 1, "syntax error at line 1: invalid syntax") + "\n", ""
+    )
+    # Nor does an entry written by hand.
+    baseline = root / ".domain-fence-baseline.json"
+    document = json.loads(baseline.read_text(encoding="utf-8"))
+    document["entries"].append({"contract": "vocabulary", "fingerprint": "DOM001:app.runtime.generic"})
+    baseline.write_text(json.dumps(document), encoding="utf-8")
+    assert cli("check", "--quiet", cwd=root).status == 1
+
+
+@pytest.mark.parametrize(
+    "content, reason, line, contracts, flake8_line",
+    [
+        # placement parses every non-ASCII file (its identifiers may be normalised).
+        (b"x = 1\ny = 2\nNAME = 'caf\xe9'\n", "cannot decode as utf-8: invalid continuation byte at line 3", 3, 4, None),
+        # An ASCII file without the placement pattern may be skipped unread by placement.
+        (b"# -*- coding: klingon -*-\nx = 1\n", "cannot decode: unknown encoding: klingon", 1, 3, None),
+        # flake8 reads this one itself and reports it; the plugin is not run on it.
+        (b"x = 1\n\0\n", "cannot parse: null byte at line 2", 2, 3, "1:1: E999 SyntaxError: source code string cannot contain null bytes"),
+    ],
+    ids=["undecodable bytes", "wrong coding cookie", "null byte"],
+)
+def test_a_file_that_cannot_be_decoded_is_reported_by_every_front_end(tmp_path, content, reason, line, contracts, flake8_line):
+    root = project(tmp_path, {"app/runtime/bad.py": content})
+    finding = dom001("app/runtime/bad.py", line, reason)
+    # boundary and layers (not run without the graph), vocabulary, and maybe placement.
+    result = cli("check", "--quiet", cwd=root)
+    assert (result.status, result.stderr, set(result.lines)) == (1, "", {finding})
+    assert len(result.lines) >= contracts
+    assert cli("check", cwd=root).stdout.count(NOT_RUN + "\n") == 2
+    expected = f"app/runtime/bad.py:{flake8_line}" if flake8_line else finding
+    assert flake8("app", cwd=root) == Result(1, expected + "\n", "")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xef\xbb\xbffrom app.experiment import setup\nfrom app.runtime.events import Event\n\n\nclass Done(Event):\n    episode: int\n",
+        b"from app.experiment import setup\r\nfrom app.runtime.events import Event\r\n\r\n\r\nclass Done(Event):\r\n    episode: int\r\n",
+    ],
+    ids=["BOM", "CRLF"],
+)
+def test_bom_and_crlf_files_are_checked_at_the_right_places(tmp_path, content):
+    root = project(tmp_path, {"app/runtime/done.py": content})
+    expected = [
+        "app/runtime/done.py:1:1: DOM301 app.runtime.done imports forbidden app.experiment.setup",
+        "app/runtime/done.py:1:1: DOM303 layers contract 'layers' broken: app.runtime.done imports app.experiment.setup",
+        "app/runtime/done.py:6:5: DOM101 event field 'episode': experiment vocabulary 'episode'",
+    ]
+    assert cli("check", "--quiet", cwd=root) == Result(1, "\n".join(expected) + "\n", "")
+    assert flake8("app", cwd=root) == Result(1, f"{expected[0]}\n{expected[2]}\n", "")
+
+
+def test_a_10_megabyte_file_is_checked(tmp_path):
+    data = "DATA = '" + "x" * 10_000_000 + "'\n"
+    event = "from app.runtime.events import Event\n\n\nclass Big(Event):\n    episode: int\n\n\n"
+    root = project(tmp_path, {"app/runtime/big.py": event + data})
+    assert (root / "app/runtime/big.py").stat().st_size > 10_000_000
+    assert cli("check", "--quiet", cwd=root) == Result(
+        1, "app/runtime/big.py:5:5: DOM101 event field 'episode': experiment vocabulary 'episode'\n", ""
+    )
+
+
+def test_nesting_deeper_than_the_recursion_limit(tmp_path):
+    # Python's parser gives up (RecursionError); grimp reads the file, so the graph is built.
+    deep = "TOTAL = " + " + ".join(["1"] * 10_000) + "\n"
+    # A class hierarchy deeper than the recursion limit, its base declared last.
+    chain = "".join(f"class C{i}(C{i + 1}):\n    pass\n\n\n" for i in range(3000))
+    chain += "from app.runtime.events import Event\n\n\nclass C3000(Event):\n    episode: int\n"
+    root = project(tmp_path, {"app/runtime/deep.py": deep, "app/runtime/chain.py": chain})
+    assert cli("check", "--quiet", cwd=root) == Result(
+        1,
+        "app/runtime/chain.py:12005:5: DOM101 event field 'episode': experiment vocabulary 'episode'\n"
+        + dom001("app/runtime/deep.py", 1, "cannot parse: RecursionError: maximum recursion depth exceeded during ast construction")
+        + "\n",
+        "",
+    )
+
+
+def test_nesting_deep_enough_to_overflow_grimps_native_stack(tmp_path):
+    # grimp's Rust parser recurses: with default thread stacks this kills the process.
+    root = project(tmp_path, {"app/runtime/deep.py": "TOTAL = " + "+".join(["1"] * 300_000) + "\n"})
+    result = run("domain-fence", "check", "--quiet", cwd=root)
+    assert result == Result(
+        1,
+        dom001("app/runtime/deep.py", 1, "cannot parse: RecursionError: maximum recursion depth exceeded during ast construction")
+        + "\n",
+        "",
+    )
+
+
+def test_circular_class_hierarchies_across_modules(tmp_path):
+    root = project(
+        tmp_path,
+        {
+            "app/runtime/a.py": "from app.runtime.b import B\nfrom app.runtime.events import Event\n\n\n"
+            "class A(B, Event):\n    episode: int\n\n\nclass Cyclic(Cyclic):\n    episode: int\n",
+            "app/runtime/b.py": "from app.runtime import a\n\n\nclass B(a.A):\n    terminal_state: str\n",
+            "app/runtime/c.py": "from app.runtime.d import D\n\n\nclass C(D):\n    episode: int\n",
+            "app/runtime/d.py": "from app.runtime.c import C\n\n\nclass D(C):\n    episode: int\n",
+        },
+    )
+    # A and B are events through Event (the cycle does not matter); C and D derive from nothing.
+    assert cli("check", "--quiet", cwd=root) == Result(
+        1,
+        "app/runtime/a.py:6:5: DOM101 event field 'episode': experiment vocabulary 'episode'\n"
+        "app/runtime/b.py:5:5: DOM101 event field 'terminal_state': experiment vocabulary 'terminal state'; "
+        "consider 'recognized state'\n",
+        "",
+    )
+
+
+def test_relative_import_above_the_top_level_package(tmp_path):
+    # grimp panics on it (lint-imports shows the Rust panic): we name the file, and no
+    # panic message reaches the user.
+    root = project(tmp_path, {"app/runtime/climb.py": "from .... import settings\n"})
+    finding = dom001("app/runtime/climb.py", 1, "relative import beyond the top-level package at line 1")
+    assert run("domain-fence", "check", "--quiet", cwd=root) == Result(1, f"{finding}\n{finding}\n", "")
+    # flake8 needs no graph: the file imports nothing the contracts forbid.
+    assert flake8("app", cwd=root) == Result(0, "", "")
+
+
+def test_relative_import_climbing_exactly_to_the_top_reaches_nothing(tmp_path):
+    # One level less: grimp (and lint-imports) ignore an import that can name no module
+    # of the project, so there is nothing to report; the same file imports app.experiment
+    # properly too, which is reported.
+    root = project(
+        tmp_path, {"app/runtime/climb.py": "from ...settings import DEBUG\nfrom ..experiment import setup\n"}
+    )
+    assert cli("check", "--quiet", cwd=root).lines == [
+        "app/runtime/climb.py:2:1: DOM301 app.runtime.climb imports forbidden app.experiment.setup",
+        "app/runtime/climb.py:2:1: DOM303 layers contract 'layers' broken: app.runtime.climb imports app.experiment.setup",
+    ]
+
+
+# -- the tree -------------------------------------------------------------------------
+
+
+def test_a_symlink_loop_in_the_tree(tmp_path):
+    root = project(tmp_path)
+    os.symlink("..", root / "app/runtime/loop")
+    os.symlink(root / "app", root / "app/runtime/back")
+    os.symlink("itself", root / "app/runtime/itself")
+    back = dom001("app/runtime/back", 1, "symlink loop: leads back to app")
+    loop = dom001("app/runtime/loop", 1, "symlink loop: leads back to app")
+    # grimp (and lint-imports) would walk it forever: refused before the graph is built;
+    # boundary and layers each report both links.
+    assert run("domain-fence", "check", "--quiet", cwd=root, timeout=60) == Result(
+        1, f"{back}\n{back}\n{loop}\n{loop}\n", ""
+    )
+    assert flake8("app", cwd=root) == Result(0, "", "")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names are bytes on Linux only")
+def test_a_file_name_that_is_not_utf8(tmp_path):
+    root = project(tmp_path)
+    (root / "app/runtime").joinpath(os.fsdecode(b"caf\xe9.py")).write_text("from app.experiment import setup\n")
+    finding = dom001("app/runtime/caf\\xe9.py", 1, "file name is not valid UTF-8")
+    # grimp panics on it; it is no importable module for the source-reading contracts.
+    assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n{finding}\n", "")
+    assert flake8("app", cwd=root) == Result(0, "", "")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names are bytes on Linux only")
+def test_a_project_whose_path_is_not_utf8(tmp_path):
+    root = project(tmp_path / os.fsdecode(b"caf\xe9"), {"app/runtime/stats.py": "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n"})
+    reason = "the import graph cannot be built: the project's path is not valid UTF-8, which grimp cannot read"
+    assert cli("check", "--quiet", cwd=root) == Result(
+        1,
+        f"{dom001('.importlinter', 9, reason)}\n"
+        f"{dom001('.importlinter', 36, reason)}\n"
+        "app/runtime/stats.py:5:5: DOM101 event field 'episode': experiment vocabulary 'episode'\n",
+        "",
+    )
+
+
+# -- the configuration ----------------------------------------------------------------
+
+
+CONFIGURATION_ERRORS = {
+    "unknown contract option": (
+        ("    app.experiment\n\n[importlinter:contract:vocabulary]", "    app.experiment\nforbidden_module = app.x\n\n[importlinter:contract:vocabulary]"),
+        "[importlinter:contract:boundary] forbidden_module: Unrecognized option. Did you mean 'forbidden_modules'?",
+    ),
+    "missing required option": (
+        ("symbols =\n    init_telemetry\n", ""),
+        "[importlinter:contract:placement] symbols: This is a required field.",
+    ),
+    "malformed words arrow": (
+        ("    terminal state -> recognized state\n", "    terminal state ->\n"),
+        "[importlinter:contract:vocabulary] words: 'terminal state ->': expected 'words -> replacement'",
+    ),
+    "malformed ignore_imports arrow": (
+        ("    app.experiment\n\n[importlinter:contract:vocabulary]", "    app.experiment\nignore_imports =\n    app.runtime.model => app.experiment\n\n[importlinter:contract:vocabulary]"),
+        '[importlinter:contract:boundary] ignore_imports: Must be in the form "package.importer -> package.imported".',
+    ),
+    "boundary module that does not exist": (
+        ("source_modules =\n    app.runtime\n", "source_modules =\n    app.runtim\n"),
+        "[importlinter:contract:boundary]: Module 'app.runtim' does not exist.",
+    ),
+    "root package that cannot be found": (
+        ("root_package = app", "root_package = nowhere"),
+        "[importlinter] root_packages: Could not find package 'nowhere' in your Python path.",
+    ),
+}
+
+FLAKE8_CONFIGURATION_ERRORS = {
+    "boundary module that does not exist": "[importlinter:contract:boundary] source_modules: module 'app.runtim' does not exist",
+    "root package that cannot be found": "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONFIGURATION_ERRORS))
+def test_configuration_errors_exit_2_with_one_line(tmp_path, case):
+    (old, new), message = CONFIGURATION_ERRORS[case]
+    root = project(tmp_path)
+    edit_config(root, old, new)
+    assert_one_line_error(cli("check", cwd=root), f"{root / CONFIG}: {message}")
+    assert_one_line_error(cli("baseline", cwd=root), f"{root / CONFIG}: {message}")
+
+
+def test_flake8_refuses_configuration_errors(tmp_path):
+    for case in sorted(CONFIGURATION_ERRORS):
+        (old, new), message = CONFIGURATION_ERRORS[case]
+        root = project(tmp_path / case.replace(" ", "-"))
+        edit_config(root, old, new)
+        message = FLAKE8_CONFIGURATION_ERRORS.get(case, message).format(root=root)
+        assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {root / CONFIG}: {message}\n"), case
+    assert lint_imports(cwd=root).status == 1  # the last case: its own message, and broken
+
+
+def test_module_expressions_and_patterns_that_match_nothing(tmp_path):
+    root = project(tmp_path)
+    edit_config(root, "modules =\n    app.runtime\nevent_bases", "modules =\n    app.runtim\nevent_bases")
+    edit_config(root, "    app.runtime.events.Event\n", "    app.runtime.events.Evnt\n")
+    edit_config(root, "    init_telemetry\n", "    init_telemetri\n")
+    result = cli("check", cwd=root)
+    assert result.status == 1 and result.stderr == ""
+    assert result.lines == [
+        "Runtime does not import experiment [boundary: boundary] KEPT",
+        "Runtime events speak runtime [vocabulary: vocabulary] BROKEN",
+        "  .importlinter:17:1: DOM303 vocabulary contract 'vocabulary' broken: see its report",
+        "      modules: 'app.runtim' matches no module of the root packages; is it misspelt?",
+        "      event_bases: 'app.runtime.events.Evnt' names no class of the project; is it misspelt?",
+        "init_telemetry lives under experiment [placement: placement] KEPT",
+        "  warning: symbols: 'init_telemetri' matches no module-level function or class; is it misspelt?",
+        "Experiment sits above the runtime [layers: layers] KEPT",
+        "",
+        "4 contracts: 3 kept, 1 broken; 1 finding, 0 stale baseline entries, 0 baselined",
+    ]
+    section = f"flake8: domain-fence: error: {root / CONFIG}: [importlinter:contract:vocabulary]"
+    assert flake8("app", cwd=root) == Result(
+        2,
+        "",
+        f"{section} modules: 'app.runtim' matches no module of the root packages; is it misspelt?\n"
+        f"{section} event_bases: 'app.runtime.events.Evnt' names no class of the project; is it misspelt?\n",
+    )
+    # An unmatched placement pattern breaks the contract when it must match.
+    edit_config(root, "    app.experiment\n\n[importlinter:contract:layers]", "    app.experiment\nrequire_match = true\n\n[importlinter:contract:layers]")
+    assert "init_telemetry lives under experiment [placement: placement] BROKEN" in cli("check", cwd=root).lines
+
+
+def test_a_root_package_inside_a_regular_package_is_refused_before_grimp_imports_it(tmp_path):
+    root = project(tmp_path)
+    edit_config(root, "root_package = app", "root_package = app.runtime")
+    assert_one_line_error(
+        cli("check", cwd=root),
+        f"{root / CONFIG}: [importlinter] root_packages: 'app.runtime' is inside the regular package 'app' "
+        "(it has an __init__.py); name 'app' instead",
+    )
+
+
+# -- the baseline -----------------------------------------------------------------------
+
+
+BASELINE = ".domain-fence-baseline.json"
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "baseline is not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"),
+        ("[" * 100_000, "baseline is not valid JSON (nested too deeply)"),
+        ('{"format": "something-else", "entries": []}', 'not a domain-fence baseline (missing "format": "domain-fence-baseline")'),
+        (
+            '{"format": "domain-fence-baseline", "version": 2, "entries": []}',
+            "baseline format version 2 is not supported (expected 1); regenerate it with 'domain-fence baseline'",
+        ),
+        ('{"format": "domain-fence-baseline", "version": 1, "entries": {}}', '"entries" must be a list'),
+        (
+            '{"format": "domain-fence-baseline", "version": 1, "entries": [{"contract": "boundary"}]}',
+            'entry 1 needs string "contract" and "fingerprint" fields',
+        ),
+    ],
+    ids=["corrupt", "deeply nested", "another format", "another version", "entries not a list", "hand-edited entry"],
+)
+def test_an_unusable_baseline_exits_2_naming_the_file(tmp_path, content, message):
+    root = project(tmp_path, {BASELINE: content})
+    expected = f"{root / BASELINE}: {message}"
+    assert_one_line_error(cli("check", cwd=root), expected)
+    assert_one_line_error(cli("baseline", cwd=root), expected)
+
+
+def test_flake8_refuses_an_unusable_baseline(tmp_path):
+    root = project(tmp_path, {BASELINE: "{not json"})
+    message = "baseline is not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"
+    assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {root / BASELINE}: {message}\n")
+
+
+def test_a_hand_edited_baseline_that_is_still_valid_is_read(tmp_path):
+    root = project(tmp_path, {"app/runtime/leak.py": "from app.experiment import setup\n"})
+    # Written by hand: a BOM, CRLF, no descriptions, entries in any order, duplicated.
+    entry = '{"contract": "boundary", "fingerprint": "boundary:app.runtime.leak->app.experiment.setup"}'
+    (root / BASELINE).write_bytes(
+        b"\xef\xbb\xbf"
+        + f'{{\r\n"version": 1, "format": "domain-fence-baseline",\r\n"entries": [{entry}, {entry}]}}\r\n'.encode()
+    )
+    assert cli("check", "--quiet", cwd=root).lines == [
+        "app/runtime/leak.py:1:1: DOM303 layers contract 'layers' broken: app.runtime.leak imports app.experiment.setup"
+    ]
+
+
+# -- caches -------------------------------------------------------------------------------
+
+
+def leaky(tmp_path: Path) -> Path:
+    return project(tmp_path, {"app/runtime/leak.py": "from app.experiment import setup\n"})
+
+
+LEAK = "app/runtime/leak.py:1:1: DOM301 app.runtime.leak imports forbidden app.experiment.setup\n"
+LAYERS_LEAK = "app/runtime/leak.py:1:1: DOM303 layers contract 'layers' broken: app.runtime.leak imports app.experiment.setup\n"
+
+
+def test_a_corrupt_grimp_cache_is_rebuilt(tmp_path):
+    root = leaky(tmp_path)
+    assert cli("check", "--quiet", cwd=root) == Result(1, LEAK + LAYERS_LEAK, "")
+    cache = root / ".import_linter_cache"
+    written = sorted(cache.glob("*.json"))
+    assert written
+    for path in written:
+        path.write_text("garbage{{", encoding="utf-8")
+    result = cli("check", "--quiet", cwd=root)
+    assert (result.status, result.stdout) == (1, LEAK + LAYERS_LEAK)
+    # A hand-edited (valid JSON) cache whose modification times do not match is not used.
+    (cache / written[0].name).write_text('{"app.runtime.leak": 0.0}', encoding="utf-8")
+    assert cli("check", "--quiet", cwd=root).stdout == LEAK + LAYERS_LEAK
+
+
+def settled(root: Path) -> None:
+    """Sources last modified an hour ago: only settled files have their facts cached."""
+    an_hour_ago = time.time() - 3600
+    for path in root.rglob("*.py"):
+        os.utime(path, (an_hour_ago, an_hour_ago))
+
+
+class Planted:
+    """A pickle that would run a command when loaded."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_corrupt_or_planted_fact_cache_is_never_trusted(tmp_path):
+    root = leaky(tmp_path)
+    settled(root)
+    assert cli("check", "--quiet", cwd=root) == Result(1, LEAK + LAYERS_LEAK, "")
+    entries = sorted((root / ".domain_fence_cache").rglob("*.pickle"))
+    assert entries
+    marker = tmp_path / "PLANTED-PICKLE-RAN"
+    damages = [b"", b"garbage", entries[0].read_bytes()[:20], pickle.dumps(Planted(marker)), pickle.dumps(("x",) * 7)]
+    for number, entry in enumerate(entries):
+        entry.write_bytes(damages[number % len(damages)])
+    for _ in range(2):  # rebuilt, then read back
+        assert cli("check", "--quiet", cwd=root) == Result(1, LEAK + LAYERS_LEAK, "")
+    assert not marker.exists()
+
+
+def test_a_cache_path_that_cannot_be_a_directory_is_done_without(tmp_path):
+    root = leaky(tmp_path)
+    settled(root)
+    (root / ".import_linter_cache").write_text("not a directory")
+    (root / ".domain_fence_cache").write_text("not a directory")
+    assert cli("check", "--quiet", cwd=root) == Result(1, LEAK + LAYERS_LEAK, "")
+
+
+def test_read_only_cache_directories_are_done_without(tmp_path):
+    root = leaky(tmp_path)
+    settled(root)
+    caches = [root / ".import_linter_cache", root / ".domain_fence_cache"]
+    for cache in caches:
+        cache.mkdir()
+        cache.chmod(0o555)
+    command = [str(BIN / "domain-fence"), "check", "--quiet"]
+    if os.geteuid() == 0:  # root writes anywhere: drop that power
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv to drop CAP_DAC_OVERRIDE")
+        command = ["setpriv", "--inh-caps=-dac_override", "--bounding-set=-dac_override", *command]
+    completed = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=120)
+    for cache in caches:
+        cache.chmod(0o755)
+    assert (completed.returncode, completed.stdout, completed.stderr) == (1, LEAK + LAYERS_LEAK, "")
+    assert [list(cache.iterdir()) for cache in caches] == [[], []]
+
+
+def test_two_processes_writing_the_baseline_and_the_caches_at_once(tmp_path):
+    root = leaky(tmp_path)
+    settled(root)  # so that both write the fact cache too
+    baseline = root / BASELINE
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for attempt in range(6):
+        baseline.unlink(missing_ok=True)
+        for cache in (root / ".import_linter_cache", root / ".domain_fence_cache"):
+            shutil.rmtree(cache, ignore_errors=True)
+        writers = [
+            subprocess.Popen(
+                [str(BIN / "domain-fence"), "baseline"], cwd=root, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
+            for _ in range(2)
+        ]
+        outcomes = [(w.wait(timeout=120), w.stderr.read()) for w in writers]
+        for writer in writers:
+            writer.stdout.close()
+            writer.stderr.close()
+        assert outcomes == [(0, b""), (0, b"")], attempt
+        document = json.loads(baseline.read_text(encoding="utf-8"))
+        assert [(e["contract"], e["fingerprint"]) for e in document["entries"]] == [
+            ("boundary", "boundary:app.runtime.leak->app.experiment.setup")
+        ], attempt
+        assert sorted((root / ".domain_fence_cache").rglob("*.pickle")), attempt
+    assert sorted(p.name for p in root.iterdir() if p.name.startswith(".baseline-")) == []  # no temporary left
+    assert cli("check", "--quiet", cwd=root) == Result(1, LAYERS_LEAK, "")
