@@ -162,7 +162,7 @@ def all_vocabulary_findings(config: VocabularyConfig, index: ProjectIndex) -> li
     return sorted(finding for module in covered for finding in checker.module(module))
 
 
-def prefetch_covered(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
+def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Iterable[str] | None = None) -> list[str]:
     """The modules the contract covers, their facts made ready with those of the
     event bases' modules: in one go, so that many files are parsed in parallel.
 
@@ -171,8 +171,8 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex) -> list[str]
     reached by (subclasses and aliases, anywhere in the project), and finding those
     means parsing every file that mentions one: on the benchmark's trees that is
     more files than the covered modules themselves. The fact cache makes the
-    question moot after the first run."""
-    covered = [module for module in index.modules if matches_any(module, config.modules)]
+    question moot after the first run. With ``among``, only those of these modules."""
+    covered = [module for module in (index.modules if among is None else among) if matches_any(module, config.modules)]
     resolver = EventResolver(index, ())
     base_modules = [resolver.split(base)[0] for base in config.event_bases]
     index.prefetch([*covered, *(module for module in base_modules if module)])

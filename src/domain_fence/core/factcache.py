@@ -113,7 +113,8 @@ class FactCache:
         from .pyfacts import FileFacts
 
         entry = self._new.get(stamp.path) or self._read_once().get(stamp.path)
-        if not (isinstance(entry, tuple) and len(entry) == 6 and entry[:4] == (stamp.size, stamp.mtime_ns, module, is_package)):
+        expected = (stamp.size, stamp.mtime_ns, module, is_package)
+        if not (isinstance(entry, tuple) and len(entry) == 6 and entry[:4] == expected):
             return None
         facts, declarations = _decode(entry[4]), entry[5]
         if not (isinstance(facts, FileFacts) and facts.module == module and facts.is_package == is_package):

@@ -154,9 +154,8 @@ def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], 
             unreadable.append(unreadable_finding(index, module, facts.unreadable, contract))
             continue
         path = index.relative_path(module)
-        found += [
-            Definition(module, path, d.line, d.col, d.kind, d.name) for d in facts.top_level if matches(d.name, patterns)
-        ]
+        matching = [d for d in facts.top_level if matches(d.name, patterns)]
+        found += [Definition(module, path, d.line, d.col, d.kind, d.name) for d in matching]
     return Scan(tuple(sorted(found)), tuple(sorted(unreadable)))
 
 

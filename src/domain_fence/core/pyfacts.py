@@ -283,7 +283,8 @@ class _Walk:
                     self.body(value, depth + 1, inner, self.block_context(node, name, inner_context))
                 elif isinstance(first, (ast.excepthandler, ast.match_case)):
                     for item in value:  # ``except E:`` and ``case P if G:`` hold statements too
-                        for expression in (item.type,) if type(item) is ast.ExceptHandler else (item.pattern, item.guard):
+                        handler = type(item) is ast.ExceptHandler
+                        for expression in (item.type,) if handler else (item.pattern, item.guard):
                             self.expressions(expression, inner)
                         self.body(item.body, depth + 2, inner, inner_context)
                 else:
@@ -303,7 +304,8 @@ class _Walk:
         """Declare a function or method; the context of its body."""
         if not context.in_function:
             kind = "method" if context.owner else "function"
-            self.definitions.append(DefinitionFact(kind, ".".join(inner), _text(node, node.name), _parameters(node.args)))
+            name = _text(node, node.name)
+            self.definitions.append(DefinitionFact(kind, ".".join(inner), name, _parameters(node.args)))
             receiver = _receiver(node) if context.owner else None
             return _Context(True, None, receiver, context.owner if receiver else None, context.type_checking)
         if context.receiver and any(arg.arg == context.receiver for arg in _argument_nodes(node.args)):

@@ -140,7 +140,8 @@ class ContractReader:
         self.type = str(self.options.get("type", ""))
         index = shared_index.get()
         if index is None:
-            index = ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir)
+            root, packages = configuration.root, configuration.root_packages
+            index = ProjectIndex.build(root, packages, cache_dir=configuration.cache_dir)
         self.index = index
 
     def result(self, check: ContractCheck) -> ContractResult:

@@ -1,0 +1,36 @@
+"""Helpers of the cache and prefilter tests: a private copy of a small project whose
+files have settled (caches never keep a file modified within the last two seconds)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+from support import FIXTURES
+
+LEAKY = FIXTURES / "cli" / "leaky"
+SETTLED = time.time() - 3600  # an hour ago: older than any cache's racy window
+
+
+def settle(root: Path, when: float = SETTLED) -> None:
+    """Give every file below ``root`` an old modification time."""
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (when, when))
+
+
+def leaky_project(tmp_path: Path) -> Path:
+    """A copy of the leaky fixture project (every family broken), settled."""
+    root = tmp_path / "project"
+    shutil.copytree(LEAKY, root, ignore=shutil.ignore_patterns("__pycache__", ".domain_fence_cache"))
+    settle(root)
+    return root
+
+
+def edit(path: Path, text: str | None = None, when: float = SETTLED + 60) -> None:
+    """Rewrite ``path`` (or only touch it), leaving it settled at ``when``."""
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
+    os.utime(path, (when, when))

@@ -1,0 +1,361 @@
+"""The persistent fact cache: what a later run reuses, what makes it parse again, and
+that nothing wrong with the cache is ever an error or a wrong answer."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+from perf_support import edit, leaky_project, settle
+
+from domain_fence.core import factcache, index as index_module
+from domain_fence.core.config import parse_vocabulary
+from domain_fence.core.events import all_vocabulary_findings
+from domain_fence.core.factcache import FactCache, Stamp, cache_key
+from domain_fence.core.index import ProjectIndex
+from support import MINIMONTY_SRC, run_tool
+
+
+@pytest.fixture(autouse=True)
+def new_process(monkeypatch):
+    """Each test starts as a new process would: nothing in memory."""
+    monkeypatch.setattr(index_module, "_MEMORY", {})
+    monkeypatch.setattr(factcache, "_OPEN", {})
+
+
+@pytest.fixture
+def parsed(monkeypatch) -> list[Path]:
+    """The files the index parses (rather than finds in memory or in the cache)."""
+    files: list[Path] = []
+    real = index_module.load_tree
+
+    def recording(path):
+        files.append(Path(path))
+        return real(path)
+
+    monkeypatch.setattr(index_module, "load_tree", recording)
+    return files
+
+
+def forget(monkeypatch) -> None:
+    """What a new process starts from: the cache on disk, nothing in memory."""
+    monkeypatch.setattr(index_module, "_MEMORY", {})
+    monkeypatch.setattr(factcache, "_OPEN", {})
+
+
+def read_everything(root: Path, cache_dir: Path | None = None) -> ProjectIndex:
+    index = ProjectIndex.build(root, ["leaky"], cache_dir=cache_dir or root / ".cache")
+    index.prefetch(index.modules)
+    index.save()
+    return index
+
+
+def snapshot(index: ProjectIndex) -> dict:
+    return {module: (index.file_facts(module), index.declarations(module)) for module in index.modules}
+
+
+def sources(root: Path) -> list[Path]:
+    return sorted((root / "leaky").rglob("*.py"))
+
+
+def test_a_later_run_reads_every_fact_from_the_cache(tmp_path, monkeypatch, parsed):
+    root = leaky_project(tmp_path)
+    first = snapshot(read_everything(root))
+    assert sorted(parsed) == sources(root)
+    forget(monkeypatch)
+    parsed.clear()
+    again = read_everything(root)
+    assert parsed == []
+    assert snapshot(again) == first
+
+
+def test_a_file_whose_size_or_modification_time_changed_is_parsed_again(tmp_path, monkeypatch, parsed):
+    root = leaky_project(tmp_path)
+    read_everything(root)
+    grown, touched = root / "leaky" / "runtime" / "model.py", root / "leaky" / "shared.py"
+    edit(grown, grown.read_text() + "\nfrom leaky.experiment import runner\n")
+    edit(touched)
+    forget(monkeypatch)
+    parsed.clear()
+    index = read_everything(root)
+    assert sorted(parsed) == sorted([grown, touched])
+    assert index.file_facts("leaky.runtime.model").imports[-1].source == "leaky.experiment"
+
+
+def test_facts_written_by_another_version_of_the_extractor_are_not_read(tmp_path, monkeypatch, parsed):
+    root = leaky_project(tmp_path)
+    read_everything(root)
+    forget(monkeypatch)
+    parsed.clear()
+    monkeypatch.setattr(factcache, "_KEY", "another extractor")
+    read_everything(root)
+    assert sorted(parsed) == sources(root)
+
+
+def test_the_key_follows_the_extractor_source():
+    key = cache_key()
+    assert len(key) == 64 and key == cache_key()
+
+
+def test_a_file_read_as_another_module_is_parsed_again(tmp_path, monkeypatch, parsed):
+    root = leaky_project(tmp_path)
+    read_everything(root)
+    forget(monkeypatch)
+    parsed.clear()
+    path = root / "leaky" / "shared.py"
+    cache = FactCache.open(root / ".cache", root.resolve())
+    renamed = ProjectIndex(root.resolve(), {"other.shared": path}, cache=cache)
+    assert renamed.file_facts("other.shared").module == "other.shared"
+    assert parsed == [path]
+
+
+def test_the_facts_serve_every_configuration(tmp_path, monkeypatch, parsed):
+    """The facts do not depend on the contracts: a cache written under one
+    configuration gives another the findings it would get from parsing."""
+    root = leaky_project(tmp_path)
+    words = {"modules": "leaky.runtime", "event_bases": "leaky.runtime.telemetry.TelemetrySchema"}
+    first = parse_vocabulary("v", "v", {**words, "words": ["episode"]}, root)
+    second = parse_vocabulary("v", "v", {**words, "words": ["step", "math"], "scope": ["events", "parameters"]}, root)
+    configs = (first, second)
+    uncached = [all_vocabulary_findings(c, ProjectIndex.build(root, ["leaky"], cache_dir=None)) for c in configs]
+    forget(monkeypatch)
+    read_everything(root)
+    forget(monkeypatch)
+    parsed.clear()
+    cached_index = ProjectIndex.build(root, ["leaky"], cache_dir=root / ".cache")
+    cached = [all_vocabulary_findings(c, cached_index) for c in configs]
+    assert parsed == []
+    assert cached == uncached
+    assert uncached[0] and uncached[1]
+
+
+def test_a_file_modified_a_moment_ago_is_kept_only_once_it_has_settled(tmp_path, monkeypatch, parsed):
+    root = leaky_project(tmp_path)
+    fresh = root / "leaky" / "shared.py"
+    os.utime(fresh)  # now
+    read_everything(root)
+    forget(monkeypatch)
+    parsed.clear()
+    read_everything(root)
+    assert parsed == [fresh]  # it might change again within its modification time's tick
+    settle(root)
+    read_everything(root)
+    forget(monkeypatch)
+    parsed.clear()
+    read_everything(root)
+    assert parsed == []
+
+
+def test_declarations_read_from_the_cache_are_decoded_when_first_asked_for(tmp_path, monkeypatch):
+    root = leaky_project(tmp_path)
+    expected = snapshot(read_everything(root))
+    forget(monkeypatch)
+    index = ProjectIndex.build(root, ["leaky"], cache_dir=root / ".cache")
+    index.prefetch(index.modules)
+    assert all(isinstance(value, bytes) for value in index._declarations.values())
+    assert snapshot(index) == expected
+    index._declarations["leaky.shared"] = b"damaged"  # read again from the file
+    assert index.declarations("leaky.shared") == expected["leaky.shared"][1]
+
+
+def planted(marker: str) -> None:
+    Path(marker).write_text("ran")
+
+
+class Planted:
+    """Unpickling this would write the marker file."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (planted, (self.marker,))
+
+
+def damaged_packs(pack: Path, marker: Path) -> list[bytes]:
+    good = pack.read_bytes()
+    entries = pickle.loads(good)[2]
+    path, entry = next(iter(entries.items()))
+    wrong_types = {path: ("big", entry[1], entry[2], entry[3], b"x", b"y")}
+    planted_entry = {path: (*entry[:4], pickle.dumps(Planted(marker)), entry[5])}
+    return [
+        b"",
+        b"garbage",
+        good[: len(good) // 2],
+        pickle.dumps(Planted(marker)),
+        pickle.dumps(("another format", cache_key(), entries)),
+        pickle.dumps((factcache.PACK_FORMAT, cache_key(), ["not", "a", "dict"])),
+        pickle.dumps((factcache.PACK_FORMAT, cache_key(), wrong_types)),
+        pickle.dumps((factcache.PACK_FORMAT, cache_key(), planted_entry)),
+    ]
+
+
+def test_a_damaged_or_planted_pack_is_never_trusted_and_is_rebuilt(tmp_path, monkeypatch):
+    root = leaky_project(tmp_path)
+    expected = snapshot(read_everything(root))
+    [pack] = (root / ".cache").glob("facts-*.pickle")
+    marker = tmp_path / "PLANTED-PICKLE-RAN"
+    for damage in damaged_packs(pack, marker):
+        pack.write_bytes(damage)
+        forget(monkeypatch)
+        assert snapshot(read_everything(root)) == expected
+        forget(monkeypatch)
+        index = ProjectIndex.build(root, ["leaky"], cache_dir=root / ".cache")
+        assert index.cache.load(Stamp.of(root / "leaky" / "shared.py"), "leaky.shared", False) is not None  # rebuilt
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("obstacle", ["a file where the directory goes", "a directory where the pack goes"])
+def test_a_cache_that_cannot_be_written_is_done_without(tmp_path, monkeypatch, obstacle):
+    root = leaky_project(tmp_path)
+    expected = snapshot(read_everything(root, cache_dir=tmp_path / "elsewhere"))
+    cache = root / ".cache"
+    if obstacle == "a file where the directory goes":
+        cache.write_text("not a directory")
+    else:
+        FactCache(cache, root.resolve()).path.mkdir(parents=True)
+    forget(monkeypatch)
+    assert snapshot(read_everything(root)) == expected
+    forget(monkeypatch)
+    assert snapshot(read_everything(root)) == expected
+
+
+def save_repeatedly(root: str, modules: list[str], rounds: int) -> None:
+    for _ in range(rounds):
+        index_module._MEMORY.clear()
+        factcache._OPEN.clear()
+        index = ProjectIndex.build(Path(root), ["leaky"], cache_dir=Path(root) / ".cache")
+        index.parallel = False
+        index.prefetch(modules)
+        for module in modules:  # as if parsed: stored again, saved again
+            stamp = Stamp.of(index.modules[module])
+            index.cache.store(stamp, factcache.encode(index.file_facts(module)), b"", module, index.is_package(module))
+        index.save()
+
+
+def test_processes_saving_at_once_always_leave_a_whole_pack(tmp_path):
+    root = leaky_project(tmp_path)
+    modules = sorted(ProjectIndex.build(root, ["leaky"], cache_dir=None).modules)
+    context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+    writers = [
+        context.Process(target=save_repeatedly, args=(str(root), part, 15)) for part in (modules[::2], modules[1::2])
+    ]
+    for writer in writers:
+        writer.start()
+    pack = FactCache(root / ".cache", root.resolve()).path
+    reads = 0
+    while any(writer.is_alive() for writer in writers):
+        try:
+            data = pack.read_bytes()
+        except FileNotFoundError:
+            continue
+        kind, key, entries = factcache._FactUnpickler(__import__("io").BytesIO(data)).load()  # never half a pack
+        assert (kind, key) == (factcache.PACK_FORMAT, cache_key()) and isinstance(entries, dict)
+        reads += 1
+    for writer in writers:
+        writer.join()
+        assert writer.exitcode == 0
+    assert [p.name for p in pack.parent.iterdir() if p.name.startswith(".tmp-")] == []
+    assert reads > 0
+
+
+def test_parsing_in_parallel_gives_the_facts_of_parsing_in_turn(tmp_path, monkeypatch):
+    root = tmp_path / "project"
+    shutil.copytree(MINIMONTY_SRC, root / "minimonty", ignore=shutil.ignore_patterns("__pycache__"))
+    serial = ProjectIndex.build(root, ["minimonty"], cache_dir=None)
+    serial.parallel = False
+    serial.prefetch(serial.modules)
+    expected = {m: (serial.file_facts(m), serial.declarations(m)) for m in serial.modules}
+    forget(monkeypatch)
+    monkeypatch.setattr(index_module, "PARALLEL_MIN_FILES", 2)
+    parallel = ProjectIndex.build(root, ["minimonty"], cache_dir=None)
+    parallel.prefetch(parallel.modules)
+    assert {m: (parallel.file_facts(m), parallel.declarations(m)) for m in parallel.modules} == expected
+
+
+# -- the options and the environment, through every front end ---------------------------
+
+
+def check(root: Path, *args: str, env: dict[str, str] | None = None):
+    return run_tool("domain-fence", "check", *args, cwd=root, env=env)
+
+
+def test_no_cache_writes_no_cache_at_all(tmp_path):
+    root = leaky_project(tmp_path)
+    cached = check(root)
+    shutil.rmtree(root / ".domain_fence_cache")
+    shutil.rmtree(root / ".import_linter_cache")
+    uncached = check(root, "--no-cache")
+    assert (uncached.returncode, uncached.stdout) == (cached.returncode, cached.stdout)
+    assert not (root / ".domain_fence_cache").exists() and not (root / ".import_linter_cache").exists()
+    baseline = run_tool("domain-fence", "baseline", "--no-cache", cwd=root)
+    assert baseline.returncode == 0, baseline.output
+    assert not (root / ".domain_fence_cache").exists() and not (root / ".import_linter_cache").exists()
+
+
+def test_cache_dir_holds_every_cache(tmp_path):
+    root = leaky_project(tmp_path)
+    elsewhere = tmp_path / "caches"
+    result = check(root, "--cache-dir", str(elsewhere))
+    assert result.returncode == 1, result.output
+    assert not (root / ".domain_fence_cache").exists() and not (root / ".import_linter_cache").exists()
+    assert list(elsewhere.glob("facts-*.pickle"))
+    assert (elsewhere / "import_linter").is_dir()
+    assert (elsewhere / ".gitignore").read_text().strip().endswith("*")
+
+
+FLAKE8_CONFIG = "[flake8]\nselect = DOM\n"
+PYTEST_TEST = "def test_findings(fence):\n    assert fence.findings()\n"
+
+
+@pytest.mark.parametrize("front_end", ["domain-fence", "lint-imports", "flake8", "pytest"])
+def test_every_front_end_honours_the_environment(tmp_path, front_end):
+    root = leaky_project(tmp_path)
+    (root / ".flake8").write_text(FLAKE8_CONFIG)
+    (root / "test_fence.py").write_text(PYTEST_TEST)
+    settle(root)
+    commands = {
+        "domain-fence": ("domain-fence", "check"),
+        "lint-imports": ("lint-imports",),
+        "flake8": ("flake8", "--jobs", "1", "leaky"),
+        "pytest": ("pytest", "-q", "-p", "no:cacheprovider", "test_fence.py"),
+    }
+    tool, *args = commands[front_end]
+    elsewhere = tmp_path / "caches"
+    moved = run_tool(tool, *args, cwd=root, env={"DOMAIN_FENCE_CACHE_DIR": str(elsewhere)})
+    assert list(elsewhere.glob("facts-*.pickle")), moved.output
+    assert not (root / ".domain_fence_cache").exists()
+    off = run_tool(tool, *args, cwd=root, env={"DOMAIN_FENCE_NO_CACHE": "1"})
+    assert off.returncode == moved.returncode, off.output
+    if front_end in ("domain-fence", "flake8"):
+        assert off.stdout == moved.stdout
+    assert not (root / ".domain_fence_cache").exists()
+
+
+def test_flake8_over_a_large_tree_reports_what_it_reports_file_by_file(tmp_path):
+    """A whole-tree run reads the covered modules before flake8 forks its workers (in
+    parallel, then frozen out of the garbage collector's sight); the findings are
+    those of one process reading each file when it is checked, and the workers'
+    facts are in the cache for the next run."""
+    root = leaky_project(tmp_path)
+    runtime = root / "leaky" / "runtime"
+    for number in range(70):
+        (runtime / f"generated_{number:02d}.py").write_text(
+            "from leaky.runtime.telemetry import TelemetrySchema\n\n\n"
+            f"class Event{number}(TelemetrySchema):\n    episode_{number}: int\n"
+        )
+    (root / ".flake8").write_text(FLAKE8_CONFIG)
+    settle(root)
+    whole = run_tool("flake8", "--jobs", "2", "leaky", cwd=root)
+    assert whole.stdout.count("DOM101") == 71, whole.output
+    assert list((root / ".domain_fence_cache").glob("facts-*.pickle"))
+    files = sorted(str(path.relative_to(root)) for path in (root / "leaky").rglob("*.py"))
+    one_by_one = run_tool("flake8", "--jobs", "1", *files, cwd=root, env={"DOMAIN_FENCE_NO_CACHE": "1"})
+    assert sorted(whole.stdout.splitlines()) == sorted(one_by_one.stdout.splitlines())
+    again = run_tool("flake8", "--jobs", "2", "leaky", cwd=root)
+    assert again.returncode == whole.returncode
+    assert sorted(again.stdout.splitlines()) == sorted(whole.stdout.splitlines())

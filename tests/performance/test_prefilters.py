@@ -1,0 +1,159 @@
+"""The placement prefilter skips only files that cannot matter.
+
+The bytes filter may say "could match" too often, never too rarely: every module-level
+definition whose name matches a pattern is in a file it lets through. And the
+project-wide check, which reads the allowed modules only until each pattern has
+matched, finds what parsing every file finds.
+"""
+
+from __future__ import annotations
+
+import shutil
+import string
+import unicodedata
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain_fence.core.config import parse_placement
+from domain_fence.core.index import ProjectIndex
+from domain_fence.core.placement import bytes_filter, check_placement, definitions_in, placement_findings
+from domain_fence.core.pyfacts import top_level_definitions
+from domain_fence.core.source import Unreadable, decode, parse_source
+from support import FIXTURES, MINIMONTY_SRC
+
+
+def python_files() -> list[Path]:
+    return sorted({*FIXTURES.rglob("*.py"), *MINIMONTY_SRC.rglob("*.py")})
+
+
+def definitions_of(data: bytes) -> list[str] | None:
+    """The module-level definitions of a file, from parsing it; None when it cannot be."""
+    text = decode(data)
+    tree = parse_source(text) if not isinstance(text, Unreadable) else text
+    if isinstance(tree, Unreadable):
+        return None
+    return [definition.name for definition in top_level_definitions(tree.body)]
+
+
+def patterns_for(name: str) -> list[str]:
+    """Patterns a name matches, in every shape: whole, prefix, suffix, infix, ``?``."""
+    patterns = [name, "*", f"*{name[1:]}", f"{name[:-1]}*", f"?{name[1:]}", f"[{name[0]}]{name[1:]}"]
+    if len(name) > 2:
+        patterns.append(f"*{name[1:-1]}*")
+    return patterns
+
+
+@pytest.mark.parametrize("path", python_files(), ids=lambda p: p.relative_to(FIXTURES.parent.parent).as_posix())
+def test_the_bytes_filter_lets_through_every_file_defining_a_match(path):
+    data = path.read_bytes()
+    names = definitions_of(data)
+    if names is None:
+        return  # unparsable: the filter's answer only decides whether DOM001 is reported
+    for name in names:
+        for pattern in patterns_for(name):
+            assert fnmatchcase(name, pattern)
+            assert bytes_filter([pattern])(data), (name, pattern)
+            assert bytes_filter(["zz_no_such_name", pattern])(data), (name, pattern)
+
+
+IDENTIFIER_START = st.sampled_from(string.ascii_letters + "_" + "éßΩ" + "ｆＶ" + "ﬁ")
+IDENTIFIER_REST = st.text(string.ascii_letters + string.digits + "_" + "éΩ" + "ｆＶ" + "ﬁ" + "\u0308", max_size=8)
+LAYOUTS = [
+    "def {name}(): pass\n",
+    "class {name}:\n    pass\n",
+    "async def {name}(): pass\n",
+    "@decorator\ndef {name}(): pass\n",
+    "if True:\n    class {name}(Base):\n        pass\n",
+    "try:\n    pass\nexcept E:\n\tdef {name}(): pass\n",
+    "def \\\n    {name}(): pass\n",
+    "class\t\f{name}: pass\r\n",
+    "# -*- coding: utf-8 -*-\nclass {name}: pass\n",
+    "\ufeffclass {name}: pass\n",
+    "x = '''\ndef other(): pass\n'''\nclass {name}: pass\n",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(start=IDENTIFIER_START, rest=IDENTIFIER_REST, layout=st.sampled_from(LAYOUTS), cut=st.integers(0, 8))
+def test_the_bytes_filter_reads_names_as_python_does(start, rest, layout, cut):
+    """Identifiers are NFKC-normalised (``ｆoo`` is ``foo``): a pattern matching the
+    normalised name must let the file through, whatever the spelling."""
+    name = start + rest
+    data = layout.format(name=name).encode("utf-8")
+    names = definitions_of(data)
+    if not name.isidentifier() or names is None:
+        return  # not a name Python accepts there (``as``, a leading combining mark)
+    [defined] = names
+    assert defined == unicodedata.normalize("NFKC", name)
+    for pattern in patterns_for(defined) + [defined[: cut + 1] + "*", "*" + defined[cut:]]:
+        if fnmatchcase(defined, pattern):
+            assert bytes_filter([pattern])(data), (data, pattern)
+
+
+def everything_parsed(config, index: ProjectIndex):
+    """The placement check by parsing every file: the reference."""
+    definitions, unreadable = [], []
+    for module, path in index.modules.items():
+        if not path.name.endswith(".py"):
+            continue
+        names = definitions_of(path.read_bytes())
+        if names is None:
+            unreadable.append(module)
+            continue
+        tree = parse_source(decode(path.read_bytes()))
+        definitions += definitions_in(module, index.relative_path(module), tree)
+    relevant = [d for d in definitions if d.kind in config.kinds]
+    unmatched = tuple(p for p in config.symbols if not any(fnmatchcase(d.name, p) for d in relevant))
+    return placement_findings(config, relevant), unmatched, unreadable
+
+
+def projects() -> list[tuple[Path, str]]:
+    """(project root, root package) for every fixture tree with a package, and minimonty."""
+    found = {(MINIMONTY_SRC.parent, "minimonty")}
+    for init in FIXTURES.rglob("__init__.py"):
+        package = init.parent
+        if not (package.parent / "__init__.py").exists() and package.name.isidentifier():
+            found.add((package.parent, package.name))
+    return sorted(found)
+
+
+def symbol_sets(index: ProjectIndex) -> list[list[str]]:
+    """Patterns that match something, nothing, or both, from the project's own names."""
+    names = sorted(
+        {
+            name
+            for path in index.modules.values()
+            if path.name.endswith(".py")
+            for name in (definitions_of(path.read_bytes()) or [])
+            if name.isascii()  # what a contract's symbols may hold
+        }
+    )
+    sets = [["*"], ["zz_matches_nothing"], ["init_telemetry", "*PostEpisode*"]]
+    sets += [[name, f"*{name[-3:]}", "zz_matches_nothing"] for name in names[::3]]
+    return sets
+
+
+@pytest.mark.parametrize(("root", "package"), projects(), ids=lambda value: str(value).split("/")[-1])
+def test_the_placement_check_finds_what_parsing_every_file_finds(tmp_path, root, package):
+    project = tmp_path / "project"
+    shutil.copytree(root, project, ignore=shutil.ignore_patterns("__pycache__", ".domain_fence_cache"))
+    index = ProjectIndex.build(project, [package], search_paths=[str(project)], cache_dir=None)
+    modules = sorted(index.modules)
+    allowed_choices = [modules[0], modules[len(modules) // 2], f"{package}.**"]
+    for symbols in symbol_sets(index):
+        for allowed in allowed_choices:
+            config = parse_placement("p", "p", {"symbols": symbols, "allowed_modules": allowed}, project)
+            result = check_placement(config, index)
+            findings, unmatched, unreadable = everything_parsed(config, index)
+            assert [f for f in result.findings if f.code == "DOM201"] == findings
+            assert result.unmatched_patterns == unmatched
+            reported = {f.symbol for f in result.findings if f.code == "DOM001"}
+            assert reported <= set(unreadable)  # never one that is not
+            # every unreadable file that could hide a finding is reported
+            outside = [m for m in unreadable if not any(e.matches(m) for e in config.allowed_modules)]
+            filters = bytes_filter(config.symbols)
+            assert {m for m in outside if filters(index.modules[m].read_bytes())} <= reported

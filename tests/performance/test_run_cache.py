@@ -1,0 +1,227 @@
+"""The run cache: ``domain-fence check`` on unchanged inputs replays its last report,
+and any change to any input runs the check again.
+
+A stored report is replaced by a marker text: seeing the marker proves a replay, not
+seeing it after a change proves the change was noticed."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from perf_support import SETTLED, edit, leaky_project, settle
+
+from domain_fence.core import runcache
+from domain_fence.core.runcache import Inputs, input_digest
+from support import run_tool
+
+MARKER = "REPLAYED FROM THE RUN CACHE\n"
+
+
+def check(root: Path, *args: str, env: dict[str, str] | None = None):
+    return run_tool("domain-fence", "check", *args, cwd=root, env=env)
+
+
+def runs(root: Path) -> list[Path]:
+    directory = root / ".domain_fence_cache" / "runs"
+    return sorted(directory.glob("*.json")) if directory.is_dir() else []
+
+
+def mark_stored_reports(root: Path) -> None:
+    for path in runs(root):
+        entry = json.loads(path.read_text())
+        entry["text"] = MARKER
+        path.write_text(json.dumps(entry))
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    root = leaky_project(tmp_path)
+    first = check(root)
+    assert first.returncode == 1, first.output
+    assert len(runs(root)) == 1
+    mark_stored_reports(root)
+    return root
+
+
+def test_an_unchanged_project_replays_the_last_report(project):
+    replayed = check(project)
+    assert (replayed.returncode, replayed.stdout) == (1, MARKER)
+    into_file = check(project, "--output", "report.txt")
+    assert into_file.returncode == 1 and (project / "report.txt").read_text() == MARKER
+
+
+def test_the_report_replayed_is_the_report_of_a_full_run(tmp_path):
+    root = leaky_project(tmp_path)
+    full = check(root)
+    replayed = check(root)
+    fresh = check(root, "--no-cache")
+    assert full.stdout == replayed.stdout == fresh.stdout
+    assert full.returncode == replayed.returncode == fresh.returncode == 1
+
+
+def grow(path: Path) -> None:
+    edit(path, path.read_text() + "\n# grown\n")
+
+
+def rewrite(path: Path, old: str, new: str) -> None:
+    edit(path, path.read_text().replace(old, new))
+
+
+def add_package(directory: Path) -> None:
+    directory.mkdir()
+    edit(directory / "__init__.py", "")
+
+
+CHANGES = {
+    "a module touched": lambda root: edit(root / "leaky" / "shared.py"),
+    "a module grown": lambda root: grow(root / "leaky" / "runtime" / "model.py"),
+    "a module added": lambda root: edit(root / "leaky" / "runtime" / "new.py", "import leaky.experiment\n"),
+    "a module removed": lambda root: (root / "leaky" / "runtime" / "legacy.py").unlink(),
+    "a module renamed": lambda root: (root / "leaky" / "shared.py").rename(root / "leaky" / "common.py"),
+    "another file in a package": lambda root: edit(root / "leaky" / "runtime" / "notes.txt", "x"),
+    "a subpackage added": lambda root: add_package(root / "leaky" / "extra"),
+    "the configuration edited": lambda root: rewrite(root / ".importlinter", "  episode\n", "  episode\n    step\n"),
+    "the configuration touched only": None,  # same bytes: no change, replayed
+    "the baseline edited": lambda root: rewrite(root / ".domain-fence-baseline.json", "\n", "\n\n"),
+    "the baseline removed": lambda root: (root / ".domain-fence-baseline.json").unlink(),
+    "another configuration file appears": lambda root: edit(root / "setup.cfg", "[flake8]\nselect = DOM\n"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(name for name, change in CHANGES.items() if change))
+def test_any_change_to_an_input_runs_the_check_again(project, change):
+    CHANGES[change](project)
+    rerun = check(project)
+    assert rerun.stdout != MARKER
+    assert "Traceback" not in rerun.output
+    replayed = check(project)  # the new report, stored
+    assert (replayed.returncode, replayed.stdout, replayed.stderr) == (rerun.returncode, rerun.stdout, rerun.stderr)
+    if change != "a module renamed":  # grimp's own cache keeps imports of the old name: see the report
+        fresh = check(project, "--no-cache")
+        assert (rerun.returncode, rerun.stdout) == (fresh.returncode, fresh.stdout)
+
+
+def test_a_configuration_touched_but_unchanged_is_still_replayed(project):
+    edit(project / ".importlinter")
+    assert check(project).stdout == MARKER
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--format", "json"), ("--quiet",), ("--verbose",), ("--config", ".importlinter"), ("--config", ".")],
+)
+def test_other_options_are_another_invocation(project, args):
+    assert check(project, *args).stdout != MARKER
+
+
+def test_the_github_workspace_is_an_input_of_the_report(project, tmp_path):
+    assert check(project, env={"GITHUB_WORKSPACE": str(tmp_path)}).stdout != MARKER
+    assert check(project).stdout == MARKER
+
+
+def test_a_run_from_another_directory_is_another_invocation(project):
+    assert check(project / "leaky", "--config", str(project)).stdout != MARKER
+
+
+def test_no_cache_neither_replays_nor_stores(project):
+    assert check(project, "--no-cache").stdout != MARKER
+    os.remove(runs(project)[0])
+    check(project, "--no-cache")
+    assert runs(project) == []
+
+
+def test_a_damaged_run_entry_is_ignored(project):
+    [entry] = runs(project)
+    for damage in ("", "{", "[]", '{"version": 1}', json.dumps({**json.loads(entry.read_text()), "status": "1"})):
+        entry.write_text(damage)
+        rerun = check(project)
+        assert rerun.returncode == 1 and rerun.stdout != MARKER and "Traceback" not in rerun.output
+
+
+def test_fresh_files_are_not_replayed_until_they_settle(tmp_path):
+    root = leaky_project(tmp_path)
+    os.utime(root / "leaky" / "shared.py")  # modified just now: may change again unseen
+    check(root)
+    assert runs(root) == []
+    settle(root)
+    check(root)
+    assert len(runs(root)) == 1
+
+
+def test_a_symlinked_directory_turns_replay_off(tmp_path):
+    root = leaky_project(tmp_path)
+    (tmp_path / "outside").mkdir()
+    (root / "leaky" / "linked").symlink_to(tmp_path / "outside", target_is_directory=True)
+    check(root)
+    assert runs(root) == []
+
+
+CUSTOM_CONTRACT = '''
+from importlinter import Contract, ContractCheck
+
+
+class Anything(Contract):
+    """A contract that could read anything at all."""
+
+    def check(self, graph, verbose):
+        return ContractCheck(kept=True)
+
+    def render_broken_contract(self, check):
+        pass
+'''
+
+
+def test_a_third_party_contract_type_turns_replay_off(tmp_path):
+    root = leaky_project(tmp_path)
+    (root / "custom_contract.py").write_text(CUSTOM_CONTRACT)
+    config = root / ".importlinter"
+    text = config.read_text().replace(
+        "    placement: domain_fence.integrations.importlinter.PlacementContract\n",
+        "    placement: domain_fence.integrations.importlinter.PlacementContract\n"
+        "    anything: custom_contract.Anything\n",
+    )
+    config.write_text(text + "\n[importlinter:contract:anything]\nname = Anything\ntype = anything\n")
+    settle(root)
+    first = check(root, env={"PYTHONPATH": str(root)})
+    assert "Anything" in first.stdout, first.output
+    assert runs(root) == []
+
+
+# -- the digest: the tools and the interpreter are inputs too ----------------------------
+
+
+def test_a_change_to_a_tool_changes_the_digest(tmp_path, monkeypatch):
+    root = leaky_project(tmp_path)
+    tool = tmp_path / "site" / "some_tool"
+    tool.mkdir(parents=True)
+    (tool / "__init__.py").write_text("VERSION = 1\n")
+    settle(tool.parent)
+    monkeypatch.syspath_prepend(str(tool.parent))
+    monkeypatch.setattr(runcache, "TOOLS", (*runcache.TOOLS, "some_tool"))
+    inputs = Inputs((str(root / ".importlinter"),), (), ("leaky",), str(root))
+    before = input_digest(inputs)
+    assert before is not None and input_digest(inputs) == before
+    edit(tool / "__init__.py", "VERSION = 2\n")
+    assert input_digest(inputs) != before
+    edit(tool / "_native.so", "binary")
+    assert input_digest(inputs) not in (before, None)
+
+
+def test_the_interpreter_is_an_input(tmp_path, monkeypatch):
+    root = leaky_project(tmp_path)
+    inputs = Inputs((str(root / ".importlinter"),), (), ("leaky",), str(root))
+    before = input_digest(inputs)
+    monkeypatch.setattr(sys, "version", sys.version + " (another build)")
+    assert input_digest(inputs) != before
+
+
+def test_a_missing_root_package_is_part_of_the_digest(tmp_path):
+    root = leaky_project(tmp_path)
+    present = Inputs((), (), ("leaky",), str(root))
+    missing = Inputs((), (), ("leaky", "not_here_at_all"), str(root))
+    assert input_digest(present) != input_digest(missing)
+    assert SETTLED < os.stat(root / ".importlinter").st_mtime + 1
