@@ -172,3 +172,27 @@ def test_an_entry_whose_import_remains_but_leads_nowhere_forbidden_is_stale(root
     check = make_contract().check(make_graph((RUNTIME_MODEL, "pkg.shared", 2)), verbose=False)
     assert not check.kept
     assert check.metadata["stale"] == [f"boundary:{RUNTIME_MODEL}->pkg.shared"]
+
+
+def test_findings_do_not_depend_on_how_ties_between_chains_are_broken(root):
+    # Two equally short routes from model to the experiment, and two from shared:
+    # each crossing import is one finding, and routes tie-break by module name.
+    imports = [
+        (RUNTIME_MODEL, "pkg.shared", 2),
+        (RUNTIME_MODEL, EXPERIMENT_MODE, 3),
+        ("pkg.shared", "pkg.experiment", 4),
+        ("pkg.shared", EXPERIMENT_MODE, 5),
+    ]
+    results = set()
+    for order in (imports, imports[::-1], imports[1:] + imports[:1]):
+        check = make_contract().check(make_graph(*order), verbose=False)
+        results.add(tuple((f["fingerprint"], tuple(f["details"])) for f in check.metadata["findings"]))
+    assert results == {
+        (
+            (
+                f"boundary:{RUNTIME_MODEL}->pkg.shared",
+                (f"{RUNTIME_MODEL} -> pkg.shared (l.2)", "pkg.shared -> pkg.experiment (l.4)"),
+            ),
+            (f"boundary:{RUNTIME_MODEL}->{EXPERIMENT_MODE}", (f"{RUNTIME_MODEL} -> {EXPERIMENT_MODE} (l.3)",)),
+        )
+    }

@@ -1,23 +1,23 @@
 """The ``boundary`` contract: import-linter's ``forbidden`` plus a baseline.
 
-Baselined import edges are removed from the graph before the forbidden check runs,
-exactly as ``ignore_imports`` would, so chains through them pass too. An entry whose
-import no longer exists is stale and breaks the contract (or warns, or is ignored,
-per ``unmatched_baseline_alerting``).
+A violation is a *crossing import*: an import by which a source module leaves the
+source modules towards a forbidden module (directly, or through modules outside the
+source). Every chain import-linter would report runs through one. The baseline records
+crossing imports, so a recorded one passes with every chain through it, as if listed
+in ``ignore_imports``; an entry that is no longer a crossing import is stale and breaks
+the contract (or warns, or is ignored, per ``unmatched_baseline_alerting``).
 """
 
 from __future__ import annotations
 
-from copy import deepcopy
-from pathlib import Path
 from typing import Any
 
 from grimp import ImportGraph
 from importlinter import ContractCheck
 from importlinter.contracts.forbidden import ForbiddenContract
 
-from domain_fence.core.baseline import BaselineEntry
-from domain_fence.core.boundary import chain_finding, edge_fingerprint, parse_edge_fingerprint
+from domain_fence.core.baseline import BaselineEntry, apply_baseline
+from domain_fence.core.boundary import chain_finding, edge_fingerprint
 from domain_fence.core.config import parse_boundary
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
@@ -38,80 +38,102 @@ class BoundaryContract(FenceContract, ForbiddenContract):
     parse_config = staticmethod(parse_boundary)
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
-        recorded = self.load_baseline().fingerprints(self.contract_id)
-        obsolete = [f for f in sorted(recorded) if not self.still_violates(graph, f)]
-        stale = sorted(set(obsolete) | set(remove_edges(graph, set(recorded) - set(obsolete))))
+        # import-linter's own check validates the modules and removes ignore_imports
+        # from the graph; its chains are not used: where several shortest chains tie,
+        # grimp's pick varies from run to run, and so would our fingerprints.
         forbidden = ForbiddenContract.check(self, graph, verbose)
-        findings = self.chain_findings(forbidden.metadata["invalid_chains"])
-        baselined = sorted(recorded - set(stale))
-        result = self.ratchet_result(findings, (), stale, {"invalid_chains": forbidden.metadata["invalid_chains"]})
-        result.metadata["baselined_edges"] = baselined
+        recorded = self.load_baseline().fingerprints(self.contract_id)
+        chains = self.crossing_chains(graph)
+        ratchet = apply_baseline(chains, recorded)
+        new_chains = [chains[f] for f in ratchet.new]
+        result = self.ratchet_result(ratchet.new, ratchet.baselined, ratchet.stale, {"invalid_chains": _by_pair(new_chains)})
+        result.metadata["baselined_edges"] = sorted(f.fingerprint for f in ratchet.baselined)
         result.warnings = list(forbidden.warnings) + result.warnings
         result.ignored_import_count = forbidden.ignored_import_count
         return result
 
     def violations(self, graph: ImportGraph) -> list[BaselineEntry]:
-        """Every import edge to baseline for this contract to pass on ``graph``.
+        """The entries that make this contract pass on ``graph``: one per crossing import."""
+        ForbiddenContract.check(self, graph, False)  # validates, and removes ignore_imports
+        return sorted(
+            BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}")
+            for f in self.crossing_chains(graph)
+        )
 
-        import-linter reports one shortest chain per (source, forbidden) pair; once its
-        crossing link is set aside another chain may appear, so repeat until none does.
+    def crossing_chains(self, graph: ImportGraph) -> dict[Finding, list[dict[str, Any]]]:
+        """One finding (and its chain) per import by which a source module leaves the
+        source modules towards a forbidden module, shown with a shortest route to it.
+
+        The set of such imports does not depend on which of several equally short
+        chains a search happens to find, so fingerprints, and the baseline, are the
+        same on every run; ties between routes are broken by module name.
         """
-        edges: set[str] = set()
-        descriptions: dict[str, str] = {}
-        while True:
-            trial = deepcopy(graph)
-            remove_edges(trial, edges)
-            chains = ForbiddenContract.check(self, trial, False).metadata["invalid_chains"]
-            found = {f.fingerprint: f for f in self.chain_findings(chains)}
-            if not found.keys() - edges:
-                break
-            for fingerprint, finding in found.items():
-                edges.add(fingerprint)
-                descriptions.setdefault(fingerprint, f"{finding.code} {finding.message}")
-        return sorted(BaselineEntry(self.contract_id, e, descriptions[e]) for e in edges)
-
-    def chain_findings(self, invalid_chains: list[dict[str, Any]]) -> list[Finding]:
-        """One finding per crossing link: chains through the same import are one
-        violation, shown with the shortest of them."""
         path_of = _ModulePaths(self.root_packages)
-        by_crossing: dict[str, Finding] = {}
-        for pair in invalid_chains:
-            for chain in pair["chains"]:
-                finding = chain_finding(self.contract_id, chain, path_of, self.in_source)
-                known = by_crossing.get(finding.fingerprint)
-                if known is None or (len(finding.details), finding) < (len(known.details), known):
-                    by_crossing[finding.fingerprint] = finding
-        return sorted(by_crossing.values())
+        routes = _RoutesToForbidden(graph, self.in_source, self.is_forbidden, self.config.allow_indirect_imports)
+        chains = {}
+        for importer in sorted(m for m in graph.modules if self.in_source(m) and not self.is_forbidden(m)):
+            for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+                route = routes.from_module(imported)
+                if route is None:
+                    continue
+                modules = [importer, *route]
+                chain = [_link(graph, a, b) for a, b in zip(modules, modules[1:])]
+                chains[chain_finding(self.contract_id, chain, path_of, self.in_source)] = chain
+        return dict(sorted(chains.items()))
 
     def in_source(self, module: str) -> bool:
         return matches_any(module, self.config.source_modules)
 
-    def still_violates(self, graph: ImportGraph, fingerprint: str) -> bool:
-        """Whether a baselined import still exists and still starts a forbidden route:
-        from a source module, to a forbidden module or to one that reaches it. An entry
-        that no longer does is stale, even when the import itself remains."""
-        edge = parse_edge_fingerprint(fingerprint)
-        if edge is None or edge[0] not in graph.modules or edge[1] not in graph.modules:
-            return False
-        importer, imported = edge
-        if not (self.in_source(importer) and graph.direct_import_exists(importer=importer, imported=imported)):
-            return False
-        reached = {imported}
-        if not self.config.allow_indirect_imports:
-            reached |= graph.find_upstream_modules(imported)
-        return any(matches_any(module, self.config.forbidden_modules) for module in reached)
+    def is_forbidden(self, module: str) -> bool:
+        return matches_any(module, self.config.forbidden_modules)
 
 
-def remove_edges(graph: ImportGraph, fingerprints) -> list[str]:
-    """Remove the boundary edges named by ``fingerprints``; return those not in the graph."""
-    missing = []
-    for fingerprint in sorted(fingerprints):
-        edge = parse_edge_fingerprint(fingerprint)
-        if edge and edge[0] in graph.modules and graph.direct_import_exists(importer=edge[0], imported=edge[1]):
-            graph.remove_import(importer=edge[0], imported=edge[1])
-        else:
-            missing.append(fingerprint)
-    return missing
+class _RoutesToForbidden:
+    """For each module outside the source modules, a shortest route to a forbidden
+    module that does not pass back through the source modules (a route that does is
+    blamed on the source module it passes through, at its own crossing import).
+
+    One breadth-first search backwards from the forbidden modules, visiting importers
+    in name order: grimp's chain searches break ties differently from run to run.
+    """
+
+    def __init__(self, graph: ImportGraph, in_source, is_forbidden, direct_only: bool) -> None:
+        self.next_hop: dict[str, str | None] = {}
+        frontier = sorted(m for m in graph.modules if is_forbidden(m))
+        self.next_hop.update((m, None) for m in frontier)
+        while frontier and not direct_only:
+            following = []
+            for module in frontier:
+                for importer in sorted(graph.find_modules_that_directly_import(module)):
+                    if importer not in self.next_hop and not in_source(importer):
+                        self.next_hop[importer] = module
+                        following.append(importer)
+            frontier = following
+
+    def from_module(self, module: str) -> list[str] | None:
+        if module not in self.next_hop:
+            return None
+        route = [module]
+        while (hop := self.next_hop[route[-1]]) is not None:
+            route.append(hop)
+        return route
+
+
+def _by_pair(chains: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Chains grouped as import-linter's forbidden contract reports them."""
+    pairs: dict[tuple[str, str], list] = {}
+    for chain in chains:
+        pairs.setdefault((chain[-1]["imported"], chain[0]["importer"]), []).append(chain)
+    return [
+        {"upstream_module": upstream, "downstream_module": downstream, "chains": pairs[upstream, downstream]}
+        for upstream, downstream in sorted(pairs)
+    ]
+
+
+def _link(graph: ImportGraph, importer: str, imported: str) -> dict[str, Any]:
+    details = graph.get_import_details(importer=importer, imported=imported)
+    lines = tuple(sorted({d["line_number"] for d in details if d.get("line_number")}))
+    return {"importer": importer, "imported": imported, "line_numbers": lines}
 
 
 class _ModulePaths:

@@ -26,7 +26,7 @@ from rich.text import Text
 
 from domain_fence.core.baseline import BaselineError, load_baseline
 from domain_fence.core.blockers import Blocker, blocker_finding, printable
-from domain_fence.core.boundary import chain_finding, parse_edge_fingerprint
+from domain_fence.core.boundary import parse_edge_fingerprint
 from domain_fence.core.census import Census, take_census
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
@@ -150,7 +150,6 @@ class ContractReader:
         if isinstance(self.contract, FenceContract):
             findings = [finding_from_dict(f) for f in metadata.get("findings", [])]
             baselined = [finding_from_dict(f) for f in metadata.get("baselined", [])]
-            baselined += self.baselined_edge_findings(metadata.get("baselined_edges", []))
             stale = self.stale_findings(metadata.get("stale", []))
         else:
             findings = self.chain_findings(dependencies) + self.undeclared_layer_findings(metadata)
@@ -219,20 +218,6 @@ class ContractReader:
             contract_broken_finding(self.id, self.type, f"{module} is not listed as a layer", self.path_of(module), 1)
             for module in sorted(metadata.get("undeclared_modules") or ())
         ]
-
-    def baselined_edge_findings(self, fingerprints: Iterable[str]) -> list[Finding]:
-        """A boundary's baselined edges are removed before the check; report each at
-        its import, as the finding it would otherwise be."""
-        findings = []
-        for fingerprint in fingerprints:
-            edge = parse_edge_fingerprint(fingerprint)
-            if edge is None or self.graph is None or edge[0] not in self.graph.modules:
-                continue
-            details = self.graph.get_import_details(importer=edge[0], imported=edge[1])
-            lines = tuple(sorted(d["line_number"] for d in details if d.get("line_number")))
-            link = {"importer": edge[0], "imported": edge[1], "line_numbers": lines}
-            findings.append(chain_finding(self.id, [link], self.path_of))
-        return findings
 
     def baseline_path(self) -> str:
         if not isinstance(self.contract, FenceContract):
