@@ -1,0 +1,67 @@
+"""The benchmark script builds a corpus and writes configurations lint-imports accepts.
+
+Nothing is timed here: speed is measured by running benchmarks/run.py, never in tests.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+RUN = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(RUN), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_help_lists_the_options():
+    result = run("--help")
+
+    assert result.returncode == 0, result.stderr
+    for option in ("--runs", "--corpora", "--quick", "--write-readme", "--dry-run", "--profile"):
+        assert option in result.stdout
+
+
+def test_dry_run_writes_configurations_that_lint_imports_accepts_and_keeps(tmp_path):
+    result = run("--dry-run", "--corpora", "a", "--work-dir", str(tmp_path))
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "minimonty forbidden.ini: 1 kept, 0 broken" in result.stdout
+    assert "minimonty .importlinter:" in result.stdout
+    assert "configurations valid" in result.stdout
+    root = tmp_path / "corpora" / "minimonty"
+    assert (root / "src" / "minimonty" / "frameworks" / "telemetry" / "schemas.py").is_file()
+    for name in ("tach.toml", "ruff.toml", "test_boundary_archon.py", "forbidden.ini", ".importlinter"):
+        assert (root / name).is_file(), name
+
+
+def test_unknown_corpus_is_a_usage_error(tmp_path):
+    result = run("--dry-run", "--corpora", "z", "--work-dir", str(tmp_path))
+
+    assert result.returncode == 2
+    assert "unknown corpus 'z'" in result.stderr
+
+
+def test_generated_copies_import_their_own_copy_and_leave_the_rest_of_django_alone():
+    sys.path.insert(0, str(RUN.parent))
+    try:
+        from harness.corpora import rename_imports
+    finally:
+        sys.path.remove(str(RUN.parent))
+    source = (
+        "import django.http.response as r, os\n"
+        "from django import forms, VERSION\n"
+        "from django.db.models.fields import (\n    Field,\n    CharField as C,\n)\n"
+        "from django.utils.html import escape\n"
+        "from .mixins import FieldCacheMixin\n"
+    )
+
+    assert rename_imports(source, "c07") == (
+        "import corpus.http.c07.response as r, os\n"
+        "from corpus.forms import c07 as forms; from django import VERSION\n"
+        "from corpus.db.c07.models.fields import Field, CharField as C\n"
+        "from django.utils.html import escape\n"
+        "from .mixins import FieldCacheMixin\n"
+    )
