@@ -157,7 +157,15 @@ def test_allowed_modules_use_import_linter_expressions(index):
     ("patterns", "data", "could_match"),
     [
         (["init_telemetry"], b"def init_telemetry(): pass", True),
-        (["init_telemetry"], b"def init_telemetry_defaults(): pass", True),
+        (["init_telemetry"], b"def init_telemetry_defaults(): pass", False),  # the whole name must match
+        (["*View"], b"class CsrfViewMiddleware: pass", False),
+        (["*View"], b"class CsrfViewMiddleware: pass\nclass AView: pass", True),
+        (["HttpResponse*"], b"class MyHttpResponse: pass", False),
+        (["on_?"], b"def on_ab(): pass", False),
+        (["on_?"], b"def on_a(): pass", True),
+        (["on_?"], "def on_é(): pass".encode(), True),  # one character, two bytes
+        (["*_[ab]"], b"def on_c(): pass", True),  # a bracket set lets any name characters through
+        (["init.telemetry"], b"def init_telemetry(): pass", False),  # no name holds a dot
         (["init_telemetry"], b"def setup(): pass", False),
         (["*PostEpisode*"], b"class XPostEpisodeY: pass", True),
         (["*PostEpisode*"], b"class Post_Episode: pass", False),

@@ -73,16 +73,18 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     """A cheap test of a file's bytes: False only when no module-level definition in
     the file can have a name matching one of ``patterns``.
 
-    A name matching ``*PostEpisode*`` contains ``PostEpisode``, and a definition
-    spells ``def`` or ``class``, blanks, then its name: files without that shape are
-    never parsed. Python reads identifiers NFKC-normalised (``ｉnit`` is ``init``),
-    so a file that is not plain ASCII, or names its encoding, is decoded and
-    normalised before the test.
+    A definition spells ``def`` or ``class``, blanks, then its whole name: a file is
+    parsed only when some ``def``/``class`` is followed by a name the pattern
+    matches (``class CsrfViewMiddleware`` does not match ``*View``). A name matching
+    ``*PostEpisode*`` contains ``PostEpisode``, so files without that literal are
+    skipped without a regular expression. Python reads identifiers NFKC-normalised
+    (``ｉnit`` is ``init``), so a file that is not plain ASCII, or names its
+    encoding, is decoded and normalised before the test.
     """
     literals = sorted({_longest_literal(pattern) for pattern in patterns})
     needles = literals if all(literals) else []  # a pattern without a literal (``*``) needs none
-    in_bytes = [re.compile(shape.encode()) for shape in _shapes(literals, _NAME_CHARACTERS[bytes])]
-    in_text = [re.compile(shape) for shape in _shapes(literals, _NAME_CHARACTERS[str])]
+    in_bytes = [re.compile(shape.encode()) for shape in _shapes(patterns, _NAME_CHARACTERS[bytes])]
+    in_text = [re.compile(shape) for shape in _shapes(patterns, _NAME_CHARACTERS[str])]
     needle_bytes = [needle.encode() for needle in needles]
 
     def could_match(data: bytes) -> bool:
@@ -102,11 +104,28 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     return could_match
 
 
-def _shapes(literals: list[str], name: str) -> list[str]:
-    """A definition whose name holds one of ``literals``; one expression per keyword,
-    as a literal prefix lets the regular expression engine skip ahead quickly."""
-    names = "(?:" + "|".join(map(re.escape, literals)) + ")"
-    return [keyword + _SEPARATOR + name + "*" + names for keyword in ("def", "class")]
+def _shapes(patterns: Iterable[str], name: str) -> list[str]:
+    """A definition whose whole name matches one of ``patterns``; one expression per
+    keyword, as a literal prefix lets the regular expression engine skip ahead quickly.
+    ``name`` is the expression of one identifier character."""
+    names = "(?:" + "|".join(_name_shape(pattern, name) for pattern in patterns) + f")(?!{name})"
+    return [keyword + _SEPARATOR + names for keyword in ("def", "class")]
+
+
+def _name_shape(pattern: str, name: str) -> str:
+    """``pattern`` (fnmatch syntax) as a regular expression over identifier characters.
+
+    Only text this function is sure of is kept: the first bracket set, with its edge
+    cases (``[]a]``, ``[!a]``, an unclosed ``[``), and everything after it become
+    "any identifier characters", which only lets more files through.
+    """
+    parts = []
+    for character in pattern:
+        if character == "[":
+            parts.append(f"{name}*")
+            break
+        parts.append(f"{name}*" if character == "*" else name if character == "?" else re.escape(character))
+    return "".join(parts)
 
 
 def _second_line_end(data: bytes) -> int:
