@@ -89,6 +89,26 @@ class EventResolver:
             dotted = target + dot + tail
         return normalise(dotted)
 
+    def module_of(self, dotted: str) -> str | None:
+        """The project module resolving ``dotted`` reads first, if any."""
+        module, rest = self.split(dotted)
+        return module if rest else None
+
+    def hops(self, dotted: str) -> list[str]:
+        """The names resolving ``dotted`` reads next (for reading ahead; what
+        :meth:`_resolve` finds never depends on it): the target of the binding it goes
+        through, or the same name in each module its module star-imports."""
+        module, rest = self.split(dotted)
+        known = self.index.known_facts(module) if module and rest else None
+        facts = known.names if known else None
+        if facts is None or rest in facts.classes:
+            return []
+        head, dot, tail = rest.partition(".")
+        target = facts.bindings.get(head)
+        if target is not None:
+            return [target + dot + tail]
+        return [f"{source}.{rest}" for source in facts.star_imports if source in self.index.modules]
+
     def _through_star_imports(self, facts: ModuleFacts, rest: str, seen: set[str]) -> str | None:
         for source in facts.star_imports:
             if source not in self.index.modules:
@@ -177,18 +197,20 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
     base_modules = [resolver.split(base)[0] for base in config.event_bases]
     index.prefetch([*covered, *(module for module in base_modules if module)])
     if EVENTS_SCOPE in config.scope:
-        # Resolving every class's bases and every call's callee reads the modules
-        # they name next: read those together too.
-        named = set()
-        for module in covered:
-            facts = resolver.facts(module)
-            for reference in _references(facts) if facts else ():
-                named.add(resolver.split(reference)[0])
-        index.prefetch(sorted(module for module in named if module))
+        # Resolving every class's bases and every call's callee reads the modules they
+        # name, then the modules those re-export from: read each step's modules together.
+        pending = {reference for module in covered for reference in _references(resolver.facts(module))}
+        seen = set(pending)
+        while pending:
+            index.prefetch(sorted({module for module in map(resolver.module_of, pending) if module}))
+            pending = {hop for reference in pending for hop in resolver.hops(reference)} - seen
+            seen |= pending
     return covered
 
 
-def _references(facts: ModuleFacts) -> Iterator[str]:
+def _references(facts: ModuleFacts | None) -> Iterator[str]:
+    if facts is None:
+        return
     for fact in facts.classes.values():
         yield from fact.bases
     for call in facts.calls:
