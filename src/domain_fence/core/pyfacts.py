@@ -332,7 +332,7 @@ class _Walk:
         while pending:
             current = pending.pop()
             kind = type(current)
-            if kind is ast.Call:
+            if kind is ast.Call and current.keywords:  # only those with keywords make CallFacts
                 self.calls.append((current, scope))
             for name in _node_fields(kind):
                 value = getattr(current, name)

@@ -10,6 +10,7 @@ import-linter, grimp and rich are imported only by the commands that use them: a
 
 from __future__ import annotations
 
+import gc
 import os
 import shlex
 import sys
@@ -108,6 +109,20 @@ class OneLineErrors(click.Group):
             click.echo(f"domain-fence: internal error: {type(error).__name__}: {_one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
+
+
+def run() -> None:
+    """The ``domain-fence`` console script: :func:`main` in a process of its own.
+
+    The cyclic garbage collector is off: a command checks once and exits, the facts of
+    thousands of files and the import graph live until then and hold no reference
+    cycles, so each collection would walk them again for nothing (0.2 s of a cold
+    check of 3,500 files), and so would the collection Python runs at exit.
+    Reference counting still frees everything else. (Tests invoke ``main`` in their
+    own process, which keeps its collector.)
+    """
+    gc.disable()
+    main()
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
