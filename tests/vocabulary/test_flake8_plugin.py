@@ -205,3 +205,18 @@ def test_one_index_per_process_is_shared_by_every_file(leaky, monkeypatch):
     assert plugin.project_for(None).index is index
     assert [line for line, *_ in first] == [18]
     assert [(line, col) for line, col, *_ in second] == [(67, 4), (68, 4), (69, 4), (95, 0), (98, 26)]
+
+
+def test_the_plugin_reads_ahead_the_modules_below_the_paths_flake8_checks(tmp_path):
+    from domain_fence.core.index import ProjectIndex
+
+    for name in ("app/__init__.py", "app/runtime/__init__.py", "app/runtime/loop.py", "app/running.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    index = ProjectIndex.build(tmp_path, ["app"], search_paths=[str(tmp_path)], cache_dir=None)
+    runtime = str(tmp_path / "app" / "runtime")
+    assert plugin.modules_below(index, [runtime]) == ["app.runtime", "app.runtime.loop"]
+    assert plugin.modules_below(index, [runtime + "/"]) == ["app.runtime", "app.runtime.loop"]
+    assert plugin.modules_below(index, [str(tmp_path / "app/runtime/loop.py")]) == ["app.runtime.loop"]
+    assert plugin.modules_below(index, [str(tmp_path / "app/run")]) == []  # a prefix of a name is no directory
+    assert plugin.modules_below(index, [str(tmp_path)]) == ["app", "app.running", "app.runtime", "app.runtime.loop"]

@@ -50,7 +50,8 @@ class ProjectIndex:
     _facts: dict[str, FileFacts | None] = field(default_factory=dict, repr=False)
     # A module's declarations, or their pickle (from the cache or a worker) until asked for.
     _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)
-    _by_path: dict[Path, str] = field(default_factory=dict, repr=False)
+    _by_path: dict[str, str] | None = field(default=None, repr=False)  # absolute path -> module
+    _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
 
     @classmethod
     def build(
@@ -84,11 +85,19 @@ class ProjectIndex:
 
     def module_for_path(self, path: Path | str) -> str | None:
         """The module whose source is ``path``, or None when it is outside the project."""
-        if not self._by_path:
-            self._by_path = {Path(os.path.realpath(p)): m for m, p in self.modules.items()}
-            self._by_path.update({Path(os.path.abspath(p)): m for m, p in self.modules.items()})
-        module = self._by_path.get(Path(os.path.abspath(path)))  # no symbolic link on the way: the usual case
-        return module if module is not None else self._by_path.get(Path(os.path.realpath(path)))
+        module = self.absolute_paths().get(os.path.abspath(path))  # no symbolic link on the way: the usual case
+        if module is not None:
+            return module
+        if self._by_real_path is None:  # resolving every file's links costs a system call per directory
+            self._by_real_path = {os.path.realpath(p): m for m, p in self.modules.items()}
+        return self._by_real_path.get(os.path.realpath(path))
+
+    def absolute_paths(self) -> dict[str, str]:
+        """Each module's file (or directory), as an absolute path, and the module, in
+        module order."""
+        if self._by_path is None:
+            self._by_path = {os.path.abspath(p): m for m, p in self.modules.items()}
+        return self._by_path
 
     def file_facts(self, module: str) -> FileFacts | None:
         """What ``module``'s file says; None for a namespace directory or an unknown module."""

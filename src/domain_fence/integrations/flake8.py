@@ -115,9 +115,8 @@ class Project:
         is for; the workers inherit the facts instead of each reading its share."""
         if "-" in paths:
             return  # stdin: one file, read when checked
-        roots = [os.path.abspath(path) for path in paths or ["."]]
         index = self.index
-        under = [m for m, file in index.modules.items() if _below(os.path.abspath(file), roots)]
+        under = modules_below(index, paths or ["."])
         for contract in self.contracts:
             if contract.family == "vocabulary":
                 prefetch_covered(contract.config, index, among=under)
@@ -150,8 +149,12 @@ FREEZE_AFTER = 64  # modules about to be checked
 _FROZEN = False
 
 
-def _below(file: str, roots: list[str]) -> bool:
-    return any(file == root or file.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+def modules_below(index: ProjectIndex, paths: list[str]) -> list[str]:
+    """The modules whose files are ``paths`` or lie below one of them."""
+    roots = [os.path.abspath(path) for path in paths]
+    exact = set(roots)
+    prefixes = tuple(root.rstrip(os.sep) + os.sep for root in roots)
+    return [module for file, module in index.absolute_paths().items() if file in exact or file.startswith(prefixes)]
 
 
 def opt_in_prefix(code: str) -> str:
