@@ -59,7 +59,13 @@ MONTY = Preset(
             for name in ("models", "environments", "environment_utils", "actions", "agents", "sensors", "utils")
         ),
         "tbp.monty.simulators",
-        *(f"tbp.monty.{name}" for name in ("cmp", "context", "runtime", "geometry", "math", "memento", "path")),
+        *(
+            f"tbp.monty.{name}"
+            for name in (
+                *("cmp", "context", "runtime", "geometry", "math", "memento", "path"),
+                *("attention", "sensor_modules", "observations"),  # Monty 0.55's runtime outside frameworks
+            )
+        ),
         "tbp.monty.frameworks.telemetry",
         "tbp.monty.telemetry",
     ),
