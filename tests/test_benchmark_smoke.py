@@ -65,3 +65,28 @@ def test_generated_copies_import_their_own_copy_and_leave_the_rest_of_django_alo
         "from django.utils.html import escape\n"
         "from .mixins import FieldCacheMixin\n"
     )
+
+
+def test_the_floor_script_measures_each_part_of_a_cold_check(tmp_path):
+    assert run("--dry-run", "--corpora", "a", "--work-dir", str(tmp_path)).returncode == 0
+    floor = subprocess.run(
+        [sys.executable, str(RUN.parent / "floor.py"), str(tmp_path / "corpora" / "minimonty")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+    assert floor.returncode == 0, floor.stdout + floor.stderr
+    lines = floor.stdout.splitlines()
+    assert lines[0].startswith("corpus: minimonty, ")
+    # the reference codebase's telemetry schemas are events: their files must be parsed
+    assert lines[1].startswith("files with events or event constructions: ") and not lines[1].endswith(": 0 (0.00 MB)")
+    for part in ("start-up and imports", "grimp builds the graph", "ast.parse of those files", "floor / lint-imports"):
+        assert any(line.startswith(part) or line.strip().startswith(part) for line in lines), part
+
+
+def test_the_floor_script_needs_a_built_corpus(tmp_path):
+    floor = subprocess.run([sys.executable, str(RUN.parent / "floor.py"), str(tmp_path)], capture_output=True, text=True)
+
+    assert floor.returncode == 1
+    assert floor.stderr.strip() == f"floor: {tmp_path}: no .importlinter; run benchmarks/run.py first to build the corpora"
