@@ -207,6 +207,30 @@ def test_one_index_per_process_is_shared_by_every_file(leaky, monkeypatch):
     assert [(line, col) for line, col, *_ in second] == [(67, 4), (68, 4), (69, 4), (95, 0), (98, 26)]
 
 
+def test_the_configuration_is_found_once_per_directory_not_once_per_file(leaky, tmp_path, monkeypatch):
+    monkeypatch.setattr(plugin, "_PROJECTS", {})
+    looked_in = []
+    real = plugin.find_configuration
+
+    def finding(directory):
+        looked_in.append(directory)
+        return real(directory)
+
+    monkeypatch.setattr(plugin, "find_configuration", finding)
+    monkeypatch.chdir(leaky)
+    for filename in (EXTENSIONS, SCHEMAS, MODEL, EXTENSIONS):
+        list(plugin.DomainFenceChecker(None, filename).run())
+    assert looked_in == [leaky]
+    elsewhere = tmp_path / "no-configuration"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert plugin.project_for(None) is None and plugin.project_for(None) is None
+    assert looked_in == [leaky, elsewhere]  # "nothing to check" is remembered too
+    monkeypatch.chdir(leaky)
+    assert plugin.project_for(None).configuration.root == leaky.resolve()
+    assert len(looked_in) == 2
+
+
 def test_the_plugin_reads_ahead_the_modules_below_the_paths_flake8_checks(tmp_path):
     from domain_fence.core.index import ProjectIndex
 
