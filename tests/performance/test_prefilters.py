@@ -94,6 +94,20 @@ def test_the_bytes_filter_reads_names_as_python_does(start, rest, layout, cut):
             assert bytes_filter([pattern])(data), (data, pattern)
 
 
+ASCII_NAME = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,7}", fullmatch=True)
+GLOB = st.lists(st.sampled_from(["*", "?", "a", "b", "_", "A", "1", "ab", "View"]), min_size=1, max_size=5).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(name=ASCII_NAME, pattern=GLOB, keyword=st.sampled_from(["def", "class", "async def"]))
+def test_the_bytes_filter_lets_a_definition_through_exactly_when_its_name_matches(name, pattern, keyword):
+    """Without bracket sets, the filter reads a plain ASCII definition as fnmatch does:
+    it lets through no file whose only definition cannot match (``CsrfViewMiddleware``
+    for ``*View``), and every file whose definition does."""
+    data = f"{keyword} {name}(): pass\n".encode() if keyword != "class" else f"class {name}: pass\n".encode()
+    assert bytes_filter([pattern])(data) is fnmatchcase(name, pattern)
+
+
 def everything_parsed(config, index: ProjectIndex):
     """The placement check by parsing every file: the reference."""
     definitions, unreadable = [], []
