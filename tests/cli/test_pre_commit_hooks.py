@@ -118,3 +118,32 @@ def test_hooks_install_themselves_pass_on_a_clean_tree_and_fail_on_a_violating_o
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
     assert hook_status(violating.stdout, "lint-imports") == "Failed"
     assert "proj/runtime/model.py:1:1: DOM301 proj.runtime.model imports forbidden proj.experiment.run" in violating.stdout
+
+
+def local_recipe() -> str:
+    """The README's `repo: local` recipe, as written there."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", readme, re.DOTALL)
+    [local] = [block for block in blocks if "repo: local" in block]
+    return local
+
+
+def test_the_readme_local_recipe_runs_the_installed_domain_fence(project, tmp_path_factory):
+    (project / ".pre-commit-config.yaml").write_text(local_recipe())
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    environment["PRE_COMMIT_HOME"] = str(tmp_path_factory.mktemp("pre-commit-home"))
+    environment["PATH"] = f"{BIN}{os.pathsep}{environment.get('PATH', '')}"  # the development environment
+
+    def run() -> subprocess.CompletedProcess[str]:
+        git("add", "-A", cwd=project)
+        command = [str(BIN / "pre-commit"), "run", "--all-files", "--color", "never"]
+        return subprocess.run(command, cwd=project, env=environment, capture_output=True, text=True, timeout=300)
+
+    clean = run()
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert hook_status(clean.stdout, "domain-fence") == "Passed"
+    (project / "proj/runtime/model.py").write_text("from proj.experiment import run\n\nVALUE = 1\n")
+    violating = run()
+    assert violating.returncode == 1, violating.stdout + violating.stderr
+    assert hook_status(violating.stdout, "domain-fence") == "Failed"
+    assert "proj/runtime/model.py:1:1: DOM301 proj.runtime.model imports forbidden proj.experiment.run" in violating.stdout
