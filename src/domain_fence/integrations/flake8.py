@@ -153,7 +153,8 @@ def modules_below(index: ProjectIndex, paths: list[str]) -> list[str]:
     """The modules whose files are ``paths`` or lie below one of them."""
     roots = [os.path.abspath(path) for path in paths]
     exact = set(roots)
-    prefixes = tuple(root.rstrip(os.sep) + os.sep for root in roots)
+    # pre-commit passes every changed file: only directories can hold others
+    prefixes = tuple(root.rstrip(os.sep) + os.sep for root in roots if os.path.isdir(root))
     return [module for file, module in index.absolute_paths().items() if file in exact or file.startswith(prefixes)]
 
 
