@@ -12,6 +12,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from domain_fence.core.presets import MONTY
+
 REPO = Path(__file__).resolve().parents[1]
 MINIMONTY_SRC = REPO / "examples" / "minimonty" / "src" / "minimonty"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -47,17 +49,4 @@ def run_tool(tool: str, *args: str, cwd: Path, env: dict[str, str] | None = None
 
 
 # The experiment vocabulary of the monty preset, as a contract's `words` option lists it.
-EXPERIMENT_WORDS = [
-    "episode",
-    "epoch",
-    "experiment",
-    "primary target",
-    "ground truth",
-    "post episode",
-    "terminal state -> recognized state",
-    "mode",
-    "target",
-    "train",
-    "eval",
-    "label",
-]
+EXPERIMENT_WORDS = list(MONTY.words)

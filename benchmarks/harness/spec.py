@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain_fence.core.presets import DEFAULT_SYMBOLS, DEFAULT_WORDS
+
 
 @dataclass(frozen=True)
 class RuleSpec:
@@ -31,16 +33,8 @@ MINIMONTY = RuleSpec(
     forbidden=("minimonty.experiment",),
     vocabulary_modules=("minimonty.frameworks.**",),
     event_bases=("minimonty.frameworks.telemetry.schemas.TelemetrySchema",),
-    words=(
-        "episode",
-        "epoch",
-        "experiment",
-        "primary target",
-        "ground truth",
-        "post episode",
-        "terminal state -> recognized state",
-    ),
-    placement_symbols=("init_telemetry", "*PostEpisode*"),
+    words=DEFAULT_WORDS,  # what `domain-fence init` writes for a project like this one
+    placement_symbols=DEFAULT_SYMBOLS,
     placement_allowed=("minimonty.experiment.**",),
     boundary_name="Runtime and telemetry do not import experiment code",
     vocabulary_name="Runtime events carry no experiment vocabulary",

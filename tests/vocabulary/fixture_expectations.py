@@ -59,3 +59,22 @@ def unmet(expected: list[Expected], actual: list[tuple[int, str, int]]) -> tuple
         else:
             missing.append(expectation)
     return missing, remaining
+
+
+# A finding as flake8 and domain-fence print it: ``path:line:col: CODE message``.
+FINDING_LINE = re.compile(r"^(?P<path>[\w/.]+\.py):(?P<line>\d+):(?P<col>\d+): (?P<code>DOM\d{3}) (?P<message>.*)$", re.M)
+
+
+def annotated(root: Path) -> set[tuple[str, int, int, str]]:
+    """(path relative to ``root``, line, 1-based column, code) of every annotation of
+    the Python files below ``root``."""
+    return {
+        (path.relative_to(root).as_posix(), e.line, e.col + 1, e.code)
+        for path in root.rglob("*.py")
+        for e in expectations(path)
+    }
+
+
+def reported(output: str) -> list[tuple[str, int, int, str, str]]:
+    """(path, line, 1-based column, code, message) of every finding line of ``output``."""
+    return [(m["path"], int(m["line"]), int(m["col"]), m["code"], m["message"]) for m in FINDING_LINE.finditer(output)]

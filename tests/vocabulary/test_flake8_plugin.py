@@ -4,13 +4,12 @@ exactly the annotated findings, and agree with each other."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import pytest
 from flake8.exceptions import PluginExecutionFailed
-from fixture_expectations import expectations
+from fixture_expectations import annotated, reported
 
 from support import FIXTURES, REPO, run_tool
 from domain_fence.integrations import flake8 as plugin
@@ -19,7 +18,6 @@ LEAKY = FIXTURES / "vocabulary" / "leaky"
 SCHEMAS = "minimonty/frameworks/telemetry/schemas.py"
 EXTENSIONS = "minimonty/frameworks/telemetry/extensions.py"
 MODEL = "minimonty/frameworks/models/learning_module.py"
-LINE = re.compile(r"^(?P<path>[\w/.]+\.py):(?P<line>\d+):(?P<col>\d+): (?P<code>DOM\d{3}) (?P<message>.*)$", re.M)
 
 
 @pytest.fixture
@@ -28,33 +26,20 @@ def leaky(minimonty_copy: Path) -> Path:
     return minimonty_copy
 
 
-def expected(project: Path) -> set[tuple[str, int, int, str]]:
-    """(path, line, 1-based column, code) of every annotation in the leaky files."""
-    return {
-        (path.relative_to(LEAKY).as_posix(), e.line, e.col + 1, e.code)
-        for path in LEAKY.rglob("*.py")
-        for e in expectations(path)
-    }
-
-
-def reported(output: str) -> list[tuple[str, int, int, str, str]]:
-    return [(m["path"], int(m["line"]), int(m["col"]), m["code"], m["message"]) for m in LINE.finditer(output)]
-
-
 def flake8(project: Path, *args: str):
     return run_tool("flake8", "--select", "DOM", *args, "minimonty", cwd=project)
 
 
 def test_the_annotations_cover_every_code():
-    assert {code for *_, code in expected(LEAKY)} == {"DOM101", "DOM102", "DOM103", "DOM104", "DOM301"}
+    assert {code for *_, code in annotated(LEAKY)} == {"DOM101", "DOM102", "DOM103", "DOM104", "DOM301"}
 
 
 def test_flake8_reports_exactly_the_planted_findings(leaky):
     result = flake8(leaky)
     assert result.returncode == 1, result.output
     found = reported(result.stdout)
-    assert {r[:4] for r in found} == expected(leaky)
-    assert len(found) == len(expected(leaky)), result.stdout
+    assert {r[:4] for r in found} == annotated(LEAKY)
+    assert len(found) == len(annotated(LEAKY)), result.stdout
     assert result.stderr == ""
 
 

@@ -4,12 +4,11 @@ for, and the baseline ratchets them."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import pytest
-from fixture_expectations import expectations
+from fixture_expectations import annotated, reported
 from support import FIXTURES, run_tool
 
 from domain_fence.integrations.flake8 import OFF_BY_DEFAULT, opt_in_prefix, opted_in
@@ -17,7 +16,6 @@ from domain_fence.integrations.flake8 import OFF_BY_DEFAULT, opt_in_prefix, opte
 LEAKY = FIXTURES / "vocabulary" / "scope" / "leaky"
 LEGACY = "minimonty/frameworks/models/legacy_lm.py"
 CENSUS = "Runtime attributes and parameters carry no experiment vocabulary"
-LINE = re.compile(r"^(?P<path>[\w/.]+\.py):(?P<line>\d+):(?P<col>\d+): (?P<code>DOM\d{3}) (?P<message>.*)$", re.M)
 
 
 @pytest.fixture
@@ -26,25 +24,12 @@ def leaky(minimonty_copy: Path) -> Path:
     return minimonty_copy
 
 
-def expected() -> set[tuple[str, int, int, str]]:
-    """(path, line, 1-based column, code) of every annotation in the leaky files."""
-    return {
-        (path.relative_to(LEAKY).as_posix(), e.line, e.col + 1, e.code)
-        for path in LEAKY.rglob("*.py")
-        for e in expectations(path)
-    }
-
-
-def reported(output: str) -> list[tuple[str, int, int, str, str]]:
-    return [(m["path"], int(m["line"]), int(m["col"]), m["code"], m["message"]) for m in LINE.finditer(output)]
-
-
 def flake8(project: Path, *args: str):
     return run_tool("flake8", *args, "minimonty", cwd=project)
 
 
 def test_the_annotations_cover_the_contract_scope():
-    assert {code for *_, code in expected()} == {"DOM111", "DOM112"}
+    assert {code for *_, code in annotated(LEAKY)} == {"DOM111", "DOM112"}
 
 
 def test_flake8_leaves_the_census_codes_off_by_default(leaky):
@@ -58,7 +43,7 @@ def test_flake8_reports_them_when_extend_select_names_them(leaky):
     result = flake8(leaky, "--select", "DOM", "--extend-select", "DOM111,DOM112,DOM113")
     assert result.returncode == 1, result.output
     found = reported(result.stdout)
-    assert {r[:4] for r in found} == expected() and len(found) == len(expected())
+    assert {r[:4] for r in found} == annotated(LEAKY) and len(found) == len(annotated(LEAKY))
     assert f"{LEGACY}:32:9: DOM111 attribute LegacyLM.primary_target: experiment vocabulary 'primary target'" in (
         result.stdout.splitlines()
     )

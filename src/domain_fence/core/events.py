@@ -82,11 +82,10 @@ class EventResolver:
             facts = self.facts(module) if module and rest else None
             if facts is None or rest in facts.classes:
                 break
-            head, dot, tail = rest.partition(".")
-            target = facts.bindings.get(head)
+            target = _through_binding(facts, rest)
             if target is None:
                 return self._through_star_imports(facts, rest, seen) or normalise(dotted)
-            dotted = target + dot + tail
+            dotted = target
         return normalise(dotted)
 
     def module_of(self, dotted: str) -> str | None:
@@ -95,25 +94,23 @@ class EventResolver:
         return module if rest else None
 
     def hops(self, dotted: str) -> list[str]:
-        """The names resolving ``dotted`` reads next (for reading ahead; what
-        :meth:`_resolve` finds never depends on it): the target of the binding it goes
-        through, or the same name in each module its module star-imports."""
+        """The names resolving ``dotted`` reads next, from the facts already read (for
+        reading ahead: what :meth:`_resolve` finds never depends on it)."""
         module, rest = self.split(dotted)
         known = self.index.known_facts(module) if module and rest else None
         facts = known.names if known else None
         if facts is None or rest in facts.classes:
             return []
-        head, dot, tail = rest.partition(".")
-        target = facts.bindings.get(head)
-        if target is not None:
-            return [target + dot + tail]
+        target = _through_binding(facts, rest)
+        return [target] if target is not None else self._star_candidates(facts, rest)
+
+    def _star_candidates(self, facts: ModuleFacts, rest: str) -> list[str]:
+        """``rest`` in each project module ``facts``' module star-imports (a module
+        outside the project has nothing to resolve through)."""
         return [f"{source}.{rest}" for source in facts.star_imports if source in self.index.modules]
 
     def _through_star_imports(self, facts: ModuleFacts, rest: str, seen: set[str]) -> str | None:
-        for source in facts.star_imports:
-            if source not in self.index.modules:
-                continue  # outside the project: nothing to resolve through
-            candidate = f"{source}.{rest}"
+        for candidate in self._star_candidates(facts, rest):
             if candidate not in seen:
                 resolved = self.canonical(candidate, seen)
                 if self.class_fact(resolved) is not None:
@@ -155,6 +152,14 @@ class EventResolver:
                     pending.append(resolved)
         for visited in parent:  # nothing reachable from any of them is an event base
             self._events[visited] = False
+
+
+def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
+    """``rest`` through the name its module binds (``E.x`` -> ``pkg.base.Event.x``
+    after ``from .base import Event as E``), or None when its head is not bound."""
+    head, dot, tail = rest.partition(".")
+    target = facts.bindings.get(head)
+    return None if target is None else target + dot + tail
 
 
 def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: str) -> list[Finding]:
