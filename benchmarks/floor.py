@@ -61,13 +61,26 @@ def main(argv: list[str]) -> None:
 
     graph = min(_wall(lambda: grimp.build_graph(*configuration.root_packages, cache_dir=None)) for _ in range(RUNS))
     start = min(
-        _wall(lambda: subprocess.run([sys.executable, "-c", "import domain_fence.integrations.cli, domain_fence.integrations.importlinter.results"], check=True))
+        _wall(
+            lambda: subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    "import domain_fence.integrations.cli, domain_fence.integrations.importlinter.results",
+                ],
+                check=True,
+            )
+        )
         for _ in range(RUNS)
     )
     lint_imports = Path(sys.executable).with_name("lint-imports")
     environment = {**os.environ, "PYTHONPATH": str(corpus / "src")}
     reference = min(
-        _wall(lambda: subprocess.run([str(lint_imports), "forbidden.ini", "--no-cache"], env=environment, capture_output=True))
+        _wall(
+            lambda: subprocess.run(
+                [str(lint_imports), "forbidden.ini", "--no-cache"], env=environment, capture_output=True
+            )
+        )
         for _ in range(RUNS)
     )
     cores = len(os.sched_getaffinity(0))

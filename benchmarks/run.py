@@ -34,17 +34,37 @@ CORPUS_KEYS = ("a", "b", "c")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=None, help="runs per series (default 5; 1 with --quick)")
-    parser.add_argument("--corpora", default="a,b,c", help="a = minimonty, b = django, c = generated trees (default a,b,c)")
-    parser.add_argument("--scales", default=None, help="copies in the generated trees (default 1,10,50; 1,10 with --quick)")
+    parser.add_argument(
+        "--corpora", default="a,b,c", help="a = minimonty, b = django, c = generated trees (default a,b,c)"
+    )
+    parser.add_argument(
+        "--scales", default=None, help="copies in the generated trees (default 1,10,50; 1,10 with --quick)"
+    )
     parser.add_argument("--tools", default=",".join(tools.TOOL_NAMES), help=f"subset of {','.join(tools.TOOL_NAMES)}")
     parser.add_argument("--quick", action="store_true", help="one run per series and no x50 tree: for development")
-    parser.add_argument("--work-dir", type=Path, default=HERE / ".work", help="corpora, venvs, logs (default benchmarks/.work)")
-    parser.add_argument("--write-readme", action="store_true", help="replace the results section of benchmarks/README.md")
-    parser.add_argument("--dry-run", action="store_true", help="build the corpora and check their configurations; time nothing")
-    parser.add_argument("--profile", action="store_true", help="profile domain-fence check and lint-imports+vocabulary on the largest tree")
-    parser.add_argument("--report-only", action="store_true", help="re-render the last run's results.json (with --write-readme: into the README); run nothing")
+    parser.add_argument(
+        "--work-dir", type=Path, default=HERE / ".work", help="corpora, venvs, logs (default benchmarks/.work)"
+    )
+    parser.add_argument(
+        "--write-readme", action="store_true", help="replace the results section of benchmarks/README.md"
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="build the corpora and check their configurations; time nothing"
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile domain-fence check and lint-imports+vocabulary on the largest tree",
+    )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="re-render the last run's results.json (with --write-readme: into the README); run nothing",
+    )
     args = parser.parse_args(argv)
     args.runs = args.runs or (1 if args.quick else 5)
     args.scales = [int(s) for s in (args.scales or ("1,10" if args.quick else "1,10,50")).split(",") if s]
@@ -83,8 +103,11 @@ def dry_run(built: list[corpora.Corpus]) -> int:
     for corpus in built:
         for config in ("forbidden.ini", ".importlinter"):
             result = subprocess.run(
-                [lint_imports, config, "--no-cache"], cwd=corpus.root, env=tools.tool_environment(corpus),
-                capture_output=True, text=True,
+                [lint_imports, config, "--no-cache"],
+                cwd=corpus.root,
+                env=tools.tool_environment(corpus),
+                capture_output=True,
+                text=True,
             )
             counts = re.search(r"Contracts: (\d+) kept, (\d+) broken", result.stdout)
             if counts is None:
@@ -109,16 +132,32 @@ def profile(built: list[corpora.Corpus], work: Path) -> int:
     out_dir = work / "profiles"
     out_dir.mkdir(parents=True, exist_ok=True)
     missing, check_options = tools.fence_check_options(bin_dir)
-    jobs = [] if missing else [
-        ("domain-fence-cold", [str(bin_dir / "domain-fence"), "check", *check_options], True),
-        ("domain-fence-warm", [str(bin_dir / "domain-fence"), "check", *check_options], False),
-    ]
+    jobs = (
+        []
+        if missing
+        else [
+            ("domain-fence-cold", [str(bin_dir / "domain-fence"), "check", *check_options], True),
+            ("domain-fence-warm", [str(bin_dir / "domain-fence"), "check", *check_options], False),
+        ]
+    )
     if missing:
         print(f"note: {missing}; profiling lint-imports only")
     jobs += [
-        ("lint-imports-vocabulary-cold", [str(bin_dir / "lint-imports"), "vocabulary.ini", "--cache-dir", ".profile_cache"], True),
-        ("lint-imports-forbidden-cold", [str(bin_dir / "lint-imports"), "forbidden.ini", "--cache-dir", ".profile_cache"], True),
-        ("lint-imports-fence-cold", [str(bin_dir / "lint-imports"), ".importlinter", "--cache-dir", ".profile_cache"], True),
+        (
+            "lint-imports-vocabulary-cold",
+            [str(bin_dir / "lint-imports"), "vocabulary.ini", "--cache-dir", ".profile_cache"],
+            True,
+        ),
+        (
+            "lint-imports-forbidden-cold",
+            [str(bin_dir / "lint-imports"), "forbidden.ini", "--cache-dir", ".profile_cache"],
+            True,
+        ),
+        (
+            "lint-imports-fence-cold",
+            [str(bin_dir / "lint-imports"), ".importlinter", "--cache-dir", ".profile_cache"],
+            True,
+        ),
     ]
     for name, command, cold in jobs:
         if cold:
@@ -127,7 +166,13 @@ def profile(built: list[corpora.Corpus], work: Path) -> int:
         target = out_dir / f"{corpus.name}-{name}.txt"
         argv = [sys.executable, "-m", "pyinstrument", "--renderer", "text", "--outfile", str(target), *command]
         print("$", shlex.join(argv), flush=True)
-        subprocess.run(argv, cwd=corpus.root, env=tools.tool_environment(corpus), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            argv,
+            cwd=corpus.root,
+            env=tools.tool_environment(corpus),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         print(f"  -> {target}")
     return 0
 
@@ -159,11 +204,16 @@ def main(argv: list[str] | None = None) -> int:
     all_results = {}
     for corpus in built:
         print(f"benchmarking {corpus.name} ({args.runs} runs per series)", flush=True)
-        all_results[corpus.name] = (corpus, bench_corpus(corpus, tool_list, args.runs, args.work_dir / "logs" / corpus.name))
+        all_results[corpus.name] = (
+            corpus,
+            bench_corpus(corpus, tool_list, args.runs, args.work_dir / "logs" / corpus.name),
+        )
     info = report.machine_info()
     info["load"] = f"before {info_before['load']}, after {info['load']} (1, 5, 15 min)"
     info["code"] = f"{info_before['code']} at the start; {info['code']} at the end"
-    command_line = "python benchmarks/run.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    command_line = "python benchmarks/run.py " + " ".join(
+        shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])
+    )
     section = report.render(all_results, REPO, info, envs.versions, args.runs, skipped, command_line.strip())
     print()
     print(section)
@@ -209,7 +259,10 @@ def report_only(args: argparse.Namespace) -> int:
         results = {}
         for tool_name, entry in stored["tools"].items():
             tool = tools.Tool(
-                tool_name, tuple(entry["command"]), tuple(entry["caches"]), entry["note"],
+                tool_name,
+                tuple(entry["command"]),
+                tuple(entry["caches"]),
+                entry["note"],
                 env=tuple(tuple(pair) for pair in entry.get("env", ())),
             )
             warm = Series(tuple(Sample(**s) for s in entry["warm"])) if entry["warm"] else None
@@ -217,7 +270,12 @@ def report_only(args: argparse.Namespace) -> int:
         all_results[name] = (corpus, results)
     runs = max(len(r.cold.samples) for _, results in all_results.values() for r in results.values())
     section = report.render(
-        all_results, REPO, data["machine"], data["versions"], runs, data["skipped"],
+        all_results,
+        REPO,
+        data["machine"],
+        data["versions"],
+        runs,
+        data["skipped"],
         data["command_line"] + " (re-rendered with --report-only)",
     )
     print(section)

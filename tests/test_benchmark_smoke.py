@@ -86,7 +86,11 @@ def test_the_floor_script_measures_each_part_of_a_cold_check(tmp_path):
 
 
 def test_the_floor_script_needs_a_built_corpus(tmp_path):
-    floor = subprocess.run([sys.executable, str(RUN.parent / "floor.py"), str(tmp_path)], capture_output=True, text=True)
+    floor = subprocess.run(
+        [sys.executable, str(RUN.parent / "floor.py"), str(tmp_path)], capture_output=True, text=True
+    )
 
     assert floor.returncode == 1
-    assert floor.stderr.strip() == f"floor: {tmp_path}: no .importlinter; run benchmarks/run.py first to build the corpora"
+    assert (
+        floor.stderr.strip() == f"floor: {tmp_path}: no .importlinter; run benchmarks/run.py first to build the corpora"
+    )

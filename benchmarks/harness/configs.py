@@ -78,13 +78,15 @@ def domain_fence_config(spec: RuleSpec, families: tuple[str, ...]) -> str:
 
 
 def forbidden_config(spec: RuleSpec) -> str:
-    return "\n".join([
-        _session(spec),
-        "[importlinter:contract:orm-knows-no-web]\n"
-        f"name = {spec.boundary_name}\ntype = forbidden\n"
-        + _lines("source_modules", spec.sources)
-        + _lines("forbidden_modules", spec.forbidden),
-    ])
+    return "\n".join(
+        [
+            _session(spec),
+            "[importlinter:contract:orm-knows-no-web]\n"
+            f"name = {spec.boundary_name}\ntype = forbidden\n"
+            + _lines("source_modules", spec.sources)
+            + _lines("forbidden_modules", spec.forbidden),
+        ]
+    )
 
 
 def tach_config(spec: RuleSpec) -> str:
@@ -126,7 +128,5 @@ def archon_test(spec: RuleSpec) -> str:
         "    (\n"
         f'        archrule("{spec.boundary_name}")\n'
         f"        .match({patterns(spec.sources)})\n"
-        f"        .should_not_import({patterns(spec.forbidden)})\n"
-        + f'        .check("{package}")\n'
-        + "    )\n"
+        f"        .should_not_import({patterns(spec.forbidden)})\n" + f'        .check("{package}")\n' + "    )\n"
     )

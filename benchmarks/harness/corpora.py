@@ -127,8 +127,18 @@ def _django_wheel(work: Path) -> Path:
     if not wheels:
         downloads.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-             "--dest", str(downloads), f"django=={DJANGO_VERSION}"],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--dest",
+                str(downloads),
+                f"django=={DJANGO_VERSION}",
+            ],
             check=True,
         )
         wheels = sorted(downloads.glob(f"[Dd]jango-{DJANGO_VERSION}-*.whl"))

@@ -36,7 +36,9 @@ def run_once(argv: list[str], cwd: Path, env: dict[str, str], output: Path) -> S
     wrapped = [str(GNU_TIME), "--format", "%M", "--output", str(rss_file), *argv] if GNU_TIME.exists() else argv
     with output.open("wb") as sink:
         start = time.perf_counter()
-        process = subprocess.Popen(wrapped, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            wrapped, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)  # already reaped: tell Popen

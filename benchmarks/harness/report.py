@@ -50,8 +50,12 @@ def _code_state() -> str:
     """The commit measured, and how many source files differed from it (read-only git)."""
     repo = Path(__file__).resolve().parents[2]
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
-        changed = subprocess.run(["git", "status", "--porcelain", "--", "src"], cwd=repo, capture_output=True, text=True).stdout
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src"], cwd=repo, capture_output=True, text=True
+        ).stdout
     except OSError:
         return "unknown"
     count = len(changed.splitlines())
@@ -94,11 +98,7 @@ def corpus_table(corpus: Corpus, results: dict[str, Result]) -> list[str]:
 
 
 def _scaled(all_results: dict[str, tuple[Corpus, dict[str, Result]]]) -> dict[int, dict[str, Result]]:
-    return {
-        corpus.scale: results
-        for corpus, results in all_results.values()
-        if corpus.scale is not None
-    }
+    return {corpus.scale: results for corpus, results in all_results.values() if corpus.scale is not None}
 
 
 def targets(all_results: dict[str, tuple[Corpus, dict[str, Result]]]) -> list[str]:
@@ -114,18 +114,23 @@ def targets(all_results: dict[str, tuple[Corpus, dict[str, Result]]]) -> list[st
     for result in (fence, ref):
         failure = result and (result.cold.failure or result.warm_or_cold.failure)
         if failure:
-            out.append(f"- **NOT EVALUABLE**: {result.tool.name} failed on x{largest} ({failure}); its times below are not a check.")
+            out.append(
+                f"- **NOT EVALUABLE**: {result.tool.name} failed on x{largest} ({failure}); its times below are not a check."
+            )
     if fence and ref:
         for mode, limit in (("cold", 1.0), ("warm", 0.6)):
             mine = fence.cold if mode == "cold" else fence.warm_or_cold
             theirs = ref.cold if mode == "cold" else ref.warm_or_cold
             ratio = mine.wall / theirs.wall
-            out.append(_verdict(
-                f"domain-fence check {mode} <= {limit}x lint-imports {mode} (boundary alone)",
-                ratio <= limit,
-                f"{_s(mine.wall)} s vs {_s(theirs.wall)} s = {ratio:.2f}x (CPU time: {mine.cpu / theirs.cpu:.2f}x)",
-                f"missed by {ratio - limit:.2f}x ({_s(mine.wall - limit * theirs.wall)} s over)",
-            ) + _disagreement(ratio <= limit, mine.cpu / theirs.cpu <= limit))
+            out.append(
+                _verdict(
+                    f"domain-fence check {mode} <= {limit}x lint-imports {mode} (boundary alone)",
+                    ratio <= limit,
+                    f"{_s(mine.wall)} s vs {_s(theirs.wall)} s = {ratio:.2f}x (CPU time: {mine.cpu / theirs.cpu:.2f}x)",
+                    f"missed by {ratio - limit:.2f}x ({_s(mine.wall - limit * theirs.wall)} s over)",
+                )
+                + _disagreement(ratio <= limit, mine.cpu / theirs.cpu <= limit)
+            )
     else:
         out.append("- domain-fence vs lint-imports: not measured (one of them did not run).")
     bare, plugin = results.get("flake8"), results.get("flake8+DOM")
@@ -133,21 +138,28 @@ def targets(all_results: dict[str, tuple[Corpus, dict[str, Result]]]) -> list[st
         for mode, series in (("cold", plugin.cold), ("warm", plugin.warm_or_cold)):
             overhead = series.wall / bare.cold.wall - 1
             cpu_overhead = series.cpu / bare.cold.cpu - 1
-            out.append(_verdict(
-                f"flake8 plugin adds <= 5% to flake8's wall time ({mode} plugin cache)",
-                overhead <= 0.05,
-                f"{_s(series.wall)} s vs {_s(bare.cold.wall)} s = {overhead:+.1%} (CPU time: {cpu_overhead:+.1%})",
-                f"missed by {overhead - 0.05:.1%} points",
-            ) + _disagreement(overhead <= 0.05, cpu_overhead <= 0.05))
+            out.append(
+                _verdict(
+                    f"flake8 plugin adds <= 5% to flake8's wall time ({mode} plugin cache)",
+                    overhead <= 0.05,
+                    f"{_s(series.wall)} s vs {_s(bare.cold.wall)} s = {overhead:+.1%} (CPU time: {cpu_overhead:+.1%})",
+                    f"missed by {overhead - 0.05:.1%} points",
+                )
+                + _disagreement(overhead <= 0.05, cpu_overhead <= 0.05)
+            )
     else:
         out.append("- flake8 plugin overhead: not measured.")
     out += _linearity(scaled)
     if fence:
         rss = max(fence.cold.rss_mb, fence.warm_or_cold.rss_mb)
-        out.append(_verdict(
-            f"domain-fence check peak RSS <= {RSS_LIMIT_MB} MB at x{largest}",
-            rss <= RSS_LIMIT_MB, f"{rss:.0f} MB", f"missed by {rss - RSS_LIMIT_MB:.0f} MB",
-        ))
+        out.append(
+            _verdict(
+                f"domain-fence check peak RSS <= {RSS_LIMIT_MB} MB at x{largest}",
+                rss <= RSS_LIMIT_MB,
+                f"{rss:.0f} MB",
+                f"missed by {rss - RSS_LIMIT_MB:.0f} MB",
+            )
+        )
     out.append("")
     return out
 
@@ -171,11 +183,15 @@ def _linearity(scaled: dict[int, dict[str, Result]]) -> list[str]:
     superlinear term (or noise, when that cost is tiny next to the start-up floor)."""
     scales = sorted(scaled)
     if len(scales) < 3 or FENCE not in scaled[scales[0]]:
-        return [f"- linear growth: needs three scales with domain-fence; measured {', '.join(f'x{s}' for s in scales)}."]
+        return [
+            f"- linear growth: needs three scales with domain-fence; measured {', '.join(f'x{s}' for s in scales)}."
+        ]
     low, mid, high = scales[0], scales[1], scales[-1]
     out = []
     for mode in ("cold", "warm"):
-        series = {s: scaled[s][FENCE].cold if mode == "cold" else scaled[s][FENCE].warm_or_cold for s in (low, mid, high)}
+        series = {
+            s: scaled[s][FENCE].cold if mode == "cold" else scaled[s][FENCE].warm_or_cold for s in (low, mid, high)
+        }
         t = {s: series[s].wall for s in series}
         early = (t[mid] - t[low]) / (mid - low)
         late = (t[high] - t[mid]) / (high - mid)
@@ -187,13 +203,16 @@ def _linearity(scaled: dict[int, dict[str, Result]]) -> list[str]:
             f"x{high} / x{low} = {growth:.1f}x (linear allows {high / low:.0f}x)",
             f"missed by {growth - high / low:.1f}x",
         )
-        line += f"; cost per added copy {early * 1000:.1f} ms (x{low}..x{mid}) then {late * 1000:.1f} ms (x{mid}..x{high})"
+        line += (
+            f"; cost per added copy {early * 1000:.1f} ms (x{low}..x{mid}) then {late * 1000:.1f} ms (x{mid}..x{high})"
+        )
         if late > early * LINEAR_SLACK:
             spread = max(series[s].spread for s in series)
             line += (
                 f" (**rose {late / early:.1f}x**: a superlinear term, or noise where the per-copy cost is small "
-                f"next to start-up; largest spread in these series {spread:.0%})" if early > 0 else
-                " (**rose from nothing**: noise or a superlinear term)"
+                f"next to start-up; largest spread in these series {spread:.0%})"
+                if early > 0
+                else " (**rose from nothing**: noise or a superlinear term)"
             )
         out.append(line)
     return out
@@ -246,7 +265,7 @@ def commands(all_results: dict[str, tuple[Corpus, dict[str, Result]]], repo: Pat
 def _relative(text: str | Path, repo: Path) -> str:
     text = str(text)
     prefix = str(repo) + os.sep
-    return text[len(prefix):] if text.startswith(prefix) else text
+    return text[len(prefix) :] if text.startswith(prefix) else text
 
 
 def machine_lines(info: dict[str, str], versions: dict[str, str], runs: int, skipped: list[str]) -> list[str]:

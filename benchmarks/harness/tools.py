@@ -100,7 +100,10 @@ def ensure_venv(path: Path, pins: tuple[str, ...]) -> Path:
     shutil.rmtree(path, ignore_errors=True)
     print(f"creating {path} with {' '.join(pins)}", flush=True)
     venv.EnvBuilder(with_pip=True, clear=True).create(path)
-    subprocess.run([str(path / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pins], check=True)
+    subprocess.run(
+        [str(path / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pins],
+        check=True,
+    )
     stamp.write_text(wanted)
     return path
 
@@ -136,50 +139,93 @@ def build_tools(envs: Environments, names: set[str], families_note: str) -> list
     tools: list[Tool] = []
     if "domain-fence" in names:
         skip, options = fence_check_options(project)
-        tools.append(Tool(
-            "domain-fence", (str(project / "domain-fence"), "check", *options),
-            caches=(".import_linter_cache", ".domain_fence_cache"), note=families_note, skip=skip or "",
-        ))
+        tools.append(
+            Tool(
+                "domain-fence",
+                (str(project / "domain-fence"), "check", *options),
+                caches=(".import_linter_cache", ".domain_fence_cache"),
+                note=families_note,
+                skip=skip or "",
+            )
+        )
     if "lint-imports" in names:
-        tools.append(Tool(
-            "lint-imports", (str(project / "lint-imports"), "forbidden.ini", "--cache-dir", ".lint_imports_cache"),
-            caches=(".lint_imports_cache",), note="forbidden contract alone: the reference",
-            must_print="Contracts:",
-        ))
+        tools.append(
+            Tool(
+                "lint-imports",
+                (str(project / "lint-imports"), "forbidden.ini", "--cache-dir", ".lint_imports_cache"),
+                caches=(".lint_imports_cache",),
+                note="forbidden contract alone: the reference",
+                must_print="Contracts:",
+            )
+        )
     if "lint-imports+fence" in names:
-        tools.append(Tool(
-            "lint-imports+fence", (str(project / "lint-imports"), ".importlinter", "--cache-dir", ".lint_imports_fence_cache"),
-            caches=(".lint_imports_fence_cache", ".lint_imports_fence_facts"),
-            env=((FENCE_CACHE_ENV, ".lint_imports_fence_facts"),),
-            note="our contracts run by lint-imports " + (families_note or "(all three families)"),
-            must_print="Contracts:",
-        ))
+        tools.append(
+            Tool(
+                "lint-imports+fence",
+                (str(project / "lint-imports"), ".importlinter", "--cache-dir", ".lint_imports_fence_cache"),
+                caches=(".lint_imports_fence_cache", ".lint_imports_fence_facts"),
+                env=((FENCE_CACHE_ENV, ".lint_imports_fence_facts"),),
+                note="our contracts run by lint-imports " + (families_note or "(all three families)"),
+                must_print="Contracts:",
+            )
+        )
     if "flake8" in names:
-        tools.append(Tool(
-            "flake8", (str(envs.venv_bin("flake8") / "flake8"), *FLAKE8_ARGS),
-            note="same flake8 and checkers, in a venv without domain-fence",
-            must_not_print="failed during execution",
-        ))
+        tools.append(
+            Tool(
+                "flake8",
+                (str(envs.venv_bin("flake8") / "flake8"), *FLAKE8_ARGS),
+                note="same flake8 and checkers, in a venv without domain-fence",
+                must_not_print="failed during execution",
+            )
+        )
         plugin = dom_plugin_registered()
-        tools.append(Tool(
-            "flake8+DOM", (str(project / "flake8"), *FLAKE8_ARGS),
-            caches=(".flake8_dom_facts",),
-            env=((FENCE_CACHE_ENV, ".flake8_dom_facts"),),
-            note="with the domain-fence plugin" if plugin else "DOM plugin NOT registered: same as flake8",
-            must_not_print="failed during execution",
-        ))
+        tools.append(
+            Tool(
+                "flake8+DOM",
+                (str(project / "flake8"), *FLAKE8_ARGS),
+                caches=(".flake8_dom_facts",),
+                env=((FENCE_CACHE_ENV, ".flake8_dom_facts"),),
+                note="with the domain-fence plugin" if plugin else "DOM plugin NOT registered: same as flake8",
+                must_not_print="failed during execution",
+            )
+        )
     if "tach" in names:
-        tools.append(Tool("tach", (str(envs.venv_bin("tach") / "tach"), "check"), note="direct imports only; no cache for check"))
+        tools.append(
+            Tool("tach", (str(envs.venv_bin("tach") / "tach"), "check"), note="direct imports only; no cache for check")
+        )
     if "ruff" in names:
-        tools.append(Tool(
-            "ruff", (str(envs.venv_bin("ruff") / "ruff"), "check", "--select", "TID251", "--output-format", "concise", "src"),
-            caches=(".ruff_cache",), note="TID251 banned-api; direct absolute imports only",
-        ))
+        tools.append(
+            Tool(
+                "ruff",
+                (
+                    str(envs.venv_bin("ruff") / "ruff"),
+                    "check",
+                    "--select",
+                    "TID251",
+                    "--output-format",
+                    "concise",
+                    "src",
+                ),
+                caches=(".ruff_cache",),
+                note="TID251 banned-api; direct absolute imports only",
+            )
+        )
     if "pytest-archon" in names:
-        tools.append(Tool(
-            "pytest-archon", (str(envs.venv_bin("archon") / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_boundary_archon.py"),
-            note="transitive (its default); no cache",
-        ))
+        tools.append(
+            Tool(
+                "pytest-archon",
+                (
+                    str(envs.venv_bin("archon") / "python"),
+                    "-m",
+                    "pytest",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "test_boundary_archon.py",
+                ),
+                note="transitive (its default); no cache",
+            )
+        )
     return tools
 
 

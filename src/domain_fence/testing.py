@@ -1,9 +1,9 @@
 """Types for annotating tests that use domain-fence's pytest fixtures::
 
-    from domain_fence.testing import Fence
+from domain_fence.testing import Fence
 
-    def test_experiment_owns_init_telemetry(fence: Fence):
-        fence.assert_defined_only_under("init_telemetry", "pkg.experiment")
+def test_experiment_owns_init_telemetry(fence: Fence):
+    fence.assert_defined_only_under("init_telemetry", "pkg.experiment")
 """
 
 from domain_fence.core.findings import Finding

@@ -21,7 +21,15 @@ EXPERIMENT_MODE = "pkg.experiment.mode"
 
 def make_graph(*imports: tuple[str, str, int]) -> grimp.ImportGraph:
     graph = grimp.ImportGraph()
-    for module in ("pkg", "pkg.runtime", "pkg.experiment", RUNTIME_MODEL, RUNTIME_HELPER, EXPERIMENT_MODE, "pkg.shared"):
+    for module in (
+        "pkg",
+        "pkg.runtime",
+        "pkg.experiment",
+        RUNTIME_MODEL,
+        RUNTIME_HELPER,
+        EXPERIMENT_MODE,
+        "pkg.shared",
+    ):
         graph.add_module(module)
     for importer, imported, line in imports:
         graph.add_import(importer=importer, imported=imported, line_number=line, line_contents=f"import {imported}")
@@ -151,8 +159,15 @@ def test_invalid_options_are_reported_together(root):
 
 def test_baseline_path_is_relative_to_the_project_root(root):
     (root / "custom").mkdir()
-    write_baseline(Baseline(root / "custom" / "b.json", (BaselineEntry("runtime-knows-no-experiment", f"boundary:{RUNTIME_MODEL}->{EXPERIMENT_MODE}", ""),)))
-    check = make_contract(baseline="custom/b.json").check(make_graph((RUNTIME_MODEL, EXPERIMENT_MODE, 7)), verbose=False)
+    write_baseline(
+        Baseline(
+            root / "custom" / "b.json",
+            (BaselineEntry("runtime-knows-no-experiment", f"boundary:{RUNTIME_MODEL}->{EXPERIMENT_MODE}", ""),),
+        )
+    )
+    check = make_contract(baseline="custom/b.json").check(
+        make_graph((RUNTIME_MODEL, EXPERIMENT_MODE, 7)), verbose=False
+    )
     assert check.kept
     assert json.loads((root / "custom" / "b.json").read_text())["version"] == 1
 

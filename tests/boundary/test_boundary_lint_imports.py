@@ -67,7 +67,10 @@ def test_the_ratchet(project):
     prepend(project / SCHEMAS, "from minimonty.experiment import world")
     second = run_tool("lint-imports", "--no-logo", cwd=project)
     assert second.returncode == 1
-    assert f"{SCHEMAS}:1:1: DOM301 minimonty.frameworks.telemetry.schemas imports forbidden minimonty.experiment.world" in second.stdout
+    assert (
+        f"{SCHEMAS}:1:1: DOM301 minimonty.frameworks.telemetry.schemas imports forbidden minimonty.experiment.world"
+        in second.stdout
+    )
     assert MODEL not in second.stdout  # the recorded violation stays quiet
     drop_first_line(project / SCHEMAS)
 

@@ -94,7 +94,9 @@ def test_every_built_in_type_is_reported_with_locations(project):
     assert located("only-a-uses-b") == [
         ("app/c.py", 1, "protected contract 'only-a-uses-b' broken: app.c imports app.b._secret"),
     ]
-    assert located("private") == [("app/c.py", 1, "private_modules contract 'private' broken: app.c imports app.b._secret")]
+    assert located("private") == [
+        ("app/c.py", 1, "private_modules contract 'private' broken: app.c imports app.b._secret")
+    ]
     assert located("all-layers-named") == [
         ("app/b/two.py", 1, "layers contract 'all-layers-named' broken: app.b.two imports app.a.one"),
         ("app/c.py", 1, "layers contract 'all-layers-named' broken: app.c is not listed as a layer"),

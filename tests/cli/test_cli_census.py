@@ -47,7 +47,12 @@ def many_modules(count: int) -> Census:
 def test_text_lists_ten_modules_unless_verbose():
     census = many_modules(12)
     lines = render(census_report(census), "text").splitlines()
-    assert lines[1:5] == ["  census: 23 findings in 12 modules", "    by module:", "      12  pkg.m00", "       1  pkg.m01"]
+    assert lines[1:5] == [
+        "  census: 23 findings in 12 modules",
+        "    by module:",
+        "      12  pkg.m00",
+        "       1  pkg.m01",
+    ]
     assert lines[12:16] == [
         "       1  pkg.m09",
         "      … 2 more modules (--verbose lists all)",
@@ -136,7 +141,10 @@ def test_check_prints_the_census_under_its_contract(ratcheted):
         "",
     ]
     # The events contract found nothing and recorded nothing: no census.
-    assert lines[start - 1] == "Runtime events carry no experiment vocabulary [runtime-events-speak-runtime: vocabulary] KEPT"
+    assert (
+        lines[start - 1]
+        == "Runtime events carry no experiment vocabulary [runtime-events-speak-runtime: vocabulary] KEPT"
+    )
     assert lines[-1] == "2 contracts: 1 kept, 1 broken; 1 finding, 1 stale baseline entry, 4 baselined"
 
 

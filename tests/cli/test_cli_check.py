@@ -170,7 +170,13 @@ def test_json_report_follows_the_documented_schema(leaky):
     report = json.loads(result.stdout)
     assert (report["schema"], report["version"], report["config"]) == ("domain-fence-report", 1, ".importlinter")
     assert report["summary"] == {
-        "contracts": 5, "kept": 1, "broken": 4, "findings": 7, "baselined": 1, "stale": 1, "warnings": 0
+        "contracts": 5,
+        "kept": 1,
+        "broken": 4,
+        "findings": 7,
+        "baselined": 1,
+        "stale": 1,
+        "warnings": 0,
     }
     boundary = report["contracts"][0]
     assert (boundary["id"], boundary["type"], boundary["kept"]) == ("runtime-knows-no-experiment", "boundary", False)
@@ -188,8 +194,12 @@ def test_json_report_follows_the_documented_schema(leaky):
         "contract": "runtime-knows-no-experiment",
         "details": ["leaky.runtime.model -> leaky.experiment.modes (l.5)"],
     }
-    assert [f["fingerprint"] for f in boundary["baselined"]] == ["boundary:leaky.runtime.legacy->leaky.experiment.runner"]
-    assert [(f["code"], f["path"], f["line"]) for f in boundary["stale"]] == [("DOM002", ".domain-fence-baseline.json", 7)]
+    assert [f["fingerprint"] for f in boundary["baselined"]] == [
+        "boundary:leaky.runtime.legacy->leaky.experiment.runner"
+    ]
+    assert [(f["code"], f["path"], f["line"]) for f in boundary["stale"]] == [
+        ("DOM002", ".domain-fence-baseline.json", 7)
+    ]
     layers = next(c for c in report["contracts"] if c["type"] == "layers")
     assert {f["code"] for f in layers["findings"]} == {"DOM303"}
     assert {(d["importer"], d["imported"]) for d in layers["dependencies"]} == {("leaky.runtime", "leaky.experiment")}
@@ -212,7 +222,9 @@ def test_sarif_validates_against_the_schema_and_marks_the_baseline(leaky):
         assert location["uriBaseId"] == "PROJECTROOT" and not location["uri"].startswith("/")
     assert len(by_state["new"]) == 8
     [baselined] = by_state["unchanged"]
-    assert baselined["suppressions"] == [{"kind": "external", "justification": "recorded in .domain-fence-baseline.json"}]
+    assert baselined["suppressions"] == [
+        {"kind": "external", "justification": "recorded in .domain-fence-baseline.json"}
+    ]
     assert baselined["partialFingerprints"] == {
         "domainFence/v1": "runtime-knows-no-experiment/boundary:leaky.runtime.legacy->leaky.experiment.runner"
     }
@@ -241,8 +253,14 @@ def test_markdown_summary_draws_the_domains(leaky):
     assert result.returncode == 1
     text = result.stdout
     assert text.startswith("## domain-fence: 4 of 5 contracts broken\n")
-    assert "| Runtime does not import experiment code (`runtime-knows-no-experiment`) | boundary | ❌ broken | 2 | 1 | 1 |" in text
-    assert "| `leaky/runtime/model.py:5:1` | DOM301 | leaky.runtime.model imports forbidden leaky.experiment.modes | runtime-knows-no-experiment |" in text
+    assert (
+        "| Runtime does not import experiment code (`runtime-knows-no-experiment`) | boundary | ❌ broken | 2 | 1 | 1 |"
+        in text
+    )
+    assert (
+        "| `leaky/runtime/model.py:5:1` | DOM301 | leaky.runtime.model imports forbidden leaky.experiment.modes | runtime-knows-no-experiment |"
+        in text
+    )
     mermaid = text[text.index("```mermaid") :]
     assert '  n1["leaky.experiment"]' in mermaid and '  n2["leaky.runtime"]' in mermaid
     assert '  n2 -->|"2 imports, first leaky.runtime.helper"| n1' in mermaid
@@ -319,7 +337,10 @@ def test_syntax_error_in_the_project_is_a_finding_and_the_rest_is_still_checked(
     assert result.stderr == ""
     lines = result.stdout.splitlines()
     assert "leaky/runtime/broken.py:1:1: DOM001 skipped: syntax error at line 1: invalid syntax" in lines
-    assert "leaky/runtime/setup.py:4:1: DOM201 function init_telemetry is defined outside leaky.experiment; move it there" in lines
+    assert (
+        "leaky/runtime/setup.py:4:1: DOM201 function init_telemetry is defined outside leaky.experiment; move it there"
+        in lines
+    )
 
 
 @pytest.mark.parametrize(

@@ -145,7 +145,10 @@ def test_refuses_to_overwrite_without_force(monty):
     (monty / ".importlinter").write_text("# edited by hand\n" + (monty / ".importlinter").read_text())
     refused = domain_fence("init", "--preset", "monty", cwd=monty)
     assert refused.returncode == 2 and refused.stdout == ""
-    assert refused.stderr == f"domain-fence: error: {monty.resolve()}/.importlinter: already exists; pass --force to replace it\n"
+    assert (
+        refused.stderr
+        == f"domain-fence: error: {monty.resolve()}/.importlinter: already exists; pass --force to replace it\n"
+    )
     assert (monty / ".importlinter").read_text().startswith("# edited by hand")
 
     forced = domain_fence("init", "--preset", "monty", "--force", cwd=monty)

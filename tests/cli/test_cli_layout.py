@@ -40,7 +40,10 @@ def test_a_tree_without_packages_is_refused(tmp_path):
 
 def test_expand_keeps_a_star_within_one_segment():
     layout = read_layout(FIXTURES / "monty")
-    assert layout.expand("tbp.monty.frameworks.run*") == ["tbp.monty.frameworks.run", "tbp.monty.frameworks.run_parallel"]
+    assert layout.expand("tbp.monty.frameworks.run*") == [
+        "tbp.monty.frameworks.run",
+        "tbp.monty.frameworks.run_parallel",
+    ]
     assert layout.expand("tbp.monty.hydra") == []
 
 

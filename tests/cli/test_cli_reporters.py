@@ -98,7 +98,10 @@ def test_text_report():
 
 
 def test_text_quiet_and_verbose():
-    assert render(report(), "text", RenderOptions(quiet=True)).splitlines() == [FIELD.describe(), NEW.describe()]  # by path
+    assert render(report(), "text", RenderOptions(quiet=True)).splitlines() == [
+        FIELD.describe(),
+        NEW.describe(),
+    ]  # by path
     verbose = render(report(), "text", RenderOptions(verbose=True))
     assert "  baselined: app/runtime/old.py:2:1: DOM301 app.runtime.old imports forbidden app.experiment\n" in verbose
 
@@ -134,7 +137,9 @@ def test_github_escaping():
     assert escape_property("a:b,c%") == "a%3Ab%2Cc%25"
     finding = Finding("dir,with:odd/file.py", 3, 0, "DOM201", "50% wrong\nsecond", "s", "f", "c")
     text = render(Report("/p", ".importlinter", (ContractResult("c", "C", "placement", False, (finding,)),)), "github")
-    assert text.splitlines()[0] == "::error file=dir%2Cwith%3Aodd/file.py,line=3,col=1,title=DOM201::50%25 wrong%0Asecond"
+    assert (
+        text.splitlines()[0] == "::error file=dir%2Cwith%3Aodd/file.py,line=3,col=1,title=DOM201::50%25 wrong%0Asecond"
+    )
 
 
 def test_github_workspace_prefix():

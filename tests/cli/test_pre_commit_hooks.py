@@ -44,7 +44,14 @@ FILES = {
 
 
 def git(*args: str, cwd: Path) -> str:
-    identity = ["-c", "user.name=domain-fence tests", "-c", "user.email=tests@example.invalid", "-c", "commit.gpgsign=false"]
+    identity = [
+        "-c",
+        "user.name=domain-fence tests",
+        "-c",
+        "user.email=tests@example.invalid",
+        "-c",
+        "commit.gpgsign=false",
+    ]
     completed = subprocess.run(["git", *identity, *args], cwd=cwd, capture_output=True, text=True, check=True)
     return completed.stdout.strip()
 
@@ -117,7 +124,9 @@ def test_hooks_install_themselves_pass_on_a_clean_tree_and_fail_on_a_violating_o
     assert violating.returncode == 1, violating.stdout + violating.stderr
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
     assert hook_status(violating.stdout, "lint-imports") == "Failed"
-    assert "proj/runtime/model.py:1:1: DOM301 proj.runtime.model imports forbidden proj.experiment.run" in violating.stdout
+    assert (
+        "proj/runtime/model.py:1:1: DOM301 proj.runtime.model imports forbidden proj.experiment.run" in violating.stdout
+    )
 
 
 def local_recipe() -> str:
@@ -146,4 +155,6 @@ def test_the_readme_local_recipe_runs_the_installed_domain_fence(project, tmp_pa
     violating = run()
     assert violating.returncode == 1, violating.stdout + violating.stderr
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
-    assert "proj/runtime/model.py:1:1: DOM301 proj.runtime.model imports forbidden proj.experiment.run" in violating.stdout
+    assert (
+        "proj/runtime/model.py:1:1: DOM301 proj.runtime.model imports forbidden proj.experiment.run" in violating.stdout
+    )

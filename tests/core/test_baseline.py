@@ -61,9 +61,18 @@ def test_replace_contract_keeps_other_contracts(tmp_path):
         (b"{not json", "baseline is not valid JSON"),
         (b"\xff\xfe", "baseline is not valid JSON"),
         (b"[]", "not a domain-fence baseline"),
-        (json.dumps({"format": "domain-fence-baseline", "version": 99, "entries": []}).encode(), "version 99 is not supported (expected 1)"),
-        (json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": {}}).encode(), '"entries" must be a list'),
-        (json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": [{"contract": 1}]}).encode(), "entry 1 needs string"),
+        (
+            json.dumps({"format": "domain-fence-baseline", "version": 99, "entries": []}).encode(),
+            "version 99 is not supported (expected 1)",
+        ),
+        (
+            json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": {}}).encode(),
+            '"entries" must be a list',
+        ),
+        (
+            json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": [{"contract": 1}]}).encode(),
+            "entry 1 needs string",
+        ),
     ],
 )
 def test_unusable_files_give_one_line_naming_the_file(tmp_path, content, message):

@@ -86,9 +86,17 @@ def test_everything_fixed_is_a_census_of_no_findings():
 
 def test_only_leaks_are_counted():
     unreadable = Finding(
-        "pkg/runtime/broken.py", 1, 0, "DOM001", "skipped: syntax error at line 1", "pkg.runtime.broken", "DOM001:pkg.runtime.broken"
+        "pkg/runtime/broken.py",
+        1,
+        0,
+        "DOM001",
+        "skipped: syntax error at line 1",
+        "pkg.runtime.broken",
+        "DOM001:pkg.runtime.broken",
     )
-    stale = Finding(".domain-fence-baseline.json", 9, 0, "DOM002", "baseline entry matches nothing: x", "x", "DOM002:c:x")
+    stale = Finding(
+        ".domain-fence-baseline.json", 9, 0, "DOM002", "baseline entry matches nothing: x", "x", "DOM002:c:x"
+    )
     census = take_census([unreadable, stale, PRIMARY], [unreadable.fingerprint, PRIMARY.fingerprint])
     # A recorded DOM001 (a file unreadable when the baseline was written) is no leak either.
     assert census.findings == 1

@@ -64,7 +64,15 @@ def test_required_options():
 
 def test_placement_kinds_and_flags():
     config = parse_placement(
-        "c", "n", {"symbols": ["init_telemetry", "*PostEpisode*"], "allowed_modules": "pkg.experiment", "kinds": "function", "require_match": "true"}, ROOT
+        "c",
+        "n",
+        {
+            "symbols": ["init_telemetry", "*PostEpisode*"],
+            "allowed_modules": "pkg.experiment",
+            "kinds": "function",
+            "require_match": "true",
+        },
+        ROOT,
     )
     assert config.kinds == {"function"}
     assert config.require_match is True
@@ -73,14 +81,21 @@ def test_placement_kinds_and_flags():
 
 def test_placement_errors():
     with pytest.raises(ConfigError) as raised:
-        parse_placement("c", "n", {"symbols": ["init telemetry"], "allowed_modules": "x", "kinds": "method", "require_match": "yes"}, ROOT)
+        parse_placement(
+            "c",
+            "n",
+            {"symbols": ["init telemetry"], "allowed_modules": "x", "kinds": "method", "require_match": "yes"},
+            ROOT,
+        )
     assert set(raised.value.errors) == {"symbols", "kinds", "require_match"}
 
 
 def test_boundary_as_packages_decides_whether_descendants_match():
     packaged = parse_boundary("c", "n", {"source_modules": "a.runtime", "forbidden_modules": "a.experiment"}, ROOT)
     assert packaged.source_modules[0].matches("a.runtime.model")
-    flat = parse_boundary("c", "n", {"source_modules": "a.runtime", "forbidden_modules": "a.experiment", "as_packages": "False"}, ROOT)
+    flat = parse_boundary(
+        "c", "n", {"source_modules": "a.runtime", "forbidden_modules": "a.experiment", "as_packages": "False"}, ROOT
+    )
     assert not flat.source_modules[0].matches("a.runtime.model")
 
 

@@ -43,4 +43,3 @@ def test_a_file_reached_through_a_symbolic_link_is_found(project, tmp_path_facto
     assert index_of(link).module_for_path(project / "app/runtime/loop.py") == "app.runtime.loop"
     assert index_of(project).module_for_path(link / "app/runtime/loop.py") == "app.runtime.loop"
     assert index_of(project).module_for_path(link / "outside.py") is None
-

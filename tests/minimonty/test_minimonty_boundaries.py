@@ -11,9 +11,7 @@ from pathlib import Path
 import minimonty.frameworks
 
 FRAMEWORKS_DIR = Path(minimonty.frameworks.__file__).parent
-FORBIDDEN = re.compile(
-    r"episode|epoch|experiment|target|mode\b|train|eval|label|ground|terminal", re.IGNORECASE
-)
+FORBIDDEN = re.compile(r"episode|epoch|experiment|target|mode\b|train|eval|label|ground|terminal", re.IGNORECASE)
 
 
 def framework_sources() -> list[Path]:
@@ -44,9 +42,7 @@ def test_importing_frameworks_does_not_load_experiment() -> None:
         "import sys, minimonty.frameworks.models, minimonty.frameworks.telemetry.subscribers;"
         "print(sorted(m for m in sys.modules if m.startswith('minimonty.experiment')))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True
-    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True)
     assert result.stdout.strip() == "[]"
 
 

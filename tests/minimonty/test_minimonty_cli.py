@@ -25,9 +25,7 @@ def test_writes_stats_to_output(tmp_path: Path) -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
-    assert result.stdout.splitlines() == [
-        f"5 episodes: 2 correct, 1 confused, 1 no_match, 1 time_out -> {output}"
-    ]
+    assert result.stdout.splitlines() == [f"5 episodes: 2 correct, 1 confused, 1 no_match, 1 time_out -> {output}"]
     records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
     assert [r["outcome"] for r in records] == [
         "correct",

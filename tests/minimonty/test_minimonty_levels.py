@@ -27,9 +27,7 @@ def run_learning_module() -> None:
 
 
 def emit_from_other_module() -> None:
-    getTelemetry(f"{OTHER}.camera").emit(
-        PossibleMatches(lm_id="other", step=0, possible_object_ids=())
-    )
+    getTelemetry(f"{OTHER}.camera").emit(PossibleMatches(lm_id="other", step=0, possible_object_ids=()))
 
 
 def test_one_module_collected_another_filtered_out() -> None:

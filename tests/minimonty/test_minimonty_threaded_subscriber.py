@@ -100,9 +100,7 @@ def test_flush_waits_for_backlog_without_stopping(emitter) -> None:
     subscriber.stop()
 
 
-def test_failing_consume_is_reported_and_worker_keeps_going(
-    emitter, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_failing_consume_is_reported_and_worker_keeps_going(emitter, monkeypatch: pytest.MonkeyPatch) -> None:
     class Picky(SlowCollector):
         def consume(self, event: TelemetrySchema) -> None:
             if getattr(event, "step", None) == 1:

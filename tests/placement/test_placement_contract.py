@@ -68,7 +68,9 @@ def test_misplaced_definitions_break_the_contract_with_file_and_line(baseline_pa
         "src/tbp/monty/frameworks/telemetry/setup.py:6:1: DOM201 function init_telemetry is defined "
         "outside tbp.monty.experiment; move it there"
     ) in lines
-    assert "src/tbp/monty/frameworks/models/broken.py:1:1: DOM001 skipped: syntax error at line 1: invalid syntax" in lines
+    assert (
+        "src/tbp/monty/frameworks/models/broken.py:1:1: DOM001 skipped: syntax error at line 1: invalid syntax" in lines
+    )
     positions = [(line.split(":")[0], int(line.split(":")[1])) for line in lines[:-1]]
     assert positions == sorted(positions) and lines[-1] == ""  # deterministic: by file and line
     assert {f["code"] for f in check.metadata["findings"]} == {"DOM001", "DOM201"}
@@ -105,8 +107,7 @@ def test_an_unmatched_pattern_breaks_the_contract_with_require_match(baseline_pa
     assert not check.kept and check.warnings == []
     assert check.metadata["unmatched_patterns"] == ["init_telemtry"]
     assert rendered(contract, check) == [
-        "symbols: 'init_telemtry' matches no module-level function; is it misspelt? "
-        "(require_match = true)",
+        "symbols: 'init_telemtry' matches no module-level function; is it misspelt? (require_match = true)",
         "",
     ]
 
@@ -123,7 +124,12 @@ def test_every_option_error_is_reported_at_once(baseline_path):
             symbls="x",
         )
     assert set(raised.value.errors) == {
-        "symbols", "allowed_modules", "kinds", "require_match", "unmatched_baseline_alerting", "symbls"
+        "symbols",
+        "allowed_modules",
+        "kinds",
+        "require_match",
+        "unmatched_baseline_alerting",
+        "symbls",
     }
     assert raised.value.errors["symbls"] == "Unrecognized option. Did you mean 'symbols'?"
 
@@ -141,7 +147,9 @@ def test_required_options(baseline_path):
 
 
 def test_core_ratchet_splits_placement_findings_by_fingerprint():
-    config = parse_placement(CONTRACT, "n", {"symbols": "init_telemetry", "allowed_modules": "tbp.monty.experiment"}, PROJECT)
+    config = parse_placement(
+        CONTRACT, "n", {"symbols": "init_telemetry", "allowed_modules": "tbp.monty.experiment"}, PROJECT
+    )
     findings = check_placement(config, ProjectIndex.build(PROJECT, ["tbp.monty"])).findings
     gone = "DOM201:tbp.monty.frameworks.gone:init_telemetry"
     ratchet = apply_baseline(findings, frozenset({SETUP, gone}))
@@ -153,9 +161,12 @@ def test_core_ratchet_splits_placement_findings_by_fingerprint():
 def test_violations_record_every_finding_and_the_baseline_keeps_the_contract_but_unparsable_files(baseline_path):
     contract = make_contract(baseline_path)
     entries = contract.violations(None)
-    assert BaselineEntry(
-        CONTRACT, SETUP, "DOM201 function init_telemetry is defined outside tbp.monty.experiment; move it there"
-    ) in entries
+    assert (
+        BaselineEntry(
+            CONTRACT, SETUP, "DOM201 function init_telemetry is defined outside tbp.monty.experiment; move it there"
+        )
+        in entries
+    )
     assert BROKEN in {e.fingerprint for e in entries}
     write_baseline(Baseline(baseline_path, tuple(entries)))
 
@@ -178,7 +189,9 @@ def test_a_new_misplaced_definition_still_fails_and_stale_entries_fail(baseline_
     assert not check.kept
     assert [f["fingerprint"] for f in check.metadata["findings"]] == [BROKEN, SETUP]
     assert check.metadata["stale"] == [gone]
-    assert f"DOM002 baseline entry matches nothing: {gone}; run 'domain-fence baseline --prune'" in rendered(contract, check)
+    assert f"DOM002 baseline entry matches nothing: {gone}; run 'domain-fence baseline --prune'" in rendered(
+        contract, check
+    )
 
     warned = make_contract(baseline_path, unmatched_baseline_alerting="warn").check(None, verbose=False)
     assert warned.metadata["stale"] == [] and any(gone in w for w in warned.warnings)

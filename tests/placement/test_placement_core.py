@@ -87,7 +87,9 @@ def test_messages_and_line_independent_fingerprints(index):
     assert setup.fingerprint == "DOM201:tbp.monty.frameworks.telemetry.setup:init_telemetry"
     assert setup.contract == "experiment-owns-its-telemetry"
     consumer = findings["tbp.monty.frameworks.telemetry.consumers.PostEpisodeTelemetryConsumer"]
-    assert consumer.message == "class PostEpisodeTelemetryConsumer is defined outside tbp.monty.experiment; move it there"
+    assert (
+        consumer.message == "class PostEpisodeTelemetryConsumer is defined outside tbp.monty.experiment; move it there"
+    )
     assert all(len(f"{f.code} {f.message}") < 100 for f in findings.values())
 
 
@@ -148,8 +150,7 @@ def test_allowed_modules_use_import_linter_expressions(index):
     assert "tbp.monty.frameworks.telemetry.consumers.PostEpisodeSummary" in symbols
     summary = next(f for f in several.findings if f.symbol.endswith(".PostEpisodeSummary"))
     assert summary.message == (
-        "class PostEpisodeSummary is defined outside tbp.monty.experiment, tbp.monty.frameworks.*.setup; "
-        "move it there"
+        "class PostEpisodeSummary is defined outside tbp.monty.experiment, tbp.monty.frameworks.*.setup; move it there"
     )
 
 

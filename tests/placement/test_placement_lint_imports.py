@@ -77,10 +77,7 @@ def test_an_unmatched_pattern_is_a_warning(project):
     result = lint(project)
     assert result.returncode == 0, result.output
     assert f"{NAME} KEPT (1 warning)" in result.stdout
-    assert (
-        "- symbols: 'init_telemtry' matches no module-level function or class; is it misspelt?"
-        in result.stdout
-    )
+    assert "- symbols: 'init_telemtry' matches no module-level function or class; is it misspelt?" in result.stdout
 
 
 def test_an_unmatched_pattern_breaks_the_contract_with_require_match(project):
@@ -110,7 +107,10 @@ def test_the_baseline_ratchet(project):
     recorded = run_tool("domain-fence", "baseline", cwd=project)
     assert recorded.returncode == 0, recorded.output
     assert ".domain-fence-baseline.json: 1 recorded (1 added, 0 pruned, 0 still present); written" in recorded.stdout
-    assert "DOM201:minimonty.frameworks.telemetry.setup:init_telemetry" in (project / ".domain-fence-baseline.json").read_text()
+    assert (
+        "DOM201:minimonty.frameworks.telemetry.setup:init_telemetry"
+        in (project / ".domain-fence-baseline.json").read_text()
+    )
 
     # The fingerprint does not depend on the line: moving the definition keeps it baselined.
     (project / SETUP).write_text("import logging\n\n\ndef init_telemetry(config):\n    return config\n")

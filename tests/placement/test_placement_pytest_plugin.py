@@ -97,7 +97,10 @@ def test_a_well_placed_project_passes(project):
 
 
 def test_a_misplaced_init_telemetry_under_frameworks_fails_with_file_and_line(project):
-    write(project.path, {"proto/frameworks/telemetry/setup.py": "import logging\n\n\ndef init_telemetry(config):\n    pass\n"})
+    write(
+        project.path,
+        {"proto/frameworks/telemetry/setup.py": "import logging\n\n\ndef init_telemetry(config):\n    pass\n"},
+    )
     project.makepyfile(test_placement=PLACEMENT_TESTS)
     result = project.runpytest()
     result.assert_outcomes(passed=1, failed=1)
@@ -286,7 +289,9 @@ def test_an_unknown_contract_fails_naming_the_known_ones(project):
     result = project.runpytest()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        ["*.importlinter: no contract 'no-such-contract' (contracts: experiment-owns-its-telemetry, runtime-knows-no-experiment)"]
+        [
+            "*.importlinter: no contract 'no-such-contract' (contracts: experiment-owns-its-telemetry, runtime-knows-no-experiment)"
+        ]
     )
     assert_no_traceback(result)
 
@@ -360,7 +365,9 @@ def test_without_the_flag_contracts_are_not_collected(project):
     project.makepyfile(test_placement=PLACEMENT_TESTS)
     result = project.runpytest("--collect-only", "-q")
     assert ".importlinter" not in result.stdout.str()
-    result.stdout.fnmatch_lines(["test_placement.py::test_init_telemetry", "test_placement.py::test_post_episode_handlers"])
+    result.stdout.fnmatch_lines(
+        ["test_placement.py::test_init_telemetry", "test_placement.py::test_post_episode_handlers"]
+    )
 
 
 def test_domain_fence_with_an_invalid_contract_is_a_usage_error(project):
@@ -430,7 +437,9 @@ def test_a_directory_without_configuration_fails_the_test_in_one_line(pytester):
     pytester.makepyfile(test_placement=PLACEMENT_TESTS)
     result = pytester.runpytest()
     result.assert_outcomes(failed=2)
-    result.stdout.fnmatch_lines(["*: no import-linter configuration found (looked for an [[]importlinter[]] section in *)"])
+    result.stdout.fnmatch_lines(
+        ["*: no import-linter configuration found (looked for an [[]importlinter[]] section in *)"]
+    )
     assert_no_traceback(result)
 
 

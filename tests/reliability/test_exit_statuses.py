@@ -9,7 +9,10 @@ import pytest
 from reliability_support import cli, edit_config, flake8, lint_imports, project, run
 
 LEAK = {"app/runtime/leak.py": "from app.experiment import setup\n"}
-BAD_OPTION = ("    app.experiment\n\n[importlinter:contract:vocabulary]", "    app.experiment\nforbidden_module = x\n\n[importlinter:contract:vocabulary]")
+BAD_OPTION = (
+    "    app.experiment\n\n[importlinter:contract:vocabulary]",
+    "    app.experiment\nforbidden_module = x\n\n[importlinter:contract:vocabulary]",
+)
 ERROR = "error"  # a project whose configuration is unusable
 
 
@@ -48,7 +51,9 @@ def test_domain_fence(tmp_path, state, args, status):
 
 def test_domain_fence_console_script(tmp_path):
     # The real process, not click's runner: statuses survive the console script.
-    statuses = [run("domain-fence", "check", "--quiet", cwd=make(tmp_path / s, s)).status for s in ("clean", "findings", ERROR)]
+    statuses = [
+        run("domain-fence", "check", "--quiet", cwd=make(tmp_path / s, s)).status for s in ("clean", "findings", ERROR)
+    ]
     assert statuses == [0, 1, 2]
 
 

@@ -110,7 +110,14 @@ def mutated_fixture(draw) -> bytes:
             data,
             draw(st.integers(0, 100)),
             draw(st.floats(0, 1, allow_nan=False)),
-            draw(st.one_of(st.binary(max_size=12), st.sampled_from([b"\xff", b"\0", b"class ", b"\\", b'"""', b":", b"import .", b"from . import *\n"]))),
+            draw(
+                st.one_of(
+                    st.binary(max_size=12),
+                    st.sampled_from(
+                        [b"\xff", b"\0", b"class ", b"\\", b'"""', b":", b"import .", b"from . import *\n"]
+                    ),
+                )
+            ),
         )
     return data
 
@@ -178,7 +185,15 @@ def check_core(root: Path, module: str) -> None:
     module_facts(module, False, tree)
     declaration_facts(module, False, tree)
     vocabulary = parse_vocabulary(
-        "v", "v", {"modules": "app", "event_bases": "app.runtime.events.Event", "words": ["episode", "step x"], "scope": SCOPE.split()}, root
+        "v",
+        "v",
+        {
+            "modules": "app",
+            "event_bases": "app.runtime.events.Event",
+            "words": ["episode", "step x"],
+            "scope": SCOPE.split(),
+        },
+        root,
     )
     placement = parse_placement("p", "p", {"symbols": ["*", "init_*"], "allowed_modules": "app.experiment"}, root)
     boundary = parse_boundary("b", "b", {"source_modules": "app.runtime", "forbidden_modules": "app.experiment"}, root)
@@ -250,7 +265,10 @@ def test_mutated_fixture_files_through_the_core_and_the_flake8_plugin(data):
 
 
 @settings(FUZZ, max_examples=examples(30))
-@given(data=mutated_fixture(), where=st.sampled_from(["app/runtime/mutated.py", "app/runtime/events.py", "app/experiment/setup.py"]))
+@given(
+    data=mutated_fixture(),
+    where=st.sampled_from(["app/runtime/mutated.py", "app/runtime/events.py", "app/experiment/setup.py"]),
+)
 def test_mutated_files_through_the_contracts_and_the_cli(data, where):
     root = fuzz_project({where: data})
     check_contracts_and_reports(root, root / where)
@@ -279,8 +297,22 @@ OPTION_VALUE = st.one_of(OPTION_TEXT, st.lists(OPTION_TEXT, max_size=4))
     kind=st.sampled_from([VocabularyContract, PlacementContract, BoundaryContract]),
     options=st.dictionaries(
         st.sampled_from(
-            ["modules", "event_bases", "words", "allow", "scope", "symbols", "allowed_modules", "kinds", "require_match",
-             "source_modules", "forbidden_modules", "ignore_imports", "baseline", "unmatched_baseline_alerting"]
+            [
+                "modules",
+                "event_bases",
+                "words",
+                "allow",
+                "scope",
+                "symbols",
+                "allowed_modules",
+                "kinds",
+                "require_match",
+                "source_modules",
+                "forbidden_modules",
+                "ignore_imports",
+                "baseline",
+                "unmatched_baseline_alerting",
+            ]
         ),
         OPTION_VALUE,
         max_size=6,
@@ -293,11 +325,17 @@ def test_contracts_with_arbitrary_options_are_refused_or_checked(kind, options):
     graph = grimp.ImportGraph()
     for module in ("app", "app.runtime", "app.runtime.events", "app.experiment", "app.experiment.setup"):
         graph.add_module(module)
-    graph.add_import(importer="app.runtime.events", imported="app.experiment.setup", line_number=1, line_contents="import x")
+    graph.add_import(
+        importer="app.runtime.events", imported="app.experiment.setup", line_number=1, line_contents="import x"
+    )
     token = project_root.set(Path(_FUZZ_DIR))
     try:
         try:
-            contract = kind(name="fuzzed", session_options={"root_packages": ["app"]}, contract_options={"type": kind.type_name, **options})
+            contract = kind(
+                name="fuzzed",
+                session_options={"root_packages": ["app"]},
+                contract_options={"type": kind.type_name, **options},
+            )
         except InvalidContractOptions as error:
             assert error.errors and all(isinstance(message, str) for message in error.errors.values())
             return

@@ -122,15 +122,29 @@ def test_a_file_that_cannot_be_parsed_is_never_accepted_by_the_baseline(tmp_path
     "content, reason, line, contracts, flake8_line",
     [
         # placement parses every non-ASCII file (its identifiers may be normalised).
-        (b"x = 1\ny = 2\nNAME = 'caf\xe9'\n", "cannot decode as utf-8: invalid continuation byte at line 3", 3, 4, None),
+        (
+            b"x = 1\ny = 2\nNAME = 'caf\xe9'\n",
+            "cannot decode as utf-8: invalid continuation byte at line 3",
+            3,
+            4,
+            None,
+        ),
         # An ASCII file without the placement pattern may be skipped unread by placement.
         (b"# -*- coding: klingon -*-\nx = 1\n", "cannot decode: unknown encoding: klingon", 1, 3, None),
         # flake8 reads this one itself and reports it; the plugin is not run on it.
-        (b"x = 1\n\0\n", "cannot parse: null byte at line 2", 2, 3, "1:1: E999 SyntaxError: source code string cannot contain null bytes"),
+        (
+            b"x = 1\n\0\n",
+            "cannot parse: null byte at line 2",
+            2,
+            3,
+            "1:1: E999 SyntaxError: source code string cannot contain null bytes",
+        ),
     ],
     ids=["undecodable bytes", "wrong coding cookie", "null byte"],
 )
-def test_a_file_that_cannot_be_decoded_is_reported_by_every_front_end(tmp_path, content, reason, line, contracts, flake8_line):
+def test_a_file_that_cannot_be_decoded_is_reported_by_every_front_end(
+    tmp_path, content, reason, line, contracts, flake8_line
+):
     root = project(tmp_path, {"app/runtime/bad.py": content})
     finding = dom001("app/runtime/bad.py", line, reason)
     # boundary and layers (not run without the graph), vocabulary, and maybe placement.
@@ -181,7 +195,11 @@ def test_nesting_deeper_than_the_recursion_limit(tmp_path):
     assert cli("check", "--quiet", cwd=root) == Result(
         1,
         "app/runtime/chain.py:12005:5: DOM101 event field 'episode': experiment vocabulary 'episode'\n"
-        + dom001("app/runtime/deep.py", 1, "cannot parse: RecursionError: maximum recursion depth exceeded during ast construction")
+        + dom001(
+            "app/runtime/deep.py",
+            1,
+            "cannot parse: RecursionError: maximum recursion depth exceeded during ast construction",
+        )
         + "\n",
         "",
     )
@@ -193,7 +211,11 @@ def test_nesting_deep_enough_to_overflow_grimps_native_stack(tmp_path):
     result = run("domain-fence", "check", "--quiet", cwd=root)
     assert result == Result(
         1,
-        dom001("app/runtime/deep.py", 1, "cannot parse: RecursionError: maximum recursion depth exceeded during ast construction")
+        dom001(
+            "app/runtime/deep.py",
+            1,
+            "cannot parse: RecursionError: maximum recursion depth exceeded during ast construction",
+        )
         + "\n",
         "",
     )
@@ -273,7 +295,10 @@ def test_a_file_name_that_is_not_utf8(tmp_path):
 
 @pytest.mark.skipif(sys.platform != "linux", reason="file names are bytes on Linux only")
 def test_a_project_whose_path_is_not_utf8(tmp_path):
-    root = project(tmp_path / os.fsdecode(b"caf\xe9"), {"app/runtime/stats.py": "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n"})
+    root = project(
+        tmp_path / os.fsdecode(b"caf\xe9"),
+        {"app/runtime/stats.py": "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n"},
+    )
     reason = "the import graph cannot be built: the project's path is not valid UTF-8, which grimp cannot read"
     assert cli("check", "--quiet", cwd=root) == Result(
         1,
@@ -289,7 +314,10 @@ def test_a_project_whose_path_is_not_utf8(tmp_path):
 
 CONFIGURATION_ERRORS = {
     "unknown contract option": (
-        ("    app.experiment\n\n[importlinter:contract:vocabulary]", "    app.experiment\nforbidden_module = app.x\n\n[importlinter:contract:vocabulary]"),
+        (
+            "    app.experiment\n\n[importlinter:contract:vocabulary]",
+            "    app.experiment\nforbidden_module = app.x\n\n[importlinter:contract:vocabulary]",
+        ),
         "[importlinter:contract:boundary] forbidden_module: Unrecognized option. Did you mean 'forbidden_modules'?",
     ),
     "missing required option": (
@@ -301,7 +329,10 @@ CONFIGURATION_ERRORS = {
         "[importlinter:contract:vocabulary] words: 'terminal state ->': expected 'words -> replacement'",
     ),
     "malformed ignore_imports arrow": (
-        ("    app.experiment\n\n[importlinter:contract:vocabulary]", "    app.experiment\nignore_imports =\n    app.runtime.model => app.experiment\n\n[importlinter:contract:vocabulary]"),
+        (
+            "    app.experiment\n\n[importlinter:contract:vocabulary]",
+            "    app.experiment\nignore_imports =\n    app.runtime.model => app.experiment\n\n[importlinter:contract:vocabulary]",
+        ),
         '[importlinter:contract:boundary] ignore_imports: Must be in the form "package.importer -> package.imported".',
     ),
     "boundary module that does not exist": (
@@ -335,7 +366,9 @@ def test_flake8_refuses_configuration_errors(tmp_path):
         root = project(tmp_path / case.replace(" ", "-"))
         edit_config(root, old, new)
         message = FLAKE8_CONFIGURATION_ERRORS.get(case, message).format(root=root)
-        assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {root / CONFIG}: {message}\n"), case
+        assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {root / CONFIG}: {message}\n"), (
+            case
+        )
     assert lint_imports(cwd=root).status == 1  # the last case: its own message, and broken
 
 
@@ -366,7 +399,11 @@ def test_module_expressions_and_patterns_that_match_nothing(tmp_path):
         f"{section} event_bases: 'app.runtime.events.Evnt' names no class of the project; is it misspelt?\n",
     )
     # An unmatched placement pattern breaks the contract when it must match.
-    edit_config(root, "    app.experiment\n\n[importlinter:contract:layers]", "    app.experiment\nrequire_match = true\n\n[importlinter:contract:layers]")
+    edit_config(
+        root,
+        "    app.experiment\n\n[importlinter:contract:layers]",
+        "    app.experiment\nrequire_match = true\n\n[importlinter:contract:layers]",
+    )
     assert "init_telemetry lives under experiment [placement: placement] BROKEN" in cli("check", cwd=root).lines
 
 
@@ -389,9 +426,15 @@ BASELINE = ".domain-fence-baseline.json"
 @pytest.mark.parametrize(
     "content, message",
     [
-        ("{not json", "baseline is not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))"),
+        (
+            "{not json",
+            "baseline is not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1))",
+        ),
         ("[" * 100_000, "baseline is not valid JSON (nested too deeply)"),
-        ('{"format": "something-else", "entries": []}', 'not a domain-fence baseline (missing "format": "domain-fence-baseline")'),
+        (
+            '{"format": "something-else", "entries": []}',
+            'not a domain-fence baseline (missing "format": "domain-fence-baseline")',
+        ),
         (
             '{"format": "domain-fence-baseline", "version": 2, "entries": []}',
             "baseline format version 2 is not supported (expected 1); regenerate it with 'domain-fence baseline'",
@@ -438,7 +481,9 @@ def leaky(tmp_path: Path) -> Path:
 
 
 LEAK = "app/runtime/leak.py:1:1: DOM301 app.runtime.leak imports forbidden app.experiment.setup\n"
-LAYERS_LEAK = "app/runtime/leak.py:1:1: DOM303 layers contract 'layers' broken: app.runtime.leak imports app.experiment.setup\n"
+LAYERS_LEAK = (
+    "app/runtime/leak.py:1:1: DOM303 layers contract 'layers' broken: app.runtime.leak imports app.experiment.setup\n"
+)
 
 
 def test_a_corrupt_grimp_cache_is_rebuilt(tmp_path):
@@ -526,7 +571,11 @@ def test_two_processes_writing_the_baseline_and_the_caches_at_once(tmp_path):
             shutil.rmtree(cache, ignore_errors=True)
         writers = [
             subprocess.Popen(
-                [str(BIN / "domain-fence"), "baseline"], cwd=root, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+                [str(BIN / "domain-fence"), "baseline"],
+                cwd=root,
+                env=environment,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
             )
             for _ in range(2)
         ]

@@ -69,7 +69,9 @@ print(json.dumps(outcomes))
 
 
 def test_the_cli_never_imports_the_checked_code(trap):
-    completed = subprocess.run([sys.executable, "-c", CLI_DRIVER], cwd=trap, capture_output=True, text=True, timeout=300)
+    completed = subprocess.run(
+        [sys.executable, "-c", CLI_DRIVER], cwd=trap, capture_output=True, text=True, timeout=300
+    )
     assert completed.returncode == 0, completed.stderr
     outcomes = json.loads(completed.stdout)
     for name, (status, stdout, stderr, exception) in outcomes.items():

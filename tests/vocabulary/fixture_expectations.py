@@ -62,7 +62,9 @@ def unmet(expected: list[Expected], actual: list[tuple[int, str, int]]) -> tuple
 
 
 # A finding as flake8 and domain-fence print it: ``path:line:col: CODE message``.
-FINDING_LINE = re.compile(r"^(?P<path>[\w/.]+\.py):(?P<line>\d+):(?P<col>\d+): (?P<code>DOM\d{3}) (?P<message>.*)$", re.M)
+FINDING_LINE = re.compile(
+    r"^(?P<path>[\w/.]+\.py):(?P<line>\d+):(?P<col>\d+): (?P<code>DOM\d{3}) (?P<message>.*)$", re.M
+)
 
 
 def annotated(root: Path) -> set[tuple[str, int, int, str]]:

@@ -48,8 +48,16 @@ def test_findings_match_the_annotations(path: Path, index: ProjectIndex):
 def test_imports_are_named_as_grimp_names_them(index):
     findings = direct_import_findings(config(), index, "fenced.runtime.absolute")
     assert [(f.line, f.message, f.fingerprint) for f in findings[:2]] == [
-        (1, "fenced.runtime.absolute imports forbidden fenced.experiment", "boundary:fenced.runtime.absolute->fenced.experiment"),
-        (2, "fenced.runtime.absolute imports forbidden fenced.experiment.modes", "boundary:fenced.runtime.absolute->fenced.experiment.modes"),
+        (
+            1,
+            "fenced.runtime.absolute imports forbidden fenced.experiment",
+            "boundary:fenced.runtime.absolute->fenced.experiment",
+        ),
+        (
+            2,
+            "fenced.runtime.absolute imports forbidden fenced.experiment.modes",
+            "boundary:fenced.runtime.absolute->fenced.experiment.modes",
+        ),
     ]
     by_line = {f.line: f.fingerprint.rsplit("->", 1)[1] for f in findings}
     assert by_line[4] == "json"  # outside the project: its top-level package
@@ -59,7 +67,10 @@ def test_imports_are_named_as_grimp_names_them(index):
 
 
 def test_type_checking_imports_can_be_excluded(index):
-    lines = [f.line for f in direct_import_findings(config(), index, "fenced.runtime.type_checking", exclude_type_checking=True)]
+    lines = [
+        f.line
+        for f in direct_import_findings(config(), index, "fenced.runtime.type_checking", exclude_type_checking=True)
+    ]
     assert lines == [9, 11]  # the `else:` branch and the plain import still count
 
 
@@ -72,4 +83,11 @@ def test_ignore_imports_use_import_linter_expressions(index):
 
 def test_modules_outside_the_sources_are_not_checked(index):
     assert direct_import_findings(config(), index, "fenced.experiment.uses_runtime") == []
-    assert direct_import_findings(config(source_modules=["fenced.experiment"], forbidden_modules=["fenced.runtime"]), index, "fenced.experiment.uses_runtime") != []
+    assert (
+        direct_import_findings(
+            config(source_modules=["fenced.experiment"], forbidden_modules=["fenced.runtime"]),
+            index,
+            "fenced.experiment.uses_runtime",
+        )
+        != []
+    )

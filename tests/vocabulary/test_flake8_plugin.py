@@ -59,7 +59,10 @@ def test_flake8_columns_are_zero_based_and_lines_exact(leaky):
         f"{MODEL}:81:17: DOM104 keyword 'episode' constructing PossibleMatches: experiment vocabulary 'episode'"
         in lines
     )
-    assert f"{MODEL}:17:1: DOM301 minimonty.frameworks.models.learning_module imports forbidden minimonty.experiment.world" in lines
+    assert (
+        f"{MODEL}:17:1: DOM301 minimonty.frameworks.models.learning_module imports forbidden minimonty.experiment.world"
+        in lines
+    )
 
 
 def test_the_reference_codebase_is_clean(minimonty_copy):
@@ -115,7 +118,9 @@ def test_type_checking_imports_follow_the_session_option(leaky):
     )
     assert [r[1] for r in reported(flake8(leaky).stdout) if r[3] == "DOM301"] == [20]
     config = leaky / ".importlinter"
-    config.write_text(config.read_text().replace("[importlinter]\n", "[importlinter]\nexclude_type_checking_imports = True\n"))
+    config.write_text(
+        config.read_text().replace("[importlinter]\n", "[importlinter]\nexclude_type_checking_imports = True\n")
+    )
     assert [r for r in reported(flake8(leaky).stdout) if r[3] == "DOM301"] == []
 
 
@@ -123,7 +128,9 @@ def test_the_configuration_can_be_named(leaky, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     config = leaky / ".importlinter"
-    result = run_tool("flake8", "--select", "DOM", f"--domain-fence-config={config}", str(leaky / EXTENSIONS), cwd=elsewhere)
+    result = run_tool(
+        "flake8", "--select", "DOM", f"--domain-fence-config={config}", str(leaky / EXTENSIONS), cwd=elsewhere
+    )
     assert [(r[1], r[3]) for r in reported(result.stdout.replace(str(leaky) + "/", ""))] == [(18, "DOM101")]
 
 

@@ -51,7 +51,9 @@ def test_findings_match_the_annotations(path: Path, index: ProjectIndex):
     findings = vocabulary_findings(config(), index, module_of(path))
     missing, unexpected = unmet(expectations(path), [(f.line, f.code, f.col) for f in findings])
     assert not missing, f"expected but not reported: {missing}"
-    assert not unexpected, "reported but not expected:\n" + "\n".join(f.describe() for f in findings if (f.line, f.code, f.col) in unexpected)
+    assert not unexpected, "reported but not expected:\n" + "\n".join(
+        f.describe() for f in findings if (f.line, f.code, f.col) in unexpected
+    )
 
 
 def test_the_fixture_files_expect_something():
@@ -65,14 +67,19 @@ def test_modules_outside_the_contract_are_never_checked(index):
 
 
 def test_the_whole_contract_is_the_union_of_its_modules(index):
-    per_module = sorted(f for path in RUNTIME.glob("*.py") for f in vocabulary_findings(config(), index, module_of(path)))
+    per_module = sorted(
+        f for path in RUNTIME.glob("*.py") for f in vocabulary_findings(config(), index, module_of(path))
+    )
     assert all_vocabulary_findings(config(), index) == per_module
 
 
 def test_messages_name_the_thing_the_word_and_the_replacement(index):
     findings = {f.fingerprint: f for f in all_vocabulary_findings(config(), index)}
     field = findings["DOM101:vocab.runtime.dom101_fields:Matches.terminal_state"]
-    assert field.message == "event field 'terminal_state': experiment vocabulary 'terminal state'; consider 'recognized state'"
+    assert (
+        field.message
+        == "event field 'terminal_state': experiment vocabulary 'terminal state'; consider 'recognized state'"
+    )
     assert findings["DOM102:vocab.runtime.dom102_names:PostEpisodeStats"].message == (
         "event class PostEpisodeStats: experiment vocabulary 'post episode'"
     )
@@ -115,8 +122,12 @@ def test_kind_attributes_are_configurable(index):
 
 def test_allow_exempts_exact_identifiers(index):
     fingerprint = "DOM101:vocab.runtime.dom101_fields:Matches.allowed_episode_count"
-    assert fingerprint in {f.fingerprint for f in vocabulary_findings(config(allow=[]), index, "vocab.runtime.dom101_fields")}
-    assert fingerprint not in {f.fingerprint for f in vocabulary_findings(config(), index, "vocab.runtime.dom101_fields")}
+    assert fingerprint in {
+        f.fingerprint for f in vocabulary_findings(config(allow=[]), index, "vocab.runtime.dom101_fields")
+    }
+    assert fingerprint not in {
+        f.fingerprint for f in vocabulary_findings(config(), index, "vocab.runtime.dom101_fields")
+    }
 
 
 def test_event_bases_may_name_a_reexport(index):

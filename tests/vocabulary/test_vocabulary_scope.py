@@ -86,8 +86,10 @@ def test_each_scope_reports_its_own_code(index, scope, codes):
 def test_without_events_an_event_class_is_any_class(index):
     """Only with `events` in the scope are an event's name and fields DOM102/DOM101."""
     findings = vocabulary_findings(config(scope=["attributes", "definitions"]), index, "census.runtime.events_overlap")
-    assert {"DOM111:census.runtime.events_overlap:EpisodeFinished.episode",
-            "DOM113:census.runtime.events_overlap:EpisodeFinished"} <= fingerprints(findings)
+    assert {
+        "DOM111:census.runtime.events_overlap:EpisodeFinished.episode",
+        "DOM113:census.runtime.events_overlap:EpisodeFinished",
+    } <= fingerprints(findings)
 
 
 def test_event_bases_are_needed_only_with_the_events_scope(index):
@@ -102,7 +104,9 @@ def test_event_bases_are_needed_only_with_the_events_scope(index):
 
 def test_unknown_scopes_are_reported_with_the_other_errors():
     with pytest.raises(ConfigError) as raised:
-        parse_vocabulary("c", "n", {"modules": ["census.runtime"], "scope": ["attributes", "atributes", "locals"]}, SCOPED)
+        parse_vocabulary(
+            "c", "n", {"modules": ["census.runtime"], "scope": ["attributes", "atributes", "locals"]}, SCOPED
+        )
     assert raised.value.errors == {
         "scope": "Expected some of events, attributes, parameters, definitions, not 'atributes', 'locals'.",
         "words": "This is a required field.",
@@ -151,7 +155,9 @@ def test_fingerprints_survive_moving_and_reordering_code(tmp_path, index):
     before = all_vocabulary_findings(config(), index)
     after = all_vocabulary_findings(config(), index_of(tmp_path))
     assert sorted(fingerprints(after)) == sorted(fingerprints(before))
-    first_assignment = 1 + model.read_text().splitlines().index('        self.primary_target = "mug"  # assigned again: reported once, at the first assignment')
+    first_assignment = 1 + model.read_text().splitlines().index(
+        '        self.primary_target = "mug"  # assigned again: reported once, at the first assignment'
+    )
     moved = {f.fingerprint: f.line for f in after}
     assert moved["DOM111:census.runtime.dom111_attributes:EvidenceLM.primary_target"] == first_assignment
 
@@ -162,7 +168,9 @@ def test_allow_with_dots_exempts_a_name_only_within_what_it_names(index):
         "DOM111:census.runtime.positioning:GoalState.target",
         "DOM112:census.runtime.positioning:GoalState.__init__(target)",
     }
-    module_wide = fingerprints(vocabulary_findings(config(allow=["positioning.target"]), index, "census.runtime.positioning"))
+    module_wide = fingerprints(
+        vocabulary_findings(config(allow=["positioning.target"]), index, "census.runtime.positioning")
+    )
     assert module_wide == set()
     nothing_allowed = fingerprints(vocabulary_findings(config(allow=[]), index, "census.runtime.positioning"))
     assert "DOM112:census.runtime.positioning:PositioningProcedure.move_to(target)" in nothing_allowed
@@ -180,7 +188,9 @@ def test_an_unparsable_file_is_reported_once_whatever_the_scope(tmp_path):
     (tmp_path / "census" / "runtime" / "broken.py").write_text("class Stats:\n    def train(self:\n")
     for scope in (["attributes"], EVERY_SCOPE):
         broken = [f for f in all_vocabulary_findings(config(scope=scope), index_of(tmp_path)) if f.code == "DOM001"]
-        assert [(f.path, f.fingerprint) for f in broken] == [("census/runtime/broken.py", "DOM001:census.runtime.broken")]
+        assert [(f.path, f.fingerprint) for f in broken] == [
+            ("census/runtime/broken.py", "DOM001:census.runtime.broken")
+        ]
 
 
 def test_declaration_facts_are_a_pure_function_of_the_tree():
@@ -190,7 +200,10 @@ def test_declaration_facts_are_a_pure_function_of_the_tree():
     first = declaration_facts("m", False, ast.parse(source))
     assert first == declaration_facts("m", False, ast.parse(source))
     assert [m.name.text for m in first.members if m.owner == "EvidenceLM"][:4] == [
-        "num_epochs", "model_id", "label_count", "models_in_memory"
+        "num_epochs",
+        "model_id",
+        "label_count",
+        "models_in_memory",
     ]
     assert declaration_facts("m", False, None).definitions == ()
 

@@ -47,8 +47,9 @@ def test_flake8_reports_them_when_extend_select_names_them(leaky):
     assert f"{LEGACY}:32:9: DOM111 attribute LegacyLM.primary_target: experiment vocabulary 'primary target'" in (
         result.stdout.splitlines()
     )
-    assert f"{LEGACY}:25:36: DOM112 parameter 'min_train_steps' of LegacyLM.__init__: experiment vocabulary 'train'" in (
-        result.stdout.splitlines()
+    assert (
+        f"{LEGACY}:25:36: DOM112 parameter 'min_train_steps' of LegacyLM.__init__: experiment vocabulary 'train'"
+        in (result.stdout.splitlines())
     )
     # Without --select: flake8's own decision (the plugin extends its default ignore list).
     plain = flake8(leaky, "--extend-select", "DOM111,DOM112,DOM113")
@@ -90,7 +91,9 @@ def test_the_baseline_ratchets_the_census(leaky):
 
     # A new leak in a runtime module fails; moving the old ones does not.
     legacy = leaky / LEGACY
-    legacy.write_text("# moved down\n\n" + legacy.read_text().replace("        self.stepwise_target_object = None  # DOM111:8\n", ""))
+    legacy.write_text(
+        "# moved down\n\n" + legacy.read_text().replace("        self.stepwise_target_object = None  # DOM111:8\n", "")
+    )
     (leaky / "minimonty/frameworks/models/tracker.py").write_text(
         "class Tracker:\n    def __init__(self) -> None:\n        self.primary_target = None\n"
     )

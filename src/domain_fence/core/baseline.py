@@ -64,7 +64,7 @@ def load_baseline(path: Path) -> Baseline:
 
 def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise BaselineError(f"{path}: not a domain-fence baseline (missing \"format\": \"{FORMAT}\")")
+        raise BaselineError(f'{path}: not a domain-fence baseline (missing "format": "{FORMAT}")')
     version = document.get("version")
     if version != VERSION:
         raise BaselineError(
@@ -73,7 +73,7 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
         )
     raw_entries = document.get("entries")
     if not isinstance(raw_entries, list):
-        raise BaselineError(f"{path}: \"entries\" must be a list")
+        raise BaselineError(f'{path}: "entries" must be a list')
     entries = []
     for number, raw in enumerate(raw_entries, start=1):
         if not (
@@ -82,9 +82,7 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
             and isinstance(raw.get("fingerprint"), str)
             and isinstance(raw.get("description", ""), str)
         ):
-            raise BaselineError(
-                f"{path}: entry {number} needs string \"contract\" and \"fingerprint\" fields"
-            )
+            raise BaselineError(f'{path}: entry {number} needs string "contract" and "fingerprint" fields')
         entries.append(BaselineEntry(raw["contract"], raw["fingerprint"], raw.get("description", "")))
     return tuple(sorted(set(entries)))
 

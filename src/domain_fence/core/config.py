@@ -148,7 +148,9 @@ class _Options:
             self.errors[key] = "; ".join(problems)
         return tuple(converted)
 
-    def modules(self, key: str, *, required: bool = True, with_descendants: bool = True) -> tuple[ModuleExpression, ...]:
+    def modules(
+        self, key: str, *, required: bool = True, with_descendants: bool = True
+    ) -> tuple[ModuleExpression, ...]:
         def convert(text: str) -> ModuleExpression:
             problem = module_expression_error(text)
             if problem:

@@ -269,7 +269,9 @@ class _Checker:
             where = Text(module, unreadable.line, 0)
             yield self.finding(module, where, "DOM001", module, f"DOM001:{module}", reason=unreadable.reason)
             return
-        events = frozenset(q for q in facts.classes if self.resolver.is_event(f"{module}.{q}")) if facts else frozenset()
+        events = (
+            frozenset(q for q in facts.classes if self.resolver.is_event(f"{module}.{q}")) if facts else frozenset()
+        )
         if facts is not None:
             yield from self.events(module, facts, events)
         if declared is not None:
@@ -304,9 +306,13 @@ class _Checker:
             fingerprint = f"{module}:{fact.qualname}.{name}"
             if name in self.kind_attributes:
                 for kind in attribute.strings:
-                    yield from self.matched(module, kind, "DOM103", f"{symbol}.{name}", f"DOM103:{fingerprint}", kind=kind.text)
+                    yield from self.matched(
+                        module, kind, "DOM103", f"{symbol}.{name}", f"DOM103:{fingerprint}", kind=kind.text
+                    )
                 continue
-            yield from self.matched(module, attribute.name, "DOM101", f"{symbol}.{name}", f"DOM101:{fingerprint}", name=name)
+            yield from self.matched(
+                module, attribute.name, "DOM101", f"{symbol}.{name}", f"DOM101:{fingerprint}", name=name
+            )
             for alias in attribute.aliases:
                 alias_fingerprint = f"DOM101:{fingerprint}[{alias.text}]"
                 yield from self.matched(module, alias, "DOM101", f"{symbol}.{name}", alias_fingerprint, name=alias.text)
@@ -319,7 +325,9 @@ class _Checker:
                 module, keyword, "DOM104", f"{event}({keyword.text})", fingerprint, name=keyword.text, owner=owner
             )
 
-    def matched(self, module: str, text: Text, code: str, symbol: str, fingerprint: str, **fields: str) -> Iterator[Finding]:
+    def matched(
+        self, module: str, text: Text, code: str, symbol: str, fingerprint: str, **fields: str
+    ) -> Iterator[Finding]:
         """The finding for ``text`` when it uses the vocabulary."""
         # What encloses the name (``pkg.mod.Class`` for ``pkg.mod.Class.attr``), for
         # dotted ``allow`` entries; kind strings and call keywords have none.

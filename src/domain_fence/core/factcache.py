@@ -274,8 +274,17 @@ def cache_key() -> str:
 _FACT_CLASSES = {
     ("domain_fence.core.pyfacts", name)
     for name in (
-        "Text", "AttributeFact", "ClassFact", "CallFact", "ModuleFacts", "DefinitionFact",
-        "MemberFact", "DeclarationFacts", "TopLevelDefinition", "ImportFact", "FileFacts",
+        "Text",
+        "AttributeFact",
+        "ClassFact",
+        "CallFact",
+        "ModuleFacts",
+        "DefinitionFact",
+        "MemberFact",
+        "DeclarationFacts",
+        "TopLevelDefinition",
+        "ImportFact",
+        "FileFacts",
     )
 } | {("domain_fence.core.source", "Unreadable")}
 

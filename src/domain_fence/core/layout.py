@@ -84,7 +84,9 @@ def root_packages_in(source_dir: Path) -> list[str]:
         if (entry / "__init__.py").is_file():
             roots.append(entry.name)
         else:  # a namespace portion: its regular subpackages are the roots
-            roots += [f"{entry.name}.{child.name}" for child in _package_dirs(entry) if (child / "__init__.py").is_file()]
+            roots += [
+                f"{entry.name}.{child.name}" for child in _package_dirs(entry) if (child / "__init__.py").is_file()
+            ]
     return roots
 
 
@@ -93,7 +95,9 @@ def _package_dirs(directory: Path) -> list[Path]:
         entries = sorted(directory.iterdir())
     except OSError:
         return []
-    return [e for e in entries if e.is_dir() and not e.is_symlink() and e.name.isidentifier() and not e.name.startswith("_")]
+    return [
+        e for e in entries if e.is_dir() and not e.is_symlink() and e.name.isidentifier() and not e.name.startswith("_")
+    ]
 
 
 def experiment_packages(layout: Layout) -> list[str]:

@@ -90,9 +90,7 @@ def locate_package(name: str, search_paths: list[str]) -> list[Path]:
         except (ImportError, ValueError):  # e.g. a module in sys.modules without a spec
             spec = None
     if spec is None or spec.submodule_search_locations is None:
-        raise ModuleNotFound(
-            f"root package {name!r} not found (searched {', '.join(search_paths) or 'nothing'})"
-        )
+        raise ModuleNotFound(f"root package {name!r} not found (searched {', '.join(search_paths) or 'nothing'})")
     directories = [Path(location) for location in spec.submodule_search_locations]
     for segment in rest:
         directories = [d / segment for d in directories if (d / segment).is_dir()]

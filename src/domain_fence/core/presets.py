@@ -117,7 +117,9 @@ class Plan:
 def plan_preset(layout: Layout, preset: Preset) -> Plan:
     if preset.root_package not in layout.root_packages:
         found = ", ".join(layout.root_packages)
-        raise LayoutError(f"{layout.directory}: preset {preset.name} needs root package {preset.root_package}; found {found}")
+        raise LayoutError(
+            f"{layout.directory}: preset {preset.name} needs root package {preset.root_package}; found {found}"
+        )
     runtime, experiment, left_out = [], [], []
     for names, kept in ((preset.runtime, runtime), (preset.experiment, experiment)):
         for name in names:
@@ -160,7 +162,12 @@ def plan_detected(layout: Layout) -> Plan:
     if not runtime:
         raise LayoutError(f"{layout.directory}: nothing but experiment code in {', '.join(layout.root_packages)}")
     telemetry = sorted(
-        {d for m in runtime for d in layout.descendants(m) if d.rsplit(".", 1)[-1] == "telemetry" and layout.is_package(d)}
+        {
+            d
+            for m in runtime
+            for d in layout.descendants(m)
+            if d.rsplit(".", 1)[-1] == "telemetry" and layout.is_package(d)
+        }
     )
     return _with_vocabulary(
         Plan(

@@ -300,7 +300,9 @@ class _Walk:
             return _Context(context.in_function, context.owner, context.receiver, context.member_owner, True)
         return context
 
-    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, inner: tuple[str, ...], context: _Context) -> _Context:
+    def function(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, inner: tuple[str, ...], context: _Context
+    ) -> _Context:
         """Declare a function or method; the context of its body."""
         if not context.in_function:
             kind = "method" if context.owner else "function"
@@ -387,8 +389,26 @@ class _Walk:
 # Fields that never hold a node: skipping them (and the operator and context nodes)
 # keeps the walk over expressions to the nodes that can hold a call.
 _NOT_NODES = frozenset(
-    {"ctx", "op", "ops", "id", "attr", "arg", "kind", "conversion", "type_comment", "level", "module",
-     "name", "asname", "rest", "kwd_attrs", "is_async", "simple", "tag"}
+    {
+        "ctx",
+        "op",
+        "ops",
+        "id",
+        "attr",
+        "arg",
+        "kind",
+        "conversion",
+        "type_comment",
+        "level",
+        "module",
+        "name",
+        "asname",
+        "rest",
+        "kwd_attrs",
+        "is_async",
+        "simple",
+        "tag",
+    }
 )
 _LEAVES = (ast.Constant, ast.MatchSingleton)
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -422,7 +442,9 @@ class _Resolver:
             return self.unbound_prefix + reference
         return _resolve(reference, self.bindings, self.module, self.local_classes)
 
-    def class_fact(self, node: ast.ClassDef, scope: tuple[str, ...], attributes: tuple[AttributeFact, ...]) -> ClassFact:
+    def class_fact(
+        self, node: ast.ClassDef, scope: tuple[str, ...], attributes: tuple[AttributeFact, ...]
+    ) -> ClassFact:
         bases = []
         for base in node.bases:
             if isinstance(base, ast.Subscript):  # Generic[T], BaseModel[...]
@@ -544,7 +566,9 @@ def _attributes(body: list[ast.stmt]):
             for target in statement.targets:
                 for name in _target_names(target):
                     if not _is_dunder(name.id):
-                        yield AttributeFact(_text(name, name.id), _string_value(statement.value), _aliases(statement.value))
+                        yield AttributeFact(
+                            _text(name, name.id), _string_value(statement.value), _aliases(statement.value)
+                        )
 
 
 def _target_names(target: ast.expr) -> list[ast.Name]:

@@ -166,9 +166,7 @@ def chain_lines(chain: Sequence[Link]) -> tuple[str, ...]:
     return tuple(link.describe() for link in chain)
 
 
-def import_contract_finding(
-    contract: str, contract_type: str, chain: Sequence[Link], path: str
-) -> Finding:
+def import_contract_finding(contract: str, contract_type: str, chain: Sequence[Link], path: str) -> Finding:
     """DOM303 for an import chain breaking an import-linter contract, located at its
     first import."""
     first, last = chain[0], chain[-1]

@@ -133,7 +133,9 @@ def main() -> None:
 
 @main.command()
 @config_option
-@click.option("--format", "format_", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format.")
+@click.option(
+    "--format", "format_", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format."
+)
 @click.option(
     "--output",
     "-o",

@@ -197,7 +197,9 @@ class Fence:
             from domain_fence.core.index import ProjectIndex
 
             configuration = self.configuration
-            index = ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir)
+            index = ProjectIndex.build(
+                configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir
+            )
             if index.missing:
                 raise FenceProblem(
                     f"{configuration.path}: [importlinter] root_packages: cannot find "
@@ -220,7 +222,9 @@ class Fence:
             except ConfigurationError as error:
                 raise FenceProblem(str(error)) from None
             except GrimpException as error:  # e.g. a syntax error anywhere in the project
-                raise FenceProblem(f"{self.configuration.path}: cannot build the import graph: {_one_line(error)}") from None
+                raise FenceProblem(
+                    f"{self.configuration.path}: cannot build the import graph: {_one_line(error)}"
+                ) from None
         return self._graph
 
     def run(self, contract: Contract) -> ContractCheck:

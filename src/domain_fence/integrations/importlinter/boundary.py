@@ -46,7 +46,9 @@ class BoundaryContract(FenceContract, ForbiddenContract):
         chains = self.crossing_chains(graph)
         ratchet = apply_baseline(chains, recorded)
         new_chains = [chains[f] for f in ratchet.new]
-        result = self.ratchet_result(ratchet.new, ratchet.baselined, ratchet.stale, {"invalid_chains": _by_pair(new_chains)})
+        result = self.ratchet_result(
+            ratchet.new, ratchet.baselined, ratchet.stale, {"invalid_chains": _by_pair(new_chains)}
+        )
         result.metadata["baselined_edges"] = sorted(f.fingerprint for f in ratchet.baselined)
         result.warnings = list(forbidden.warnings) + result.warnings
         result.ignored_import_count = forbidden.ignored_import_count
@@ -56,8 +58,7 @@ class BoundaryContract(FenceContract, ForbiddenContract):
         """The entries that make this contract pass on ``graph``: one per crossing import."""
         ForbiddenContract.check(self, graph, False)  # validates, and removes ignore_imports
         return sorted(
-            BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}")
-            for f in self.crossing_chains(graph)
+            BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}") for f in self.crossing_chains(graph)
         )
 
     def crossing_chains(self, graph: ImportGraph) -> dict[Finding, list[dict[str, Any]]]:

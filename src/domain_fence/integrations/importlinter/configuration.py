@@ -92,9 +92,17 @@ class Configuration:
                     problems.append(f"{self.section(options)} type: unknown contract type {contract_type!r}")
                     continue
                 try:
-                    built.append(cls(name=str(options.get("name", options.get("id"))), session_options=self.session_options, contract_options=options))
+                    built.append(
+                        cls(
+                            name=str(options.get("name", options.get("id"))),
+                            session_options=self.session_options,
+                            contract_options=options,
+                        )
+                    )
                 except InvalidContractOptions as error:
-                    problems += [f"{self.section(options)} {key}: {message}" for key, message in sorted(error.errors.items())]
+                    problems += [
+                        f"{self.section(options)} {key}: {message}" for key, message in sorted(error.errors.items())
+                    ]
         finally:
             project_root.reset(token)
         if problems:
@@ -102,10 +110,7 @@ class Configuration:
         return built
 
     def fence_contracts(self, family: str | None = None) -> list[FenceContract]:
-        return [
-            c for c in self.contracts()
-            if isinstance(c, FenceContract) and (family is None or c.family == family)
-        ]
+        return [c for c in self.contracts() if isinstance(c, FenceContract) and (family is None or c.family == family)]
 
 
 def find_configuration(directory: Path) -> Path:
@@ -191,7 +196,9 @@ def _import_class(dotted: str, path: Path) -> type[Contract]:
     try:
         cls = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:
-        raise ConfigurationError(f"{path}: [importlinter] contract_types: cannot import {dotted} ({_one_line(error)})") from None
+        raise ConfigurationError(
+            f"{path}: [importlinter] contract_types: cannot import {dotted} ({_one_line(error)})"
+        ) from None
     if not (isinstance(cls, type) and issubclass(cls, Contract)):
         raise ConfigurationError(f"{path}: [importlinter] contract_types: {dotted} is not an import-linter Contract")
     return cls

@@ -92,7 +92,9 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
         ) from None
     except ValueError as error:
         if str(error).startswith("Could not find package"):  # grimp: root package not found
-            raise ConfigurationError(f"{configuration.path}: [importlinter] root_packages: {printable(error)}") from None
+            raise ConfigurationError(
+                f"{configuration.path}: [importlinter] root_packages: {printable(error)}"
+            ) from None
         raise unavailable(configuration, error) from None
     except (KeyboardInterrupt, SystemExit):
         raise
@@ -117,7 +119,11 @@ _DECODE_FAILURE = re.compile(r"Failed to decode file (?P<path>.+?)(?: as UTF-8:|
 
 def _named_by_grimp(configuration: Configuration, error: BaseException, index: ProjectIndex) -> Blocker | None:
     if isinstance(error, SourceSyntaxError):
-        path, line, reason = error.filename, error.lineno or 1, f"syntax error at line {error.lineno or '?'} (grimp's parser)"
+        path, line, reason = (
+            error.filename,
+            error.lineno or 1,
+            f"syntax error at line {error.lineno or '?'} (grimp's parser)",
+        )
     else:
         match = _DECODE_FAILURE.match(str(error))
         if match is None:

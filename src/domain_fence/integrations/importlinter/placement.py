@@ -76,10 +76,7 @@ class PlacementContract(FenceContract):
         (and per unreadable file). Unmatched patterns are configuration mistakes, not
         violations, so they are never recorded."""
         return sorted(
-            {
-                BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}")
-                for f in self.placement().findings
-            }
+            {BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}") for f in self.placement().findings}
         )
 
 

@@ -28,10 +28,17 @@ def preflight_problems(configuration: Configuration, contracts: list[FenceContra
     for contract in contracts:
         section = configuration.section(contract.contract_options)
         if contract.family == "boundary":
-            problems += [f"{path}: {section} {line}" for line in _missing_boundary_modules(contract, configuration, index)]
+            problems += [
+                f"{path}: {section} {line}" for line in _missing_boundary_modules(contract, configuration, index)
+            ]
         elif contract.family == "vocabulary":
-            problems += [f"{path}: {section} {unmatched_message(e)}" for e in unmatched_module_expressions(contract.config, index)]
-            problems += [f"{path}: {section} {unmatched_base_message(b)}" for b in unmatched_event_bases(contract.config, index)]
+            problems += [
+                f"{path}: {section} {unmatched_message(e)}"
+                for e in unmatched_module_expressions(contract.config, index)
+            ]
+            problems += [
+                f"{path}: {section} {unmatched_base_message(b)}" for b in unmatched_event_bases(contract.config, index)
+            ]
     return problems
 
 

@@ -69,7 +69,9 @@ class VocabularyContract(FenceContract):
 
     def violations(self, graph: ImportGraph | None) -> list[BaselineEntry]:
         """The entries ``domain-fence baseline`` records: one per finding fingerprint."""
-        return sorted({BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}") for f in self.findings()})
+        return sorted(
+            {BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}") for f in self.findings()}
+        )
 
 
 def unmatched_message(expression: str) -> str:

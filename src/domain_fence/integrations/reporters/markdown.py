@@ -33,7 +33,14 @@ def render(report: Report, options: RenderOptions) -> str:
         parts += ["", "### Findings", "", *findings_table(report.failing)]
     baselined = [f for contract in report.contracts for f in contract.baselined]
     if options.verbose and baselined:
-        parts += ["", "<details><summary>Baselined findings</summary>", "", *findings_table(sorted(baselined)), "", "</details>"]
+        parts += [
+            "",
+            "<details><summary>Baselined findings</summary>",
+            "",
+            *findings_table(sorted(baselined)),
+            "",
+            "</details>",
+        ]
     if not options.quiet:
         for contract in report.contracts:
             if contract.census is not None:
@@ -56,7 +63,9 @@ def contracts_table(report: Report) -> list[str]:
 def findings_table(findings: Iterable[Finding]) -> list[str]:
     rows = ["| location | code | message | contract |", "|---|---|---|---|"]
     for f in findings:
-        rows.append(f"| `{cell(f'{f.path}:{f.line}:{f.col + 1}')}` | {f.code} | {cell(f.message)} | {cell(f.contract)} |")
+        rows.append(
+            f"| `{cell(f'{f.path}:{f.line}:{f.col + 1}')}` | {f.code} | {cell(f.message)} | {cell(f.contract)} |"
+        )
     return rows
 
 
@@ -94,9 +103,7 @@ def tally_table(what: str, tallies: tuple[Tally, ...], code: bool) -> list[str]:
 
 def cell(text: str) -> str:
     """Text safe inside a table cell: no row breaks, no column breaks, no HTML."""
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|").replace("\n", " ")
-    )
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|").replace("\n", " ")
 
 
 @dataclass
@@ -151,7 +158,9 @@ class DomainGraph:
         lines += [f'  {ids[group]}["{label(group)}"]' for group in sorted(self.nodes)]
         new_edges = sorted(self.new.items())
         for (source, target), edge in new_edges:
-            lines.append(f'  {ids[source]} -->|"{edge.count} {imports(edge.count)}, first {label(edge.first)}"| {ids[target]}')
+            lines.append(
+                f'  {ids[source]} -->|"{edge.count} {imports(edge.count)}, first {label(edge.first)}"| {ids[target]}'
+            )
         for (source, target), edge in sorted(self.baselined.items()):
             lines.append(f'  {ids[source]} -.->|"{edge.count} baselined"| {ids[target]}')
         lines += ["  classDef source fill:#ddf4ff,stroke:#0969da", "  classDef forbidden fill:#fff8c5,stroke:#9a6700"]
@@ -179,4 +188,3 @@ def imports(count: int) -> str:
 
 def label(text: str) -> str:
     return text.replace('"', "#quot;")
-

@@ -62,9 +62,7 @@ class EvidenceLM:
         """Process one sensed feature; return the objects still possible."""
         step = self._steps_taken
         self._steps_taken += 1
-        self._possible = {
-            object_id for object_id in self._possible if feature in self._memory[object_id]
-        }
+        self._possible = {object_id for object_id in self._possible if feature in self._memory[object_id]}
         possible = self.possible_object_ids
 
         telemetry.emit(PossibleMatches(lm_id=self.lm_id, step=step, possible_object_ids=possible))
@@ -73,9 +71,5 @@ class EvidenceLM:
             telemetry.emit(ObjectRecognized(lm_id=self.lm_id, step=step, object_id=possible[0]))
         # Snapshots may be costly to build; only build them when collected.
         if telemetry.wants_snapshot(LearningModuleSnapshot):
-            telemetry.snapshot(
-                LearningModuleSnapshot(
-                    lm_id=self.lm_id, step=step, num_possible_matches=len(possible)
-                )
-            )
+            telemetry.snapshot(LearningModuleSnapshot(lm_id=self.lm_id, step=step, num_possible_matches=len(possible)))
         return possible

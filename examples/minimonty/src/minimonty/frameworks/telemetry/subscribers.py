@@ -80,9 +80,7 @@ class ThreadedSubscriber(TelemetrySubscriber):
         self._queue: queue.Queue[object] = queue.Queue()
         self._stopped = False
         # Positional arguments: (group, function to run, thread name).
-        self._worker = threading.Thread(
-            None, self._drain, f"{type(self).__name__}-worker", daemon=True
-        )
+        self._worker = threading.Thread(None, self._drain, f"{type(self).__name__}-worker", daemon=True)
         self._worker.start()
 
     @property
