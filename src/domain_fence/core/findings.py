@@ -22,6 +22,10 @@ class Finding:
     fingerprint: str  # line-independent identity, used by the baseline
     contract: str = ""  # id of the contract that produced it
     details: tuple[str, ...] = ()  # further lines, e.g. each link of an import chain
+    # End of the offending token: 1-based line and 0-based exclusive column, as the AST
+    # counts them; 0 means unknown (the token is then taken to span one character).
+    end_line: int = 0
+    end_col: int = 0
 
     @property
     def location(self) -> str:
