@@ -31,7 +31,6 @@ from importlinter.domain.contract import InvalidContractOptions
 from reliability_support import REPO, project
 
 from domain_fence.core.blockers import source_blockers
-from domain_fence.core.boundary import direct_import_findings
 from domain_fence.core.config import parse_boundary, parse_placement, parse_vocabulary
 from domain_fence.core.events import all_vocabulary_findings
 from domain_fence.core.index import ProjectIndex
@@ -196,11 +195,9 @@ def check_core(root: Path, module: str) -> None:
         root,
     )
     placement = parse_placement("p", "p", {"symbols": ["*", "init_*"], "allowed_modules": "app.experiment"}, root)
-    boundary = parse_boundary("b", "b", {"source_modules": "app.runtime", "forbidden_modules": "app.experiment"}, root)
     vocabulary_findings = all_vocabulary_findings(vocabulary, index)
     placement_result = check_placement(placement, index)
-    direct = direct_import_findings(boundary, index, module)
-    assert_well_formed([*vocabulary_findings, *placement_result.findings, *direct])
+    assert_well_formed([*vocabulary_findings, *placement_result.findings])
     blockers = source_blockers(index)
     if isinstance(tree, Unreadable):
         unreadable = {f.fingerprint for f in vocabulary_findings if f.code == "DOM001"}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from . import fingerprints
 from .pyfacts import DeclarationFacts, Text
 
 ATTRIBUTES, PARAMETERS, DEFINITIONS = "attributes", "parameters", "definitions"
@@ -55,7 +56,7 @@ def _candidates(module: str, facts: DeclarationFacts, scope: tuple[str, ...], ev
                 "DOM111",
                 member.name,
                 f"{module}.{member.owner}.{name}",
-                f"DOM111:{module}:{member.owner}.{name}",
+                fingerprints.located("DOM111", module, f"{member.owner}.{name}"),
                 {"name": name, "owner": member.owner},
             )
     for definition in facts.definitions:
@@ -65,7 +66,7 @@ def _candidates(module: str, facts: DeclarationFacts, scope: tuple[str, ...], ev
                     "DOM112",
                     parameter,
                     f"{module}.{definition.qualname}.{parameter.text}",
-                    f"DOM112:{module}:{definition.qualname}({parameter.text})",
+                    fingerprints.located("DOM112", module, f"{definition.qualname}({parameter.text})"),
                     {"name": parameter.text, "owner": definition.qualname},
                 )
         if DEFINITIONS in scope and definition.qualname not in event_classes:
@@ -73,6 +74,6 @@ def _candidates(module: str, facts: DeclarationFacts, scope: tuple[str, ...], ev
                 "DOM113",
                 definition.name,
                 f"{module}.{definition.qualname}",
-                f"DOM113:{module}:{definition.qualname}",
+                fingerprints.located("DOM113", module, definition.qualname),
                 {"kind": definition.kind, "name": definition.qualname},
             )

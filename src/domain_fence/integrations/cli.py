@@ -14,17 +14,15 @@ import gc
 import os
 import shlex
 import sys
-from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from copy import deepcopy
 from pathlib import Path
 
 from typing import TYPE_CHECKING
 
 import click
 
-from domain_fence.core.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
+from domain_fence.core.baseline import BaselineError
 from domain_fence.core.factcache import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
 from domain_fence.core.layout import LayoutError, read_layout
 from domain_fence.core.presets import (
@@ -81,7 +79,8 @@ class UsageFailure(click.ClickException):
     exit_code = EXIT_ERROR
 
     def show(self, file=None) -> None:
-        click.echo(f"domain-fence: error: {self.message}", err=True)
+        for line in self.message.splitlines() or [""]:  # one problem per line, each prefixed
+            click.echo(f"domain-fence: error: {line}", err=True)
 
 
 class OneLineErrors(click.Group):
@@ -287,47 +286,20 @@ def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: P
 def record_baselines(configuration: Configuration, prune: bool = False) -> list[str]:
     """Record (or with ``prune`` only strike) baseline entries for every domain-fence
     contract of ``configuration``; one summary line per baseline file."""
-    from domain_fence.integrations.importlinter.base import UNANALYSABLE
-    from domain_fence.integrations.importlinter.results import needs_graph, project_graph, reported_as_failure, running
+    from domain_fence.integrations.importlinter.results import validate
+    from domain_fence.integrations.importlinter.session import engine_for
 
-    current: dict[Path, dict[str, list[BaselineEntry]]] = defaultdict(dict)
-    unanalysable: set[str] = set()
-    with running(configuration):
-        contracts = configuration.fence_contracts()
-        graph = project_graph(configuration) if any(needs_graph(c) for c in contracts) else None
-        for contract in contracts:
-            with reported_as_failure(configuration, contract):
-                entries = contract.violations(deepcopy(graph))
-            # A file that cannot be analysed is never recorded: `check` fails on it.
-            unanalysable.update(
-                f"{e.fingerprint.partition(':')[2]}: {e.description.removeprefix(UNANALYSABLE + ' ')}"
-                for e in entries
-                if e.fingerprint.startswith(UNANALYSABLE + ":")
-            )
-            entries = [e for e in entries if not e.fingerprint.startswith(UNANALYSABLE + ":")]
-            current[contract.config.baseline.path][contract.contract_id] = entries
-    root = configuration.root
-    lines = [_update_baseline(path, by_contract, prune, root) for path, by_contract in sorted(current.items())]
-    return lines + [f"not recorded, fix it (no baseline accepts {UNANALYSABLE}): {d}" for d in sorted(unanalysable)]
+    from domain_fence.core.families import GraphUnavailableError
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError
 
-
-def _update_baseline(path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, root: Path) -> str:
-    recorded = load_baseline(path)
-    before = {(e.contract, e.fingerprint) for e in recorded.entries}
-    # Entries of contracts that no longer write to this file can never match again.
-    updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))
-    for contract, entries in by_contract.items():
-        if prune:
-            keep = {e.fingerprint for e in entries}
-            entries = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep]
-        updated = updated.replace_contract(contract, entries)
-    changed = write_baseline(updated)
-    after = {(e.contract, e.fingerprint) for e in updated.entries}
-    shown = path.relative_to(root) if path.is_relative_to(root) else path
-    return (
-        f"{shown}: {len(after)} recorded ({len(after - before)} added, {len(before - after)} pruned, "
-        f"{len(after & before)} still present); {'written' if changed else 'unchanged'}"
-    )
+    engine = engine_for(configuration)
+    try:
+        validate(engine)
+        return engine.record(prune)
+    except GraphUnavailableError as error:
+        raise ConfigurationError(str(error)) from None
+    finally:
+        engine.save()
 
 
 INIT_CONFIG = ".importlinter"

@@ -110,7 +110,7 @@ class Configuration:
         return built
 
     def fence_contracts(self, family: str | None = None) -> list[FenceContract]:
-        return [c for c in self.contracts() if isinstance(c, FenceContract) and (family is None or c.family == family)]
+        return [c for c in self.contracts() if isinstance(c, FenceContract) and (family is None or c.family.name == family)]
 
 
 def find_configuration(directory: Path) -> Path:
