@@ -30,6 +30,7 @@ from typing import Any
 
 from flake8.exceptions import PluginExecutionFailed
 
+from domain_fence import __version__
 from domain_fence.core.baseline import BaselineError, load_baseline
 from domain_fence.core.boundary import direct_import_findings
 from domain_fence.core.events import prefetch_covered, vocabulary_findings
@@ -212,7 +213,7 @@ class DomainFenceChecker:
     """flake8 entry point ``DOM``."""
 
     name = "domain-fence"
-    version = "0.1.0"
+    version = __version__
     config: str | None = None
     optional_codes: frozenset[str] = frozenset()  # off-by-default codes the user selected
 
