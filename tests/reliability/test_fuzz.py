@@ -25,7 +25,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import grimp
-import hypothesmith
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -125,11 +124,23 @@ def mutated_fixture(draw) -> bytes:
     return data
 
 
-def generated_program():
+# hypothesmith's strategies are built when first drawn from (st.deferred), not at
+# import: importing it and compiling its grammar cost seconds of every collection.
+
+
+def generated_program() -> st.SearchStrategy[str]:
+    import hypothesmith
+
     # hypothesmith warns about its own grammar constructs; they are not ours to fix.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return hypothesmith.from_grammar()
+
+
+def generated_module() -> st.SearchStrategy[str]:
+    import hypothesmith
+
+    return hypothesmith.from_node()
 
 
 # -- checks of one module -------------------------------------------------------------------
@@ -249,14 +260,14 @@ def check_contracts_and_reports(root: Path, path: Path) -> None:
 
 
 @settings(FUZZ, max_examples=examples(60))
-@given(source=generated_program())
+@given(source=st.deferred(generated_program))
 def test_generated_programs_through_the_core(source):
     root = fuzz_project({"app/runtime/generated.py": source})
     check_core(root, "app.runtime.generated")
 
 
 @settings(FUZZ, max_examples=examples(15))
-@given(source=hypothesmith.from_node())
+@given(source=st.deferred(generated_module))
 def test_generated_modules_through_the_flake8_plugin_and_the_cli(source):
     root = fuzz_project({"app/runtime/generated.py": source})
     check_flake8_plugin(root, root / "app/runtime/generated.py")
