@@ -220,13 +220,11 @@ class Engine:
             self.use_buffer(module, text)
         shown = self.index.relative_path(module)
         reported: dict[tuple[int, int, str, str], Finding] = {}
-        suppressed, baselined = [], []
+        suppressed: list[Finding] = []
+        baselined: list[Finding] = []
         for spec in self.contracts:
             blocked = self._blocked(spec)
-            if blocked is not None:
-                found = blocked
-            else:
-                found = spec.family.check_module(spec.config, self.context, module)
+            found = blocked if blocked is not None else spec.family.check_module(spec.config, self.context, module)
             found = [finding for finding in found if finding.path == shown]
             kept, quiet = self._split_noqa(found)
             new, recorded = self._split_baseline(spec, kept)
@@ -234,7 +232,9 @@ class Engine:
                 reported.setdefault((finding.line, finding.col, finding.code, finding.message), finding)
             suppressed += quiet
             baselined += recorded
-        return FileFindings(tuple(sorted(reported.values())), tuple(sorted(set(suppressed))), tuple(sorted(set(baselined))))
+        return FileFindings(
+            tuple(sorted(reported.values())), tuple(sorted(set(suppressed))), tuple(sorted(set(baselined)))
+        )
 
     def use_buffer(self, module: str, text: str) -> None:
         if self.index.use_buffer(module, text):
@@ -268,7 +268,8 @@ class Engine:
 
     def _split_noqa(self, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         comments: dict[str, NoqaComments] = {}
-        kept, suppressed = [], []
+        kept: list[Finding] = []
+        suppressed: list[Finding] = []
         for finding in findings:
             if finding.code == UNANALYSABLE:
                 kept.append(finding)

@@ -139,9 +139,10 @@ class EventResolver:
         while pending:
             current = pending.pop()
             if current in self.bases or self._events.get(current):
-                while current is not None:  # it and the chain leading to it derive
-                    self._events[current] = True
-                    current = parent[current]
+                derived: str | None = current
+                while derived is not None:  # it and the chain leading to it derive
+                    self._events[derived] = True
+                    derived = parent[derived]
                 return
             if current in self._events:
                 continue  # known not to derive
@@ -169,10 +170,10 @@ def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: s
 
 
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
-_CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, "VocabularyChecker"]] = {}
+_CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, VocabularyChecker]] = {}
 
 
-def _checker(config: VocabularyConfig, index: ProjectIndex) -> "VocabularyChecker":
+def _checker(config: VocabularyConfig, index: ProjectIndex) -> VocabularyChecker:
     found = _CHECKERS.get((config, id(index)))
     if found is None or found[0] is not index:
         if len(_CHECKERS) >= 16:
@@ -312,11 +313,21 @@ class VocabularyChecker:
             if name in self.kind_attributes:
                 for kind in attribute.strings:
                     yield from self.matched(
-                        module, kind, "DOM103", f"{symbol}.{name}", fingerprints.located("DOM103", module, where), kind=kind.text
+                        module,
+                        kind,
+                        "DOM103",
+                        f"{symbol}.{name}",
+                        fingerprints.located("DOM103", module, where),
+                        kind=kind.text,
                     )
                 continue
             yield from self.matched(
-                module, attribute.name, "DOM101", f"{symbol}.{name}", fingerprints.located("DOM101", module, where), name=name
+                module,
+                attribute.name,
+                "DOM101",
+                f"{symbol}.{name}",
+                fingerprints.located("DOM101", module, where),
+                name=name,
             )
             for alias in attribute.aliases:
                 alias_fingerprint = fingerprints.located("DOM101", module, f"{where}[{alias.text}]")

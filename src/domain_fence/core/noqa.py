@@ -32,9 +32,8 @@ class NoqaComments:
         if "noqa" not in text.lower():  # the usual case, at the cost of one scan
             return cls(found)
         for number, line in enumerate(text.splitlines(), start=1):
-            codes = codes_of(line)
-            if codes is not False:
-                found[number] = codes
+            if _NOQA.search(line):
+                found[number] = codes_of(line)
         return cls(found)
 
     def suppresses(self, line: int, code: str) -> bool:
@@ -44,12 +43,12 @@ class NoqaComments:
         return codes is None or code in codes or code.startswith(tuple(codes))
 
 
-def codes_of(line: str) -> frozenset[str] | None | bool:
-    """The codes the noqa comment of ``line`` names: None for a bare ``# noqa``, False
-    when the line has no noqa comment."""
+def codes_of(line: str) -> frozenset[str] | None:
+    """The codes the noqa comment of ``line`` names; None for a bare ``# noqa`` (every
+    code), and for a line with no noqa comment (ask :data:`_NOQA` first)."""
     match = _NOQA.search(line)
     if match is None:
-        return False
+        return ALL
     codes = match.group("codes")
     if codes is None:
         return ALL
@@ -63,4 +62,3 @@ def split_suppressed(findings: Iterable[Finding], comments: NoqaComments) -> tup
     for finding in findings:
         (suppressed if comments.suppresses(finding.line, finding.code) else kept).append(finding)
     return kept, suppressed
-

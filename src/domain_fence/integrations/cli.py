@@ -14,11 +14,10 @@ import gc
 import os
 import shlex
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 
@@ -33,8 +32,8 @@ from domain_fence.core.presets import (
     plan_preset,
     render_importlinter,
 )
-from domain_fence.core.rules import RULES, get_rule
 from domain_fence.core.ruledocs import explain as explain_rule
+from domain_fence.core.rules import RULES, get_rule
 from domain_fence.core.runcache import Inputs, Invocation, RunCache, input_digest
 from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
@@ -52,8 +51,11 @@ config_option = click.option(
     help="import-linter configuration file, or the directory holding it (default: the current directory).",
 )
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def cache_options(command):
+
+def cache_options(command: Callable[P, R]) -> Callable[P, R]:
     """``--no-cache`` and ``--cache-dir``: where the facts of every file and grimp's
     import graph are cached (the environment's DOMAIN_FENCE_NO_CACHE and
     DOMAIN_FENCE_CACHE_DIR say the same for every front end)."""
@@ -78,7 +80,7 @@ class UsageFailure(click.ClickException):
 
     exit_code = EXIT_ERROR
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         for line in self.message.splitlines() or [""]:  # one problem per line, each prefixed
             click.echo(f"domain-fence: error: {line}", err=True)
 
@@ -87,7 +89,14 @@ class OneLineErrors(click.Group):
     """click prints usage errors as a usage block; ours are one line, like every other
     error of the command, so a CI log or a pre-commit hook shows what is wrong at once."""
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -104,7 +113,7 @@ class OneLineErrors(click.Group):
             sys.exit(EXIT_INTERRUPTED)
         except (KeyboardInterrupt, SystemExit):
             raise
-        except BaseException as error:  # a bug of ours (or a panic in grimp): one line all the same
+        except BaseException as error:  # noqa: BLE001 -- a bug of ours (or a panic in grimp): one line all the same
             click.echo(f"domain-fence: internal error: {type(error).__name__}: {_one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
@@ -250,7 +259,7 @@ class Progress:
         self.enabled = enabled and self.console.is_terminal
 
     @contextmanager
-    def running(self) -> Iterator:
+    def running(self) -> Iterator[Callable[[str], None]]:
         if not self.enabled:
             yield lambda message: None
             return
@@ -286,11 +295,10 @@ def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: P
 def record_baselines(configuration: Configuration, prune: bool = False) -> list[str]:
     """Record (or with ``prune`` only strike) baseline entries for every domain-fence
     contract of ``configuration``; one summary line per baseline file."""
-    from domain_fence.integrations.importlinter.results import validate
-    from domain_fence.integrations.importlinter.session import engine_for
-
     from domain_fence.core.families import GraphUnavailableError
     from domain_fence.integrations.importlinter.configuration import ConfigurationError
+    from domain_fence.integrations.importlinter.results import validate
+    from domain_fence.integrations.importlinter.session import engine_for
 
     engine = engine_for(configuration)
     try:

@@ -24,14 +24,15 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import pytest
 
 if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle
     from grimp import ImportGraph
     from importlinter.domain.contract import Contract, ContractCheck
 
     from domain_fence.core.engine import Engine
     from domain_fence.core.findings import Finding
     from domain_fence.core.index import ProjectIndex
-    from domain_fence.core.report import ContractResult
     from domain_fence.core.placement import Definition
+    from domain_fence.core.report import ContractResult
     from domain_fence.integrations.importlinter.configuration import Configuration
 
 OPTION = "--domain-fence-config"
@@ -333,17 +334,17 @@ _FENCE = pytest.StashKey["Fence"]()
 
 
 def configuration_location(config: pytest.Config) -> Path:
-    option = config.getoption("domain_fence_config")
+    option: Path | None = config.getoption("domain_fence_config")
     if option is not None:
         return option
     value = config.getini(INI_OPTION).strip()
     if value:
         base = config.inipath.parent if config.inipath else config.rootpath
-        path = (base / value).resolve()
+        path = Path(base / value).resolve()
         if not path.exists():
             raise pytest.UsageError(f"{INI_OPTION} = {value}: no such file or directory ({path})")
         return path
-    return config.rootpath
+    return Path(config.rootpath)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -351,7 +352,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_FENCE] = fence
     if config.getoption("domain_fence"):
         try:
-            fence.engine  # configuration errors stop the run before any test
+            _ = fence.engine  # configuration errors stop the run before any test
         except FenceProblem as error:
             raise pytest.UsageError(*str(error).splitlines()) from None
         # Collect the configuration file as if it had been named on the command line.
@@ -400,9 +401,12 @@ class ContractItem(pytest.Item):
         if not result.kept:
             raise ContractBroken(fence.report(self.contract, result))
         for message in result.warnings:
-            warnings.warn(FenceWarning(f"{self.contract.name}: {message}"))
+            # stacklevel 1: the contract warns, not whoever called runtest
+            warnings.warn(FenceWarning(f"{self.contract.name}: {message}"), stacklevel=1)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, (ContractBroken, FenceProblem)):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)

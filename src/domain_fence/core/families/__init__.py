@@ -7,6 +7,7 @@ from .boundary import BOUNDARY
 from .placement import PLACEMENT
 from .vocabulary import VOCABULARY
 
-FAMILIES: dict[str, Family] = {family.name: family for family in (BOUNDARY, VOCABULARY, PLACEMENT)}
+_ALL: tuple[Family, ...] = (BOUNDARY, VOCABULARY, PLACEMENT)
+FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 
 __all__ = ["FAMILIES", "Context", "Family", "GraphUnavailableError", "Option", "ProjectOutcome"]

@@ -16,6 +16,7 @@ beyond it never pass through a source module, so they do not depend on it).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,7 +188,7 @@ def _crossings(
             continue
         lines = tuple(sorted({statement[0] for statement in statements}))
         first = Link(module, imported, lines)
-        rest = tuple(_link(graph, a, b) for a, b in zip(route, route[1:], strict=False))
+        rest = tuple(_link(graph, a, b) for a, b in itertools.pairwise(route))
         for line, col, end_col in sorted(set(statements)):
             crossings.append(Crossing((first, *rest), col, end_col, line))
     return crossings

@@ -17,7 +17,7 @@ from .base import Context, Option, ProjectOutcome
 class PlacementFamily:
     name = "placement"
     needs_graph = False
-    options = (
+    options: tuple[Option, ...] = (
         Option("symbols", "fnmatch patterns (case-sensitive) on the names of definitions", required=True),
         Option("allowed_modules", "module expressions where those may be defined", required=True),
         Option("kinds", "function, class (default both)"),

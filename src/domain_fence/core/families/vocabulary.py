@@ -27,7 +27,7 @@ class VocabularyFamily:
     name = "vocabulary"
     needs_graph = False
     census = True  # reports count its leaks by module and word
-    options = (
+    options: tuple[Option, ...] = (
         Option("modules", "where runtime events live: module expressions (`*` one segment, `**` one or more)"),
         Option("event_bases", "dotted paths of the event base classes (needed with the `events` scope)"),
         Option("words", "experiment words, one entry per line; `a -> b` names a replacement"),

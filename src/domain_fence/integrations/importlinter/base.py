@@ -16,8 +16,8 @@ from importlinter import Contract, ContractCheck, fields, output
 from importlinter.domain.contract import InvalidContractOptions
 
 from domain_fence.core.baseline import BaselineEntry, BaselineError
-from domain_fence.core.engine import ContractSpec, Engine, stale_message
 from domain_fence.core.config import ConfigError
+from domain_fence.core.engine import ContractSpec, Engine, stale_message
 from domain_fence.core.families import Family
 from domain_fence.core.families.base import BASELINE_OPTIONS
 from domain_fence.core.findings import Finding
@@ -41,7 +41,7 @@ class UnusableBaseline(BaselineError, ValueError):
     contract's failure, our front ends report it as the baseline's one-line error."""
 
 
-class RawOption(fields.Field):
+class RawOption(fields.Field):  # type: ignore[type-arg]
     """An option passed through as written: the family validates it, with every other
     option, and reports all problems at once."""
 
@@ -96,7 +96,8 @@ class FenceContract(Contract):
         return list(self.session_options["root_packages"])
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
-        """lint-imports' entry: the engine's result for this contract."""
+        """lint-imports' entry: the engine's result for this contract (on ``graph``,
+        which a contract reading only sources does not need)."""
         from .session import lint_imports_engine
 
         engine, spec = lint_imports_engine(self, graph)
@@ -121,9 +122,7 @@ class FenceContract(Contract):
         from .session import lint_imports_engine
 
         engine, spec = lint_imports_engine(self, graph)
-        return sorted(
-            {BaselineEntry(spec.id, f.fingerprint, f"{f.code} {f.message}") for f in engine.current(spec)}
-        )
+        return sorted({BaselineEntry(spec.id, f.fingerprint, f"{f.code} {f.message}") for f in engine.current(spec)})
 
     def render_broken_contract(self, check: ContractCheck) -> None:
         for line in broken_lines(check.metadata):

@@ -10,7 +10,6 @@ from grimp import ImportGraph
 from importlinter.contracts.forbidden import ForbiddenContract
 
 from domain_fence.core.engine import ContractSpec, Engine
-
 from domain_fence.core.families.boundary import BOUNDARY
 
 from .base import FenceContract

@@ -109,7 +109,7 @@ def project_graph(configuration: Configuration) -> ImportGraph:
         return build_graph(configuration)
     except ConfigurationError:
         raise
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 -- grimp's errors have no common base; each becomes one line
         raise ConfigurationError(f"{configuration.path}: cannot build the import graph: {one_line(error)}") from None
 
 
@@ -121,7 +121,7 @@ def reported_as_failure(configuration: Configuration, contract: Contract) -> Ite
         yield
     except (ConfigurationError, ContractFailed, BaselineError, KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
-    except BaseException as error:  # a panic in grimp's Rust is a BaseException
+    except BaseException as error:  # noqa: BLE001 -- a panic in grimp's Rust is a BaseException
         section = configuration.section(contract.contract_options)
         raise ContractFailed(f"{configuration.path}: {section}: {one_line(error)}") from None
 
@@ -239,8 +239,8 @@ def _chains(raw_chains: Iterable[Any]) -> tuple[tuple[Link, ...], ...]:
         if isinstance(raw, Mapping):  # a detailed chain: extra first and last imports
             main = [_link(link) for link in raw["chain"]]
             chains.add(tuple(main))
-            chains.update(tuple([_link(first)] + main[1:]) for first in raw.get("extra_firsts", ()))
-            chains.update(tuple(main[:-1] + [_link(last)]) for last in raw.get("extra_lasts", ()))
+            chains.update((_link(first), *main[1:]) for first in raw.get("extra_firsts", ()))
+            chains.update((*main[:-1], _link(last)) for last in raw.get("extra_lasts", ()))
         else:
             chains.add(tuple(_link(link) for link in raw))
     return tuple(sorted(chains))
@@ -253,13 +253,14 @@ def _link(raw: Mapping[str, Any]) -> Link:
 
 def render_broken_contract(contract: Contract, check: ContractCheck) -> str:
     """The contract's own broken-contract text, plain and unwrapped."""
-    console = Console(file=io.StringIO(), width=10_000, color_system=None, highlight=False, soft_wrap=True)
+    captured = io.StringIO()
+    console = Console(file=captured, width=10_000, color_system=None, highlight=False, soft_wrap=True)
     with _console(console):
         try:
             contract.render_broken_contract(check)
-        except Exception as error:  # a third-party renderer must not crash the report
+        except Exception as error:  # noqa: BLE001 -- a third-party renderer must not crash the report
             return f"(could not render the contract's report: {one_line(error)})"
-    return console.file.getvalue()
+    return captured.getvalue()
 
 
 @contextmanager

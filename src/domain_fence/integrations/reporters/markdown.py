@@ -90,7 +90,7 @@ def census_section(contract: ContractResult, census: Census, options: RenderOpti
     modules = tally_table("module", census.modules, code=True)
     if len(census.modules) > FOLDED_MODULES:
         modules = [f"<details><summary>{len(census.modules)} modules</summary>", "", *modules, "", "</details>"]
-    return lines + ["", *modules, "", *tally_table("word", census.words, code=False)]
+    return [*lines, "", *modules, "", *tally_table("word", census.words, code=False)]
 
 
 def tally_table(what: str, tallies: tuple[Tally, ...], code: bool) -> list[str]:
@@ -126,7 +126,7 @@ class DomainGraph:
     baselined: dict[tuple[str, str], Edge] = field(default_factory=lambda: defaultdict(Edge))
 
     @classmethod
-    def of(cls, report: Report) -> "DomainGraph":
+    def of(cls, report: Report) -> DomainGraph:
         graph = cls()
         for contract in report.contracts:
             if contract.domains is not None:
@@ -134,6 +134,7 @@ class DomainGraph:
         return graph
 
     def add_contract(self, contract: ContractResult) -> None:
+        assert contract.domains is not None  # from_report passes only contracts with domains
         sources, forbidden = contract.domains.sources, contract.domains.forbidden
         for group in sources:
             self.nodes.setdefault(group, "source")

@@ -15,8 +15,8 @@ from typing import Any
 from domain_fence import __version__
 from domain_fence.core.findings import Finding
 from domain_fence.core.report import Report
-from domain_fence.core.rules import RULES, Rule
 from domain_fence.core.ruledocs import rule_markdown
+from domain_fence.core.rules import RULES, Rule
 
 from .options import RenderOptions
 

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import BIN, REPO
+from support import BIN, REPO
 
 pytestmark = pytest.mark.slow
 
@@ -125,7 +125,8 @@ def test_hooks_install_themselves_pass_on_a_clean_tree_and_fail_on_a_violating_o
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
     assert hook_status(violating.stdout, "lint-imports") == "Failed"
     assert (
-        "proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run" in violating.stdout
+        "proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
+        in violating.stdout
     )
 
 
@@ -156,5 +157,6 @@ def test_the_readme_local_recipe_runs_the_installed_domain_fence(project, tmp_pa
     assert violating.returncode == 1, violating.stdout + violating.stderr
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
     assert (
-        "proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run" in violating.stdout
+        "proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
+        in violating.stdout
     )

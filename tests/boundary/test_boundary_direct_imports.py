@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import grimp
 import pytest
 from fixture_expectations import expectations, unmet
-
 from support import FIXTURES
-import grimp
 
 from domain_fence.core.config import parse_boundary
 from domain_fence.core.families import Context
