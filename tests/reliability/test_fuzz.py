@@ -44,7 +44,7 @@ from domain_fence.integrations import flake8 as flake8_plugin
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.importlinter import BoundaryContract, PlacementContract, VocabularyContract
 from domain_fence.integrations.importlinter.base import UnusableBaseline, project_root
-from domain_fence.integrations.importlinter.configuration import load_configuration
+from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
 from domain_fence.integrations.importlinter.results import check_configuration, render_broken_contract
 from domain_fence.integrations.reporters import FORMATS, render
 
@@ -230,13 +230,22 @@ def check_flake8_plugin(root: Path, path: Path) -> None:
 
 
 def check_contracts_and_reports(root: Path, path: Path) -> None:
-    saved = list(sys.path)  # the graph builder puts each project on it
+    saved = list(sys.path)
     try:
-        report = check_configuration(load_configuration(root / ".importlinter"))
+        try:
+            report = check_configuration(load_configuration(root / ".importlinter"))
+        except ConfigurationError as error:
+            # An edit can leave the configuration naming what is gone (the event base
+            # class): a configuration problem, exit 2, one line each, like every front end.
+            report, problems = None, str(error).splitlines()
         with contextlib.chdir(root):
             result = CliRunner().invoke(main, ["check", "--quiet"], catch_exceptions=False)
     finally:
-        sys.path[:] = saved
+        assert sys.path == saved  # the project's directories never stay on the path
+    if report is None:
+        assert all("event_bases:" in problem for problem in problems), problems
+        assert result.exit_code == 2 and result.stderr.splitlines() == [f"domain-fence: error: {p}" for p in problems]
+        return
     assert_well_formed(report.failing)
     rendered = {format_: render(report, format_) for format_ in FORMATS}
     for structured in ("json", "sarif"):
