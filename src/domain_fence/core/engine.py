@@ -333,7 +333,7 @@ class Engine:
             baselined_edges=tuple(sorted(e for f in baselined if (e := fingerprints.parse_edge(f.fingerprint)))),
             guidance=spec.guidance,
             baseline=self._relative(spec.baseline_path),
-            census=take_census(found, recorded) if getattr(spec.family, "census", False) else None,
+            census=take_census(kept_findings, recorded) if getattr(spec.family, "census", False) else None,
         )
 
     def _stale_findings(self, spec: ContractSpec, stale_prints: list[str]) -> list[Finding]:
