@@ -386,7 +386,7 @@ def test_module_expressions_and_patterns_that_match_nothing(tmp_path):
         "      modules: 'app.runtim' matches no module of the root packages; is it misspelt?",
         "      event_bases: 'app.runtime.events.Evnt' names no class of the project; is it misspelt?",
         "init_telemetry lives under experiment [placement: placement] KEPT",
-        "  warning: symbols: 'init_telemetri' matches no module-level function or class; is it misspelt?",
+        "  warning: symbols: 'init_telemetri' matches no function, class or method; is it misspelt?",
         "Experiment sits above the runtime [layers: layers] KEPT",
         "",
         "4 contracts: 3 kept, 1 broken; 1 finding, 0 stale baseline entries, 0 baselined",

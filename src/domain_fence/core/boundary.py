@@ -3,7 +3,7 @@ their crossing link, the import that leaves the source modules."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .config import BoundaryConfig
@@ -93,7 +93,7 @@ def direct_import_findings(
     ``a.b`` when that is a module and of ``a`` otherwise, and a module outside the
     project counts as its top-level package.
     """
-    if not matches_any(module, config.source_modules):
+    if not config.in_source(module):
         return []
     facts = index.file_facts(module)
     if facts is None or facts.unreadable is not None:
@@ -140,3 +140,22 @@ def _project_module(name: str, index: ProjectIndex) -> str:
         if candidate in index.modules:
             return candidate
     return parts[0]  # outside the project: grimp squashes it to its top-level package
+
+
+def unclassified_modules(config: BoundaryConfig, modules: Iterable[str]) -> list[str]:
+    """Modules of the project a contract of explicit lists leaves on neither side: in
+    no source, forbidden or excluded module expression, and holding no module that
+    is. Only the outermost of each unclassified package is named."""
+    modules = sorted(modules)
+
+    def classified(module: str) -> bool:
+        return any(matches_any(module, e) for e in (config.source_modules, config.forbidden_modules))
+
+    marked = {m for m in modules if classified(m) or matches_any(m, config.exclude_modules)}
+    holding = {m.rsplit(".", depth)[0] for m in marked for depth in range(1, m.count(".") + 1)}
+    found: list[str] = []
+    for module in modules:
+        if module in holding or module in marked or any(module.startswith(f + ".") for f in found):
+            continue
+        found.append(module)
+    return found

@@ -118,6 +118,20 @@ class TopLevelDefinition:
 
 
 @dataclass(frozen=True)
+class MethodDefinition:
+    """A function defined in the body of a class defined at module level (placement)."""
+
+    owner: str  # qualname of the class: "Outer.Inner" for a method of a nested class
+    name: str
+    line: int  # of the ``def`` keyword, after any decorators
+    col: int
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.owner}.{self.name}"
+
+
+@dataclass(frozen=True)
 class ImportFact:
     """One name an import statement imports (the per-file boundary view, DOM301)."""
 
@@ -137,6 +151,7 @@ class FileFacts:
     is_package: bool
     names: ModuleFacts  # vocabulary: classes, bindings, calls
     top_level: tuple[TopLevelDefinition, ...] = ()  # placement
+    methods: tuple[MethodDefinition, ...] = ()  # placement
     imports: tuple[ImportFact, ...] = ()  # boundary, per file
     escaping_imports: tuple[int, ...] = ()  # lines of relative imports above the top-level package
 
@@ -173,6 +188,7 @@ def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None)
         is_package=is_package,
         names=names,
         top_level=tuple(top_level_definitions(tree.body)),
+        methods=tuple(method_definitions(tree.body)),
         imports=tuple(walk.import_facts),
         escaping_imports=tuple(walk.escaping),
     )
@@ -502,6 +518,47 @@ def top_level_definitions(body: list[ast.stmt]) -> Iterator[TopLevelDefinition]:
                 yield from top_level_definitions(getattr(node, block, []))
             for handler in getattr(node, "handlers", ()):
                 yield from top_level_definitions(handler.body)
+
+
+def method_definitions(body: list[ast.stmt]):
+    """The methods of the module-level classes (those :func:`top_level_definitions`
+    finds) and of the classes nested in them, in source order."""
+    for node in _module_level_classes(body):
+        yield from _methods(node.body, node.name)
+
+
+def _module_level_classes(body: list[ast.stmt]):
+    for node in body:
+        kind = type(node)
+        if kind is ast.ClassDef:
+            yield node
+        elif kind is ast.Match:
+            for case in node.cases:
+                yield from _module_level_classes(case.body)
+        elif kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef:
+            for block in ("body", "orelse", "finalbody"):
+                yield from _module_level_classes(getattr(node, block, ()))
+            for handler in getattr(node, "handlers", ()):
+                yield from _module_level_classes(handler.body)
+
+
+def _methods(body: list[ast.stmt], owner: str):
+    """Functions of a class body (in ``if``/``try`` blocks of it too), and those of
+    the classes it nests; what a method's own body defines is local, not a method."""
+    for node in body:
+        kind = type(node)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            yield MethodDefinition(owner, node.name, node.lineno, node.col_offset)
+        elif kind is ast.ClassDef:
+            yield from _methods(node.body, f"{owner}.{node.name}")
+        elif kind is ast.Match:
+            for case in node.cases:
+                yield from _methods(case.body, owner)
+        else:
+            for block in ("body", "orelse", "finalbody"):
+                yield from _methods(getattr(node, block, ()), owner)
+            for handler in getattr(node, "handlers", ()):
+                yield from _methods(handler.body, owner)
 
 
 def _import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:

@@ -122,7 +122,7 @@ class Project:
             if contract.family == "vocabulary":
                 prefetch_covered(contract.config, index, among=under)
             elif contract.family == "boundary":
-                index.prefetch(m for m in under if matches_any(m, contract.config.source_modules))
+                index.prefetch(m for m in under if contract.config.in_source(m))
         global _FROZEN
         if not _FROZEN and len(under) >= FREEZE_AFTER:  # a handful of files costs the collector nothing
             gc.freeze()

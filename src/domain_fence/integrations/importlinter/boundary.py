@@ -16,24 +16,31 @@ from pathlib import Path
 from typing import Any
 
 from grimp import ImportGraph
-from importlinter import ContractCheck
+from importlinter import ContractCheck, output
 from importlinter.contracts.forbidden import ForbiddenContract
 
 from domain_fence.core.baseline import BaselineEntry, apply_baseline
-from domain_fence.core.boundary import chain_finding, edge_fingerprint
+from domain_fence.core.boundary import chain_finding, edge_fingerprint, unclassified_modules
 from domain_fence.core.config import BoundaryConfig, parse_boundary
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.modules import matches_any
 
+from rich.markup import escape
+
 from .base import FenceContract, current_root, shared_index
+from .placement import RawOption
 
 
 class BoundaryContract(FenceContract[BoundaryConfig], ForbiddenContract):
     """Source modules must not import forbidden modules, directly or through chains.
 
     Options: those of import-linter's ``forbidden`` contract, plus ``baseline`` (path
-    of the baseline file) and ``unmatched_baseline_alerting`` (error, warn, none).
+    of the baseline file), ``unmatched_baseline_alerting`` (error, warn, none),
+    ``exclude_modules`` (modules inside the source modules on neither side) and
+    ``unclassified_modules_alerting`` (error, warn, none: the default). Forbidden
+    modules inside the source modules are not source: ``source_modules = pkg`` is
+    everything in ``pkg`` but the forbidden modules, including modules added later.
     """
 
     type_name = "boundary"
@@ -41,6 +48,9 @@ class BoundaryContract(FenceContract[BoundaryConfig], ForbiddenContract):
 
     def parse_config(self, contract: str, name: str, options: Mapping[str, Any], root: Path) -> BoundaryConfig:
         return parse_boundary(contract, name, options, root)
+
+    exclude_modules = RawOption(required=False)
+    unclassified_modules_alerting = RawOption(required=False)
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
         # import-linter's own check validates the modules and removes ignore_imports
@@ -57,7 +67,28 @@ class BoundaryContract(FenceContract[BoundaryConfig], ForbiddenContract):
         result.metadata["baselined_edges"] = sorted(f.fingerprint for f in ratchet.baselined)
         result.warnings = list(forbidden.warnings) + result.warnings
         result.ignored_import_count = forbidden.ignored_import_count
+        self.alert_unclassified(graph, result)
         return result
+
+    def alert_unclassified(self, graph: ImportGraph, result: ContractCheck) -> None:
+        level = self.config.unclassified
+        if level == "none":
+            return
+        roots = self.root_packages
+        inside = (m for m in graph.modules if any(m == r or m.startswith(r + ".") for r in roots))
+        unclassified = unclassified_modules(self.config, inside)
+        if level == "warn":
+            result.warnings += [escape(unclassified_message(m)) for m in unclassified]
+        elif unclassified:
+            result.metadata["unclassified_modules"] = unclassified
+            result.kept = False
+
+    def render_broken_contract(self, check: ContractCheck) -> None:
+        for module in check.metadata.get("unclassified_modules", []):
+            output.console.print(
+                unclassified_message(module), style="red", soft_wrap=True, markup=False, highlight=False
+            )
+        super().render_broken_contract(check)
 
     def violations(self, graph: ImportGraph | None) -> list[BaselineEntry]:
         """The entries that make this contract pass on ``graph``: one per crossing import."""
@@ -79,7 +110,7 @@ class BoundaryContract(FenceContract[BoundaryConfig], ForbiddenContract):
         path_of = _ModulePaths(self.root_packages)
         routes = _RoutesToForbidden(graph, self.in_source, self.is_forbidden, self.config.allow_indirect_imports)
         chains = {}
-        for importer in sorted(m for m in graph.modules if self.in_source(m) and not self.is_forbidden(m)):
+        for importer in sorted(m for m in graph.modules if self.in_source(m)):
             for imported in sorted(graph.find_modules_directly_imported_by(importer)):
                 route = routes.from_module(imported)
                 if route is None:
@@ -90,7 +121,8 @@ class BoundaryContract(FenceContract[BoundaryConfig], ForbiddenContract):
         return dict(sorted(chains.items()))
 
     def in_source(self, module: str) -> bool:
-        return matches_any(module, self.config.source_modules)
+        """Forbidden and excluded modules inside the source modules are not source."""
+        return self.config.in_source(module)
 
     def is_forbidden(self, module: str) -> bool:
         return matches_any(module, self.config.forbidden_modules)
@@ -169,4 +201,11 @@ class _ModulePaths:
         return module.replace(".", "/") + ".py"
 
 
-__all__ = ["BoundaryContract", "edge_fingerprint"]
+def unclassified_message(module: str) -> str:
+    return (
+        f"unclassified_modules_alerting: {module!r} is on neither side; "
+        "add it to source_modules, forbidden_modules or exclude_modules"
+    )
+
+
+__all__ = ["BoundaryContract", "edge_fingerprint", "unclassified_message"]

@@ -32,11 +32,12 @@ class RawOption(fields.Field[str | list[str]]):
 
 
 class PlacementContract(FenceContract[PlacementConfig]):
-    """Module-level functions and classes whose names match ``symbols`` (fnmatch
-    patterns, case-sensitive) may be defined only in ``allowed_modules``.
+    """Module-level functions and classes, and methods, whose names match ``symbols``
+    (fnmatch patterns, case-sensitive; ``Class.method`` or ``*.method`` for a method by
+    its qualified name) may be defined only in ``allowed_modules``.
 
     Options: ``symbols``, ``allowed_modules`` (module expressions, ``*``/``**``),
-    ``kinds`` (function, class; default both), ``require_match`` (default false),
+    ``kinds`` (function, class, method; default all), ``require_match`` (default false),
     ``baseline`` and ``unmatched_baseline_alerting``.
     """
 
@@ -87,8 +88,12 @@ class PlacementContract(FenceContract[PlacementConfig]):
 
 
 def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
-    what = next(iter(kinds)) if len(kinds) == 1 else "function or class"
-    return f"symbols: {pattern!r} matches no module-level {what}; is it misspelt?"
+    if "." in pattern:
+        what = "method"  # only a method has a qualified name
+    else:
+        names = [kind for kind in ("function", "class", "method") if kind in kinds]
+        what = " or ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+    return f"symbols: {pattern!r} matches no {what}; is it misspelt?"
 
 
 __all__ = ["PlacementContract", "unmatched_message"]
