@@ -74,8 +74,10 @@ def test_monty_preset_plan_leaves_out_missing_modules():
         "tbp.monty.frameworks.utils",
     )
     assert "tbp.monty.frameworks.run*" not in plan.left_out
-    assert "tbp.monty.simulators" in plan.left_out
+    assert plan.left_out == ("tbp.monty.conf", "tbp.monty.hydra")
     assert plan.event_bases == ("tbp.monty.frameworks.telemetry.schemas.TelemetrySchema",)
+    # A pattern names that base: only the patterns are written.
+    assert plan.written_event_bases == MONTY.event_base_patterns
 
 
 def test_without_event_bases_the_vocabulary_contract_is_left_out_with_a_note(tmp_path):

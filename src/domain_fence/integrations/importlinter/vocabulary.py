@@ -29,8 +29,11 @@ class VocabularyContract(FenceContract[VocabularyConfig]):
     keywords runtime code passes when constructing them; with a wider ``scope``, no
     attribute, parameter or definition in ``modules`` may use them either.
 
-    Options: ``modules`` (module expressions, ``*``/``**``), ``event_bases`` (dotted
-    class paths; required when ``scope`` includes ``events``), ``words`` (one entry per
+    Options: ``modules`` (module expressions, ``*``/``**``), ``exclude_modules`` (module
+    expressions inside ``modules``, not checked), ``event_bases`` (dotted class paths,
+    or ``module.expression:ClassPattern`` for every matching class in or below the
+    matching modules, existing or not; required when ``scope`` includes ``events``),
+    ``words`` (one entry per
     line; ``a b -> c`` names a replacement), ``allow`` (identifiers exempted; a dotted
     entry such as ``GetGoodView.target`` exempts ``target`` only within
     ``GetGoodView``), ``kind_attributes`` (default ``KIND`` and ``kind``), ``scope``
@@ -47,6 +50,7 @@ class VocabularyContract(FenceContract[VocabularyConfig]):
 
     # All optional here: parse_vocabulary reports missing and invalid options together.
     modules = RawOption(required=False)
+    exclude_modules = RawOption(required=False)
     event_bases = RawOption(required=False)
     words = RawOption(required=False)
     allow = RawOption(required=False)
