@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from fixture_expectations import expectations, unmet
-
 from support import FIXTURES, run_tool
-from domain_fence.integrations.importlinter.configuration import load_configuration
+
 from domain_fence.core.events import all_vocabulary_findings
 from domain_fence.core.index import ProjectIndex
+from domain_fence.integrations.importlinter.configuration import load_configuration
 
 TREE = FIXTURES / "vocabulary" / "mixins"
 FLAKE8_PLUGIN_INSTALLED = any(ep.name == "DOM" for ep in entry_points(group="flake8.extension"))
@@ -49,10 +49,8 @@ def test_mixin_fields_and_names_match_the_annotations(project):
 
 def test_a_mixin_field_names_the_event_receiving_it_once(project):
     messages = [f.describe() for f in findings(project)]
-    assert (
-        "mixed/context.py:15:5: DOM101 event field 'mode' (inherited by AnotherMatchEvent): experiment vocabulary 'mode'"
-        in messages
-    )
+    mode = "DOM101 event field 'mode' (inherited by AnotherMatchEvent): experiment vocabulary 'mode'"
+    assert f"mixed/context.py:15:5: {mode}" in messages
     assert (
         "mixed/context.py:14:1: DOM102 event class EpisodeContext (mixin of AnotherMatchEvent): experiment "
         "vocabulary 'episode'" in messages

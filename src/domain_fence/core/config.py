@@ -9,9 +9,9 @@ keyed by option name, so a user fixes their configuration in one pass.
 from __future__ import annotations
 
 import re
-from fnmatch import fnmatchcase
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -336,7 +336,9 @@ def parse_vocabulary(contract: str, name: str, raw: Mapping[str, Any], root: Pat
     )
 
 
-def _each_merged(options: _Options, key: str, values: tuple[str, ...], convert: Callable[[str], Any]) -> tuple:
+def _each_merged(
+    options: _Options, key: str, values: tuple[str, ...], convert: Callable[[str], Any]
+) -> tuple[Any, ...]:
     """:meth:`_Options.each` for a second kind of entry of the same option: its
     problems join those already reported for ``key``."""
     earlier = options.errors.pop(key, None)

@@ -8,7 +8,7 @@ can classify them as experiment, so the boundary and the census agree on them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .layout import Layout
 from .pyfacts import ImportFact, file_facts
@@ -44,7 +44,9 @@ def experiment_only_modules(layout: Layout, experiment: Iterable[str]) -> list[s
         helpers = kept
 
 
-def _closure(candidates: set[str], neighbours, is_experiment) -> set[str]:
+def _closure(
+    candidates: set[str], neighbours: Callable[[str], Iterable[str]], is_experiment: Callable[[str], bool]
+) -> set[str]:
     """The candidates with a neighbour that is experiment code or already in the set."""
     found: set[str] = set()
     changed = True

@@ -520,45 +520,47 @@ def top_level_definitions(body: list[ast.stmt]) -> Iterator[TopLevelDefinition]:
                 yield from top_level_definitions(handler.body)
 
 
-def method_definitions(body: list[ast.stmt]):
+def method_definitions(body: list[ast.stmt]) -> Iterator[MethodDefinition]:
     """The methods of the module-level classes (those :func:`top_level_definitions`
     finds) and of the classes nested in them, in source order."""
     for node in _module_level_classes(body):
         yield from _methods(node.body, node.name)
 
 
-def _module_level_classes(body: list[ast.stmt]):
+def _blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement lists of a compound statement that are not a new scope."""
+    if isinstance(node, ast.Match):
+        for case in node.cases:
+            yield case.body
+        return
+    for block in ("body", "orelse", "finalbody"):
+        statements = getattr(node, block, None)
+        if isinstance(statements, list):
+            yield statements
+    for handler in getattr(node, "handlers", ()):
+        yield handler.body
+
+
+def _module_level_classes(body: list[ast.stmt]) -> Iterator[ast.ClassDef]:
     for node in body:
-        kind = type(node)
-        if kind is ast.ClassDef:
+        if isinstance(node, ast.ClassDef):
             yield node
-        elif kind is ast.Match:
-            for case in node.cases:
-                yield from _module_level_classes(case.body)
-        elif kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef:
-            for block in ("body", "orelse", "finalbody"):
-                yield from _module_level_classes(getattr(node, block, ()))
-            for handler in getattr(node, "handlers", ()):
-                yield from _module_level_classes(handler.body)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for block in _blocks(node):
+                yield from _module_level_classes(block)
 
 
-def _methods(body: list[ast.stmt], owner: str):
+def _methods(body: list[ast.stmt], owner: str) -> Iterator[MethodDefinition]:
     """Functions of a class body (in ``if``/``try`` blocks of it too), and those of
     the classes it nests; what a method's own body defines is local, not a method."""
     for node in body:
-        kind = type(node)
-        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield MethodDefinition(owner, node.name, node.lineno, node.col_offset)
-        elif kind is ast.ClassDef:
+        elif isinstance(node, ast.ClassDef):
             yield from _methods(node.body, f"{owner}.{node.name}")
-        elif kind is ast.Match:
-            for case in node.cases:
-                yield from _methods(case.body, owner)
         else:
-            for block in ("body", "orelse", "finalbody"):
-                yield from _methods(getattr(node, block, ()), owner)
-            for handler in getattr(node, "handlers", ()):
-                yield from _methods(handler.body, owner)
+            for block in _blocks(node):
+                yield from _methods(block, owner)
 
 
 def _import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:

@@ -36,7 +36,6 @@ from domain_fence.core.boundary import direct_import_findings
 from domain_fence.core.events import prefetch_covered, vocabulary_findings
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
-from domain_fence.core.modules import matches_any
 from domain_fence.core.placement import module_placement_findings
 from domain_fence.core.rules import RULES
 from domain_fence.integrations.importlinter.base import FenceContract

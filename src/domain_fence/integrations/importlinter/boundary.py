@@ -18,6 +18,7 @@ from typing import Any
 from grimp import ImportGraph
 from importlinter import ContractCheck, output
 from importlinter.contracts.forbidden import ForbiddenContract
+from rich.markup import escape
 
 from domain_fence.core.baseline import BaselineEntry, apply_baseline
 from domain_fence.core.boundary import chain_finding, edge_fingerprint, unclassified_modules
@@ -25,8 +26,6 @@ from domain_fence.core.config import BoundaryConfig, parse_boundary
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.modules import matches_any
-
-from rich.markup import escape
 
 from .base import FenceContract, current_root, shared_index
 from .placement import RawOption
@@ -122,7 +121,7 @@ class BoundaryContract(FenceContract[BoundaryConfig], ForbiddenContract):
 
     def in_source(self, module: str) -> bool:
         """Forbidden and excluded modules inside the source modules are not source."""
-        return self.config.in_source(module)
+        return bool(self.config.in_source(module))
 
     def is_forbidden(self, module: str) -> bool:
         return matches_any(module, self.config.forbidden_modules)
