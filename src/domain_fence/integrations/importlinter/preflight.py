@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain_fence.core.boundary import unclassified_modules
 from domain_fence.core.events import unmatched_event_bases, unmatched_module_expressions
 from domain_fence.core.index import ProjectIndex
 
 from .base import FenceContract
+from .boundary import unclassified_message
 from .configuration import Configuration
 from .vocabulary import unmatched_base_message, unmatched_message
 
@@ -35,6 +37,9 @@ def preflight_problems(
             problems += [
                 f"{path}: {section} {line}" for line in _missing_boundary_modules(contract, configuration, index)
             ]
+            if contract.config.unclassified == "error":  # per file, an unclassified module passes
+                unclassified = unclassified_modules(contract.config, index.modules)
+                problems += [f"{path}: {section} {unclassified_message(module)}" for module in unclassified]
         elif contract.family == "vocabulary":
             problems += [
                 f"{path}: {section} {unmatched_message(e)}"

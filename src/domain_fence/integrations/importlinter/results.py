@@ -43,7 +43,7 @@ from domain_fence.core.report import (
 )
 
 from .base import FenceContract, finding_from_dict, project_root, shared_index
-from .boundary import BoundaryContract
+from .boundary import BoundaryContract, unclassified_message
 from .configuration import Configuration, ConfigurationError
 from .graph import GraphUnavailable, build_graph
 from .vocabulary import VocabularyContract
@@ -152,6 +152,7 @@ class ContractReader:
         dependencies = tuple(sorted(dependencies_from(metadata)))
         if isinstance(self.contract, FenceContract):
             findings = [finding_from_dict(f) for f in metadata.get("findings", [])]
+            findings += self.unclassified_findings(metadata)
             baselined = [finding_from_dict(f) for f in metadata.get("baselined", [])]
             stale = self.stale_findings(metadata.get("stale", []))
         else:
@@ -220,6 +221,16 @@ class ContractReader:
         return [
             contract_broken_finding(self.id, self.type, f"{module} is not listed as a layer", self.path_of(module), 1)
             for module in sorted(metadata.get("undeclared_modules") or ())
+        ]
+
+    def unclassified_findings(self, metadata: Mapping[str, Any]) -> list[Finding]:
+        # A boundary with unclassified_modules_alerting = error names each module that
+        # is on neither side, at the module (as an exhaustive layers contract does).
+        return [
+            contract_broken_finding(
+                self.id, self.type, unclassified_message(module).split(": ", 1)[1], self.path_of(module), 1
+            )
+            for module in sorted(metadata.get("unclassified_modules") or ())
         ]
 
     def baseline_path(self) -> str:
