@@ -11,7 +11,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-
 REPO = Path(__file__).resolve().parents[1]
 MINIMONTY_SRC = REPO / "examples" / "minimonty" / "src" / "minimonty"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
