@@ -224,3 +224,42 @@ def test_a_project_that_cannot_be_checked_is_left_as_it_was(monty):
     assert result.returncode == 2
     assert "cannot build the import graph" in result.stderr and "broken.py:1: syntax error at line 1" in result.stderr
     assert not (monty / ".importlinter").exists() and not (monty / ".flake8").exists()
+
+
+def test_experiment_only_helpers_are_listed_and_classified_on_request(monty):
+    utils = monty / "src/tbp/monty/frameworks/utils"
+    (utils / "plot_utils.py").write_text("def plot_episode(episode, primary_target):\n    pass\n")
+    (utils / "plot_utils_dev.py").write_text("from tbp.monty.frameworks.utils.plot_utils import plot_episode\n")
+    stats = monty / "src/tbp/monty/frameworks/experiments/stats.py"
+    stats.write_text("from tbp.monty.frameworks.utils import plot_utils_dev\n" + stats.read_text())
+
+    listed = domain_fence("init", "--preset", "monty", cwd=monty)
+    assert listed.returncode == 0, listed.stderr
+    helpers = "tbp.monty.frameworks.models.graph_matching, tbp.monty.frameworks.utils.plot_utils, "
+    helpers += "tbp.monty.frameworks.utils.plot_utils_dev"
+    assert f"  only experiment code imports: {helpers}; --experiment-helpers classifies them as experiment" in (
+        listed.stdout.splitlines()
+    )
+    recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
+    assert "DOM112:tbp.monty.frameworks.utils.plot_utils:plot_episode(episode)" in {e["fingerprint"] for e in recorded}
+
+    classified = domain_fence("init", "--preset", "monty", "--experiment-helpers", "--force", cwd=monty)
+    assert classified.returncode == 0, classified.stderr
+    assert f"  classified as experiment (only experiment code imports them): {helpers}" in classified.stdout
+    config = (monty / ".importlinter").read_text()
+    assert config.startswith("# Written by `domain-fence init --preset monty --experiment-helpers`")
+    assert config.count("    tbp.monty.frameworks.utils.plot_utils\n") == 4  # forbidden, 2 excludes, allowed
+    recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
+    assert not [e for e in recorded if "plot_utils" in e["fingerprint"] or "graph_matching" in e["fingerprint"]]
+    assert domain_fence("check", cwd=monty).returncode == 0
+
+    # The boundary agrees with the census: runtime code may not import a helper now.
+    (monty / "src/tbp/monty/frameworks/models/uses_plots.py").write_text(
+        "from tbp.monty.frameworks.utils import plot_utils\n"
+    )
+    check = domain_fence("check", cwd=monty)
+    assert check.returncode == 1
+    assert (
+        "src/tbp/monty/frameworks/models/uses_plots.py:1:1: DOM301 tbp.monty.frameworks.models.uses_plots imports "
+        "forbidden tbp.monty.frameworks.utils.plot_utils"
+    ) in check.stdout
