@@ -132,6 +132,19 @@ def runtime_partition(layout: Layout, experiment: Iterable[str], roots: Iterable
     return sorted(runtime)
 
 
+def neither_side(layout: Layout, roots: Iterable[str] | None = None) -> list[str]:
+    """Children of the roots that are neither runtime nor experiment code: tests,
+    docs, scripts and the like, and ``__main__`` (what :func:`runtime_partition`
+    leaves out of the runtime)."""
+    found = []
+    for root in layout.root_packages if roots is None else roots:
+        for child in layout.children(root):
+            last = child.rsplit(".", 1)[-1]
+            if last in NOT_PROJECT_CODE or last == "__main__":
+                found.append(child)
+    return sorted(found)
+
+
 @dataclass(frozen=True)
 class ClassFacts:
     module: str

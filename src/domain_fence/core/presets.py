@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .baseline import DEFAULT_PATH
 from .config import EventBasePattern
 from .helpers import experiment_only_modules
-from .layout import Layout, LayoutError, event_bases, experiment_packages, runtime_partition
+from .layout import Layout, LayoutError, event_bases, experiment_packages, neither_side, runtime_partition
 from .modules import ModuleExpression
 
 CONTRACT_TYPES = {
@@ -139,6 +139,7 @@ class Plan:
     # includes them (``init --experiment-helpers``).
     helpers: tuple[str, ...] = ()
     helpers_are_experiment: bool = False
+    neither: tuple[str, ...] = ()  # modules of the root packages on neither side (tests, __main__)
 
     @property
     def written_event_bases(self) -> tuple[str, ...]:
@@ -192,6 +193,7 @@ def plan_preset(layout: Layout, preset: Preset, experiment_helpers: bool = False
             event_base_patterns=preset.event_base_patterns,
             helpers=tuple(helpers),
             helpers_are_experiment=experiment_helpers,
+            neither=tuple(neither_side(layout, (preset.root_package,))),
         ),
         telemetry,
     )
@@ -231,6 +233,7 @@ def plan_detected(layout: Layout, experiment_helpers: bool = False) -> Plan:
             symbols=DEFAULT_SYMBOLS,
             helpers=tuple(helpers),
             helpers_are_experiment=experiment_helpers,
+            neither=tuple(neither_side(layout)),
         ),
         telemetry,
     )
@@ -274,6 +277,7 @@ def render_importlinter(plan: Plan, command: str) -> str:
         "type = boundary",
         _option("source_modules", plan.root_packages),
         _option("forbidden_modules", plan.experiment),
+        *([_option("exclude_modules", plan.neither)] if plan.neither else []),
         f"baseline = {DEFAULT_PATH}",
         "",
     ]
@@ -283,7 +287,7 @@ def render_importlinter(plan: Plan, command: str) -> str:
             "name = Runtime events carry no experiment vocabulary",
             "type = vocabulary",
             _option("modules", plan.root_packages),
-            _option("exclude_modules", plan.experiment),
+            _option("exclude_modules", (*plan.experiment, *plan.neither)),
             _option("event_bases", plan.written_event_bases),
             _option("words", plan.words),
             f"baseline = {DEFAULT_PATH}",
@@ -295,7 +299,7 @@ def render_importlinter(plan: Plan, command: str) -> str:
             "name = Runtime attributes and parameters carry no experiment vocabulary",
             "type = vocabulary",
             _option("modules", plan.root_packages),
-            _option("exclude_modules", plan.experiment),
+            _option("exclude_modules", (*plan.experiment, *plan.neither)),
             _option("scope", ("attributes", "parameters")),
             _option("words", plan.census_words or plan.words),
             f"baseline = {DEFAULT_PATH}",
