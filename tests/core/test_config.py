@@ -147,6 +147,8 @@ def test_an_exclude_outside_the_source_is_an_error():
             ROOT,
         )
     assert raised.value.errors == {"exclude_modules": "'b.x' not inside modules (a.**)."}
+    below_a_wildcard = {"modules": ["*.runtime"], "exclude_modules": ["app.runtime.plots", "app.runtime.*.dev"]}
+    parse_vocabulary("c", "n", {**below_a_wildcard, "words": "episode", "scope": "attributes"}, ROOT)
 
 
 def test_unclassified_alerting_is_validated():

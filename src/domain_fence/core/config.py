@@ -258,10 +258,11 @@ def _excluded(
 
 
 def _inside(expression: ModuleExpression, container: ModuleExpression) -> bool:
-    """Whether what ``expression`` names lies within ``container`` (wildcard segments
-    of ``expression`` read as names)."""
-    text = expression.text
-    return container.matches(text) or text.startswith(container.text.split("*", 1)[0].rstrip(".") + ".")
+    """Whether what ``expression`` names lies within ``container``: it, or a module it
+    is below, matches ``container`` (wildcard segments of ``expression`` read as names,
+    which a wildcard of ``container`` matches too)."""
+    parts = expression.text.split(".")
+    return any(container.matches(".".join(parts[:end])) for end in range(len(parts), 0, -1))
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
