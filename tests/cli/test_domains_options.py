@@ -209,5 +209,12 @@ def test_methods_are_placed_by_bare_and_qualified_name(project):
     strict = domain_fence("check", cwd=project)
     assert strict.returncode == 1 and unmatched + " (require_match = true)" in strict.stdout
 
+    configure(project, PLACEMENT.format(symbols=accepted, extra="unmatched_symbols_alerting = error\n"))
+    failing = domain_fence("check", cwd=project)
+    assert failing.returncode == 1 and unmatched + " (unmatched_symbols_alerting = error)" in failing.stdout
+    configure(project, PLACEMENT.format(symbols=accepted, extra="unmatched_symbols_alerting = none\n"))
+    quiet = domain_fence("check", cwd=project)
+    assert quiet.returncode == 0 and "matches no" not in quiet.stdout, quiet.stdout
+
     configure(project, PLACEMENT.format(symbols="    *.post_episode", extra="kinds =\n    function\n    class\n"))
     assert "DOM201" not in domain_fence("check", cwd=project).stdout  # kinds without method

@@ -46,6 +46,9 @@ def test_the_preset_on_monty_records_only_classified_findings_within_budget(mont
     assert len(wrong) <= FALSE_POSITIVES, wrong
     assert len(wrong) <= MAX_SHARE * len(fingerprints)
     assert len(fingerprints) == 103
+    check = domain_fence("check", cwd=monty)
+    assert check.returncode == 0, check.stdout
+    assert "warning" not in check.stdout  # no telemetry yet: the symbols that name it are not typos
     assert (
         "DOM104:tbp.monty.frameworks.models.monty_base:MontyBase.update_step_counters:TelemetryEvent(matching_steps)"
         in (fingerprints)

@@ -180,3 +180,16 @@ def test_event_bases_take_patterns_beside_dotted_classes():
     assert "'Schema' is not a dotted class path" in problems
     assert "'a..b:*Event' is not of the form" in problems
     assert "'a.b:' is not of the form" in problems
+
+
+def test_unmatched_symbols_alerting_and_require_match():
+    def level(**options):
+        return parse_placement("c", "n", {"symbols": "x", "allowed_modules": "a", **options}, ROOT).unmatched
+
+    assert level() == "warn"
+    assert level(unmatched_symbols_alerting="none") == "none"
+    assert level(require_match="true") == "error"
+    assert level(require_match="true", unmatched_symbols_alerting="error") == "error"
+    with pytest.raises(ConfigError) as raised:
+        level(require_match="true", unmatched_symbols_alerting="none")
+    assert raised.value.errors == {"unmatched_symbols_alerting": "'none' contradicts require_match = true."}

@@ -133,6 +133,8 @@ class PlacementConfig:
     kinds: frozenset[str]
     require_match: bool
     baseline: BaselineOptions
+    # ALERT_LEVELS: how to report a pattern matching nothing ("error" with require_match).
+    unmatched: str = "warn"
 
 
 class _Options:
@@ -359,6 +361,15 @@ def _symbol_pattern(text: str) -> str:
     return text
 
 
+def _unmatched_symbols(options: _Options) -> str:
+    """``unmatched_symbols_alerting``; ``require_match = true`` is its ``error``."""
+    level = options.choice("unmatched_symbols_alerting", ALERT_LEVELS, "warn")
+    required = options.flag("require_match", False)
+    if required and "unmatched_symbols_alerting" in options.raw and level != "error":
+        options.errors["unmatched_symbols_alerting"] = f"{level!r} contradicts require_match = true."
+    return "error" if required else level
+
+
 def parse_placement(contract: str, name: str, raw: Mapping[str, Any], root: Path) -> PlacementConfig:
     options = _Options(raw, root)
     kinds = options.strings("kinds", default=KINDS)
@@ -373,6 +384,7 @@ def parse_placement(contract: str, name: str, raw: Mapping[str, Any], root: Path
             allowed_modules=options.modules("allowed_modules"),
             kinds=frozenset(kinds),
             require_match=options.flag("require_match", False),
+            unmatched=_unmatched_symbols(options),
             baseline=options.baseline(),
         )
     )

@@ -38,6 +38,8 @@ class PlacementContract(FenceContract[PlacementConfig]):
 
     Options: ``symbols``, ``allowed_modules`` (module expressions, ``*``/``**``),
     ``kinds`` (function, class, method; default all), ``require_match`` (default false),
+    ``unmatched_symbols_alerting`` (``warn``, the default, ``error`` as ``require_match``,
+    or ``none`` for patterns naming machinery a codebase may not have yet),
     ``baseline`` and ``unmatched_baseline_alerting``.
     """
 
@@ -52,14 +54,15 @@ class PlacementContract(FenceContract[PlacementConfig]):
     allowed_modules = RawOption(required=True)
     kinds = RawOption(required=False)
     require_match = RawOption(required=False)
+    unmatched_symbols_alerting = RawOption(required=False)
 
     def check(self, graph: ImportGraph | None, verbose: bool) -> ContractCheck:
         result = self.placement()
         unmatched = list(result.unmatched_patterns)
         check = self.ratchet_check(list(result.findings), {"unmatched_patterns": unmatched})
-        if unmatched and self.config.require_match:
+        if unmatched and self.config.unmatched == "error":
             check.kept = False
-        elif unmatched:
+        elif unmatched and self.config.unmatched == "warn":
             check.warnings = [escape(unmatched_message(p, self.config.kinds)) for p in unmatched] + check.warnings
         return check
 
@@ -67,10 +70,11 @@ class PlacementContract(FenceContract[PlacementConfig]):
         return check_placement(self.config, self.project_index())
 
     def render_broken_contract(self, check: ContractCheck) -> None:
-        failing = check.metadata.get("unmatched_patterns", []) if self.config.require_match else []
+        failing = check.metadata.get("unmatched_patterns", []) if self.config.unmatched == "error" else []
+        why = "require_match = true" if self.config.require_match else "unmatched_symbols_alerting = error"
         for pattern in failing:
             output.console.print(
-                unmatched_message(pattern, self.config.kinds) + " (require_match = true)",
+                unmatched_message(pattern, self.config.kinds) + f" ({why})",
                 style="red",
                 soft_wrap=True,
                 markup=False,
