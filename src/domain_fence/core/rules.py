@@ -187,8 +187,7 @@ _RULES = [
         summary="A runtime module imports a forbidden (experiment) module directly.",
         rationale=(
             "Runtime code that imports experiment code cannot run without the experiment. "
-            "flake8 sees one file at a time, so it reports direct imports; `lint-imports` and "
-            "`domain-fence check` also find indirect chains."
+            "Reported at the imported name of every import statement that crosses the boundary."
         ),
         remedy="Invert the dependency: let the experiment import the runtime, never the reverse.",
         example="# minimonty/frameworks/models/lm.py\nfrom minimonty.experiment import mode",
