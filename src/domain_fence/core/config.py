@@ -27,6 +27,8 @@ class ConfigError(Exception):
 
 
 ALERT_LEVELS = ("error", "warn", "none")
+# The options read with _Options.flag: a TOML boolean is a valid value of these only.
+FLAG_OPTIONS = ("as_packages", "allow_indirect_imports", "require_match")
 
 
 @dataclass(frozen=True)
@@ -113,9 +115,9 @@ class _Options:
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             self.errors[key] = "Expected a string or a list of strings."
             return default
-        # INI lists may also be comma-separated on one line.
-        split = [part.strip() for item in items for part in item.split(",")]
-        return tuple(part for part in split if part)
+        # One entry per line, as import-linter reads lists (a comma is no separator):
+        # every front end then reads an option the same way.
+        return tuple(item.strip() for item in items if item.strip())
 
     def flag(self, key: str, default: bool) -> bool:
         value = self.raw.get(key)
