@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .factcache import FactCache, Stamp, cache_directory, decode_declarations, decode_facts, encode
+from .isolation import WORKER_MODULES, preload
 from .modules import ModuleNotFound, default_search_paths, discover_modules, locate_package
 from .pyfacts import DeclarationFacts, FileFacts, extract
 from .source import load_tree
+from .workers import worker_pool
 
 
 class _FromEnvironment:
@@ -229,11 +231,9 @@ def _no_cyclic_collection() -> Iterator[None]:
 def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
     workers = _workers(len(jobs)) if parallel else 1
     if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor  # only now: a replayed run never needs it
-
         chunks = [jobs[start :: workers * 4] for start in range(workers * 4)]
         try:
-            with ProcessPoolExecutor(workers) as pool, _no_cyclic_collection():
+            with worker_pool(workers) as pool, _no_cyclic_collection():
                 done = list(pool.map(_extract_pickled, chunks))
         except Exception:  # no processes here (a sandbox, a daemon): parse in this one
             pass
@@ -249,6 +249,7 @@ def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
 
 
 def _workers(files: int) -> int:
+    preload(WORKER_MODULES)  # from the interpreter, whatever the project holds
     import multiprocessing
 
     if files < PARALLEL_MIN_FILES or multiprocessing.current_process().daemon:

@@ -14,6 +14,8 @@ import importlib
 import re
 import sys
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,11 +227,19 @@ def _import_class(dotted: str, path: Path) -> type[Contract]:
     return cls
 
 
-def put_project_on_path(configuration: Configuration) -> None:
-    """What lint-imports does (the current directory on ``sys.path``), plus ``src``."""
+@contextmanager
+def project_on_path(configuration: Configuration) -> Iterator[None]:
+    """What lint-imports does (the current directory on ``sys.path``), plus ``src``, for
+    grimp to locate the root packages; only while the block runs, so that nothing the
+    tool imports later can be a module of the project."""
+    saved = list(sys.path)
     for candidate in (configuration.root / "src", configuration.root):
         if candidate.is_dir() and str(candidate) not in sys.path:
             sys.path.insert(0, str(candidate))
+    try:
+        yield
+    finally:
+        sys.path[:] = saved
 
 
 def _one_line(error: BaseException) -> str:

@@ -19,10 +19,14 @@ from grimp.exceptions import NotATopLevelModule, SourceSyntaxError
 
 from domain_fence.core.blockers import Blocker, is_utf8, printable, printable_path, source_blockers, walk_blockers
 from domain_fence.core.index import ProjectIndex
+from domain_fence.core.isolation import WORKER_MODULES, preload
 from domain_fence.core.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
-from .configuration import Configuration, ConfigurationError, put_project_on_path
+from .configuration import Configuration, ConfigurationError, project_on_path
 from .native import cache_turn, native_stderr_held, with_roomy_stack
+
+# What building the graph imports lazily (grimp's cache, our lock and signal handling).
+GRAPH_MODULES = (*WORKER_MODULES, "grimp.adaptors.caching", "grimp.application.usecases", "hashlib", "json")
 
 
 class GraphUnavailable(ConfigurationError):
@@ -48,7 +52,6 @@ def build_graph(configuration: Configuration, cache: bool = True) -> ImportGraph
     Raises ConfigurationError for root packages grimp cannot use, and
     GraphUnavailable when files of the project keep the graph from being built.
     """
-    put_project_on_path(configuration)
     search_paths = default_search_paths(configuration.root)
     refuse_regular_parents(configuration, search_paths)
     if not is_utf8(str(configuration.root)):
@@ -80,8 +83,9 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
         )
 
     cache_dir = configuration.graph_cache_dir
+    preload(GRAPH_MODULES)  # before the project is on sys.path
     try:
-        with cache_turn(cache_dir) if cache else nullcontext(), native_stderr_held():
+        with cache_turn(cache_dir) if cache else nullcontext(), native_stderr_held(), project_on_path(configuration):
             return with_roomy_stack(build)
     except OSError:
         raise
