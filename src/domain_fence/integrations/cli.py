@@ -84,9 +84,28 @@ class UsageFailure(click.ClickException):
         click.echo(f"domain-fence: error: {self.message}", err=True)
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C: one line and the shell's status for it (click would print a blank line
+    and "Aborted!")."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")
+
+    def show(self, file=None) -> None:
+        click.echo("domain-fence: interrupted", err=True)
+
+
 class OneLineErrors(click.Group):
     """click prints usage errors as a usage block; ours are one line, like every other
     error of the command, so a CI log or a pre-commit hook shows what is wrong at once."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
