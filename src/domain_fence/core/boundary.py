@@ -3,7 +3,7 @@ their crossing link, the import that leaves the source modules."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .config import BoundaryConfig
 from .findings import Finding
@@ -136,3 +136,19 @@ def _project_module(name: str, index: ProjectIndex) -> str:
         if candidate in index.modules:
             return candidate
     return parts[0]  # outside the project: grimp squashes it to its top-level package
+
+
+def unmatched_wildcards(config: BoundaryConfig, modules: Iterable[str], root_packages: Iterable[str]) -> list[str]:
+    """One line per wildcard expression of the project's own modules that matches none
+    of ``modules``: import-linter accepts it silently, while it refuses a misspelt plain
+    name, so ``app.runtme.**`` would pass every check."""
+    modules = list(modules)
+    roots = tuple(root_packages)
+    problems = []
+    for option in ("source_modules", "forbidden_modules"):
+        for expression in getattr(config, option):
+            text = str(expression)
+            inside = any(text == root or text.startswith(root + ".") for root in roots)
+            if expression.has_wildcard and inside and not any(expression.matches(m) for m in modules):
+                problems.append(f"{option}: {text!r} matches no module of the root packages; is it misspelt?")
+    return problems

@@ -105,7 +105,9 @@ class _Options:
         self.root = root
         self.errors: dict[str, str] = {}
 
-    def strings(self, key: str, *, required: bool = False, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+    def strings(
+        self, key: str, *, required: bool = False, default: tuple[str, ...] = (), commas: bool = True
+    ) -> tuple[str, ...]:
         value = self.raw.get(key)
         if value is None or value == "" or value == []:
             if required:
@@ -115,9 +117,10 @@ class _Options:
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             self.errors[key] = "Expected a string or a list of strings."
             return default
-        # One entry per line, as import-linter reads lists (a comma is no separator):
-        # every front end then reads an option the same way.
-        return tuple(item.strip() for item in items if item.strip())
+        # Our own lists may also be comma-separated on one line. Not those import-linter
+        # reads itself (``commas=False``): every front end must read them alike.
+        split = [part.strip() for item in items for part in (item.split(",") if commas else [item])]
+        return tuple(part for part in split if part)
 
     def flag(self, key: str, default: bool) -> bool:
         value = self.raw.get(key)
@@ -151,7 +154,7 @@ class _Options:
         return tuple(converted)
 
     def modules(
-        self, key: str, *, required: bool = True, with_descendants: bool = True
+        self, key: str, *, required: bool = True, with_descendants: bool = True, commas: bool = True
     ) -> tuple[ModuleExpression, ...]:
         def convert(text: str) -> ModuleExpression:
             problem = module_expression_error(text)
@@ -159,7 +162,7 @@ class _Options:
                 raise ValueError(problem)
             return ModuleExpression(text, with_descendants)
 
-        return self.each(key, self.strings(key, required=required), convert)
+        return self.each(key, self.strings(key, required=required, commas=commas), convert)
 
     def baseline(self) -> BaselineOptions:
         path = self.strings("baseline", default=(DEFAULT_PATH,))
@@ -191,9 +194,12 @@ def parse_boundary(contract: str, name: str, raw: Mapping[str, Any], root: Path)
         BoundaryConfig(
             contract=contract,
             name=name,
-            source_modules=options.modules("source_modules", with_descendants=as_packages),
-            forbidden_modules=options.modules("forbidden_modules", with_descendants=as_packages),
-            ignore_imports=options.each("ignore_imports", options.strings("ignore_imports"), _import_expression),
+            # import-linter's own options (of ``forbidden``): one entry per line, as it reads them.
+            source_modules=options.modules("source_modules", with_descendants=as_packages, commas=False),
+            forbidden_modules=options.modules("forbidden_modules", with_descendants=as_packages, commas=False),
+            ignore_imports=options.each(
+                "ignore_imports", options.strings("ignore_imports", commas=False), _import_expression
+            ),
             as_packages=as_packages,
             allow_indirect_imports=options.flag("allow_indirect_imports", False),
             baseline=options.baseline(),

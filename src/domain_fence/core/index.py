@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .factcache import FactCache, Stamp, cache_directory, decode_declarations, decode_facts, encode
 from .isolation import WORKER_MODULES, preload
-from .modules import ModuleNotFound, default_search_paths, discover_modules, locate_package
+from .modules import Discovery, ModuleNotFound, Skipped, default_search_paths, discover_modules, locate_package
 from .pyfacts import DeclarationFacts, FileFacts, extract
 from .source import load_tree
 from .workers import worker_pool
@@ -47,6 +47,8 @@ class ProjectIndex:
     root: Path
     modules: dict[str, Path]  # dotted name -> file (or directory, for a namespace root)
     missing: dict[str, str] = field(default_factory=dict)  # root package -> why not found
+    skipped: tuple[Skipped, ...] = ()  # below the root packages and not analysed (DOM001)
+    linked: tuple[Path, ...] = ()  # symlinked subpackages (analysed; flake8 does not enter them)
     cache: FactCache | None = None
     parallel: bool = True  # parse many files in worker processes
     _facts: dict[str, FileFacts | None] = field(default_factory=dict, repr=False)
@@ -70,16 +72,28 @@ class ProjectIndex:
         paths = search_paths if search_paths is not None else default_search_paths(root)
         modules: dict[str, Path] = {}
         missing: dict[str, str] = {}
+        skipped: set[Skipped] = set()
+        linked: set[Path] = set()
         for package in sorted(root_packages):
             try:
                 directories = locate_package(package, paths)
             except ModuleNotFound as error:
                 missing[package] = str(error)
                 continue
-            modules.update(discover_modules(package, directories))
+            discovery = Discovery()
+            modules.update(discover_modules(package, directories, discovery))
+            skipped.update(discovery.skipped)
+            linked.update(discovery.linked)
         directory = cache_directory(root) if cache_dir is FROM_ENVIRONMENT else cache_dir
         cache = FactCache.open(Path(directory), root) if directory is not None else None
-        return cls(root=root, modules=dict(sorted(modules.items())), missing=missing, cache=cache)
+        return cls(
+            root=root,
+            modules=dict(sorted(modules.items())),
+            missing=missing,
+            skipped=tuple(sorted(skipped)),
+            linked=tuple(sorted(linked)),
+            cache=cache,
+        )
 
     def is_package(self, module: str) -> bool:
         path = self.modules.get(module)
@@ -165,8 +179,10 @@ class ProjectIndex:
         self._facts[job.module], self._declarations[job.module] = found
 
     def relative_path(self, module: str) -> str:
-        """The module's file relative to the project root, as posix (absolute if outside)."""
-        path = self.modules[module].resolve()
+        """The module's file relative to the project root, as posix (absolute if outside).
+        A symbolic link on the way is not resolved: the file is shown where the project
+        has it, not where its target lies."""
+        path = Path(os.path.abspath(self.modules[module]))
         try:
             return path.relative_to(self.root).as_posix()
         except ValueError:

@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import click
@@ -35,8 +34,8 @@ from domain_fence.core.presets import (
     plan_preset,
     render_importlinter,
 )
-from domain_fence.core.rules import RULES, get_rule
 from domain_fence.core.ruledocs import explain as explain_rule
+from domain_fence.core.rules import RULES, get_rule
 from domain_fence.core.runcache import Inputs, Invocation, RunCache, input_digest
 from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
@@ -316,7 +315,7 @@ def record_baselines(configuration: Configuration, prune: bool = False) -> list[
         graph = project_graph(configuration) if any(needs_graph(c) for c in contracts) else None
         for contract in contracts:
             with reported_as_failure(configuration, contract):
-                entries = contract.violations(deepcopy(graph))
+                entries = contract.violations(deepcopy(graph)) + contract.unanalysed_entries()
             # A file that cannot be analysed is never recorded: `check` fails on it.
             unanalysable.update(
                 f"{e.fingerprint.partition(':')[2]}: {e.description.removeprefix(UNANALYSABLE + ' ')}"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import glob
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -31,13 +32,14 @@ from typing import Any
 from flake8.exceptions import PluginExecutionFailed
 
 from domain_fence.core.baseline import BaselineError, load_baseline
+from domain_fence.core.blockers import Blocker, blocker_finding, printable_path
 from domain_fence.core.boundary import direct_import_findings
 from domain_fence.core.events import prefetch_covered, vocabulary_findings
 from domain_fence.core.findings import Finding
-from domain_fence.core.placement import module_placement_findings
-from domain_fence.core.rules import RULES
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.modules import matches_any
+from domain_fence.core.placement import module_placement_findings
+from domain_fence.core.rules import RULES
 from domain_fence.integrations.importlinter.base import FenceContract
 from domain_fence.integrations.importlinter.configuration import (
     Configuration,
@@ -49,6 +51,7 @@ from domain_fence.integrations.importlinter.configuration import (
 from domain_fence.integrations.importlinter.preflight import preflight_problems
 
 EXIT_CONFIGURATION_ERROR = 2
+ALWAYS_SHOWN = ("E902", "E999")  # flake8's codes for a file it cannot read or parse
 
 OFF_BY_DEFAULT = tuple(rule.code for rule in RULES.values() if rule.off_by_default)
 
@@ -77,6 +80,7 @@ class Project:
     recorded: dict[str, frozenset[str]]  # contract id -> baselined fingerprints
     checks: dict[str, FamilyCheck] = field(default_factory=dict)
     _index: ProjectIndex | None = None
+    paths: list[str] = field(default_factory=list)  # what flake8 was asked to check
 
     @classmethod
     def load(cls, path: Path | None) -> "Project":
@@ -113,6 +117,7 @@ class Project:
         checked times the facts kept, a quarter of flake8's time on the benchmark's
         largest tree. Long-lived objects frozen before a fork is what ``gc.freeze``
         is for; the workers inherit the facts instead of each reading its share."""
+        self.paths = [os.path.abspath(path) for path in paths or ["."]]
         if "-" in paths:
             return  # stdin: one file, read when checked
         index = self.index
@@ -131,7 +136,10 @@ class Project:
         """New (unbaselined) findings of every contract for one file, each once."""
         module = self.index.module_for_path(filename)
         if module is None:
+            yield from unanalysed_file(self.index, filename)
             return
+        if self.index.is_package(module):
+            yield from unvisited_below(self.index, self.index.modules[module].parent, self.paths)
         seen = set()
         for contract in self.contracts:
             check = self.checks.get(contract.family)
@@ -143,6 +151,45 @@ class Project:
                 if finding.fingerprint not in recorded and key not in seen:
                     seen.add(key)
                     yield finding
+
+
+def unanalysed_file(index: ProjectIndex, filename: str) -> Iterator[Finding]:
+    """DOM001 for a file flake8 hands over that the index did not analyse (a file of a
+    namespace directory inside a package, a module shadowed by a package)."""
+    path = os.path.abspath(filename)
+    for skipped in index.skipped:
+        if os.path.abspath(skipped.path) == path:
+            yield blocker_finding(_blocker(index, skipped.path, skipped.reason), "", details=())
+
+
+def unvisited_below(index: ProjectIndex, package: Path, paths: list[str]) -> Iterator[Finding]:
+    """DOM001, at a package's ``__init__.py``, for what flake8 never hands the plugin
+    right below it: an unreadable directory, a FIFO, device or oversized file (kept
+    from flake8, which would read it), a symlinked subpackage (flake8 does not enter
+    directory links) unless it is named among flake8's paths."""
+    init = package / "__init__.py"
+    for skipped in index.skipped:
+        if not skipped.seen_by_flake8 and skipped.path.parent == package:
+            yield blocker_finding(_blocker(index, init, f"{_shown(index, skipped.path)}: {skipped.reason}"), "", ())
+    for link in index.linked:
+        named = any(path == str(link) or path.startswith(str(link) + os.sep) for path in paths)
+        if link.parent == package and not named:
+            reason = f"{_shown(index, link)}/ is a symlinked subpackage, which flake8 does not enter; name it as a path"
+            yield blocker_finding(_blocker(index, init, reason), "", ())
+
+
+def flake8_must_not_read(index: ProjectIndex) -> list[str]:
+    """Exclude patterns for the files flake8 would hang on or read without end."""
+    return [glob.escape(os.path.abspath(s.path)) for s in index.skipped if not s.seen_by_flake8]
+
+
+def _blocker(index: ProjectIndex, path: Path, reason: str) -> Blocker:
+    shown = _shown(index, path)
+    return Blocker(shown, 1, reason, shown)
+
+
+def _shown(index: ProjectIndex, path: Path) -> str:
+    return printable_path(index.root, Path(os.path.abspath(path)))
 
 
 FREEZE_AFTER = 64  # modules about to be checked
@@ -244,6 +291,11 @@ class DomainFenceChecker:
             raise SystemExit(EXIT_CONFIGURATION_ERROR) from None
         if project is not None:
             project.prepare(list(getattr(options, "filenames", None) or []))
+            options.exclude = [*(options.exclude or ()), *flake8_must_not_read(project.index)]
+        # flake8 reports a file it cannot read or parse itself (E902, E999) and never
+        # runs a plugin on it: shown whatever `select` says, or `select = DOM` would
+        # pass such a file silently.
+        options.extend_select = [*(getattr(options, "extend_select", None) or ()), *ALWAYS_SHOWN]
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         # flake8 wraps errors raised while constructing a plugin, not while iterating it.

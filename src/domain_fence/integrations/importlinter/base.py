@@ -10,11 +10,12 @@ from typing import Any, ClassVar
 from importlinter import Contract, ContractCheck, fields, output
 from importlinter.domain.contract import InvalidContractOptions
 
-from domain_fence.core.baseline import Baseline, BaselineError, apply_baseline, load_baseline
+from domain_fence.core.baseline import Baseline, BaselineEntry, BaselineError, apply_baseline, load_baseline
+from domain_fence.core.blockers import skipped_findings
 from domain_fence.core.config import ConfigError
-from domain_fence.core.rules import get_rule
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
+from domain_fence.core.rules import get_rule
 
 # The directory relative paths in the configuration are resolved against. lint-imports
 # only reads configuration from the current directory, so that is the default; our
@@ -99,7 +100,17 @@ class FenceContract(Contract):
         baselined = [f for f in ratchet.baselined if f.code != UNANALYSABLE]
         return self.ratchet_result(new, baselined, ratchet.stale, metadata or {})
 
+    def unanalysed_entries(self) -> list[BaselineEntry]:
+        """What ``baseline`` must refuse to record beside :meth:`violations`: the
+        DOM001 of everything the index could not analyse."""
+        return [
+            BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}")
+            for f in skipped_findings(self.project_index(), self.contract_id)
+        ]
+
     def ratchet_result(self, new, baselined, stale, metadata: dict[str, Any]) -> ContractCheck:
+        # What the index could not analyse may hide anything: never a silent pass.
+        new = sorted({*new, *skipped_findings(self.project_index(), self.contract_id)})
         stale_level = self.config.baseline.stale
         warnings = [stale_message(f) for f in stale] if stale_level == "warn" else []
         failing_stale = list(stale) if stale_level == "error" else []

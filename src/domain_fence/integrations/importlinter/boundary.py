@@ -17,7 +17,7 @@ from importlinter import ContractCheck
 from importlinter.contracts.forbidden import ForbiddenContract
 
 from domain_fence.core.baseline import BaselineEntry, apply_baseline
-from domain_fence.core.boundary import chain_finding, edge_fingerprint
+from domain_fence.core.boundary import chain_finding, edge_fingerprint, unmatched_wildcards
 from domain_fence.core.config import parse_boundary
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
@@ -42,6 +42,7 @@ class BoundaryContract(FenceContract, ForbiddenContract):
         # from the graph; its chains are not used: where several shortest chains tie,
         # grimp's pick varies from run to run, and so would our fingerprints.
         forbidden = ForbiddenContract.check(self, graph, verbose)
+        self.refuse_unmatched_wildcards(graph)
         recorded = self.load_baseline().fingerprints(self.contract_id)
         chains = self.crossing_chains(graph)
         ratchet = apply_baseline(chains, recorded)
@@ -57,9 +58,17 @@ class BoundaryContract(FenceContract, ForbiddenContract):
     def violations(self, graph: ImportGraph) -> list[BaselineEntry]:
         """The entries that make this contract pass on ``graph``: one per crossing import."""
         ForbiddenContract.check(self, graph, False)  # validates, and removes ignore_imports
+        self.refuse_unmatched_wildcards(graph)
         return sorted(
             BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}") for f in self.crossing_chains(graph)
         )
+
+    def refuse_unmatched_wildcards(self, graph: ImportGraph) -> None:
+        """A wildcard that matches nothing is an error, as a misspelt plain name is to
+        import-linter (a ValueError: every front end reports it as the contract's)."""
+        problems = unmatched_wildcards(self.config, graph.modules, self.root_packages)
+        if problems:
+            raise ValueError("; ".join(problems))
 
     def crossing_chains(self, graph: ImportGraph) -> dict[Finding, list[dict[str, Any]]]:
         """One finding (and its chain) per import by which a source module leaves the

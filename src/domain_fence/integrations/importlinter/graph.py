@@ -17,7 +17,15 @@ import grimp
 from grimp import ImportGraph
 from grimp.exceptions import NotATopLevelModule, SourceSyntaxError
 
-from domain_fence.core.blockers import Blocker, is_utf8, printable, printable_path, source_blockers, walk_blockers
+from domain_fence.core.blockers import (
+    Blocker,
+    is_utf8,
+    printable,
+    printable_path,
+    skipped_blockers,
+    source_blockers,
+    walk_blockers,
+)
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.isolation import WORKER_MODULES, preload
 from domain_fence.core.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
@@ -57,6 +65,7 @@ def build_graph(configuration: Configuration, cache: bool = True) -> ImportGraph
     if not is_utf8(str(configuration.root)):
         raise GraphUnavailable(configuration, "the project's path is not valid UTF-8, which grimp cannot read", [])
     blockers = walk_blockers(configuration.root, _package_directories(configuration, search_paths))
+    blockers = sorted({*blockers, *skipped_blockers(_index(configuration), graph_only=True)})
     if blockers:
         raise GraphUnavailable(configuration, blockers[0].reason, blockers)
     cache = cache and configuration.graph_cache_dir is not None  # --no-cache, DOMAIN_FENCE_NO_CACHE
@@ -104,6 +113,16 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
         raise
     except BaseException as error:  # a grimp panic is a BaseException
         raise unavailable(configuration, error) from None
+
+
+def _index(configuration: Configuration) -> ProjectIndex:
+    """The run's index when a front end shares one, else a fresh one."""
+    from .base import shared_index
+
+    index = shared_index.get()
+    if index is None or index.root != configuration.root.resolve():
+        index = ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=None)
+    return index
 
 
 def unavailable(configuration: Configuration, error: BaseException) -> GraphUnavailable:

@@ -8,6 +8,7 @@ would instead find nothing wrong in every file and pass: it asks here first.
 
 from __future__ import annotations
 
+from domain_fence.core.boundary import unmatched_wildcards
 from domain_fence.core.events import unmatched_event_bases, unmatched_module_expressions
 from domain_fence.core.index import ProjectIndex
 
@@ -31,6 +32,8 @@ def preflight_problems(configuration: Configuration, contracts: list[FenceContra
             problems += [
                 f"{path}: {section} {line}" for line in _missing_boundary_modules(contract, configuration, index)
             ]
+            unmatched = unmatched_wildcards(contract.config, index.modules, configuration.root_packages)
+            problems += [f"{path}: {section} {line}" for line in unmatched]
         elif contract.family == "vocabulary":
             problems += [
                 f"{path}: {section} {unmatched_message(e)}"
