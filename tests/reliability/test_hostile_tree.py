@@ -20,8 +20,17 @@ import pytest
 from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
 
 CONFIG = ".importlinter"
-NOT_RUN = "      contract not run: the import graph cannot be built until this is fixed"
-STATS = "from app.runtime.events import Event\nfrom app.experiment import setup\n\n\nclass Stats(Event):\n    episode: int\n"
+STATS = "\n".join(
+    [
+        "from app.runtime.events import Event",
+        "from app.experiment import setup",
+        "",
+        "",
+        "class Stats(Event):",
+        "    episode: int",
+        "",
+    ]
+)
 
 
 def dom001(path: str, reason: str, line: int = 1) -> str:
