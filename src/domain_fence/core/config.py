@@ -165,7 +165,7 @@ class _Options:
         return self.each(key, self.strings(key, required=required, commas=commas), convert)
 
     def baseline(self) -> BaselineOptions:
-        path = self.strings("baseline", default=(DEFAULT_PATH,))
+        path = self.strings("baseline", default=(DEFAULT_PATH,), commas=False)  # one path, commas and all
         stale = self.choice("unmatched_baseline_alerting", ALERT_LEVELS, "error")
         return BaselineOptions((self.root / path[0]) if path else self.root / DEFAULT_PATH, stale)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .text import escape_controls
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -23,7 +25,8 @@ class Rule:
     off_by_default: bool = False  # flake8: needs --extend-select
 
     def format(self, **fields: object) -> str:
-        return self.message.format(**fields)
+        """The message, each text field on one line (control characters escaped)."""
+        return self.message.format(**{k: escape_controls(v) if isinstance(v, str) else v for k, v in fields.items()})
 
 
 _RULES = [

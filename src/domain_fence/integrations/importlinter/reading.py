@@ -18,6 +18,8 @@ from typing import Any
 
 from importlinter.adapters.user_options import IniFileUserOptionReader, TomlFileUserOptionReader
 
+from domain_fence.core.text import control_character
+
 INI_SECTION = "importlinter"
 # Session options that are one value each; every other session option may be a list.
 SINGLE_SESSION_OPTIONS = ("root_package", "include_external_packages", "exclude_type_checking_imports")
@@ -57,11 +59,31 @@ def read_options(path: Path, flags_for: Callable[[dict[str, Any]], FlagTest]) ->
         options = _toml_options(tomllib.loads(text), flags_for)
     else:
         options = _ini_options(_ini_parser(text))
+    _refuse_control_characters(options, toml=path.suffix == ".toml")
     session = options["session_options"]
     if "root_packages" not in session and "root_package" in session:  # as import-linter does
         session["root_packages"] = [session["root_package"]]
     session.pop("root_package", None)
     return options
+
+
+def _refuse_control_characters(options: dict[str, Any], toml: bool) -> None:
+    """A contract's name, a word or a guidance text is printed in every report: a line
+    feed or an escape sequence in it would split or forge lines there."""
+    sections = [("[tool.importlinter]" if toml else "[importlinter]", options["session_options"])]
+    sections += [(_contract_where(c, n, toml), c) for n, c in enumerate(options["contracts_options"], start=1)]
+    for where, values in sections:
+        for key, value in values.items():
+            for item in value if isinstance(value, list) else [value]:
+                found = control_character(item) if isinstance(item, str) else None
+                if found:
+                    raise OptionsError(f"{where} {key}: holds a control character ({found}); use printable text")
+
+
+def _contract_where(contract: Mapping[str, Any], number: int, toml: bool = True) -> str:
+    if not toml:
+        return f"[importlinter:contract:{contract.get('id', number)}]"
+    return f"[[tool.importlinter.contracts]] {contract.get('name', contract.get('id', number))!r}"
 
 
 def _ini_parser(text: str) -> configparser.ConfigParser:
@@ -101,7 +123,7 @@ def _toml_options(document: dict[str, Any], flags_for: Callable[[dict[str, Any]]
     is_flag = flags_for(session)
     seen: set[str] = set()
     for number, contract in enumerate(contracts, start=1):
-        where = f"[[tool.importlinter.contracts]] {contract.get('name', contract.get('id', number))!r}"
+        where = _contract_where(contract, number)
         for key, value in contract.items():
             problem = _contract_value_problem(key, value, is_flag(contract, key))
             if problem:
