@@ -8,6 +8,7 @@ keyed by option name, so a user fixes their configuration in one pass.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -167,7 +168,11 @@ class _Options:
     def baseline(self) -> BaselineOptions:
         path = self.strings("baseline", default=(DEFAULT_PATH,), commas=False)  # one path, commas and all
         stale = self.choice("unmatched_baseline_alerting", ALERT_LEVELS, "error")
-        return BaselineOptions((self.root / path[0]) if path else self.root / DEFAULT_PATH, stale)
+        # One identity per file, whatever the spelling (``sub/../bl.json``, a symbolic
+        # link): contracts sharing a file then share its entries instead of each
+        # overwriting the others'.
+        resolved = os.path.realpath(self.root / (path[0] if path else DEFAULT_PATH))
+        return BaselineOptions(Path(resolved), stale)
 
     def finish(self, config):
         if self.errors:
