@@ -172,12 +172,16 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     for directory in directories:
         init = directory / "__init__.py"
         found.setdefault(root_package, init if init.is_file() else directory)
-        _walk(root_package, directory, discovery, frozenset({os.path.realpath(directory)}), init.is_file())
+        real = os.path.realpath(directory)
+        _walk(root_package, directory, real, discovery, frozenset({real}), init.is_file())
     discovery.modules = dict(sorted(found.items()))
     return discovery.modules
 
 
-def _walk(package: str, directory: Path, discovery: Discovery, ancestors: frozenset[str], in_package: bool) -> None:
+def _walk(
+    package: str, directory: Path, real: str, discovery: Discovery, ancestors: frozenset[str], in_package: bool
+) -> None:
+    """Walk ``directory`` (whose resolved path is ``real``) below ``package``."""
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except OSError as error:
@@ -190,14 +194,15 @@ def _walk(package: str, directory: Path, discovery: Discovery, ancestors: frozen
         if _is_directory(entry):
             if not name.isidentifier():
                 continue  # no module can be named so
-            real = os.path.realpath(entry.path)
-            if real in ancestors:
+            # Resolving costs a system call per path component: only for a link.
+            below = os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(real, name)
+            if below in ancestors:
                 continue  # a symlink loop: reported before the graph is built (see blockers)
             if name in packages:
                 discovery.modules.setdefault(f"{package}.{name}", Path(entry.path) / "__init__.py")
                 if entry.is_symlink():
                     discovery.linked.append(Path(entry.path))
-                _walk(f"{package}.{name}", Path(entry.path), discovery, ancestors | {real}, True)
+                _walk(f"{package}.{name}", Path(entry.path), below, discovery, ancestors | {below}, True)
             elif not os.access(entry.path, os.R_OK | os.X_OK):
                 # Whether it is a package cannot even be told: grimp passes it by silently.
                 reason = "cannot read directory: Permission denied"
@@ -205,7 +210,7 @@ def _walk(package: str, directory: Path, discovery: Discovery, ancestors: frozen
             elif in_package:
                 _namespace_inside_package(Path(entry.path), discovery)
         elif name.endswith(".py") and name != "__init__.py" and name[:-3].isidentifier():
-            skipped = _unreadable_source(Path(entry.path), name[:-3] in packages)
+            skipped = _unreadable_source(entry, name[:-3] in packages)
             if skipped is not None:
                 discovery.skipped.append(skipped)
             else:
@@ -228,20 +233,21 @@ def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
                 discovery.skipped.append(Skipped(Path(top) / name, reason, seen_by_flake8=True))
 
 
-def _unreadable_source(path: Path, shadowed: bool) -> Skipped | None:
-    """Why the ``.py`` at ``path`` is not read, or None when it is an ordinary file."""
+def _unreadable_source(entry: os.DirEntry[str], shadowed: bool) -> Skipped | None:
+    """Why the ``.py`` of ``entry`` is not read, or None when it is an ordinary file."""
     if shadowed:
-        reason = f"not analysed: shadowed by the package {path.name[:-3]}/ (Python imports the package)"
-        return Skipped(path, reason, blocks_graph=True, seen_by_flake8=True)
+        reason = f"not analysed: shadowed by the package {entry.name[:-3]}/ (Python imports the package)"
+        return Skipped(Path(entry.path), reason, blocks_graph=True, seen_by_flake8=True)
     try:
-        status = path.stat()
+        status = entry.stat()  # through a symbolic link
     except OSError as error:
-        return Skipped(path, f"cannot read: {error.strerror or error}", blocks_graph=True)
+        return Skipped(Path(entry.path), f"cannot read: {error.strerror or error}", blocks_graph=True)
     if not stat.S_ISREG(status.st_mode):
-        return Skipped(path, "not a regular file (a FIFO, device or socket)", blocks_graph=True)
+        return Skipped(Path(entry.path), "not a regular file (a FIFO, device or socket)", blocks_graph=True)
     limit = max_file_size()
     if status.st_size > limit:
-        return Skipped(path, f"larger than {limit} bytes (see {MAX_FILE_SIZE_ENV})", blocks_graph=True)
+        reason = f"larger than {limit} bytes (see {MAX_FILE_SIZE_ENV})"
+        return Skipped(Path(entry.path), reason, blocks_graph=True)
     return None
 
 

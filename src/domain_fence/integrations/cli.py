@@ -93,7 +93,7 @@ class Interrupted(click.ClickException):
     def __init__(self) -> None:
         super().__init__("interrupted")
 
-    def show(self, file=None) -> None:
+    def show(self, file: object = None) -> None:
         click.echo("domain-fence: interrupted", err=True)
 
 
@@ -101,7 +101,7 @@ class OneLineErrors(click.Group):
     """click prints usage errors as a usage block; ours are one line, like every other
     error of the command, so a CI log or a pre-commit hook shows what is wrong at once."""
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
