@@ -139,3 +139,31 @@ def test_the_pytest_plugin_never_imports_a_module_of_the_project_named_like_ours
     linted = flake8("app", cwd=canaries)
     assert_no_canary_ran(canaries, linted)
     assert linted.lines == [LEAK_LINE], linted
+
+
+# lint-imports alone (built-in contracts only): what it imports after putting the current
+# directory on sys.path is import-linter's to guard, not ours.
+LINT_IMPORTS_ALONE_DRIVER = r"""
+import json, sys
+from click.testing import CliRunner
+from importlinter.cli import lint_imports_command
+CliRunner().invoke(lint_imports_command, ["--no-cache"])
+print(json.dumps(sorted({name.partition(".")[0] for name in sys.modules})))
+"""
+LAYERS_ONLY = "[importlinter]\nroot_package = app\n\n[importlinter:contract:layers]\nname = layers\ntype = layers\nlayers =\n    app.experiment\n    app.runtime\n"
+
+
+def test_lint_imports_never_imports_a_module_of_the_project_through_our_contract_types(canaries, tmp_path):
+    alone = project(tmp_path / "alone", MANY)
+    (alone / ".importlinter").write_text(LAYERS_ONLY, encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-c", LINT_IMPORTS_ALONE_DRIVER], cwd=alone, capture_output=True, text=True, timeout=300
+    )
+    # import-linter imports our contract types by name from the current directory first:
+    # a domain_fence.py there is import-linter's lookup, not ours.
+    for name in [*json.loads(completed.stdout.splitlines()[-1]), "domain_fence"]:
+        for directory in (canaries, canaries / "src"):
+            (directory / f"{name}.py").unlink(missing_ok=True)
+    linted = run("lint-imports", "--no-logo", "--no-cache", cwd=canaries)
+    assert_no_canary_ran(canaries, linted)
+    assert linted.status == 1 and "app.runtime.leak -> app.experiment.setup" in linted.stdout, linted
