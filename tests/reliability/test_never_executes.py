@@ -150,7 +150,17 @@ from importlinter.cli import lint_imports_command
 CliRunner().invoke(lint_imports_command, ["--no-cache"])
 print(json.dumps(sorted({name.partition(".")[0] for name in sys.modules})))
 """
-LAYERS_ONLY = "[importlinter]\nroot_package = app\n\n[importlinter:contract:layers]\nname = layers\ntype = layers\nlayers =\n    app.experiment\n    app.runtime\n"
+LAYERS_ONLY = """\
+[importlinter]
+root_package = app
+
+[importlinter:contract:layers]
+name = layers
+type = layers
+layers =
+    app.experiment
+    app.runtime
+"""
 
 
 def test_lint_imports_never_imports_a_module_of_the_project_through_our_contract_types(canaries, tmp_path):
