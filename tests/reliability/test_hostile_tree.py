@@ -194,7 +194,11 @@ SPECIAL = "not a regular file (a FIFO, device or socket)"
 
 def special_file(root: Path, kind: str) -> None:
     path = root / "app/runtime/special.py"
-    if kind == "fifo":
+    if kind == "fifo in a namespace directory":
+        path = root / "app/runtime/ns/special.py"
+        path.parent.mkdir(exist_ok=True)
+        os.mkfifo(path)
+    elif kind == "fifo":
         os.mkfifo(path)
     else:
         os.symlink(f"/dev/{kind}", path)
@@ -218,6 +222,17 @@ def test_a_py_that_is_no_regular_file_is_never_read(pytester, tmp_path, kind):
     tested = pytest_run_with_special(pytester, root, kind)
     tested.assert_outcomes(failed=4)
     assert finding in tested.stdout.lines
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
+def test_a_fifo_in_a_namespace_directory_is_never_read(tmp_path):
+    root = project(tmp_path)
+    special_file(root, "fifo in a namespace directory")
+    finding = dom001("app/runtime/ns/special.py", NAMESPACE)
+    assert run("domain-fence", "check", "--quiet", cwd=root, timeout=60) == Result(1, f"{finding}\n" * 3, "")
+    linted = run("flake8", "--select", "DOM", "app", cwd=root, timeout=60)
+    reason = f"app/runtime/ns/special.py: {NAMESPACE}"
+    assert linted == Result(1, dom001("app/runtime/__init__.py", reason) + "\n", "")
 
 
 def pytest_run_with_special(pytester, root: Path, kind: str):

@@ -230,7 +230,16 @@ def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
         directories.sort()
         for name in sorted(files):
             if name.endswith(".py"):
-                discovery.skipped.append(Skipped(Path(top) / name, reason, seen_by_flake8=True))
+                path = Path(top) / name
+                # flake8 reads what its walk reaches: never a FIFO or a device.
+                discovery.skipped.append(Skipped(path, reason, seen_by_flake8=_is_regular(path)))
+
+
+def _is_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
 
 
 def _unreadable_source(entry: os.DirEntry[str], shadowed: bool) -> Skipped | None:

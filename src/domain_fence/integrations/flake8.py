@@ -169,13 +169,22 @@ def unvisited_below(index: ProjectIndex, package: Path, paths: list[str]) -> Ite
     directory links) unless it is named among flake8's paths."""
     init = package / "__init__.py"
     for skipped in index.skipped:
-        if not skipped.seen_by_flake8 and skipped.path.parent == package:
+        if not skipped.seen_by_flake8 and _nearest_package(index, skipped.path) == package:
             yield blocker_finding(_blocker(index, init, f"{_shown(index, skipped.path)}: {skipped.reason}"), "", ())
     for link in index.linked:
         named = any(path == str(link) or path.startswith(str(link) + os.sep) for path in paths)
         if link.parent == package and not named:
             reason = f"{_shown(index, link)}/ is a symlinked subpackage, which flake8 does not enter; name it as a path"
             yield blocker_finding(_blocker(index, init, reason), "", ())
+
+
+def _nearest_package(index: ProjectIndex, path: Path) -> Path | None:
+    """The directory of the innermost package of ``index`` holding ``path``."""
+    files = index.absolute_paths()
+    for parent in path.parents:
+        if os.path.join(os.path.abspath(parent), "__init__.py") in files:
+            return parent
+    return None
 
 
 def flake8_must_not_read(index: ProjectIndex) -> list[str]:
