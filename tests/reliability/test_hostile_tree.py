@@ -217,7 +217,7 @@ def test_a_py_that_is_no_regular_file_is_never_read(pytester, tmp_path, kind):
         "",
         f"domain-fence: error: {root / CONFIG}: cannot build the import graph: app/runtime/special.py:1: {SPECIAL}\n",
     )
-    linted = run("flake8", "--select", "DOM", "app", cwd=root, timeout=60)
+    linted = run("flake8", "--select", "DOM", "--jobs", "1", "app", cwd=root, timeout=60)
     assert linted == Result(1, dom001("app/runtime/__init__.py", f"app/runtime/special.py: {SPECIAL}") + "\n", "")
     tested = pytest_run_with_special(pytester, root, kind)
     tested.assert_outcomes(failed=4)
@@ -230,7 +230,7 @@ def test_a_fifo_in_a_namespace_directory_is_never_read(tmp_path):
     special_file(root, "fifo in a namespace directory")
     finding = dom001("app/runtime/ns/special.py", NAMESPACE)
     assert run("domain-fence", "check", "--quiet", cwd=root, timeout=60) == Result(1, f"{finding}\n" * 3, "")
-    linted = run("flake8", "--select", "DOM", "app", cwd=root, timeout=60)
+    linted = run("flake8", "--select", "DOM", "--jobs", "1", "app", cwd=root, timeout=60)
     reason = f"app/runtime/ns/special.py: {NAMESPACE}"
     assert linted == Result(1, dom001("app/runtime/__init__.py", reason) + "\n", "")
 
