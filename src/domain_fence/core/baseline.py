@@ -68,7 +68,7 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BaselineError(f'{path}: not a domain-fence baseline (missing "format": "{FORMAT}")')
     version = document.get("version")
-    if version != VERSION:
+    if type(version) is not int or version != VERSION:  # neither true nor 1.0, which equal 1
         raise BaselineError(
             f"{path}: baseline format version {version!r} is not supported (expected {VERSION}); "
             "regenerate it with 'domain-fence baseline'"
@@ -114,15 +114,16 @@ def write_baseline(baseline: Baseline) -> bool:
             return False
     except OSError:
         pass
-    directory = baseline.path.parent
+    target = Path(os.path.realpath(baseline.path))  # through a symbolic link, which stays one
+    directory = target.parent
     temporary = None
     try:
         directory.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=".baseline-", suffix=".tmp")
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        os.chmod(temporary, _file_mode(baseline.path))  # mkstemp's is 0600
-        os.replace(temporary, baseline.path)
+        os.chmod(temporary, _file_mode(target))  # mkstemp's is 0600
+        os.replace(temporary, target)
     except OSError as error:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)

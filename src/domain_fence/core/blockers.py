@@ -51,6 +51,22 @@ def blocker_finding(blocker: Blocker, contract: str, details: tuple[str, ...] = 
     )
 
 
+def skipped_blockers(index: ProjectIndex, graph_only: bool = False) -> list[Blocker]:
+    """What the index did not analyse (see :class:`~.modules.Skipped`), as blockers;
+    with ``graph_only``, only what keeps the import graph from being built."""
+    return sorted(
+        _blocker(index.root, Path(os.path.abspath(s.path)), s.reason)
+        for s in index.skipped
+        if s.blocks_graph or not graph_only
+    )
+
+
+def skipped_findings(index: ProjectIndex, contract: str) -> list[Finding]:
+    """A DOM001 for everything below the root packages the index did not analyse: a
+    contract that passes without it would pass silently."""
+    return [blocker_finding(blocker, contract, details=()) for blocker in skipped_blockers(index)]
+
+
 def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
     """Symlink loops and non-UTF-8 file names below the package ``directories``.
 

@@ -8,6 +8,7 @@ keyed by option name, so a user fixes their configuration in one pass.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ class ConfigError(Exception):
 
 
 ALERT_LEVELS = ("error", "warn", "none")
+# The options read with _Options.flag: a TOML boolean is a valid value of these only.
+FLAG_OPTIONS = ("as_packages", "allow_indirect_imports", "require_match")
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,9 @@ class _Options:
         self.root = root
         self.errors: dict[str, str] = {}
 
-    def strings(self, key: str, *, required: bool = False, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+    def strings(
+        self, key: str, *, required: bool = False, default: tuple[str, ...] = (), commas: bool = True
+    ) -> tuple[str, ...]:
         value = self.raw.get(key)
         if value is None or value == "" or value == []:
             if required:
@@ -156,8 +161,9 @@ class _Options:
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             self.errors[key] = "Expected a string or a list of strings."
             return default
-        # INI lists may also be comma-separated on one line.
-        split = [part.strip() for item in items for part in item.split(",")]
+        # Our own lists may also be comma-separated on one line. Not those import-linter
+        # reads itself (``commas=False``): every front end must read them alike.
+        split = [part.strip() for item in items for part in (item.split(",") if commas else [item])]
         return tuple(part for part in split if part)
 
     def flag(self, key: str, default: bool) -> bool:
@@ -193,7 +199,7 @@ class _Options:
         return tuple(converted)
 
     def modules(
-        self, key: str, *, required: bool = True, with_descendants: bool = True
+        self, key: str, *, required: bool = True, with_descendants: bool = True, commas: bool = True
     ) -> tuple[ModuleExpression, ...]:
         def convert(text: str) -> ModuleExpression:
             problem = module_expression_error(text)
@@ -201,12 +207,16 @@ class _Options:
                 raise ValueError(problem)
             return ModuleExpression(text, with_descendants)
 
-        return self.each(key, self.strings(key, required=required), convert)
+        return self.each(key, self.strings(key, required=required, commas=commas), convert)
 
     def baseline(self) -> BaselineOptions:
-        path = self.strings("baseline", default=(DEFAULT_PATH,))
+        path = self.strings("baseline", default=(DEFAULT_PATH,), commas=False)  # one path, commas and all
         stale = self.choice("unmatched_baseline_alerting", ALERT_LEVELS, "error")
-        return BaselineOptions((self.root / path[0]) if path else self.root / DEFAULT_PATH, stale)
+        # One identity per file, whatever the spelling (``sub/../bl.json``, a symbolic
+        # link): contracts sharing a file then share its entries instead of each
+        # overwriting the others'.
+        resolved = os.path.realpath(self.root / (path[0] if path else DEFAULT_PATH))
+        return BaselineOptions(Path(resolved), stale)
 
     def finish(self, config: T) -> T:
         if self.errors:
@@ -229,14 +239,17 @@ def parse_boundary(contract: str, name: str, raw: Mapping[str, Any], root: Path)
     """The parts of a ``boundary`` contract the per-file (flake8) view needs."""
     options = _Options(raw, root)
     as_packages = options.flag("as_packages", True)
-    source = options.modules("source_modules", with_descendants=as_packages)
+    source = options.modules("source_modules", with_descendants=as_packages, commas=False)
     return options.finish(
         BoundaryConfig(
             contract=contract,
             name=name,
+            # import-linter's own options (of ``forbidden``): one entry per line, as it reads them.
             source_modules=source,
-            forbidden_modules=options.modules("forbidden_modules", with_descendants=as_packages),
-            ignore_imports=options.each("ignore_imports", options.strings("ignore_imports"), _import_expression),
+            forbidden_modules=options.modules("forbidden_modules", with_descendants=as_packages, commas=False),
+            ignore_imports=options.each(
+                "ignore_imports", options.strings("ignore_imports", commas=False), _import_expression
+            ),
             as_packages=as_packages,
             allow_indirect_imports=options.flag("allow_indirect_imports", False),
             baseline=options.baseline(),

@@ -19,6 +19,7 @@ Rules applied here and nowhere else:
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import fingerprints
 from .baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
-from .blockers import Blocker, blocker_finding
+from .blockers import Blocker, blocker_finding, skipped_findings
 from .census import take_census
 from .families import Context, Family, GraphUnavailableError
 from .findings import Finding
@@ -187,7 +188,9 @@ class Engine:
         family.prepare(config, self.context, covered)
         found = [finding for module in covered for finding in family.check_module(config, self.context, module)]
         outcome = family.outcome(config, self.context, found)
-        return list(outcome.findings), outcome.warnings, outcome.failures, outcome.extra
+        # What the index could not analyse may hide anything: never a silent pass.
+        unanalysed = skipped_findings(self.index, spec.id)
+        return [*outcome.findings, *unanalysed], outcome.warnings, outcome.failures, outcome.extra
 
     def _blocked(self, spec: ContractSpec) -> list[Finding] | None:
         """DOM001 for each file keeping the import graph from being built, when the
@@ -198,7 +201,11 @@ class Engine:
             self.context.graph()
         except GraphUnavailableError as error:
             if error.blockers:
-                return [blocker_finding(blocker, spec.id) for blocker in error.blockers]
+                found = [blocker_finding(blocker, spec.id) for blocker in error.blockers]
+                at = {(f.path, f.line) for f in found}
+                return sorted(
+                    [*found, *(f for f in skipped_findings(self.index, spec.id) if (f.path, f.line) not in at)]
+                )
             where = Blocker(
                 self._relative(self.settings.config_path),
                 spec.section_line,
@@ -214,8 +221,8 @@ class Engine:
         """The findings of every contract located in the file at ``path``, checked from
         ``text`` when given (an editor's buffer, flake8's stdin)."""
         module = self.index.module_for_path(path)
-        if module is None:
-            return FileFindings()
+        if module is None:  # a file the index did not analyse (shadowed, in a plain directory)
+            return FileFindings(self._skipped_at(path))
         if text is not None:
             self.use_buffer(module, text)
         shown = self.index.relative_path(module)
@@ -235,6 +242,12 @@ class Engine:
         return FileFindings(
             tuple(sorted(reported.values())), tuple(sorted(set(suppressed))), tuple(sorted(set(baselined)))
         )
+
+    def _skipped_at(self, path: Path | str) -> tuple[Finding, ...]:
+        shown = self._relative(Path(os.path.abspath(path)))
+        found = {f for spec in self.contracts for f in skipped_findings(self.index, spec.id) if f.path == shown}
+        unique = {(f.line, f.col, f.code, f.message): f for f in sorted(found)}
+        return tuple(sorted(unique.values()))
 
     def use_buffer(self, module: str, text: str) -> None:
         if self.index.use_buffer(module, text):

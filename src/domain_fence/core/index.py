@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .factcache import FactCache, Stamp, cache_directory, decode_declarations, decode_facts, encode
-from .modules import ModuleNotFound, default_search_paths, discover_modules, locate_package
+from .isolation import WORKER_MODULES, preload
+from .modules import Discovery, ModuleNotFound, Skipped, default_search_paths, discover_modules, locate_package
 from .pyfacts import DeclarationFacts, FileFacts, extract
 from .source import Unreadable, load_tree, parse_source, read_source
+from .workers import worker_pool
 
 
 class _FromEnvironment:
@@ -45,6 +47,8 @@ class ProjectIndex:
     root: Path
     modules: dict[str, Path]  # dotted name -> file (or directory, for a namespace root)
     missing: dict[str, str] = field(default_factory=dict)  # root package -> why not found
+    skipped: tuple[Skipped, ...] = ()  # below the root packages and not analysed (DOM001)
+    linked: tuple[Path, ...] = ()  # symlinked subpackages (analysed; flake8 does not enter them)
     cache: FactCache | None = None
     parallel: bool = True  # parse many files in worker processes
     _facts: dict[str, FileFacts | None] = field(default_factory=dict, repr=False)
@@ -69,16 +73,28 @@ class ProjectIndex:
         paths = search_paths if search_paths is not None else default_search_paths(root)
         modules: dict[str, Path] = {}
         missing: dict[str, str] = {}
+        skipped: set[Skipped] = set()
+        linked: set[Path] = set()
         for package in sorted(root_packages):
             try:
                 directories = locate_package(package, paths)
             except ModuleNotFound as error:
                 missing[package] = str(error)
                 continue
-            modules.update(discover_modules(package, directories))
+            discovery = Discovery()
+            modules.update(discover_modules(package, directories, discovery))
+            skipped.update(discovery.skipped)
+            linked.update(discovery.linked)
         directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
         cache = FactCache.open(directory, root) if directory is not None else None
-        return cls(root=root, modules=dict(sorted(modules.items())), missing=missing, cache=cache)
+        return cls(
+            root=root,
+            modules=dict(sorted(modules.items())),
+            missing=missing,
+            skipped=tuple(sorted(skipped)),
+            linked=tuple(sorted(linked)),
+            cache=cache,
+        )
 
     def is_package(self, module: str) -> bool:
         path = self.modules.get(module)
@@ -207,8 +223,10 @@ class ProjectIndex:
         return None if isinstance(text, Unreadable) else text
 
     def relative_path(self, module: str) -> str:
-        """The module's file relative to the project root, as posix (absolute if outside)."""
-        path = self.modules[module].resolve()
+        """The module's file relative to the project root, as posix (absolute if outside).
+        A symbolic link on the way is not resolved: the file is shown where the project
+        has it, not where its target lies."""
+        path = Path(os.path.abspath(self.modules[module]))
         try:
             return path.relative_to(self.root).as_posix()
         except ValueError:
@@ -273,11 +291,9 @@ def _no_cyclic_collection() -> Iterator[None]:
 def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
     workers = _workers(len(jobs)) if parallel else 1
     if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor  # only now: a replayed run never needs it
-
         chunks = [jobs[start :: workers * 4] for start in range(workers * 4)]
         try:
-            with ProcessPoolExecutor(workers) as pool, _no_cyclic_collection():
+            with worker_pool(workers) as pool, _no_cyclic_collection():
                 done = list(pool.map(_extract_pickled, chunks))
         except Exception:  # noqa: BLE001 -- no processes here (a sandbox, a daemon): parse in this one
             pass
@@ -297,6 +313,7 @@ def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
 
 
 def _workers(files: int) -> int:
+    preload(WORKER_MODULES)  # from the interpreter, whatever the project holds
     import multiprocessing
 
     if files < PARALLEL_MIN_FILES or multiprocessing.current_process().daemon:

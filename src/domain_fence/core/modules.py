@@ -11,8 +11,9 @@ import importlib.machinery
 import importlib.util
 import os
 import re
+import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -119,34 +120,156 @@ def regular_parent(name: str, search_paths: list[str]) -> str | None:
     return None
 
 
-def discover_modules(root_package: str, directories: list[Path]) -> dict[str, Path]:
+@dataclass(frozen=True, order=True)
+class Skipped:
+    """Something below a root package that is not analysed, and why: a finding
+    (DOM001) wherever it could hide an import or a definition."""
+
+    path: Path  # as met below the package directory (symbolic links not resolved)
+    reason: str
+    # The import graph cannot be built without it (grimp would hang on a FIFO, read
+    # another file than Python imports, or silently miss a directory).
+    blocks_graph: bool = False
+    # flake8 hands the file to the plugin (a regular .py file its walk reaches).
+    seen_by_flake8: bool = False
+
+
+@dataclass
+class Discovery:
+    """What the walk of the package directories found."""
+
+    modules: dict[str, Path] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
+    # Symlinked subpackages: followed as grimp follows them; flake8 does not enter them.
+    linked: list[Path] = field(default_factory=list)
+
+
+MAX_FILE_SIZE_ENV = "DOMAIN_FENCE_MAX_FILE_SIZE"
+DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024  # bytes: far above any hand-written module
+
+
+def max_file_size() -> int:
+    """The size above which a source file is not read (``$DOMAIN_FENCE_MAX_FILE_SIZE``
+    in bytes, else 64 MiB)."""
+    try:
+        return int(os.environ.get(MAX_FILE_SIZE_ENV, "")) or DEFAULT_MAX_FILE_SIZE
+    except ValueError:
+        return DEFAULT_MAX_FILE_SIZE
+
+
+def discover_modules(root_package: str, directories: list[Path], discovery: Discovery | None = None) -> dict[str, Path]:
     """Every module of ``root_package``: its dotted name -> its source file.
 
     Like grimp, a subdirectory is a package only when it holds an ``__init__.py``; a
-    namespace root maps to its directory. Symlinked directories are not followed, so a
-    symlink loop cannot hang the walk.
+    namespace root maps to its directory. Symlinked subpackages are followed, as grimp
+    follows them, but never into a directory that is its own ancestor. What is not
+    analysed goes to ``discovery.skipped``: a directory without ``__init__.py`` inside
+    a package (Python imports its files, grimp does not see them), an unreadable
+    directory, a ``.py`` that is no regular file or is larger than :func:`max_file_size`,
+    and a ``name.py`` beside a package ``name/`` (Python imports the package).
     """
-    found: dict[str, Path] = {}
+    discovery = discovery if discovery is not None else Discovery()
+    found = discovery.modules
     for directory in directories:
         init = directory / "__init__.py"
         found.setdefault(root_package, init if init.is_file() else directory)
-        _walk(root_package, directory, found)
-    return dict(sorted(found.items()))
+        real = os.path.realpath(directory)
+        _walk(root_package, directory, real, discovery, frozenset({real}), init.is_file())
+    discovery.modules = dict(sorted(found.items()))
+    return discovery.modules
 
 
-def _walk(package: str, directory: Path, found: dict[str, Path]) -> None:
+def _walk(
+    package: str, directory: Path, real: str, discovery: Discovery, ancestors: frozenset[str], in_package: bool
+) -> None:
+    """Walk ``directory`` (whose resolved path is ``real``) below ``package``."""
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
-    except OSError:
+    except OSError as error:
+        reason = f"cannot read directory: {error.strerror or error}"
+        discovery.skipped.append(Skipped(directory, reason, blocks_graph=True))
         return
+    packages = {entry.name for entry in entries if _is_directory(entry) and _has_init(entry)}
     for entry in entries:
         name = entry.name
-        if entry.is_dir(follow_symlinks=False):
-            if name.isidentifier() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
-                found.setdefault(f"{package}.{name}", Path(entry.path) / "__init__.py")
-                _walk(f"{package}.{name}", Path(entry.path), found)
+        if _is_directory(entry):
+            if not name.isidentifier():
+                continue  # no module can be named so
+            # Resolving costs a system call per path component: only for a link.
+            below = os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(real, name)
+            if below in ancestors:
+                continue  # a symlink loop: reported before the graph is built (see blockers)
+            if name in packages:
+                discovery.modules.setdefault(f"{package}.{name}", Path(entry.path) / "__init__.py")
+                if entry.is_symlink():
+                    discovery.linked.append(Path(entry.path))
+                _walk(f"{package}.{name}", Path(entry.path), below, discovery, ancestors | {below}, True)
+            elif not os.access(entry.path, os.R_OK | os.X_OK):
+                # Whether it is a package cannot even be told: grimp passes it by silently.
+                reason = "cannot read directory: Permission denied"
+                discovery.skipped.append(Skipped(Path(entry.path), reason, blocks_graph=True))
+            elif in_package:
+                _namespace_inside_package(Path(entry.path), discovery)
         elif name.endswith(".py") and name != "__init__.py" and name[:-3].isidentifier():
-            found.setdefault(f"{package}.{name[:-3]}", Path(entry.path))
+            skipped = _unreadable_source(entry, name[:-3] in packages)
+            if skipped is not None:
+                discovery.skipped.append(skipped)
+            else:
+                discovery.modules.setdefault(f"{package}.{name[:-3]}", Path(entry.path))
+
+
+def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
+    """Python imports the files of a directory without ``__init__.py`` inside a package
+    (a namespace portion); grimp does not see them: each is reported, not analysed."""
+    reason = f"not analysed: {directory.name}/ has no __init__.py (a namespace directory inside a package)"
+
+    def unreadable(error: OSError) -> None:
+        path = Path(error.filename) if error.filename else directory
+        discovery.skipped.append(Skipped(path, f"cannot read directory: {error.strerror or error}"))
+
+    for top, directories, files in os.walk(directory, onerror=unreadable):
+        directories.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = Path(top) / name
+                # flake8 reads what its walk reaches: never a FIFO or a device.
+                discovery.skipped.append(Skipped(path, reason, seen_by_flake8=_is_regular(path)))
+
+
+def _is_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
+
+
+def _unreadable_source(entry: os.DirEntry[str], shadowed: bool) -> Skipped | None:
+    """Why the ``.py`` of ``entry`` is not read, or None when it is an ordinary file."""
+    if shadowed:
+        reason = f"not analysed: shadowed by the package {entry.name[:-3]}/ (Python imports the package)"
+        return Skipped(Path(entry.path), reason, blocks_graph=True, seen_by_flake8=True)
+    try:
+        status = entry.stat()  # through a symbolic link
+    except OSError as error:
+        return Skipped(Path(entry.path), f"cannot read: {error.strerror or error}", blocks_graph=True)
+    if not stat.S_ISREG(status.st_mode):
+        return Skipped(Path(entry.path), "not a regular file (a FIFO, device or socket)", blocks_graph=True)
+    limit = max_file_size()
+    if status.st_size > limit:
+        reason = f"larger than {limit} bytes (see {MAX_FILE_SIZE_ENV})"
+        return Skipped(Path(entry.path), reason, blocks_graph=True)
+    return None
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()  # follows symlinks, as grimp's walk does
+    except OSError:
+        return False
+
+
+def _has_init(entry: os.DirEntry[str]) -> bool:
+    return os.path.isfile(os.path.join(entry.path, "__init__.py"))
 
 
 def default_search_paths(project_root: Path) -> list[str]:

@@ -670,9 +670,30 @@ def _text(node: ast.stmt | ast.expr | ast.arg, text: str) -> Text:
 
 
 def _string_value(value: ast.expr | None) -> tuple[Text, ...]:
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        return (_text(value, value.value),)
-    return ()
+    """The string ``value`` spells: a literal, or the literal parts of an f-string or
+    of literals joined with ``+`` (``f"post_episode"``, ``"post_" + "episode"``)."""
+    text = _literal_text(value) if value is not None else None
+    return (_text(value, text),) if value is not None and text is not None else ()
+
+
+def _literal_text(value: ast.expr) -> str | None:
+    operands = []
+    while isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):  # a + b + c nests to the left
+        operands.append(value.right)
+        value = value.left
+    operands.append(value)
+    parts = [_literal_part(operand) for operand in reversed(operands)]
+    return None if any(part is None for part in parts) else "".join(parts)  # type: ignore[arg-type]
+
+
+def _literal_part(value: ast.expr) -> str | None:
+    if isinstance(value, ast.Constant):
+        return value.value if isinstance(value.value, str) else None
+    if isinstance(value, ast.JoinedStr):  # what is interpolated is unknown: a space stands for it
+        return "".join(
+            p.value if isinstance(p, ast.Constant) and isinstance(p.value, str) else " " for p in value.values
+        )
+    return None
 
 
 def _distinct(texts: tuple[Text, ...]) -> tuple[Text, ...]:

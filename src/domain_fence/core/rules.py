@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .text import escape_controls
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -22,7 +24,8 @@ class Rule:
     example: str  # a short offending snippet
 
     def format(self, **fields: object) -> str:
-        return self.message.format(**fields)
+        """The message, each text field on one line (control characters escaped)."""
+        return self.message.format(**{k: escape_controls(v) if isinstance(v, str) else v for k, v in fields.items()})
 
 
 _RULES = [

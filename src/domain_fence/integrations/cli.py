@@ -14,8 +14,9 @@ import gc
 import os
 import shlex
 import sys
+import traceback
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -85,9 +86,28 @@ class UsageFailure(click.ClickException):
             click.echo(f"domain-fence: error: {line}", err=True)
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C: one line and the shell's status for it (click would print a blank line
+    and "Aborted!")."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")
+
+    def show(self, file: object = None) -> None:
+        click.echo("domain-fence: interrupted", err=True)
+
+
 class OneLineErrors(click.Group):
     """click prints usage errors as a usage block; ours are one line, like every other
     error of the command, so a CI log or a pre-commit hook shows what is wrong at once."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
 
     def main(
         self,
@@ -114,9 +134,24 @@ class OneLineErrors(click.Group):
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as error:  # noqa: BLE001 -- a bug of ours (or a panic in grimp): one line all the same
+            if isinstance(error, OSError) and _output_unwritable(error):
+                click.echo(f"domain-fence: error: cannot write the output: {error.strerror or error}", err=True)
+                sys.exit(EXIT_ERROR)
             click.echo(f"domain-fence: internal error: {type(error).__name__}: {_one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
+
+
+def _output_unwritable(error: OSError) -> bool:
+    """Whether ``error`` came from writing the output (``click.echo`` onto ``/dev/full``,
+    a closed pipe); if so stdout is pointed at the null device, so that the flush at
+    exit does not fail again."""
+    frames = traceback.walk_tb(error.__traceback__)
+    if not any(f.f_code.co_name == "echo" and f.f_globals.get("__name__") == "click.utils" for f, _ in frames):
+        return False
+    with suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return True
 
 
 def run() -> None:
@@ -356,7 +391,10 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     )
     replaced = target.read_text(encoding="utf-8") if target.exists() else None
     created = [] if replaced is not None else [target]
-    target.write_text(render_importlinter(plan, command), encoding="utf-8")
+    try:
+        target.write_text(render_importlinter(plan, command), encoding="utf-8")
+    except OSError as error:
+        raise UsageFailure(f"{target}: cannot write: {error.strerror or error}") from None
     contracts = ", ".join(f"{kind} {name}" for kind, name in contract_ids(plan))
     lines = [
         f"wrote {INIT_CONFIG}: root package {', '.join(plan.root_packages)} ({plan.origin}); {contracts}",
@@ -375,14 +413,15 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     if plan.left_out:
         lines.append(f"  left out (not in this project): {', '.join(plan.left_out)}")
     lines += [f"  note: {note}" for note in plan.notes]
-    lines.append(_configure_flake8(directory, created))
+    try:
+        lines.append(_configure_flake8(directory, created))
+    except OSError as error:  # all or nothing: no half-configured project
+        _leave_as_it_was(target, created, replaced)
+        raise UsageFailure(f"{error.filename or directory}: cannot write: {error.strerror or error}") from None
     try:
         lines += record_baselines(load_configuration(target))
     except (ConfigurationError, ContractFailed, BaselineError) as error:
-        for path in created:  # leave the project as it was
-            path.unlink(missing_ok=True)
-        if replaced is not None:
-            target.write_text(replaced, encoding="utf-8")
+        _leave_as_it_was(target, created, replaced)
         raise UsageFailure(str(error)) from None
     if layout.src_layout:
         lines.append(
@@ -391,6 +430,14 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
         )
     for line in lines:
         click.echo(line)
+
+
+def _leave_as_it_was(target: Path, created: list[Path], replaced: str | None) -> None:
+    """Undo what ``init`` wrote: the files it created, the configuration it replaced."""
+    for path in created:
+        path.unlink(missing_ok=True)
+    if replaced is not None:
+        target.write_text(replaced, encoding="utf-8")
 
 
 def _refuse_existing_configuration(directory: Path, target: Path, force: bool) -> None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import glob
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,9 @@ from flake8.exceptions import PluginExecutionFailed
 
 from domain_fence import __version__
 from domain_fence.core.baseline import BaselineError
+from domain_fence.core.blockers import Blocker, blocker_finding, printable_path
 from domain_fence.core.engine import Engine
+from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
 from domain_fence.integrations.importlinter.configuration import (
     Configuration,
@@ -37,6 +40,7 @@ from domain_fence.integrations.importlinter.session import engine_for
 
 EXIT_CONFIGURATION_ERROR = 2
 STDIN_NAMES = ("stdin", "-")
+ALWAYS_SHOWN = ("E902", "E999")  # flake8's codes for a file it cannot read or parse
 
 
 @dataclass
@@ -45,6 +49,7 @@ class Project:
 
     configuration: Configuration
     engine: Engine
+    paths: list[str] = field(default_factory=list)  # what flake8 was asked to check
 
     @classmethod
     def load(cls, path: Path | None) -> Project:
@@ -69,6 +74,7 @@ class Project:
         checked times the facts kept. Long-lived objects frozen before a fork is what
         ``gc.freeze`` is for; the workers inherit the facts instead of each reading
         its share."""
+        self.paths = [os.path.abspath(path) for path in paths or ["."]]
         if any(path in STDIN_NAMES for path in paths):
             return  # stdin: one file, read when checked
         under = modules_below(self.index, paths or ["."])
@@ -77,6 +83,54 @@ class Project:
         if not _FROZEN and len(under) >= FREEZE_AFTER:  # a handful of files costs the collector nothing
             gc.freeze()
             _FROZEN = True
+
+    def findings(self, filename: str, text: str | None) -> Iterator[Finding]:
+        """The engine's findings for the file, and (at a package's ``__init__.py``) the
+        DOM001 of what lies right below it that flake8 never hands the plugin."""
+        yield from self.engine.findings_in(filename, text).reported
+        module = self.index.module_for_path(filename)
+        if module is not None and self.index.is_package(module):
+            yield from unvisited_below(self.index, self.index.modules[module].parent, self.paths)
+
+
+def unvisited_below(index: ProjectIndex, package: Path, paths: list[str]) -> Iterator[Finding]:
+    """DOM001, at a package's ``__init__.py``, for what flake8 never hands the plugin
+    right below it: an unreadable directory, a FIFO, device or oversized file (kept
+    from flake8, which would read it), a symlinked subpackage (flake8 does not enter
+    directory links) unless it is named among flake8's paths. The engine reports each
+    where it is; flake8 can only show a finding in a file it checks."""
+    init = package / "__init__.py"
+    for skipped in index.skipped:
+        if not skipped.seen_by_flake8 and _nearest_package(index, skipped.path) == package:
+            yield blocker_finding(_blocker(index, init, f"{_shown(index, skipped.path)}: {skipped.reason}"), "", ())
+    for link in index.linked:
+        named = any(path == str(link) or path.startswith(str(link) + os.sep) for path in paths)
+        if link.parent == package and not named:
+            reason = f"{_shown(index, link)}/ is a symlinked subpackage, which flake8 does not enter; name it as a path"
+            yield blocker_finding(_blocker(index, init, reason), "", ())
+
+
+def _nearest_package(index: ProjectIndex, path: Path) -> Path | None:
+    """The directory of the innermost package of ``index`` holding ``path``."""
+    files = index.absolute_paths()
+    for parent in path.parents:
+        if os.path.join(os.path.abspath(parent), "__init__.py") in files:
+            return parent
+    return None
+
+
+def flake8_must_not_read(index: ProjectIndex) -> list[str]:
+    """Exclude patterns for the files flake8 would hang on or read without end."""
+    return [glob.escape(os.path.abspath(s.path)) for s in index.skipped if not s.seen_by_flake8]
+
+
+def _blocker(index: ProjectIndex, path: Path, reason: str) -> Blocker:
+    shown = _shown(index, path)
+    return Blocker(shown, 1, reason, shown)
+
+
+def _shown(index: ProjectIndex, path: Path) -> str:
+    return printable_path(index.root, Path(os.path.abspath(path)))
 
 
 FREEZE_AFTER = 64  # modules about to be checked
@@ -148,10 +202,15 @@ class DomainFenceChecker:
             project = project_for(cls.config)  # a broken configuration fails once, up front
             if project is not None:
                 project.prepare(list(getattr(options, "filenames", None) or []))
+                options.exclude = [*(options.exclude or ()), *flake8_must_not_read(project.index)]
         except (ConfigurationError, BaselineError) as error:
             for line in str(error).splitlines():
                 print(f"flake8: domain-fence: error: {line}", file=sys.stderr)
             raise SystemExit(EXIT_CONFIGURATION_ERROR) from None
+        # flake8 reports a file it cannot read or parse itself (E902, E999) and never
+        # runs a plugin on it: shown whatever `select` says, or `select = DOM` would
+        # pass such a file silently.
+        options.extend_select = [*(getattr(options, "extend_select", None) or ()), *ALWAYS_SHOWN]
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         # flake8 wraps errors raised while constructing a plugin, not while iterating it.
@@ -160,8 +219,7 @@ class DomainFenceChecker:
             if project is None:
                 return
             text = None if self.lines is None else "".join(self.lines)
-            found = project.engine.findings_in(self.filename, text)
-            for finding in found.reported:
+            for finding in project.findings(self.filename, text):
                 yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)
         except Exception as error:
             raise PluginExecutionFailed(filename=self.filename, plugin_name="DOM", exception=error) from error

@@ -295,6 +295,31 @@ def _one_line(error: BaseException) -> str:
     return (str(error) or type(error).__name__).splitlines()[0]
 
 
+# What the fence imports when first used. By then pytest may have put the rootdir on
+# sys.path (a conftest.py, a test module there): imported from the interpreter's own
+# directories, a module of the project named like one of these (or like one they
+# import) is never run.
+LAZY_MODULES = (
+    "domain_fence.integrations.importlinter.configuration",
+    "domain_fence.integrations.importlinter.graph",
+    "domain_fence.integrations.importlinter.results",
+    "domain_fence.core.placement",
+    "domain_fence.core.findings",
+    "importlinter.api",
+    "importlinter.application.output",
+    "grimp.exceptions",
+)
+
+
+def _preload() -> None:
+    from domain_fence.core.isolation import preload
+
+    preload(LAZY_MODULES)
+    from domain_fence.integrations.importlinter.graph import GRAPH_MODULES  # imported just now
+
+    preload(GRAPH_MODULES)
+
+
 # -- options -----------------------------------------------------------------------------
 
 
@@ -352,6 +377,7 @@ def pytest_configure(config: pytest.Config) -> None:
     fence = Fence(configuration_location(config))
     config.stash[_FENCE] = fence
     if config.getoption("domain_fence"):
+        _preload()
         try:
             _ = fence.engine  # configuration errors stop the run before any test
         except FenceProblem as error:
@@ -364,6 +390,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def fence(pytestconfig: pytest.Config) -> Fence:
     """The project's import-linter configuration: ``definitions(pattern)``,
     ``assert_defined_only_under(pattern, *modules)``, ``check(contract)``, ``findings()``."""
+    _preload()
     return pytestconfig.stash[_FENCE]
 
 

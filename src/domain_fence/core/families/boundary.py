@@ -17,7 +17,7 @@ beyond it never pass through a source module, so they do not depend on it).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,6 +73,7 @@ class BoundaryFamily:
                 if expression.has_wildcard or not inside or name in modules:
                     continue
                 missing.append(f"{option}: module {name!r} does not exist")
+        missing += unmatched_wildcards(config, context.index.modules, context.root_packages)
         return missing + self.unclassified_problems(config, context)
 
     def unclassified_problems(self, config: BoundaryConfig, context: Context) -> list[str]:
@@ -123,6 +124,22 @@ class BoundaryFamily:
             failures=unmatched if as_failures else (),
             extra={"chains": chains, "domains": domains},
         )
+
+
+def unmatched_wildcards(config: BoundaryConfig, modules: Iterable[str], root_packages: Iterable[str]) -> list[str]:
+    """One line per wildcard expression of the project's own modules that matches none
+    of ``modules``: import-linter accepts it silently, while it refuses a misspelt plain
+    name, so ``app.runtme.**`` would pass every check."""
+    modules = list(modules)
+    roots = tuple(root_packages)
+    problems = []
+    for option in ("source_modules", "forbidden_modules"):
+        for expression in getattr(config, option):
+            text = str(expression)
+            inside = any(text == root or text.startswith(root + ".") for root in roots)
+            if expression.has_wildcard and inside and not any(expression.matches(m) for m in modules):
+                problems.append(f"{option}: {text!r} matches no module of the root packages; is it misspelt?")
+    return problems
 
 
 def _is_forbidden(config: BoundaryConfig, module: str) -> bool:

@@ -8,8 +8,16 @@ Register them in the project's import-linter configuration::
         placement: domain_fence.integrations.importlinter.PlacementContract
 """
 
-from .boundary import BoundaryContract
-from .placement import PlacementContract
-from .vocabulary import VocabularyContract
+from domain_fence.core.isolation import WORKER_MODULES, preload, tool_imports_only
+
+# lint-imports has put the current directory on sys.path before it imports us: what
+# our contract types import (now, or later while checking) comes from the interpreter,
+# never from a module of the project named like it.
+with tool_imports_only():
+    from . import session  # noqa: F401  (what check() asks, imported before any project path)
+    from .boundary import BoundaryContract
+    from .placement import PlacementContract
+    from .vocabulary import VocabularyContract
+preload(WORKER_MODULES)
 
 __all__ = ["BoundaryContract", "PlacementContract", "VocabularyContract"]

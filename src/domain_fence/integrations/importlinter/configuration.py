@@ -20,12 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from importlinter.api import read_configuration
+import importlinter.api  # noqa: F401  (configures import-linter's settings, as lint-imports does)
+from importlinter import fields
 from importlinter.domain.contract import Contract, InvalidContractOptions
 
+from domain_fence.core.config import FLAG_OPTIONS
 from domain_fence.core.factcache import DEFAULT_DIRECTORY, cache_directory
 
 from .base import FenceContract, project_root
+from .reading import FlagTest, OptionsError, has_section, read_options
 
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # lint-imports' order
 
@@ -131,11 +134,7 @@ def find_configuration(directory: Path) -> Path:
 
 def _has_importlinter_section(path: Path) -> bool:
     try:
-        if path.suffix == ".toml":
-            return bool(tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("importlinter"))
-        parser = configparser.ConfigParser()
-        parser.read_string(path.read_text(encoding="utf-8"))
-        return parser.has_section("importlinter")
+        return has_section(path)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
         raise ConfigurationError(f"{path}: cannot read configuration: {_one_line(error)}") from None
 
@@ -154,9 +153,11 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
         raise ConfigurationError(f"{path}: configuration file not found")
     _has_importlinter_section(path)  # surfaces unreadable files as one line
     try:
-        raw = read_configuration(str(path))
-    except (FileNotFoundError, KeyError) as error:
-        raise ConfigurationError(f"{path}: no usable [importlinter] section ({_one_line(error)})") from None
+        raw = read_options(path, lambda session: _flag_test(session, path))
+    except OptionsError as error:
+        raise ConfigurationError(f"{path}: {error}") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
+        raise ConfigurationError(f"{path}: cannot read configuration: {_one_line(error)}") from None
     session = dict(raw["session_options"])
     if not session.get("root_packages"):
         raise ConfigurationError(f"{path}: [importlinter] root_packages: This is a required field.")
@@ -177,22 +178,42 @@ _CONTRACT_TYPE = re.compile(r"([A-Za-z_][\w-]*): ([A-Za-z_][\w]*(?:\.[A-Za-z_]\w
 
 
 def _contract_types(configuration: Configuration) -> dict[str, type[Contract]]:
+    return _types_of(configuration.session_options, configuration.path)
+
+
+def _types_of(session_options: dict[str, Any], path: Path) -> dict[str, type[Contract]]:
     """Built-in types plus the file's ``contract_types``, parsed strictly: import-linter
     silently misreads a single-line value or a missing space after the colon."""
-    entries = configuration.session_options.get("contract_types", [])
+    entries = session_options.get("contract_types", [])
     entries = [entries] if isinstance(entries, str) else entries
     types: dict[str, type[Contract]] = {}
     for name, dotted in BUILT_IN_TYPES.items():
-        types[name] = _import_class(dotted, configuration.path)
+        types[name] = _import_class(dotted, path)
     for entry in entries:
         match = _CONTRACT_TYPE.match(entry.strip())
         if not match:
             raise ConfigurationError(
-                f"{configuration.path}: [importlinter] contract_types: {entry!r} is not "
+                f"{path}: [importlinter] contract_types: {entry!r} is not "
                 "'name: dotted.path.Class' (one per line, a space after the colon)"
             )
-        types[match[1]] = _import_class(match[2], configuration.path)
+        types[match[1]] = _import_class(match[2], path)
     return types
+
+
+def _flag_test(session_options: dict[str, Any], path: Path) -> FlagTest:
+    """Whether a TOML boolean is a valid value of a contract's option: the option is a
+    flag of the contract's type (a contract of an unknown type is refused later)."""
+    types = _types_of(session_options, path)
+
+    def is_flag(options: Any, key: str) -> bool:
+        cls = types.get(options.get("type"))
+        if cls is None:
+            return True
+        return isinstance(getattr(cls, key, None), fields.BooleanField) or (
+            issubclass(cls, FenceContract) and key in FLAG_OPTIONS
+        )
+
+    return is_flag
 
 
 def _import_class(dotted: str, path: Path) -> type[Contract]:
@@ -210,9 +231,9 @@ def _import_class(dotted: str, path: Path) -> type[Contract]:
 
 @contextmanager
 def project_on_path(configuration: Configuration) -> Iterator[None]:
-    """What lint-imports does (the current directory on ``sys.path``), plus ``src``,
-    for as long as grimp looks packages up: afterwards the project's directories are
-    off the path again, so nothing of the project can be imported by accident."""
+    """What lint-imports does (the current directory on ``sys.path``), plus ``src``, for
+    grimp to locate the root packages; only while the block runs, so that nothing the
+    tool imports later can be a module of the project."""
     saved = list(sys.path)
     for candidate in (configuration.root / "src", configuration.root):
         if candidate.is_dir() and str(candidate) not in sys.path:

@@ -18,12 +18,24 @@ import grimp
 from grimp import ImportGraph
 from grimp.exceptions import NotATopLevelModule, SourceSyntaxError
 
-from domain_fence.core.blockers import Blocker, is_utf8, printable, printable_path, source_blockers, walk_blockers
+from domain_fence.core.blockers import (
+    Blocker,
+    is_utf8,
+    printable,
+    printable_path,
+    skipped_blockers,
+    source_blockers,
+    walk_blockers,
+)
 from domain_fence.core.index import ProjectIndex
+from domain_fence.core.isolation import WORKER_MODULES, preload
 from domain_fence.core.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
 from .configuration import Configuration, ConfigurationError, project_on_path
 from .native import cache_turn, native_stderr_held, with_roomy_stack
+
+# What building the graph imports lazily (grimp's cache, our lock and signal handling).
+GRAPH_MODULES = (*WORKER_MODULES, "grimp.adaptors.caching", "grimp.application.usecases", "hashlib", "json")
 
 
 class GraphUnavailable(ConfigurationError):
@@ -49,16 +61,12 @@ def build_graph(configuration: Configuration, cache: bool = True) -> ImportGraph
     Raises ConfigurationError for root packages grimp cannot use, and
     GraphUnavailable when files of the project keep the graph from being built.
     """
-    with project_on_path(configuration):
-        return _build_checked(configuration, cache)
-
-
-def _build_checked(configuration: Configuration, cache: bool) -> ImportGraph:
     search_paths = default_search_paths(configuration.root)
     refuse_regular_parents(configuration, search_paths)
     if not is_utf8(str(configuration.root)):
         raise GraphUnavailable(configuration, "the project's path is not valid UTF-8, which grimp cannot read", [])
     blockers = walk_blockers(configuration.root, _package_directories(configuration, search_paths))
+    blockers = sorted({*blockers, *skipped_blockers(_index(configuration), graph_only=True)})
     if blockers:
         raise GraphUnavailable(configuration, blockers[0].reason, blockers)
     cache = cache and configuration.graph_cache_dir is not None  # --no-cache, DOMAIN_FENCE_NO_CACHE
@@ -85,8 +93,13 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
         )
 
     cache_dir = configuration.graph_cache_dir
+    preload(GRAPH_MODULES)  # before the project is on sys.path
     try:
-        with cache_turn(cache_dir) if cache_dir is not None and cache else nullcontext(), native_stderr_held():
+        with (
+            cache_turn(cache_dir) if cache_dir is not None and cache else nullcontext(),
+            native_stderr_held(),
+            project_on_path(configuration),
+        ):
             return with_roomy_stack(build)
     except OSError:
         raise
@@ -105,6 +118,11 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
         raise
     except BaseException as error:  # noqa: BLE001 -- a grimp panic is a BaseException
         raise unavailable(configuration, error) from None
+
+
+def _index(configuration: Configuration) -> ProjectIndex:
+    """An index of the project, to find the files grimp could not read."""
+    return ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=None)
 
 
 def unavailable(configuration: Configuration, error: BaseException) -> GraphUnavailable:

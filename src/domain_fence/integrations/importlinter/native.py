@@ -4,6 +4,7 @@ Rust panics straight to file descriptor 2, and recurses on the native stack."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -18,6 +19,10 @@ T = TypeVar("T")
 # and kills the process. Its worker threads take RUST_MIN_STACK; the calling thread is
 # ours. 256 MiB of (reserved, not committed) stack holds several million levels.
 NATIVE_STACK = 256 * 1024 * 1024
+
+INTERRUPTED = "domain-fence: interrupted"
+EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
+_held_stderr: list[int] = []  # the real descriptor 2 while native_stderr_held holds it
 
 
 @contextmanager
@@ -54,11 +59,14 @@ def native_stderr_held() -> Iterator[None]:
         return
     with tempfile.TemporaryFile() as held:
         os.dup2(held.fileno(), 2)
+        _held_stderr.append(saved)
         try:
             yield
         except BaseException:
+            _held_stderr.remove(saved)
             _restore(saved)
             raise
+        _held_stderr.remove(saved)
         _restore(saved)
         held.seek(0)
         text = held.read()
@@ -78,6 +86,11 @@ def with_roomy_stack(function: Callable[[], T]) -> T:
     """``function()`` in a thread with a large stack (and grimp's worker threads too),
     so deeply nested source is far less likely to overflow a native stack."""
     os.environ.setdefault("RUST_MIN_STACK", str(NATIVE_STACK))
+    with interrupt_exits():
+        return _in_roomy_thread(function)
+
+
+def _in_roomy_thread(function: Callable[[], T]) -> T:
     outcome: dict[str, object] = {}
 
     def run() -> None:
@@ -104,3 +117,30 @@ def with_roomy_stack(function: Callable[[], T]) -> T:
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome["value"]  # type: ignore[return-value]
+
+
+@contextmanager
+def interrupt_exits() -> Iterator[None]:
+    """A Ctrl-C while grimp builds the graph ends the process at once, with one line
+    and status 130. As a KeyboardInterrupt it would unwind the calling thread while
+    grimp's native threads still run, and the process would die of SIGABRT or SIGSEGV
+    at exit. Only from the main thread, and only when SIGINT has Python's default
+    handler (a host that handles it itself keeps its handler)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _exit_interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _exit_interrupted(signum: int, frame: object) -> None:
+    descriptor = _held_stderr[-1] if _held_stderr else 2
+    with suppress(OSError):
+        os.write(descriptor, f"{INTERRUPTED}\n".encode())
+    os._exit(EXIT_INTERRUPTED)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import PurePath
 from typing import Any
+from urllib.parse import quote  # a relative URI reference: ',', ':', '%' ... percent-encoded
 
 from domain_fence import __version__
 from domain_fence.core.findings import Finding
@@ -84,7 +85,7 @@ def result(finding: Finding, rule_index: dict[str, int], state: str) -> dict[str
         "locations": [
             {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": finding.path, "uriBaseId": ROOT_ID},
+                    "artifactLocation": {"uri": quote(finding.path), "uriBaseId": ROOT_ID},
                     "region": {"startLine": max(finding.line, 1), "startColumn": finding.col + 1},
                 }
             }

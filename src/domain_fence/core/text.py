@@ -1,0 +1,33 @@
+"""Text from the checked project or its configuration, made safe to print on one line.
+
+A kind string, a keyword or a file name may hold a line feed, a carriage return or an
+escape sequence: printed raw it would split a ``path:line:col:`` line in two, forge a
+GitHub workflow command at column 0, or drive the terminal. Control characters are
+shown escaped (``\\n``, ``\\x1b``) instead, in every format.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character (Unicode category C, tab aside) escaped."""
+    if text.isprintable():
+        return text
+    return "".join(_escaped(character) for character in text)
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of ``text`` (tab aside), escaped; None when none."""
+    for character in text:
+        escaped = _escaped(character)
+        if escaped != character:
+            return escaped
+    return None
+
+
+def _escaped(character: str) -> str:
+    if character == "\t" or unicodedata.category(character)[0] != "C":
+        return character
+    return character.encode("unicode_escape").decode("ascii")

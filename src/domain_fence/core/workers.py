@@ -1,0 +1,62 @@
+"""Worker processes that import nothing and die with their parent.
+
+Workers are forked (where the platform can): they inherit the modules already
+imported, so a module of the project named like one of ours is never imported by a
+worker. A ``kill -9`` of the parent gives a worker no chance to be told, and a forked
+worker holds both ends of the pool's pipes, so it would wait forever: each worker asks
+the kernel to kill it when its parent dies (Linux), or watches its parent (elsewhere).
+SIGINT is the parent's to handle: it stops the pool, and the workers go with it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+WATCH_INTERVAL = 0.5  # seconds between two looks at the parent, where the kernel cannot watch
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes (``concurrent.futures`` and ``multiprocessing``
+    must be imported already: see :mod:`.isolation`)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor  # only now: a replayed run never needs it
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork") if "fork" in methods and sys.platform != "darwin" else None
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker: end when ``parent`` ends, and leave SIGINT to it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _kernel_kills_orphan():
+        threading.Thread(target=_watch, args=(parent,), name="domain-fence-parent-watch", daemon=True).start()
+    if os.getppid() != parent:  # it died before the request was made
+        os._exit(1)
+
+
+def _kernel_kills_orphan() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError, ImportError):
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_INTERVAL)
+    os._exit(1)

@@ -1,0 +1,84 @@
+"""Hostile baselines: one file named by several spellings is one baseline (no contract
+overwrites another's entries), a symlinked baseline is written through and stays a
+link, and a version that only compares equal to 1 is refused."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from reliability_support import Result, cli, edit_config, flake8, project
+
+CONFIG = ".importlinter"
+FILES = {
+    "app/runtime/leak.py": "from app.experiment import setup\n",
+    "app/runtime/stats.py": "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n",
+}
+BOUNDARY_END = "    app.experiment\n\n[importlinter:contract:vocabulary]"
+VOCABULARY_END = "    terminal state -> recognized state\n"
+
+
+def with_baselines(root, boundary: str, vocabulary: str) -> None:
+    edit_config(root, BOUNDARY_END, f"    app.experiment\nbaseline = {boundary}\n\n[importlinter:contract:vocabulary]")
+    edit_config(root, VOCABULARY_END, f"{VOCABULARY_END}baseline = {vocabulary}\n")
+
+
+def recorded(path) -> list[tuple[str, str]]:
+    return [(e["contract"], e["fingerprint"]) for e in json.loads(path.read_text(encoding="utf-8"))["entries"]]
+
+
+ENTRIES = [
+    ("boundary", "boundary:app.runtime.leak->app.experiment.setup"),
+    ("vocabulary", "DOM101:app.runtime.stats:Stats.episode"),
+]
+
+
+@pytest.mark.parametrize(
+    "boundary, vocabulary",
+    [("sub/../bl.json", "bl.json"), ("bl.json", "link.json")],
+    ids=["dot-dot", "symlink"],
+)
+def test_one_file_under_two_spellings_is_one_baseline(tmp_path, boundary, vocabulary):
+    root = project(tmp_path, FILES)
+    (root / "sub").mkdir()
+    os.symlink("bl.json", root / "link.json")
+    with_baselines(root, boundary, vocabulary)
+    for _ in range(2):  # recorded, then unchanged: nothing pruned on the way
+        result = cli("baseline", cwd=root)
+        # placement writes the default baseline; boundary and vocabulary one file together.
+        assert result.status == 0, result
+        assert [line.split(":")[0] for line in result.lines] == [".domain-fence-baseline.json", "bl.json"], result
+        assert result.lines[1].startswith("bl.json: 2 recorded (") and "0 pruned" in result.lines[1], result
+    assert recorded(root / "bl.json") == ENTRIES
+    assert (root / "link.json").is_symlink()
+    # Both contracts find their entries: only layers (import-linter's own) fails.
+    checked = cli("check", "--quiet", cwd=root)
+    assert [line.split(" DOM")[1][:3] for line in checked.lines] == ["303"], checked
+    assert flake8("app", cwd=root) == Result(0, "", "")
+
+
+def test_a_symlinked_baseline_is_written_through_and_stays_a_link(tmp_path):
+    root = project(tmp_path, FILES)
+    (root / "records").mkdir()
+    (root / "records/real.json").write_text('{"format": "domain-fence-baseline", "version": 1, "entries": []}')
+    os.symlink("records/real.json", root / ".domain-fence-baseline.json")
+    assert cli("baseline", cwd=root).status == 0
+    assert (root / ".domain-fence-baseline.json").is_symlink()
+    assert recorded(root / "records/real.json") == ENTRIES
+    assert sorted(p.name for p in (root / "records").iterdir()) == ["real.json"]  # no temporary left
+
+
+@pytest.mark.parametrize("version", ["true", "1.0"])
+def test_a_version_that_only_equals_1_is_refused(tmp_path, version):
+    root = project(tmp_path)
+    path = root / ".domain-fence-baseline.json"
+    path.write_text(f'{{"format": "domain-fence-baseline", "version": {version}, "entries": []}}')
+    shown = {"true": "True", "1.0": "1.0"}[version]
+    message = (
+        f"{path}: baseline format version {shown} is not supported (expected 1); "
+        "regenerate it with 'domain-fence baseline'"
+    )
+    for command in ("check", "baseline"):
+        assert cli(command, cwd=root) == Result(2, "", f"domain-fence: error: {message}\n"), command
+    assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {message}\n")

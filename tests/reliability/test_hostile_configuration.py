@@ -1,0 +1,222 @@
+"""Hostile configuration values: every one is one line and exit status 2 naming the
+file and the key, through every front end that reads the configuration itself
+(``domain-fence check`` and ``baseline``, flake8, ``pytest --domain-fence``), and
+``lint-imports`` where our contract types can tell."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from reliability_support import Result, cli, edit_config, flake8, lint_imports, project
+
+CONFIG = ".importlinter"
+LEAK = {"app/runtime/leak.py": "from app.experiment import setup\n"}
+LEAK_LINE = "app/runtime/leak.py:1:28: DOM301 app.runtime.leak imports forbidden app.experiment.setup"
+
+PYPROJECT = """\
+[tool.importlinter]
+root_packages = ["app"]
+contract_types = [
+    "boundary: domain_fence.integrations.importlinter.BoundaryContract",
+    "vocabulary: domain_fence.integrations.importlinter.VocabularyContract",
+]
+
+[[tool.importlinter.contracts]]
+id = "boundary"
+name = "Runtime does not import experiment"
+type = "boundary"
+source_modules = ["app.runtime"]
+forbidden_modules = ["app.experiment"]
+baseline = "boundary-baseline.json"
+
+[[tool.importlinter.contracts]]
+id = "vocabulary"
+name = "Runtime events speak runtime"
+type = "vocabulary"
+modules = ["app.runtime"]
+event_bases = ["app.runtime.events.Event"]
+words = ["episode"]
+"""
+
+
+def toml_project(tmp_path, old: str = "", new: str = "", *more: str):
+    """The project configured in pyproject.toml, with ``old`` replaced by ``new`` (and
+    so on for each further pair)."""
+    root = project(tmp_path, LEAK)
+    (root / CONFIG).unlink()
+    text = PYPROJECT
+    replacements = (old, new, *more)
+    for old, new in zip(replacements[::2], replacements[1::2], strict=False):
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    (root / "pyproject.toml").write_text(text, encoding="utf-8")
+    return root
+
+
+def assert_refused_everywhere(pytester, root, message: str) -> None:
+    """check, baseline, flake8 and pytest --domain-fence: one line, the same message."""
+    expected = f"domain-fence: error: {message}\n"
+    for command in ("check", "baseline"):
+        assert cli(command, cwd=root) == Result(2, "", expected), command
+    assert flake8("app", cwd=root) == Result(2, "", f"flake8: {expected}")
+    for entry in root.iterdir():
+        target = pytester.path / entry.name
+        (shutil.copytree if entry.is_dir() else shutil.copy)(entry, target)
+    tested = pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider")
+    assert tested.ret == pytest.ExitCode.USAGE_ERROR
+    assert tested.errlines == [f"ERROR: {message.replace(str(root), str(pytester.path))}", ""]
+
+
+# -- INI: values read raw ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("name = Runtime does not import experiment", "name = 100% of the runtime"),
+        ("name = Runtime does not import experiment", "name = %(here)s runtime"),
+        ("    terminal state -> recognized state\n", "    terminal state -> recognized state %\n"),
+    ],
+    ids=["percent", "interpolation syntax", "percent in a word entry"],
+)
+def test_a_percent_sign_in_an_ini_value_is_text(tmp_path, old, new):
+    root = project(tmp_path, LEAK)
+    edit_config(root, old, new)
+    result = cli("check", "--quiet", cwd=root)
+    assert (result.status, result.stderr) == (1, "")
+    assert LEAK_LINE in result.lines
+    assert flake8("app", cwd=root) == Result(1, LEAK_LINE + "\n", "")
+
+
+def test_a_percent_sign_in_the_name_reaches_the_report_unchanged(tmp_path):
+    root = project(tmp_path, LEAK)
+    edit_config(root, "name = Runtime does not import experiment", "name = 100% runtime")
+    assert cli("check", cwd=root).lines[0] == "100% runtime [boundary: boundary] BROKEN"
+    assert cli("baseline", cwd=root).status == 0
+
+
+def test_a_percent_sign_under_pytest(pytester, tmp_path):
+    root = project(tmp_path, LEAK)
+    edit_config(root, "name = Runtime does not import experiment", "name = 100% runtime")
+    for entry in root.iterdir():
+        (shutil.copytree if entry.is_dir() else shutil.copy)(entry, pytester.path / entry.name)
+    tested = pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider", "-rf")
+    tested.assert_outcomes(passed=2, failed=2)
+    tested.stdout.fnmatch_lines(["FAILED .importlinter::boundary - 100% runtime BROKEN"])
+    assert "INTERNALERROR" not in tested.stdout.str()
+
+
+@pytest.mark.parametrize("bom", [b"\xef\xbb\xbf"], ids=["utf-8 BOM"])
+def test_a_configuration_with_a_byte_order_mark_is_read(tmp_path, bom):
+    root = project(tmp_path, LEAK)
+    (root / CONFIG).write_bytes(bom + (root / CONFIG).read_bytes())
+    assert LEAK_LINE in cli("check", "--quiet", cwd=root).lines
+    assert flake8("app", cwd=root) == Result(1, LEAK_LINE + "\n", "")
+
+
+def test_a_pyproject_with_a_byte_order_mark_is_read(tmp_path):
+    root = toml_project(tmp_path)
+    (root / "pyproject.toml").write_bytes(b"\xef\xbb\xbf" + (root / "pyproject.toml").read_bytes())
+    assert cli("check", "--quiet", cwd=root) == Result(1, LEAK_LINE + "\n", "")
+
+
+def test_a_multi_line_root_package_is_refused(pytester, tmp_path):
+    root = project(tmp_path)
+    edit_config(root, "root_package = app", "root_package =\n    app\n    app.runtime")
+    assert_refused_everywhere(
+        pytester,
+        root,
+        f"{root / CONFIG}: [importlinter] root_package: one value expected, on the same line as the key",
+    )
+
+
+def test_comma_separated_modules_are_read_alike_by_every_front_end(pytester, tmp_path):
+    # import-linter reads one module expression per line: so do we, everywhere.
+    root = project(tmp_path, LEAK)
+    edit_config(root, "source_modules =\n    app.runtime\n", "source_modules = app.runtime, app.model\n")
+    message = (
+        f"{root / CONFIG}: [importlinter:contract:boundary] source_modules: "
+        "invalid module expression 'app.runtime, app.model'"
+    )
+    assert_refused_everywhere(pytester, root, message)
+    linted = lint_imports(cwd=root)
+    assert linted.status == 1 and "invalid module expression 'app.runtime, app.model'" in linted.stdout
+
+
+# -- TOML: value types ----------------------------------------------------------------
+
+TOML_SECTION = "[[tool.importlinter.contracts]] 'Runtime events speak runtime'"
+TOML_ERRORS = {
+    "words a boolean": (
+        'words = ["episode"]',
+        "words = true",
+        f"{TOML_SECTION} words: expected a string or a list of strings, not a boolean (True)",
+    ),
+    "words a number": (
+        'words = ["episode"]',
+        "words = 3",
+        f"{TOML_SECTION} words: expected a string or a list of strings, not a number (3)",
+    ),
+    "words a table": (
+        'words = ["episode"]',
+        "words = {episode = 1}",
+        f"{TOML_SECTION} words: expected a string or a list of strings, not a table ({{'episode': 1}})",
+    ),
+    "a word a number": (
+        'words = ["episode"]',
+        'words = ["episode", 2]',
+        f"{TOML_SECTION} words: expected a list of strings, not one holding a number (2)",
+    ),
+    "a flag a number": (
+        'words = ["episode"]',
+        'words = ["episode"]\nscope = 1.5',
+        f"{TOML_SECTION} scope: expected a string or a list of strings, not a number (1.5)",
+    ),
+    "root_packages of numbers": (
+        'root_packages = ["app"]',
+        "root_packages = [1]",
+        "[tool.importlinter] root_packages: expected a list of strings, not one holding a number (1)",
+    ),
+    "root_package an array": (
+        'root_packages = ["app"]',
+        'root_package = ["app"]',
+        "[tool.importlinter] root_package: expected a string, not an array (['app'])",
+    ),
+    "source_modules a table": (
+        'source_modules = ["app.runtime"]',
+        "source_modules = {a = 1}",
+        "[[tool.importlinter.contracts]] 'Runtime does not import experiment' source_modules: "
+        "expected a string or a list of strings, not a table ({'a': 1})",
+    ),
+    "ignore_imports of numbers": (
+        'forbidden_modules = ["app.experiment"]',
+        'forbidden_modules = ["app.experiment"]\nignore_imports = [1]',
+        "[[tool.importlinter.contracts]] 'Runtime does not import experiment' ignore_imports: "
+        "expected a list of strings, not one holding a number (1)",
+    ),
+    "contracts a table": (
+        '[[tool.importlinter.contracts]]\nid = "boundary"',
+        '[tool.importlinter.contracts]\nid = "boundary"',
+        '[[tool.importlinter.contracts]]\nid = "vocabulary"',
+        '[tool.importlinter.contracts.other]\nid = "vocabulary"',
+        "[tool.importlinter] contracts: expected an array of tables ([[tool.importlinter.contracts]])",
+    ),
+    "a flag of the session a number": (
+        'root_packages = ["app"]',
+        'root_packages = ["app"]\ninclude_external_packages = 1',
+        "[tool.importlinter] include_external_packages: expected true or false, not a number (1)",
+    ),
+    "duplicate contract ids": (
+        'id = "vocabulary"',
+        'id = "boundary"',
+        f"{TOML_SECTION} id: more than one contract has the id 'boundary'; ids must be unique",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TOML_ERRORS))
+def test_a_toml_value_of_the_wrong_type_is_refused_naming_the_key(pytester, tmp_path, case):
+    *replacements, message = TOML_ERRORS[case]
+    root = toml_project(tmp_path, *replacements)
+    assert_refused_everywhere(pytester, root, f"{root / 'pyproject.toml'}: {message}")

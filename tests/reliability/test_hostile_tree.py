@@ -1,0 +1,332 @@
+"""Hostile trees: whatever below a root package is not analysed is a DOM001 finding in
+every front end, never a silent pass; and nothing hangs or reads without end.
+
+Cases: a directory without ``__init__.py`` inside a package (Python imports its
+files, grimp does not see them), an unreadable directory, a symlinked subpackage
+(followed, as grimp follows it), a ``.py`` that is a FIFO or a device or too large,
+``lm.py`` beside ``lm/__init__.py`` (Python imports the package), a symlinked file
+(shown where the project has it), and a wildcard module expression matching nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
+
+CONFIG = ".importlinter"
+STATS = "\n".join(
+    [
+        "from app.runtime.events import Event",
+        "from app.experiment import setup",
+        "",
+        "",
+        "class Stats(Event):",
+        "    episode: int",
+        "",
+    ]
+)
+
+
+def dom001(path: str, reason: str, line: int = 1) -> str:
+    return f"{path}:{line}:1: DOM001 skipped: {reason}"
+
+
+def pytest_run(pytester, root: Path):
+    """``pytest --domain-fence`` over a copy of ``root`` (symbolic links kept)."""
+    for entry in root.iterdir():
+        target = pytester.path / entry.name
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.copytree(entry, target, symlinks=True)
+        else:
+            shutil.copy(entry, target, follow_symlinks=False)
+    return pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider", "-rf", timeout=120)
+
+
+# -- a namespace directory inside a package ------------------------------------------------
+
+
+NAMESPACE = "not analysed: ns/ has no __init__.py (a namespace directory inside a package)"
+
+
+@pytest.mark.parametrize("file", ["app/runtime/ns/leak.py", "app/runtime/ns/deeper/leak.py"], ids=["one", "nested"])
+def test_a_namespace_directory_inside_a_package_is_reported_everywhere(pytester, tmp_path, file):
+    root = project(tmp_path, {file: STATS})
+    finding = dom001(file, NAMESPACE)
+    # boundary, vocabulary and placement each say so (layers is import-linter's own).
+    assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n" * 3, "")
+    recorded = cli("baseline", cwd=root)
+    assert recorded.status == 0
+    assert recorded.lines[-1] == f"not recorded, fix it (no baseline accepts DOM001): {file}: skipped: {NAMESPACE}"
+    assert flake8("app", cwd=root) == Result(1, finding + "\n", "")
+    linted = lint_imports(cwd=root)
+    assert linted.status == 1 and finding in linted.stdout.replace("\n", "")
+    tested = pytest_run(pytester, root)
+    tested.assert_outcomes(passed=1, failed=3)
+    assert finding in tested.stdout.lines
+
+
+# -- an unreadable directory --------------------------------------------------------------
+
+
+def as_user(command: list[str]) -> list[str]:
+    """``command`` without the power to read what permissions forbid (root has it)."""
+    if os.geteuid() != 0:
+        return command
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv to drop CAP_DAC_OVERRIDE")
+    caps = "-dac_override,-dac_read_search"
+    return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", *command]
+
+
+def run_as_user(*command: str, cwd: Path) -> Result:
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
+    completed = subprocess.run(
+        as_user(list(command)), cwd=cwd, env=environment, capture_output=True, text=True, timeout=120
+    )
+    return Result(completed.returncode, completed.stdout, completed.stderr)
+
+
+@pytest.fixture
+def locked(tmp_path):
+    root = project(tmp_path, {"app/runtime/locked/__init__.py": "", "app/runtime/locked/leak.py": STATS})
+    (root / "app/runtime/locked").chmod(0o000)
+    yield root
+    (root / "app/runtime/locked").chmod(0o755)
+
+
+def test_an_unreadable_directory_is_reported_everywhere(locked):
+    root = locked
+    finding = dom001("app/runtime/locked", "cannot read directory: Permission denied")
+    # The graph cannot be built without it: boundary and layers are not run.
+    checked = run_as_user(str(BIN / "domain-fence"), "check", "--quiet", "--no-cache", cwd=root)
+    assert checked == Result(1, f"{finding}\n" * 4, "")
+    recorded = run_as_user(str(BIN / "domain-fence"), "baseline", "--no-cache", cwd=root)
+    assert recorded == Result(
+        2,
+        "",
+        f"domain-fence: error: {root / CONFIG}: cannot build the import graph: "
+        "app/runtime/locked:1: cannot read directory: Permission denied\n",
+    )
+    assert not (root / ".domain-fence-baseline.json").exists()
+    linted = run_as_user(str(BIN / "flake8"), "--select", "DOM", "--jobs", "1", "app", cwd=root)
+    assert linted == Result(
+        1, dom001("app/runtime/__init__.py", "app/runtime/locked: cannot read directory: Permission denied") + "\n", ""
+    )
+    imports = run_as_user(str(BIN / "lint-imports"), "--no-logo", "--no-cache", cwd=root)
+    assert imports.status == 1 and finding in imports.stdout
+    # The configuration named: pytest's own collection would stop at the directory.
+    tested = run_as_user(str(BIN / "pytest"), "--domain-fence", "-p", "no:cacheprovider", "-q", CONFIG, cwd=root)
+    assert tested.status == 1 and finding in tested.lines
+
+
+# -- a symlinked subpackage ----------------------------------------------------------------
+
+
+@pytest.fixture
+def linked(tmp_path):
+    root = project(tmp_path)
+    shared = tmp_path / "shared" / "linked"
+    shared.mkdir(parents=True)
+    (shared / "__init__.py").write_text("")
+    (shared / "stats.py").write_text(STATS + "\n\ndef init_telemetry():\n    pass\n")
+    os.symlink(shared, root / "app/runtime/linked")
+    return root
+
+
+LINKED = [
+    "app/runtime/linked/stats.py:2:28: DOM301 app.runtime.linked.stats imports forbidden app.experiment.setup",
+    "app/runtime/linked/stats.py:2:28: DOM303 layers contract 'layers' broken: "
+    "app.runtime.linked.stats imports app.experiment.setup",
+    "app/runtime/linked/stats.py:6:5: DOM101 event field 'episode': experiment vocabulary 'episode'",
+    "app/runtime/linked/stats.py:9:1: DOM201 function init_telemetry is defined outside app.experiment; move it there",
+]
+
+
+def test_a_symlinked_subpackage_is_followed_by_every_front_end(pytester, linked):
+    root = linked
+    # Shown where the project has it, not at its target outside the project.
+    assert cli("check", "--quiet", cwd=root) == Result(1, "\n".join(LINKED) + "\n", "")
+    recorded = cli("baseline", cwd=root)
+    assert recorded.lines == [".domain-fence-baseline.json: 3 recorded (3 added, 0 pruned, 0 still present); written"]
+    (root / ".domain-fence-baseline.json").unlink()
+    # flake8 does not enter directory links: it says so, and checks the link when named.
+    assert flake8("app", cwd=root) == Result(
+        1,
+        dom001(
+            "app/runtime/__init__.py",
+            "app/runtime/linked/ is a symlinked subpackage, which flake8 does not enter; name it as a path",
+        )
+        + "\n",
+        "",
+    )
+    assert flake8("app/runtime/linked", cwd=root) == Result(1, f"{LINKED[0]}\n{LINKED[2]}\n{LINKED[3]}\n", "")
+    linted = lint_imports(cwd=root)
+    assert linted.status == 1 and LINKED[2] in linted.stdout
+    tested = pytest_run(pytester, root)
+    tested.assert_outcomes(failed=4)
+    assert {LINKED[0], LINKED[2], LINKED[3]} <= set(tested.stdout.lines)
+
+
+def test_a_symlinked_module_is_shown_where_the_project_has_it(tmp_path):
+    root = project(tmp_path)
+    target = tmp_path / "elsewhere.py"
+    target.write_text(STATS)
+    os.symlink(target, root / "app/runtime/stats.py")
+    assert cli("check", "--quiet", cwd=root).lines == [
+        "app/runtime/stats.py:2:28: DOM301 app.runtime.stats imports forbidden app.experiment.setup",
+        "app/runtime/stats.py:2:28: DOM303 layers contract 'layers' broken: "
+        "app.runtime.stats imports app.experiment.setup",
+        "app/runtime/stats.py:6:5: DOM101 event field 'episode': experiment vocabulary 'episode'",
+    ]
+
+
+# -- files that are not regular, or too large ----------------------------------------------
+
+
+SPECIAL = "not a regular file (a FIFO, device or socket)"
+
+
+def special_file(root: Path, kind: str) -> None:
+    path = root / "app/runtime/special.py"
+    if kind == "fifo in a namespace directory":
+        path = root / "app/runtime/ns/special.py"
+        path.parent.mkdir(exist_ok=True)
+        os.mkfifo(path)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        os.symlink(f"/dev/{kind}", path)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs or /dev")
+@pytest.mark.parametrize("kind", ["fifo", "zero", "null"])
+def test_a_py_that_is_no_regular_file_is_never_read(pytester, tmp_path, kind):
+    root = project(tmp_path)
+    special_file(root, kind)
+    finding = dom001("app/runtime/special.py", SPECIAL)
+    checked = run("domain-fence", "check", "--quiet", cwd=root, timeout=60)
+    assert checked == Result(1, f"{finding}\n" * 4, "")
+    assert run("domain-fence", "baseline", cwd=root, timeout=60) == Result(
+        2,
+        "",
+        f"domain-fence: error: {root / CONFIG}: cannot build the import graph: app/runtime/special.py:1: {SPECIAL}\n",
+    )
+    linted = run("flake8", "--select", "DOM", "--jobs", "1", "app", cwd=root, timeout=60)
+    assert linted == Result(1, dom001("app/runtime/__init__.py", f"app/runtime/special.py: {SPECIAL}") + "\n", "")
+    tested = pytest_run_with_special(pytester, root, kind)
+    tested.assert_outcomes(failed=4)
+    assert finding in tested.stdout.lines
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
+def test_a_fifo_in_a_namespace_directory_is_never_read(tmp_path):
+    root = project(tmp_path)
+    special_file(root, "fifo in a namespace directory")
+    finding = dom001("app/runtime/ns/special.py", NAMESPACE)
+    assert run("domain-fence", "check", "--quiet", cwd=root, timeout=60) == Result(1, f"{finding}\n" * 3, "")
+    linted = run("flake8", "--select", "DOM", "--jobs", "1", "app", cwd=root, timeout=60)
+    reason = f"app/runtime/ns/special.py: {NAMESPACE}"
+    assert linted == Result(1, dom001("app/runtime/__init__.py", reason) + "\n", "")
+
+
+def pytest_run_with_special(pytester, root: Path, kind: str):
+    (root / "app/runtime/special.py").unlink()
+    try:
+        for entry in root.iterdir():
+            target = pytester.path / entry.name
+            (shutil.copytree if entry.is_dir() else shutil.copy)(entry, target)
+    finally:
+        special_file(root, kind)
+    special_file(pytester.path, kind)
+    return pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider", "-rf", timeout=120)
+
+
+def test_a_file_above_the_size_limit_is_not_read(tmp_path):
+    root = project(tmp_path, {"app/runtime/big.py": "X = 1\n" * 2000})
+    reason = "larger than 1000 bytes (see DOMAIN_FENCE_MAX_FILE_SIZE)"
+    environment = {"DOMAIN_FENCE_MAX_FILE_SIZE": "1000"}
+    finding = dom001("app/runtime/big.py", reason)
+    assert run("domain-fence", "check", "--quiet", cwd=root, env=environment) == Result(1, f"{finding}\n" * 4, "")
+    assert flake8("app", cwd=root, env=environment) == Result(
+        1, dom001("app/runtime/__init__.py", f"app/runtime/big.py: {reason}") + "\n", ""
+    )
+
+
+# -- lm.py beside lm/__init__.py ---------------------------------------------------------
+
+
+SHADOWED = "not analysed: shadowed by the package lm/ (Python imports the package)"
+
+
+def test_a_module_shadowed_by_a_package_is_reported_not_blamed_on_the_package(pytester, tmp_path):
+    root = project(
+        tmp_path,
+        {"app/runtime/lm/__init__.py": '"""The package."""\nimport os\n', "app/runtime/lm.py": STATS},
+    )
+    finding = dom001("app/runtime/lm.py", SHADOWED)
+    # Never "lm/__init__.py:2" for an import that lives in lm.py.
+    assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n" * 4, "")
+    assert flake8("app", cwd=root) == Result(1, finding + "\n", "")
+    linted = lint_imports(cwd=root)
+    assert linted.status == 1 and finding in linted.stdout.replace("\n", "")
+    tested = pytest_run(pytester, root)
+    tested.assert_outcomes(failed=4)
+    assert finding in tested.stdout.lines
+
+
+# -- flake8 under `select = DOM` -------------------------------------------------------------
+
+
+def test_flake8_never_passes_a_file_it_cannot_parse_whatever_it_selects(tmp_path):
+    root = project(tmp_path, {"app/runtime/broken.py": "def broken(:\n"})
+    assert run("flake8", "--select", "DOM", "app", cwd=root) == Result(
+        1, "app/runtime/broken.py:1:13: E999 SyntaxError: invalid syntax\n", ""
+    )
+    (root / "setup.cfg").write_text("[flake8]\nselect = DOM\n")
+    assert run("flake8", "app", cwd=root).status == 1
+
+
+def test_flake8_never_passes_a_file_it_cannot_read_whatever_it_selects(tmp_path):
+    root = project(tmp_path, {"app/runtime/secret.py": "X = 1\n"})
+    (root / "app/runtime/secret.py").chmod(0o000)
+    try:
+        linted = run_as_user(str(BIN / "flake8"), "--select", "DOM", "--jobs", "1", "app", cwd=root)
+    finally:
+        (root / "app/runtime/secret.py").chmod(0o644)
+    assert linted.status == 1
+    assert linted.lines == [
+        "app/runtime/secret.py:0:1: E902 PermissionError: [Errno 13] Permission denied: 'app/runtime/secret.py'"
+    ]
+
+
+# -- a wildcard that matches nothing ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "option, expression",
+    [("forbidden_modules", "app.experiments.**"), ("source_modules", "app.runtme.*")],
+)
+def test_a_wildcard_matching_no_module_is_a_configuration_error(pytester, tmp_path, option, expression):
+    root = project(tmp_path)
+    old = {
+        "forbidden_modules": "forbidden_modules =\n    app.experiment\n",
+        "source_modules": "source_modules =\n    app.runtime\n",
+    }
+    edit_config(root, old[option], f"{option} =\n    {expression}\n")
+    problem = f"{option}: {expression!r} matches no module of the root packages; is it misspelt?"
+    message = f"{root / CONFIG}: [importlinter:contract:boundary] {problem}"
+    for command in ("check", "baseline"):
+        assert cli(command, cwd=root) == Result(2, "", f"domain-fence: error: {message}\n"), command
+    assert flake8("app", cwd=root) == Result(
+        2, "", f"flake8: domain-fence: error: {root / CONFIG}: [importlinter:contract:boundary] {problem}\n"
+    )
+    linted = lint_imports(cwd=root)
+    assert linted.status == 1 and "matches no module of the root packages" in linted.stdout
+    tested = pytest_run(pytester, root)  # a usage error, as in every front end
+    assert tested.ret == pytest.ExitCode.USAGE_ERROR and problem in tested.stderr.str()

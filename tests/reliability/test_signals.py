@@ -1,0 +1,118 @@
+"""Signals: Ctrl-C while the import graph is built ends ``domain-fence`` with one line
+and status 130 (never SIGABRT or SIGSEGV from grimp's native threads), and a
+``kill -9`` during the parallel parse leaves no worker process behind.
+
+No timing is asserted: each run waits for a sign that the moment has come (grimp's
+cache lock appears as the build starts; worker processes appear as the parse starts)
+and only then sends the signal, after a delay that varies from run to run to sample
+the window.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from reliability_support import BIN, project
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+
+BODY = "".join(f"VALUE_{n} = [{n}, {n + 1}, {{'k': ({n}, {n})}}]\n" for n in range(300))
+
+
+def many_modules(tmp_path: Path, count: int) -> Path:
+    """A project whose graph build and parse take a while: ``count`` event modules."""
+    files = {
+        f"app/runtime/m{n}.py": f"from app.runtime.events import Event\n\n\nclass E{n}(Event):\n    size: int\n\n{BODY}"
+        for n in range(count)
+    }
+    return project(tmp_path, files)
+
+
+def environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
+
+
+def wait_for(condition, what: str, limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, f"never saw {what}"
+        time.sleep(0.002)
+
+
+def children(pid: int) -> set[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return set()
+    return {int(p) for p in text.split()}
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")  # a zombie has ended; only its parent's wait is missing
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.05, 0.1, 0.2, 0.4])
+def test_ctrl_c_while_the_graph_is_built_exits_130_with_one_line(tmp_path, delay):
+    root = many_modules(tmp_path, 600)
+    lock = root / ".import_linter_cache" / "domain-fence.lock"
+    process = subprocess.Popen(
+        [str(BIN / "domain-fence"), "check", "--quiet"],
+        cwd=root,
+        env=environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for(lambda: lock.exists() or process.poll() is not None, "the graph build start")
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    if process.returncode in (0, 1):
+        pytest.skip("the run ended before the signal came")  # a fast machine: nothing to see
+    assert (process.returncode, stderr.decode()) == (130, "domain-fence: interrupted\n"), stdout
+
+
+@pytest.mark.parametrize("command", [["check", "--no-cache"], ["baseline", "--no-cache"]])
+def test_kill_9_during_the_parallel_parse_leaves_no_worker(tmp_path, command):
+    root = many_modules(tmp_path, 1500)
+    process = subprocess.Popen(
+        [str(BIN / "domain-fence"), *command],
+        cwd=root,
+        env=environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: set[int] = set()
+    try:
+        wait_for(lambda: len(children(process.pid)) >= 2 or process.poll() is not None, "the workers start")
+        workers = children(process.pid)
+        process.kill()
+        process.wait(timeout=60)
+        assert workers, "the parse ended before the workers were seen"
+        deadline = time.monotonic() + 60
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in workers if alive(pid)] == []
+    finally:
+        for pid in workers:  # leave nothing behind, even when the test fails
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        shutil.rmtree(root, ignore_errors=True)
