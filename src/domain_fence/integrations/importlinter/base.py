@@ -12,9 +12,11 @@ from importlinter.domain.contract import InvalidContractOptions
 
 from domain_fence.core.baseline import Baseline, BaselineError, apply_baseline, load_baseline
 from domain_fence.core.config import ConfigError
-from domain_fence.core.rules import get_rule
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
+from domain_fence.core.rules import get_rule
+
+from .caching import fence_cache_dir
 
 # The directory relative paths in the configuration are resolved against. lint-imports
 # only reads configuration from the current directory, so that is the default; our
@@ -80,7 +82,7 @@ class FenceContract(Contract):
         """The run's shared index when one is set for this root, else a fresh one."""
         index = shared_index.get()
         if index is None or index.root != current_root():
-            index = ProjectIndex.build(current_root(), self.root_packages)
+            index = ProjectIndex.build(current_root(), self.root_packages, cache_dir=fence_cache_dir(current_root()))
         return index
 
     def load_baseline(self) -> Baseline:
@@ -156,4 +158,4 @@ def format_finding(data: dict[str, Any]) -> str:
     return f"{data['path']}:{data['line']}:{data['col'] + 1}: {data['code']} {data['message']}"
 
 
-__all__ = ["FenceContract", "BaselineError", "current_root", "project_root", "shared_index"]
+__all__ = ["BaselineError", "FenceContract", "current_root", "project_root", "shared_index"]

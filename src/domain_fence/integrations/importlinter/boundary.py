@@ -10,6 +10,7 @@ the contract (or warns, or is ignored, per ``unmatched_baseline_alerting``).
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from grimp import ImportGraph
@@ -24,6 +25,7 @@ from domain_fence.core.index import ProjectIndex
 from domain_fence.core.modules import matches_any
 
 from .base import FenceContract, current_root, shared_index
+from .caching import fence_cache_dir
 
 
 class BoundaryContract(FenceContract, ForbiddenContract):
@@ -78,7 +80,7 @@ class BoundaryContract(FenceContract, ForbiddenContract):
                 if route is None:
                     continue
                 modules = [importer, *route]
-                chain = [_link(graph, a, b) for a, b in zip(modules, modules[1:])]
+                chain = [_link(graph, a, b) for a, b in pairwise(modules)]
                 chains[chain_finding(self.contract_id, chain, path_of, self.in_source)] = chain
         return dict(sorted(chains.items()))
 
@@ -148,7 +150,11 @@ class _ModulePaths:
         if self._index is None:
             shared = shared_index.get()  # the run's index, when a front end shares one
             same = shared is not None and shared.root == current_root()
-            self._index = shared if same else ProjectIndex.build(current_root(), self.root_packages)
+            if same:
+                self._index = shared
+            else:
+                root = current_root()
+                self._index = ProjectIndex.build(root, self.root_packages, cache_dir=fence_cache_dir(root))
         if module in self._index.modules:
             return self._index.relative_path(module)
         return module.replace(".", "/") + ".py"
