@@ -205,7 +205,7 @@ def test_json_report_follows_the_documented_schema(leaky):
     assert {(d["importer"], d["imported"]) for d in layers["dependencies"]} == {("leaky.runtime", "leaky.experiment")}
 
 
-def test_sarif_validates_against_the_schema_and_marks_the_baseline(leaky):
+def test_sarif_validates_against_the_schema_and_leaves_the_baseline_out(leaky):
     result = domain_fence("check", "--format", "sarif", cwd=leaky)
     assert result.returncode == 1
     sarif = json.loads(result.stdout)
@@ -213,13 +213,23 @@ def test_sarif_validates_against_the_schema_and_marks_the_baseline(leaky):
     run = sarif["runs"][0]
     rules = run["tool"]["driver"]["rules"]
     assert all({"id", "name", "shortDescription", "fullDescription", "help"} <= rule.keys() for rule in rules)
-    assert run["originalUriBaseIds"]["PROJECTROOT"]["uri"] == leaky.resolve().as_uri() + "/"
-    by_state: dict[str, list] = {}
+    assert run["originalUriBaseIds"]["SRCROOT"]["uri"] == leaky.resolve().as_uri() + "/"  # no git: the project
     for item in run["results"]:
-        by_state.setdefault(item["baselineState"], []).append(item)
         assert rules[item["ruleIndex"]]["id"] == item["ruleId"]
         location = item["locations"][0]["physicalLocation"]["artifactLocation"]
-        assert location["uriBaseId"] == "PROJECTROOT" and not location["uri"].startswith("/")
+        assert location["uriBaseId"] == "SRCROOT" and not location["uri"].startswith("/")
+    assert [item["baselineState"] for item in run["results"]] == ["new"] * 8
+    assert all("suppressions" not in item for item in run["results"])
+
+
+def test_sarif_verbose_keeps_the_baselined_findings_suppressed(leaky):
+    result = domain_fence("check", "--format", "sarif", "--verbose", cwd=leaky)
+    assert result.returncode == 1
+    sarif = json.loads(result.stdout)
+    jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+    by_state: dict[str, list] = {}
+    for item in sarif["runs"][0]["results"]:
+        by_state.setdefault(item["baselineState"], []).append(item)
     assert len(by_state["new"]) == 8
     [baselined] = by_state["unchanged"]
     assert baselined["suppressions"] == [

@@ -144,7 +144,7 @@ def main() -> None:
     help="Write the report to FILE instead of stdout.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only what fails: finding lines and the exit status.")
-@click.option("--verbose", "-v", is_flag=True, help="Also list baselined findings.")
+@click.option("--verbose", "-v", is_flag=True, help="Also list baselined findings (in SARIF: as suppressed results).")
 @cache_options
 def check(
     config_path: Path | None,
