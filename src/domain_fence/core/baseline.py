@@ -39,7 +39,7 @@ class Baseline:
     def fingerprints(self, contract: str) -> frozenset[str]:
         return frozenset(e.fingerprint for e in self.entries if e.contract == contract)
 
-    def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> "Baseline":
+    def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> Baseline:
         """A baseline whose entries for ``contract`` are exactly ``entries``."""
         kept = [e for e in self.entries if e.contract != contract]
         return Baseline(self.path, tuple(sorted(set(kept) | set(entries))))
@@ -53,6 +53,11 @@ def load_baseline(path: Path) -> Baseline:
         return Baseline(path)
     except OSError as error:
         raise BaselineError(f"{path}: cannot read baseline: {error.strerror or error}") from None
+    return parse_baseline(data, path)
+
+
+def parse_baseline(data: bytes, path: Path) -> Baseline:
+    """The baseline held in ``data`` (the bytes of ``path``, wherever they were read)."""
     try:
         document = json.loads(data.decode("utf-8-sig"))  # an editor may have added a BOM
     except (UnicodeDecodeError, json.JSONDecodeError) as error:

@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import click
@@ -35,12 +34,13 @@ from domain_fence.core.presets import (
     plan_preset,
     render_importlinter,
 )
-from domain_fence.core.rules import RULES, get_rule
 from domain_fence.core.ruledocs import explain as explain_rule
+from domain_fence.core.rules import RULES, get_rule
 from domain_fence.core.runcache import Inputs, Invocation, RunCache, input_digest
 from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
 if TYPE_CHECKING:
+    from domain_fence.core.index import ProjectIndex
     from domain_fence.integrations.importlinter.configuration import Configuration
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -145,6 +145,12 @@ def main() -> None:
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only what fails: finding lines and the exit status.")
 @click.option("--verbose", "-v", is_flag=True, help="Also list baselined findings (in SARIF: as suppressed results).")
+@click.option(
+    "--ratchet-since",
+    metavar="REV",
+    help="Also fail on every baseline entry added since git revision REV (a pull request's base): "
+    "the baseline may only shrink.",
+)
 @cache_options
 def check(
     config_path: Path | None,
@@ -152,13 +158,15 @@ def check(
     output_path: Path | None,
     quiet: bool,
     verbose: bool,
+    ratchet_since: str | None,
     no_cache: bool,
     cache_dir: Path | None,
 ) -> int:
     """Check every contract of the configuration and report all findings.
 
     Exit status 0 when every contract is kept, 1 when a contract is broken (a new
-    finding or a stale baseline entry), 2 when the configuration cannot be used.
+    finding or a stale baseline entry) or, with --ratchet-since, a baseline grew;
+    2 when the configuration cannot be used.
     """
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose exclude each other")
@@ -169,11 +177,12 @@ def check(
         workspace=Path(workspace).resolve().as_posix() if workspace else None,
         prune_command=prune_command(config_path),
     )
+    ratchet = check_ratchet(config_path, ratchet_since, format_, options) if ratchet_since is not None else EXIT_CLEAN
     runs = run_cache(config_path, format_, options, no_cache, cache_dir)
     replay = runs.replay() if runs else None
     if replay is not None:
         _emit(replay.text, output_path)
-        return replay.status
+        return max(replay.status, ratchet)
 
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
     from domain_fence.integrations.importlinter.results import ContractFailed, check_configuration
@@ -193,7 +202,28 @@ def check(
     if runs and inputs and digest is not None and input_digest(inputs) == digest:  # unchanged while it ran
         runs.store(inputs, digest, text, status)
     _emit(text, output_path)
-    return status
+    return max(status, ratchet)
+
+
+def check_ratchet(config_path: Path | None, revision: str, format_: str, options: RenderOptions) -> int:
+    """Report the baseline entries added since ``revision``: GitHub annotations on stdout
+    with ``--format github``, else lines on stderr (stdout holds the report)."""
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+    from domain_fence.integrations.importlinter.results import ContractFailed
+    from domain_fence.integrations.reporters.github import workspace_prefix
+    from domain_fence.integrations.review import ReviewError, entries_added_since, github_annotation, ratchet_report
+
+    try:
+        configuration = load_configuration(config_path)
+        added = entries_added_since(configuration, revision)
+    except (ConfigurationError, ContractFailed, BaselineError, ReviewError) as error:
+        raise UsageFailure(str(error)) from None
+    if format_ == "github":
+        prefix = workspace_prefix(configuration.root.resolve().as_posix(), options.workspace)
+        click.echo(ratchet_report(added, revision, lambda a: github_annotation(a, revision, prefix)), nl=False)
+    else:
+        click.echo(ratchet_report(added, revision, None), nl=False, err=True)
+    return EXIT_FINDINGS if added else EXIT_CLEAN
 
 
 def run_cache(
@@ -286,13 +316,15 @@ def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: P
 
 def record_baselines(configuration: Configuration, prune: bool = False) -> list[str]:
     """Record (or with ``prune`` only strike) baseline entries for every domain-fence
-    contract of ``configuration``; one summary line per baseline file."""
-    from domain_fence.integrations.importlinter.base import UNANALYSABLE
+    contract of ``configuration``; per baseline file a summary line, then one line per
+    entry added, pruned or carried over a module rename."""
+    from domain_fence.integrations.importlinter.base import UNANALYSABLE, shared_index
     from domain_fence.integrations.importlinter.results import needs_graph, project_graph, reported_as_failure, running
 
     current: dict[Path, dict[str, list[BaselineEntry]]] = defaultdict(dict)
     unanalysable: set[str] = set()
     with running(configuration):
+        index = shared_index.get()
         contracts = configuration.fence_contracts()
         graph = project_graph(configuration) if any(needs_graph(c) for c in contracts) else None
         for contract in contracts:
@@ -307,27 +339,45 @@ def record_baselines(configuration: Configuration, prune: bool = False) -> list[
             entries = [e for e in entries if not e.fingerprint.startswith(UNANALYSABLE + ":")]
             current[contract.config.baseline.path][contract.contract_id] = entries
     root = configuration.root
-    lines = [_update_baseline(path, by_contract, prune, root) for path, by_contract in sorted(current.items())]
+    lines = [
+        line
+        for path, by_contract in sorted(current.items())
+        for line in _update_baseline(path, by_contract, prune, root, index)
+    ]
     return lines + [f"not recorded, fix it (no baseline accepts {UNANALYSABLE}): {d}" for d in sorted(unanalysable)]
 
 
-def _update_baseline(path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, root: Path) -> str:
+def _update_baseline(
+    path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, root: Path, index: ProjectIndex | None
+) -> list[str]:
+    from domain_fence.integrations.review import change_lines, changes, renames_since_recorded
+
+    modules = frozenset(index.modules) if index is not None else frozenset()
+    confirmed = renames_since_recorded(root, path, index) if index is not None else None
     recorded = load_baseline(path)
-    before = {(e.contract, e.fingerprint) for e in recorded.entries}
     # Entries of contracts that no longer write to this file can never match again.
     updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))
+    current = Baseline(path, tuple(e for entries in by_contract.values() for e in entries))
+    # What a rename carried, judged against everything the contracts find now.
+    carried = {(r.contract, r.new) for r in changes(recorded, current, modules, confirmed).rekeyed}
     for contract, entries in by_contract.items():
         if prune:
             keep = {e.fingerprint for e in entries}
-            entries = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep]
+            entries = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep] + [
+                e for e in entries if (contract, e.fingerprint) in carried
+            ]
         updated = updated.replace_contract(contract, entries)
-    changed = write_baseline(updated)
+    written = write_baseline(updated)
+    change = changes(recorded, updated, modules, confirmed)
     after = {(e.contract, e.fingerprint) for e in updated.entries}
+    before = {(e.contract, e.fingerprint) for e in recorded.entries}
     shown = path.relative_to(root) if path.is_relative_to(root) else path
-    return (
-        f"{shown}: {len(after)} recorded ({len(after - before)} added, {len(before - after)} pruned, "
-        f"{len(after & before)} still present); {'written' if changed else 'unchanged'}"
+    rekeyed = f"{len(change.rekeyed)} re-keyed, " if change.rekeyed else ""
+    summary = (
+        f"{shown}: {len(after)} recorded ({len(change.added)} added, {len(change.pruned)} pruned, {rekeyed}"
+        f"{len(after & before)} still present); {'written' if written else 'unchanged'}"
     )
+    return [summary, *change_lines(change)]
 
 
 INIT_CONFIG = ".importlinter"

@@ -73,3 +73,15 @@ def renamed_files(repository: Path, revision: str) -> dict[str, str]:
         else:
             index += 2
     return renames
+
+
+def last_commit_touching(repository: Path, path: str) -> str | None:
+    """The latest commit that changed ``path``, else HEAD; None without a commit."""
+    for args in (("log", "-1", "--format=%H", "--", path), ("rev-parse", "--verify", "--quiet", "HEAD")):
+        try:
+            commit = run_git(repository, *args).decode("ascii").strip()
+        except GitError:
+            continue
+        if commit:
+            return commit
+    return None
