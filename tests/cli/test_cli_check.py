@@ -272,9 +272,10 @@ def test_markdown_summary_draws_the_domains(leaky):
         in text
     )
     mermaid = text[text.index("```mermaid") :]
-    assert '  n1["leaky.experiment"]' in mermaid and '  n2["leaky.runtime"]' in mermaid
-    assert '  n2 -->|"2 imports, first leaky.runtime.helper"| n1' in mermaid
-    assert '  n2 -.->|"1 baselined"| n1' in mermaid
+    assert '    n1["leaky.runtime"]' in mermaid and '    n2["leaky.experiment"]' in mermaid
+    assert '  n1 -->|"2 new"| n2' in mermaid
+    assert '  n1 -.->|"1 baselined"| n2' in mermaid
+    assert "| `leaky.runtime` | `leaky.experiment` | 2 | 1 | `leaky.runtime.helper` |" in mermaid
 
 
 def test_output_writes_the_report_to_a_file(leaky, tmp_path):

@@ -157,10 +157,10 @@ def test_markdown_escapes_cells_and_draws_new_and_baselined_edges():
     assert "| Events \\| speak runtime (`words`) | vocabulary | ❌ broken | 1 | 0 | 0 |" in text
     assert cell("a <b> | c\nd") == "a &lt;b&gt; \\| c d"
     graph = text[text.index("```mermaid") :].splitlines()
-    assert graph[:3] == ["```mermaid", "graph LR", '  n1["app.experiment"]']
-    assert '  n2 -->|"1 import, first app.runtime.model"| n1' in graph
-    assert '  n2 -.->|"1 baselined"| n1' in graph
-    assert "  linkStyle 0 stroke:#cf222e,stroke-width:2px" in graph
+    assert graph[:3] == ["```mermaid", "graph LR", '  subgraph runtime_domain["runtime"]']
+    assert '  n1 -->|"1 new"| n2' in graph
+    assert '  n1 -.->|"1 baselined"| n2' in graph
+    assert "  linkStyle 0 stroke:#cf222e,stroke-width:3px" in graph
 
 
 def test_markdown_of_a_clean_report_has_no_findings_section():
