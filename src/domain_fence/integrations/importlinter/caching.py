@@ -24,7 +24,8 @@ def fence_cache_dir(root: Path) -> Path | None:
     if environment is None or params.get("no_cache"):  # DOMAIN_FENCE_NO_CACHE, --no-cache
         return None
     chosen = params.get("cache_dir")
-    return Path(chosen).resolve() if chosen else environment  # relative to the current directory, as grimp reads it
+    # Relative to the current directory, as grimp reads it.
+    return Path(str(chosen)).resolve() if chosen else environment
 
 
 def _lint_imports_params() -> dict[str, object]:
