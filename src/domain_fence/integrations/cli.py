@@ -350,14 +350,16 @@ def record_baselines(configuration: Configuration, prune: bool = False) -> list[
 def _update_baseline(
     path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, root: Path, index: ProjectIndex | None
 ) -> list[str]:
-    from domain_fence.integrations.review import change_lines, changes, renames_since_recorded
+    from domain_fence.integrations.review import change_lines, changes, might_carry, renames_since_recorded
 
-    modules = frozenset(index.modules) if index is not None else frozenset()
-    confirmed = renames_since_recorded(root, path, index) if index is not None else None
     recorded = load_baseline(path)
     # Entries of contracts that no longer write to this file can never match again.
     updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))
     current = Baseline(path, tuple(e for entries in by_contract.values() for e in entries))
+    modules = frozenset(index.modules) if index is not None else frozenset()
+    # git's rename detection is asked only when an entry went and one came.
+    renamable = index is not None and might_carry(recorded, current)
+    confirmed = renames_since_recorded(root, path, index) if renamable and index is not None else None
     # What a rename carried, judged against everything the contracts find now.
     carried = {(r.contract, r.new) for r in changes(recorded, current, modules, confirmed).rekeyed}
     for contract, entries in by_contract.items():

@@ -57,20 +57,33 @@ def entries_added_since(configuration: Configuration, revision: str) -> list[Add
         raise ReviewError(f"{configuration.path}: comparing baselines with {revision!r} needs a git checkout")
     try:
         commit = resolve_revision(top, revision)
-        renamed = renamed_files(top, commit)
     except GitError as error:
         raise ReviewError(str(error)) from None
+    versions = [
+        (path, baseline_at(top, commit, revision, path), load_baseline(path)) for path in baseline_files(configuration)
+    ]
     index = ProjectIndex.build(root, configuration.root_packages, cache_dir=None)
-    modules = project_module_renames(index, top, renamed)
+    confirmed: dict[str, str] = {}
+    if any(might_carry(before, current) for _, before, current in versions):  # git's rename detection costs
+        try:
+            confirmed = project_module_renames(index, top, renamed_files(top, commit))
+        except GitError as error:
+            raise ReviewError(str(error)) from None
     added: list[AddedEntry] = []
-    for path in baseline_files(configuration):
-        current = load_baseline(path)
-        before = baseline_at(top, commit, revision, path)
-        fresh = changes(before, current, index.modules, modules, only_confirmed=True)
+    for path, before, current in versions:
+        fresh = changes(before, current, index.modules, confirmed, only_confirmed=True)
         shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         lines = baseline_entry_lines(_text(path))
         added += [AddedEntry(shown, lines.get((e.contract, e.fingerprint), 1), e) for e in fresh.added]
     return sorted(added)
+
+
+def might_carry(before: Baseline, after: Baseline) -> bool:
+    """Whether some contract lost an entry and gained one: only then can a rename have
+    carried one (and is git asked about renames)."""
+    old = {(e.contract, e.fingerprint) for e in before.entries}
+    new = {(e.contract, e.fingerprint) for e in after.entries}
+    return bool({c for c, _ in old - new} & {c for c, _ in new - old})
 
 
 def baseline_at(top: Path, commit: str, revision: str, path: Path) -> Baseline:
