@@ -59,16 +59,35 @@ def carried_entries(
     from git's rename detection): pairs it confirms are matched first, then, unless
     ``only_confirmed``, the pairs left that only their fingerprints join.
     """
-    candidates = _candidates(stale, new, modules)
+    stale, new = sorted(set(stale)), sorted(set(new))
     chosen: list[Rekeyed] = []
     if confirmed is not None:
-        chosen = _one_to_one([p for p, renames in candidates if all(confirmed.get(o) == n for o, n in renames.items())])
+        chosen = _one_to_one(_confirmed_pairs(stale, new, modules, confirmed))
     if only_confirmed:
         return chosen
     olds = {(p.contract, p.old) for p in chosen}
     news = {(p.contract, p.new) for p in chosen}
-    rest = [p for p, _ in candidates if (p.contract, p.old) not in olds and (p.contract, p.new) not in news]
-    return sorted(chosen + _one_to_one(rest))
+    rest = _candidates([s for s in stale if s not in olds], [n for n in new if n not in news], modules)
+    return sorted(chosen + _one_to_one([pair for pair, _ in rest]))
+
+
+def _confirmed_pairs(
+    stale: list[tuple[str, str]], new: list[tuple[str, str]], modules: Collection[str], confirmed: Mapping[str, str]
+) -> list[Rekeyed]:
+    """The stale entries whose fingerprint, with the confirmed renames applied, is a new one."""
+    present = set(new)
+    pairs = []
+    for contract, old in stale:
+        parts = DOTTED.split(old)
+        renamed = "".join(confirmed.get(part, part) if i % 2 else part for i, part in enumerate(parts))
+        renames = renamed_modules(old, renamed)
+        if (
+            (contract, renamed) in present
+            and renames
+            and all(o not in modules and n in modules for o, n in renames.items())
+        ):
+            pairs.append(Rekeyed(contract, old, renamed))
+    return pairs
 
 
 def _candidates(
@@ -76,16 +95,30 @@ def _candidates(
 ) -> list[tuple[Rekeyed, dict[str, str]]]:
     """Every (stale, new) pair of a contract whose fingerprints differ only in module
     names gone from the project and names of its modules, with those renames."""
-    new_by_contract: dict[str, list[str]] = defaultdict(list)
+    # A new fingerprint can only pair with an old one equal to it in every name that is
+    # not a module of the project: index the new ones by those names.
+    index: dict[tuple[str, tuple[str, ...]], dict[tuple[int, ...], dict[tuple[str, ...], list[str]]]] = {}
     for contract, fingerprint in sorted(set(new)):
-        new_by_contract[contract].append(fingerprint)
+        separators, names = _split(fingerprint)
+        masked = tuple(i for i, name in enumerate(names) if name in modules)
+        key = tuple(name for i, name in enumerate(names) if i not in masked)
+        index.setdefault((contract, separators), {}).setdefault(masked, {}).setdefault(key, []).append(fingerprint)
     candidates = []
     for contract, old in sorted(set(stale)):
-        for fingerprint in new_by_contract[contract]:
-            renames = renamed_modules(old, fingerprint)
-            if renames and all(o not in modules and n in modules for o, n in renames.items()):
-                candidates.append((Rekeyed(contract, old, fingerprint), renames))
-    return candidates
+        separators, names = _split(old)
+        for masked, by_key in index.get((contract, separators), {}).items():
+            key = tuple(name for i, name in enumerate(names) if i not in masked)
+            for fingerprint in by_key.get(key, ()):
+                renames = renamed_modules(old, fingerprint)
+                if renames and all(o not in modules and n in modules for o, n in renames.items()):
+                    candidates.append((Rekeyed(contract, old, fingerprint), renames))
+    return sorted(candidates, key=lambda candidate: candidate[0])
+
+
+def _split(fingerprint: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The separators and the dotted names of ``fingerprint``."""
+    parts = DOTTED.split(fingerprint)
+    return tuple(parts[::2]), tuple(parts[1::2])
 
 
 def _one_to_one(pairs: list[Rekeyed]) -> list[Rekeyed]:

@@ -435,7 +435,7 @@ def init(preset: str | None, force: bool) -> None:
     if layout.src_layout:
         lines.append(
             f"note: src layout: lint-imports finds {plan.root_packages[0]} only when the project is installed "
-            "(pip install -e .) or with PYTHONPATH=src; domain-fence finds src/ itself"
+            "(pip install -e .) or with PYTHONPATH=src; domain-fence and domain-fence-lint-imports find src/ itself"
         )
     for line in lines:
         click.echo(line)
