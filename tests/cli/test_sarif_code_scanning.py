@@ -24,6 +24,7 @@ from cli_support import REPO, domain_fence, git, write_tree
 
 from domain_fence.core.findings import Finding
 from domain_fence.core.report import ContractResult, Report
+from domain_fence.integrations.importlinter.base import finding_from_dict, finding_to_dict
 from domain_fence.integrations.reporters import RenderOptions, sarif
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
@@ -343,3 +344,11 @@ def test_project_urls_give_information_and_help_uris(monkeypatch):
     dom101 = next(r for r in driver["rules"] if r["id"] == "DOM101")
     assert dom101["helpUri"].startswith("https://example.org/docs#dom101-")
     jsonschema.validate(sarif.document(report, RenderOptions(), Path("/nowhere")), SCHEMA)
+
+
+def test_the_end_of_the_token_survives_a_contracts_metadata():
+    ended = finding(3, 4, 3, 11)
+    assert finding_from_dict(finding_to_dict(ended)) == ended
+    assert finding_from_dict({k: v for k, v in finding_to_dict(ended).items() if not k.startswith("end_")}) == finding(
+        3, 4
+    )

@@ -146,12 +146,15 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "fingerprint": finding.fingerprint,
         "contract": finding.contract,
         "details": list(finding.details),
+        "end_line": finding.end_line,
+        "end_col": finding.end_col,
     }
 
 
 def finding_from_dict(data: dict[str, Any]) -> Finding:
     fields_ = {k: data[k] for k in ("path", "line", "col", "code", "message", "symbol", "fingerprint", "contract")}
-    return Finding(**fields_, details=tuple(data.get("details", ())))
+    ends = {"end_line": int(data.get("end_line", 0)), "end_col": int(data.get("end_col", 0))}
+    return Finding(**fields_, details=tuple(data.get("details", ())), **ends)
 
 
 def format_finding(data: dict[str, Any]) -> str:
