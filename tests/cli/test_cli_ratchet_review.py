@@ -167,3 +167,29 @@ def test_a_baseline_new_since_the_revision_counts_every_entry_as_added(project):
     reviewed = domain_fence("check", "--ratchet-since", first, cwd=project)
     assert reviewed.returncode == 1
     assert f"domain-fence: 2 baseline entries added since {first}:" in reviewed.stderr
+
+
+def test_a_corrupt_baseline_at_the_revision_is_one_line_and_status_2(project):
+    (project / BASELINE).write_text("{not json")
+    commit(project, "break the baseline")
+    broken = git("rev-parse", "HEAD", cwd=project)
+    recorded = domain_fence("baseline", cwd=project)
+    assert recorded.returncode == 2  # the working tree's is unusable too
+    git("checkout", "-q", "main", "--", BASELINE, cwd=project)
+    reviewed = domain_fence("check", "--ratchet-since", broken, cwd=project)
+    assert reviewed.returncode == 2
+    [line] = reviewed.stderr.splitlines()
+    assert line.startswith(f"domain-fence: error: {broken}:{BASELINE}: baseline is not valid JSON")
+
+
+def test_a_baseline_outside_the_checkout_is_one_line_and_status_2(project):
+    config = (
+        (project / ".importlinter")
+        .read_text()
+        .replace("    app.experiment\n", "    app.experiment\nbaseline = ../outside.json\n")
+    )
+    (project / ".importlinter").write_text(config)
+    reviewed = domain_fence("check", "--ratchet-since", "main", cwd=project)
+    assert reviewed.returncode == 2
+    [line] = reviewed.stderr.splitlines()
+    assert line.endswith(f"outside.json: the baseline is outside the git checkout at {project.resolve()}")
