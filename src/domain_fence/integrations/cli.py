@@ -297,7 +297,9 @@ def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: P
     """Record the current violations of every domain-fence contract in its baseline.
 
     Prints, per baseline file, how many entries it holds and how many were added,
-    pruned and are still present. A file whose content would not change is not written.
+    pruned, re-keyed and are still present, then each entry added, pruned or re-keyed.
+    An entry of a module renamed since is re-keyed to the module's new name (with
+    --prune too). A file whose content would not change is not written.
     """
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
     from domain_fence.integrations.importlinter.results import ContractFailed

@@ -1,10 +1,10 @@
 """The ratchet in review: a baseline may only shrink.
 
-``domain-fence check --ratchet-since REF`` reads each baseline file as it was at the
-git revision REF (a pull request's base) and fails on every entry the working tree's
-holds that REF's did not: a branch that re-records its baseline accepts its own new
+``domain-fence check --ratchet-since REV`` reads each baseline file as it was at the
+git revision REV (a pull request's base) and fails on every entry the working tree's
+holds that REV's did not: a branch that re-records its baseline accepts its own new
 violations, and this is where a reviewer sees them. An entry carried over a module
-rename (git's rename detection between REF and the working tree confirms it) is not
+rename (git's rename detection between REV and the working tree confirms it) is not
 added. ``domain-fence baseline`` prints the same kind of list for what it changes.
 """
 
