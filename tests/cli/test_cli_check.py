@@ -268,8 +268,8 @@ def test_markdown_summary_draws_the_domains(leaky):
         in text
     )
     assert (
-        "| `leaky/runtime/model.py:5:1` | DOM301 | leaky.runtime.model imports forbidden leaky.experiment.modes | runtime-knows-no-experiment |"
-        in text
+        "| `leaky/runtime/model.py:5:1` | DOM301 | leaky.runtime.model imports forbidden leaky.experiment.modes "
+        "| runtime-knows-no-experiment |" in text
     )
     mermaid = text[text.index("```mermaid") :]
     assert '    n1["leaky.runtime"]' in mermaid and '    n2["leaky.experiment"]' in mermaid

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 from perf_support import edit, leaky_project, settle
+from support import MINIMONTY_SRC, run_tool
 
-from domain_fence.core import factcache, index as index_module
+from domain_fence.core import factcache
+from domain_fence.core import index as index_module
 from domain_fence.core.config import parse_vocabulary
 from domain_fence.core.events import all_vocabulary_findings
 from domain_fence.core.factcache import FactCache, Stamp, cache_key
 from domain_fence.core.index import ProjectIndex
-from support import MINIMONTY_SRC, run_tool
 
 
 @pytest.fixture(autouse=True)

@@ -105,7 +105,7 @@ class OneLineErrors(click.Group):
             sys.exit(EXIT_INTERRUPTED)
         except (KeyboardInterrupt, SystemExit):
             raise
-        except BaseException as error:  # a bug of ours (or a panic in grimp): one line all the same
+        except BaseException as error:  # noqa: BLE001 - a bug of ours (or a panic in grimp): one line all the same
             click.echo(f"domain-fence: internal error: {type(error).__name__}: {_one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
