@@ -6,7 +6,6 @@ conftest.py files would shadow each other in ``sys.modules``."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass

@@ -14,8 +14,6 @@ Files in a corpus root:
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from .corpora import Corpus
 from .spec import RuleSpec
 

@@ -37,12 +37,12 @@ def machine_info() -> dict[str, str]:
         pass
     return {
         "code": _code_state(),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cpu": f"{cpu}, {os.cpu_count()} cores (shared with other work)",
         "memory": memory,
         "os": platform.platform(),
         "python": platform.python_version(),
-        "load": "%.2f %.2f %.2f" % os.getloadavg(),
+        "load": "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
     }
 
 
@@ -105,7 +105,7 @@ def targets(all_results: dict[str, tuple[Corpus, dict[str, Result]]]) -> list[st
     scaled = _scaled(all_results)
     out = ["### Targets (issue 6, section 2)", ""]
     if not scaled:
-        return out + ["No generated tree was measured in this run: targets not evaluated.", ""]
+        return [*out, "No generated tree was measured in this run: targets not evaluated.", ""]
     largest = max(scaled)
     results = scaled[largest]
     out.append(f"Evaluated on the largest tree measured, django-x{largest}.")
@@ -254,7 +254,7 @@ def commands(all_results: dict[str, tuple[Corpus, dict[str, Result]]], repo: Pat
     )
     out.append("")
     out.append("```")
-    for name, result in results.items():
+    for _name, result in results.items():
         caches = f"   # caches: {' '.join(result.tool.caches)}" if result.tool.caches else ""
         out.append(f"{result.tool.shell_line(lambda a: _relative(a, repo))}{caches}")
     out.append("```")

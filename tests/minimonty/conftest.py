@@ -14,9 +14,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 
-import pytest
-
 import minimonty.frameworks.telemetry  # noqa: F401 - prepares the top loggers
+import pytest
 
 _TOP_NAMES = ("telemetry", "snapshots")
 

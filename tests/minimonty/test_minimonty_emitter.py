@@ -6,7 +6,6 @@ import dataclasses
 import logging
 
 import pytest
-
 from minimonty.frameworks.telemetry import TelemetryEmitter, getTelemetry
 from minimonty.frameworks.telemetry.schemas import (
     LearningModuleSnapshot,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 
 import pytest
-
 from minimonty.experiment import DEFAULT_LEARNED_OBJECTS, DEFAULT_WORLD, init_telemetry
 from minimonty.frameworks.models import EvidenceLM
 from minimonty.frameworks.telemetry import getTelemetry

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import pytest
-
 from minimonty.frameworks.telemetry import getTelemetry
 from minimonty.frameworks.telemetry.schemas import TelemetryEvent, TelemetrySnapshot
 

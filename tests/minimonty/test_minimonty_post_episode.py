@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from minimonty.experiment import (
     DEFAULT_EPISODES,
     DEFAULT_LEARNED_OBJECTS,

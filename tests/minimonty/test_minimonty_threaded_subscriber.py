@@ -7,7 +7,6 @@ import threading
 import time
 
 import pytest
-
 from minimonty.frameworks.telemetry import getTelemetry
 from minimonty.frameworks.telemetry.schemas import PossibleMatches, TelemetrySchema
 from minimonty.frameworks.telemetry.subscribers import ThreadedSubscriber

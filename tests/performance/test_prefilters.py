@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import FIXTURES, MINIMONTY_SRC
 
 from domain_fence.core.config import parse_placement
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.placement import bytes_filter, check_placement, definitions_in, placement_findings
 from domain_fence.core.pyfacts import top_level_definitions
 from domain_fence.core.source import Unreadable, decode, parse_source
-from support import FIXTURES, MINIMONTY_SRC
 
 
 def python_files() -> list[Path]:
@@ -89,7 +89,7 @@ def test_the_bytes_filter_reads_names_as_python_does(start, rest, layout, cut):
         return  # not a name Python accepts there (``as``, a leading combining mark)
     [defined] = names
     assert defined == unicodedata.normalize("NFKC", name)
-    for pattern in patterns_for(defined) + [defined[: cut + 1] + "*", "*" + defined[cut:]]:
+    for pattern in [*patterns_for(defined), defined[: cut + 1] + "*", "*" + defined[cut:]]:
         if fnmatchcase(defined, pattern):
             assert bytes_filter([pattern])(data), (data, pattern)
 

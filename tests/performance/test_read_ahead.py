@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from domain_fence.core import factcache, index as index_module
+from domain_fence.core import factcache
+from domain_fence.core import index as index_module
 from domain_fence.core.config import parse_vocabulary
 from domain_fence.core.events import all_vocabulary_findings, prefetch_covered
 from domain_fence.core.index import ProjectIndex

@@ -8,6 +8,7 @@ import importlinter.api  # noqa: F401  (configures import-linter's settings)
 import pytest
 from importlinter.application import output
 from importlinter.domain.contract import InvalidContractOptions
+from support import FIXTURES
 
 from domain_fence.core.baseline import Baseline, BaselineEntry, apply_baseline, load_baseline, write_baseline
 from domain_fence.core.config import parse_placement
@@ -15,8 +16,6 @@ from domain_fence.core.index import ProjectIndex
 from domain_fence.core.placement import check_placement
 from domain_fence.integrations.importlinter import PlacementContract
 from domain_fence.integrations.importlinter.base import project_root
-
-from support import FIXTURES
 
 PROJECT = FIXTURES / "placement" / "monty"
 CONTRACT = "experiment-owns-its-telemetry"

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support import FIXTURES
 
 from domain_fence.core.config import parse_placement
 from domain_fence.core.index import ProjectIndex
@@ -23,8 +24,6 @@ from domain_fence.core.placement import (
     module_placement_findings,
     scan_definitions,
 )
-
-from support import FIXTURES
 
 PROJECT = FIXTURES / "placement" / "monty"
 SOURCES = PROJECT / "src"

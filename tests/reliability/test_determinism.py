@@ -74,7 +74,7 @@ def run_driver(roots: list[Path], seed: str, workdir: Path) -> dict:
     environment["PYTHONHASHSEED"] = seed
     run = workdir / f"run-{len(list(workdir.iterdir()))}"
     copies = [run / root.name for root in roots]
-    for root, copy in zip(roots, copies):  # a fresh copy per run: nothing cached from the last
+    for root, copy in zip(roots, copies, strict=True):  # a fresh copy per run: nothing cached from the last
         shutil.copytree(root, copy)
     completed = subprocess.run(
         [sys.executable, "-c", DRIVER, *map(str, copies)], env=environment, capture_output=True, text=True, timeout=300

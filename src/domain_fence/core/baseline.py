@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .findings import Finding
+
 FORMAT = "domain-fence-baseline"
 VERSION = 1
 DEFAULT_PATH = ".domain-fence-baseline.json"
@@ -147,18 +149,18 @@ def _file_mode(path: Path) -> int:
 class Ratchet:
     """Findings split by the baseline of one contract."""
 
-    new: tuple
-    baselined: tuple
+    new: tuple[Finding, ...]
+    baselined: tuple[Finding, ...]
     stale: tuple[str, ...]  # fingerprints recorded but matched by nothing
 
 
-def apply_baseline(findings: Iterable, recorded: frozenset[str]) -> Ratchet:
-    """Split ``findings`` (anything with a ``fingerprint``) against ``recorded``."""
-    findings = sorted(findings)
-    seen = {f.fingerprint for f in findings}
+def apply_baseline(findings: Iterable[Finding], recorded: frozenset[str]) -> Ratchet:
+    """Split ``findings`` against ``recorded``."""
+    ordered = sorted(findings)
+    seen = {f.fingerprint for f in ordered}
     return Ratchet(
-        new=tuple(f for f in findings if f.fingerprint not in recorded),
-        baselined=tuple(f for f in findings if f.fingerprint in recorded),
+        new=tuple(f for f in ordered if f.fingerprint not in recorded),
+        baselined=tuple(f for f in ordered if f.fingerprint in recorded),
         stale=tuple(sorted(recorded - seen)),
     )
 

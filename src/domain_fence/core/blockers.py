@@ -156,7 +156,7 @@ def _is_python_file(name: str) -> bool:
     return name.endswith(".py") and not name.startswith(".") and name.count(".") == 1
 
 
-def _is_directory(entry: os.DirEntry) -> bool:
+def _is_directory(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_dir()  # follows symlinks, as grimp's walk does
     except OSError:

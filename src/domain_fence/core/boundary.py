@@ -4,6 +4,7 @@ their crossing link, the import that leaves the source modules."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from .config import BoundaryConfig
 from .findings import Finding
@@ -32,7 +33,7 @@ def format_link(importer: str, imported: str, line_numbers: Sequence[int]) -> st
     return f"{importer} -> {imported} ({lines})"
 
 
-def crossing_link(chain: Sequence[Mapping], in_source: Callable[[str], bool] | None = None) -> int:
+def crossing_link(chain: Sequence[Mapping[str, Any]], in_source: Callable[[str], bool] | None = None) -> int:
     """The index of the link where the chain leaves the source modules: the last link
     whose importer is a source module (the first link when ``in_source`` is None).
 
@@ -47,7 +48,10 @@ def crossing_link(chain: Sequence[Mapping], in_source: Callable[[str], bool] | N
 
 
 def chain_finding(
-    contract: str, chain: Sequence[Mapping], path_of, in_source: Callable[[str], bool] | None = None
+    contract: str,
+    chain: Sequence[Mapping[str, Any]],
+    path_of: Callable[[str], str],
+    in_source: Callable[[str], bool] | None = None,
 ) -> Finding:
     """The finding for one chain of ``{importer, imported, line_numbers}`` links,
     placed and fingerprinted at its crossing link (see :func:`crossing_link`).
@@ -74,7 +78,7 @@ def chain_finding(
         symbol=importer,
         fingerprint=edge_fingerprint(importer, imported),
         contract=contract,
-        details=tuple(format_link(l["importer"], l["imported"], l["line_numbers"]) for l in chain),
+        details=tuple(format_link(link["importer"], link["imported"], link["line_numbers"]) for link in chain),
     )
 
 

@@ -12,10 +12,12 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .baseline import DEFAULT_PATH
 from .modules import ModuleExpression, module_expression_error
+
+T = TypeVar("T")
 
 
 class ConfigError(Exception):
@@ -137,8 +139,9 @@ class _Options:
             return default
         return value.strip().lower()
 
-    def each(self, key: str, values: tuple[str, ...], convert: Callable[[str], Any]) -> tuple:
-        converted, problems = [], []
+    def each(self, key: str, values: tuple[str, ...], convert: Callable[[str], T]) -> tuple[T, ...]:
+        converted: list[T] = []
+        problems: list[str] = []
         for value in values:
             try:
                 converted.append(convert(value))
@@ -164,7 +167,7 @@ class _Options:
         stale = self.choice("unmatched_baseline_alerting", ALERT_LEVELS, "error")
         return BaselineOptions((self.root / path[0]) if path else self.root / DEFAULT_PATH, stale)
 
-    def finish(self, config):
+    def finish(self, config: T) -> T:
         if self.errors:
             raise ConfigError(self.errors)
         return config

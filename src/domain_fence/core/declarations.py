@@ -45,7 +45,9 @@ def declared_names(
             yield item
 
 
-def _candidates(module: str, facts: DeclarationFacts, scope: tuple[str, ...], event_classes: frozenset[str]):
+def _candidates(
+    module: str, facts: DeclarationFacts, scope: tuple[str, ...], event_classes: frozenset[str]
+) -> Iterator[Declared]:
     if ATTRIBUTES in scope:
         for member in facts.members:
             if member.class_level and member.owner in event_classes:

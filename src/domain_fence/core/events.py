@@ -138,9 +138,10 @@ class EventResolver:
         while pending:
             current = pending.pop()
             if current in self.bases or self._events.get(current):
-                while current is not None:  # it and the chain leading to it derive
-                    self._events[current] = True
-                    current = parent[current]
+                derived: str | None = current
+                while derived is not None:  # it and the chain leading to it derive
+                    self._events[derived] = True
+                    derived = parent[derived]
                 return
             if current in self._events:
                 continue  # known not to derive
@@ -168,10 +169,10 @@ def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: s
 
 
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
-_CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, "_Checker"]] = {}
+_CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, _Checker]] = {}
 
 
-def _checker(config: VocabularyConfig, index: ProjectIndex) -> "_Checker":
+def _checker(config: VocabularyConfig, index: ProjectIndex) -> _Checker:
     found = _CHECKERS.get((config, id(index)))
     if found is None or found[0] is not index:
         if len(_CHECKERS) >= 16:

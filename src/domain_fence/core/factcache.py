@@ -31,11 +31,11 @@ import pickle
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .pyfacts import DeclarationFacts, FileFacts
@@ -50,11 +50,12 @@ NO_CACHE_ENV = "DOMAIN_FENCE_NO_CACHE"
 RACY_WINDOW_NS = 2_000_000_000
 
 
-def cache_directory(root: Path, environ: dict[str, str] | None = None) -> Path | None:
+def cache_directory(root: Path, environ: Mapping[str, str] | None = None) -> Path | None:
     """Where the caches of the project at ``root`` go, or None when caching is off:
     ``DOMAIN_FENCE_NO_CACHE`` (any value but empty, 0, false or no) turns it off,
     ``DOMAIN_FENCE_CACHE_DIR`` moves it (relative to the current directory)."""
-    environ = os.environ if environ is None else environ
+    if environ is None:
+        environ = os.environ
     if environ.get(NO_CACHE_ENV, "").strip().lower() not in ("", "0", "false", "no"):
         return None
     relocated = environ.get(CACHE_DIR_ENV, "").strip()
@@ -70,7 +71,7 @@ class Stamp:
     mtime_ns: int
 
     @classmethod
-    def of(cls, path: Path | str) -> "Stamp | None":
+    def of(cls, path: Path | str) -> Stamp | None:
         try:
             status = os.stat(path)
         except OSError:
@@ -84,14 +85,14 @@ class Stamp:
 
 # An entry: (size, mtime_ns, module, is_package, pickled FileFacts, pickled DeclarationFacts)
 Entry = tuple[int, int, str, bool, bytes, bytes]
-_OPEN: dict[tuple[str, str], "FactCache"] = {}
+_OPEN: dict[tuple[str, str], FactCache] = {}
 
 
 class FactCache:
     """The facts of the project at ``root``, in one pack under ``directory``."""
 
     @classmethod
-    def open(cls, directory: Path, root: Path) -> "FactCache":
+    def open(cls, directory: Path, root: Path) -> FactCache:
         """The process's cache for this project: every index of a run shares it, and
         the pack is read once."""
         key = (str(directory), str(root))
@@ -151,7 +152,7 @@ class FactCache:
                         del entries[path]
                 data = pickle.dumps((PACK_FORMAT, cache_key(), entries), protocol=pickle.HIGHEST_PROTOCOL)
                 _write_atomically(self.path, data)
-        except Exception:  # unwritable or full: not cached
+        except Exception:  # noqa: BLE001 -- unwritable or full: not cached
             return
         self._entries = entries
 
@@ -164,7 +165,7 @@ class FactCache:
         try:
             data = self.path.read_bytes()
             pack = _FactUnpickler(io.BytesIO(data)).load()
-        except Exception:  # missing, unreadable or corrupt: empty
+        except Exception:  # noqa: BLE001 -- missing, unreadable or corrupt: empty
             return {}
         if not (isinstance(pack, tuple) and len(pack) == 3 and pack[:2] == (PACK_FORMAT, cache_key())):
             return {}
@@ -201,12 +202,12 @@ def decode_declarations(data: bytes, module: str) -> DeclarationFacts | None:
     return declarations if isinstance(declarations, DeclarationFacts) and declarations.module == module else None
 
 
-def _decode(data: object):
+def _decode(data: object) -> object:
     if not isinstance(data, bytes):
         return None
     try:
         return _FactUnpickler(io.BytesIO(data)).load()
-    except Exception:
+    except Exception:  # noqa: BLE001 -- a corrupt entry is a miss, whatever unpickling raises
         return None
 
 
@@ -241,10 +242,8 @@ def _write_atomically(target: Path, data: bytes) -> None:
             file.write(data)
         os.replace(temporary, target)
     except BaseException:
-        try:
+        with suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         raise
 
 
@@ -263,8 +262,8 @@ def cache_key() -> str:
         digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
         for module in (pyfacts, source, modules, sys.modules[__name__]):
             try:
-                digest.update(Path(module.__file__).read_bytes())
-            except (OSError, TypeError):
+                digest.update(Path(module.__file__ or "").read_bytes())
+            except OSError:
                 digest.update(repr(module).encode())
         _KEY = digest.hexdigest()
     return _KEY
@@ -292,7 +291,7 @@ _FACT_CLASSES = {
 class _FactUnpickler(pickle.Unpickler):
     """Builds fact classes only: a planted pack cannot name a function to call."""
 
-    def find_class(self, module: str, name: str):
+    def find_class(self, module: str, name: str) -> Any:
         if (module, name) in _FACT_CLASSES:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"{module}.{name} is not a fact class")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -36,5 +37,5 @@ class Finding:
         return f"{self.path}:{self.line}:{self.col + 1}: {self.code} {self.message}"
 
 
-def sorted_findings(findings) -> list[Finding]:
+def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(set(findings))

@@ -57,10 +57,10 @@ class ProjectIndex:
     def build(
         cls,
         root: Path,
-        root_packages,
+        root_packages: Iterable[str],
         search_paths: list[str] | None = None,
-        cache_dir: Path | None | _FromEnvironment = FROM_ENVIRONMENT,
-    ) -> "ProjectIndex":
+        cache_dir: Path | _FromEnvironment | None = FROM_ENVIRONMENT,
+    ) -> ProjectIndex:
         """The index of ``root_packages``, caching facts in ``cache_dir`` (None: no
         persistent cache; by default where the environment says, see
         :func:`~.factcache.cache_directory`)."""
@@ -75,8 +75,8 @@ class ProjectIndex:
                 missing[package] = str(error)
                 continue
             modules.update(discover_modules(package, directories))
-        directory = cache_directory(root) if cache_dir is FROM_ENVIRONMENT else cache_dir
-        cache = FactCache.open(Path(directory), root) if directory is not None else None
+        directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
+        cache = FactCache.open(directory, root) if directory is not None else None
         return cls(root=root, modules=dict(sorted(modules.items())), missing=missing, cache=cache)
 
     def is_package(self, module: str) -> bool:
@@ -113,13 +113,14 @@ class ProjectIndex:
         """The names ``module`` declares; None for a namespace directory or an unknown module."""
         if self.file_facts(module) is None:
             return None
-        declarations = self._declarations[module]
-        if isinstance(declarations, bytes):
-            declarations = decode_declarations(declarations, module)
-            if declarations is None:  # a damaged pickle: read the file again
-                path = self.modules[module]
-                declarations = extract(module, self.is_package(module), load_tree(path))[1]
-            self._declarations[module] = declarations
+        stored = self._declarations[module]
+        if not isinstance(stored, bytes):
+            return stored
+        declarations = decode_declarations(stored, module)
+        if declarations is None:  # a damaged pickle: read the file again
+            path = self.modules[module]
+            declarations = extract(module, self.is_package(module), load_tree(path))[1]
+        self._declarations[module] = declarations
         return declarations
 
     def prefetch(self, modules: Iterable[str]) -> None:
@@ -143,7 +144,7 @@ class ProjectIndex:
                     jobs.append(job)
                 else:
                     self._keep(job, found)
-            for job, (facts, pickled, declarations) in zip(jobs, _extract_all(jobs, self.parallel)):
+            for job, (facts, pickled, declarations) in zip(jobs, _extract_all(jobs, self.parallel), strict=True):
                 self._keep(job, (facts, declarations))
                 if self.cache and job.stamp and facts.unreadable is None:
                     pickled = pickled or encode(facts)
@@ -157,7 +158,7 @@ class ProjectIndex:
         if self.cache is not None:
             self.cache.save()
 
-    def _keep(self, job: "_Job", found: tuple[FileFacts, DeclarationFacts | bytes]) -> None:
+    def _keep(self, job: _Job, found: tuple[FileFacts, DeclarationFacts | bytes]) -> None:
         if job.stamp is not None:
             _MEMORY[job.key] = found
         self._facts[job.module], self._declarations[job.module] = found
@@ -183,13 +184,13 @@ class _Job:
     stamp: Stamp | None  # None when the file cannot be stat'ed: parsed (to say why), not cached
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[Stamp | None, str, bool]:
         return (self.stamp, self.module, self.is_package)
 
 
 # Facts by file version, shared by every index of the process: lint-imports builds an
 # index per contract, and each then finds the files the others parsed.
-_MEMORY: dict[tuple, tuple[FileFacts, DeclarationFacts | bytes]] = {}
+_MEMORY: dict[tuple[Stamp | None, str, bool], tuple[FileFacts, DeclarationFacts | bytes]] = {}
 # The facts, pickled too when they came from a worker, and the declarations (pickled
 # when they came from a worker, see ProjectIndex.declarations).
 Extracted = tuple[FileFacts, "bytes | None", "DeclarationFacts | bytes"]
@@ -235,10 +236,14 @@ def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
         try:
             with ProcessPoolExecutor(workers) as pool, _no_cyclic_collection():
                 done = list(pool.map(_extract_pickled, chunks))
-        except Exception:  # no processes here (a sandbox, a daemon): parse in this one
+        except Exception:  # noqa: BLE001 -- no processes here (a sandbox, a daemon): parse in this one
             pass
         else:
-            by_job = {id(job): pickled for chunk, results in zip(chunks, done) for job, pickled in zip(chunk, results)}
+            by_job = {
+                id(job): pickled
+                for chunk, results in zip(chunks, done, strict=True)
+                for job, pickled in zip(chunk, results, strict=True)
+            }
             extracted = []
             for job in jobs:
                 pickled, declarations = by_job[id(job)]

@@ -104,9 +104,9 @@ def experiment_packages(layout: Layout) -> list[str]:
     """Packages named ``experiment``/``experiments``, outermost only."""
     found: list[str] = []
     for module in layout.modules:
-        if module.rsplit(".", 1)[-1] in EXPERIMENT_NAMES and layout.is_package(module):
-            if not any(module.startswith(outer + ".") for outer in found):
-                found.append(module)
+        named = module.rsplit(".", 1)[-1] in EXPERIMENT_NAMES and layout.is_package(module)
+        if named and not any(module.startswith(outer + ".") for outer in found):
+            found.append(module)
     return found
 
 

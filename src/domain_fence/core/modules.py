@@ -11,6 +11,7 @@ import importlib.machinery
 import importlib.util
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -70,7 +71,7 @@ def module_expression_error(text: str) -> str | None:
     return None
 
 
-def matches_any(module: str, expressions) -> bool:
+def matches_any(module: str, expressions: Iterable[ModuleExpression]) -> bool:
     return any(expression.matches(module) for expression in expressions)
 
 

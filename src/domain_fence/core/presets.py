@@ -8,6 +8,7 @@ the configuration written always validates against the project as it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .baseline import DEFAULT_PATH
@@ -120,7 +121,9 @@ def plan_preset(layout: Layout, preset: Preset) -> Plan:
         raise LayoutError(
             f"{layout.directory}: preset {preset.name} needs root package {preset.root_package}; found {found}"
         )
-    runtime, experiment, left_out = [], [], []
+    runtime: list[str] = []
+    experiment: list[str] = []
+    left_out: list[str] = []
     for names, kept in ((preset.runtime, runtime), (preset.experiment, experiment)):
         for name in names:
             existing = layout.expand(name)
@@ -191,7 +194,7 @@ def _with_vocabulary(plan: Plan, telemetry: list[str]) -> Plan:
         f"event vocabulary contract left out: no event base class (a Schema or Event class other "
         f"classes derive from) found in {where}; add one by hand when the runtime has events"
     )
-    return Plan(**{**plan.__dict__, "notes": plan.notes + (note,)})
+    return Plan(**{**plan.__dict__, "notes": (*plan.notes, note)})
 
 
 def contract_ids(plan: Plan) -> list[tuple[str, str]]:
@@ -255,7 +258,7 @@ def render_importlinter(plan: Plan, command: str) -> str:
     return "\n".join(sections) + "\n"
 
 
-def _option(key: str, values) -> str:
+def _option(key: str, values: Iterable[str]) -> str:
     # One value per line below the key: import-linter reads a single-line value as a string.
     return "\n".join([f"{key} =", *(f"    {value}" for value in values)])
 

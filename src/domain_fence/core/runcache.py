@@ -33,6 +33,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from .modules import ModuleNotFound, default_search_paths, locate_package
 
@@ -106,7 +107,7 @@ class RunCache:
                 entry["inputs"]["project_root"],
             )
             fields = (entry["version"], entry["invocation"], entry["digest"], entry["text"], entry["status"])
-        except Exception:  # missing, unreadable or malformed: a miss
+        except Exception:  # noqa: BLE001 -- missing, unreadable or malformed: a miss
             return None
         version, invocation, digest, text, status = fields
         if version != RUN_CACHE_VERSION or invocation != _as_json(self.invocation):
@@ -138,7 +139,7 @@ class RunCache:
                 os.unlink(temporary)
                 raise
             self._forget_old_runs()
-        except Exception:  # an unwritable cache only costs the next run its speed
+        except Exception:  # noqa: BLE001 -- an unwritable cache only costs the next run its speed
             return
 
     def _forget_old_runs(self) -> None:
@@ -178,7 +179,7 @@ def input_digest(inputs: Inputs) -> str | None:
     return digest.hexdigest()
 
 
-def _walk(top: Path, digest) -> int | None:
+def _walk(top: Path, digest: hashlib._Hash) -> int | None:
     """Feed every entry below ``top`` to ``digest``: names, kinds, and the size and
     modification time of Python files. The newest modification time, or None when a
     symlinked directory is met."""
@@ -222,9 +223,10 @@ def _file_content(path: str) -> bytes:
     return f"file {path} ".encode("utf-8", "surrogateescape") + hashlib.sha256(data).digest()
 
 
-def _as_json(value) -> dict:
-    return json.loads(json.dumps(asdict(value)))
+def _as_json(value: Invocation | Inputs) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(json.dumps(asdict(value)))
+    return loaded
 
 
-def _items(group):
+def _items(group: object) -> list[object] | tuple[object, ...]:
     return group if isinstance(group, (list, tuple)) else [group]

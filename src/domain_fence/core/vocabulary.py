@@ -88,7 +88,7 @@ class Vocabulary:
     allow: frozenset[str] = frozenset()
 
     @classmethod
-    def compile(cls, words: Iterable[WordRule], allow: Iterable[str] = ()) -> "Vocabulary":
+    def compile(cls, words: Iterable[WordRule], allow: Iterable[str] = ()) -> Vocabulary:
         folded = []
         for rule in words:
             key = tuple(fold(part) for word in rule.words for part in split_words(word))

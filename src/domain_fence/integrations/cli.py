@@ -15,11 +15,11 @@ import os
 import shlex
 import sys
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 
@@ -54,8 +54,11 @@ config_option = click.option(
     help="import-linter configuration file, or the directory holding it (default: the current directory).",
 )
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def cache_options(command):
+
+def cache_options(command: Callable[P, R]) -> Callable[P, R]:
     """``--no-cache`` and ``--cache-dir``: where the facts of every file and grimp's
     import graph are cached (the environment's DOMAIN_FENCE_NO_CACHE and
     DOMAIN_FENCE_CACHE_DIR say the same for every front end)."""
@@ -80,7 +83,7 @@ class UsageFailure(click.ClickException):
 
     exit_code = EXIT_ERROR
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"domain-fence: error: {self.message}", err=True)
 
 
@@ -88,7 +91,14 @@ class OneLineErrors(click.Group):
     """click prints usage errors as a usage block; ours are one line, like every other
     error of the command, so a CI log or a pre-commit hook shows what is wrong at once."""
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -105,7 +115,7 @@ class OneLineErrors(click.Group):
             sys.exit(EXIT_INTERRUPTED)
         except (KeyboardInterrupt, SystemExit):
             raise
-        except BaseException as error:  # noqa: BLE001 - a bug of ours (or a panic in grimp): one line all the same
+        except BaseException as error:  # noqa: BLE001 -- a bug of ours (or a panic in grimp): one line all the same
             click.echo(f"domain-fence: internal error: {type(error).__name__}: {_one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
@@ -281,7 +291,7 @@ class Progress:
         self.enabled = enabled and self.console.is_terminal
 
     @contextmanager
-    def running(self) -> Iterator:
+    def running(self) -> Iterator[Callable[[str], None]]:
         if not self.enabled:
             yield lambda message: None
             return

@@ -30,14 +30,15 @@ from typing import Any
 
 from flake8.exceptions import PluginExecutionFailed
 
+from domain_fence import __version__
 from domain_fence.core.baseline import BaselineError, load_baseline
 from domain_fence.core.boundary import direct_import_findings
 from domain_fence.core.events import prefetch_covered, vocabulary_findings
 from domain_fence.core.findings import Finding
-from domain_fence.core.placement import module_placement_findings
-from domain_fence.core.rules import RULES
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.modules import matches_any
+from domain_fence.core.placement import module_placement_findings
+from domain_fence.core.rules import RULES
 from domain_fence.integrations.importlinter.base import FenceContract
 from domain_fence.integrations.importlinter.configuration import (
     Configuration,
@@ -73,13 +74,13 @@ class Project:
     """One configuration's contracts, checks, baselines and (lazily) its index."""
 
     configuration: Configuration
-    contracts: list[FenceContract]
+    contracts: list[FenceContract[Any]]
     recorded: dict[str, frozenset[str]]  # contract id -> baselined fingerprints
     checks: dict[str, FamilyCheck] = field(default_factory=dict)
     _index: ProjectIndex | None = None
 
     @classmethod
-    def load(cls, path: Path | None) -> "Project":
+    def load(cls, path: Path | None) -> Project:
         """Raises ConfigurationError or BaselineError with one line per problem."""
         configuration = load_configuration(path)
         contracts = configuration.fence_contracts()
@@ -212,7 +213,7 @@ class DomainFenceChecker:
     """flake8 entry point ``DOM``."""
 
     name = "domain-fence"
-    version = "0.1.0"
+    version = __version__
     config: str | None = None
     optional_codes: frozenset[str] = frozenset()  # off-by-default codes the user selected
 

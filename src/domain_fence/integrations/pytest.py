@@ -19,11 +19,12 @@ import warnings
 from collections.abc import Callable, Iterator
 from copy import deepcopy
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import pytest
 
 if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle
     from grimp import ImportGraph
     from importlinter.domain.contract import Contract, ContractCheck
 
@@ -236,7 +237,8 @@ class Fence:
         index = self.index if isinstance(contract, FenceContract) else None
         root_token, index_token = project_root.set(self.configuration.root), shared_index.set(index)
         try:
-            return contract.check(deepcopy(graph), verbose=False)
+            # None only for a contract that declares needs_graph False, whose check takes None
+            return contract.check(cast("ImportGraph", deepcopy(graph)), verbose=False)
         except ValueError as error:  # our contracts' way of naming an unusable baseline
             raise FenceProblem(f"{contract_id(contract)}: {_one_line(error)}") from None
         finally:
@@ -322,17 +324,17 @@ _FENCE = pytest.StashKey["Fence"]()
 
 
 def configuration_location(config: pytest.Config) -> Path:
-    option = config.getoption("domain_fence_config")
+    option: Path | None = config.getoption("domain_fence_config")
     if option is not None:
         return option
     value = config.getini(INI_OPTION).strip()
     if value:
         base = config.inipath.parent if config.inipath else config.rootpath
-        path = (base / value).resolve()
+        path = Path(base / value).resolve()
         if not path.exists():
             raise pytest.UsageError(f"{INI_OPTION} = {value}: no such file or directory ({path})")
         return path
-    return config.rootpath
+    return Path(config.rootpath)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -340,7 +342,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_FENCE] = fence
     if config.getoption("domain_fence"):
         try:
-            fence.contracts  # configuration errors stop the run before any test
+            _ = fence.contracts  # configuration errors stop the run before any test
         except FenceProblem as error:
             raise pytest.UsageError(*str(error).splitlines()) from None
         # Collect the configuration file as if it had been named on the command line.
@@ -389,9 +391,12 @@ class ContractItem(pytest.Item):
         if not result.kept:
             raise ContractBroken(fence.report(self.contract, result))
         for message in result.warnings:
-            warnings.warn(FenceWarning(f"{self.contract.name}: {message}"))
+            # stacklevel 1: the contract warns, not whoever called runtest
+            warnings.warn(FenceWarning(f"{self.contract.name}: {message}"), stacklevel=1)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
+    ) -> str | TerminalRepr:
         if isinstance(excinfo.value, (ContractBroken, FenceProblem)):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)

@@ -4,14 +4,17 @@ project root, and deterministic rendering of findings."""
 from __future__ import annotations
 
 import contextvars
+from abc import abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from grimp import ImportGraph
 from importlinter import Contract, ContractCheck, fields, output
 from importlinter.domain.contract import InvalidContractOptions
 
-from domain_fence.core.baseline import Baseline, BaselineError, apply_baseline, load_baseline
-from domain_fence.core.config import ConfigError
+from domain_fence.core.baseline import Baseline, BaselineEntry, BaselineError, apply_baseline, load_baseline
+from domain_fence.core.config import BaselineOptions, ConfigError
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.rules import get_rule
@@ -38,11 +41,24 @@ class UnusableBaseline(BaselineError, ValueError):
     contract's failure, our front ends report it as the baseline's one-line error."""
 
 
-class FenceContract(Contract):
-    """Base of the domain-fence contract types."""
+class FenceConfig(Protocol):
+    """What every family's parsed configuration has."""
+
+    @property
+    def baseline(self) -> BaselineOptions: ...
+
+
+ConfigT = TypeVar("ConfigT", bound=FenceConfig)
+
+
+class FenceContract(Contract, Generic[ConfigT]):
+    """Base of the domain-fence contract types: a family's configuration type
+    ``ConfigT``, parsed by :meth:`parse_config` when import-linter validates the
+    contract, and its findings recorded as baseline entries by :meth:`violations`."""
 
     family: ClassVar[str]
     needs_graph: ClassVar[bool] = True  # False: it reads sources, and runs without the graph
+    config: ConfigT  # set by validate()
 
     baseline = fields.StringField(required=False)
     unmatched_baseline_alerting = fields.StringField(required=False)
@@ -66,9 +82,14 @@ class FenceContract(Contract):
         except ConfigError as error:
             raise InvalidContractOptions(error.errors) from None
 
-    @staticmethod
-    def parse_config(contract: str, name: str, options: dict[str, Any], root: Path):
-        raise NotImplementedError
+    @abstractmethod
+    def parse_config(self, contract: str, name: str, options: Mapping[str, Any], root: Path) -> ConfigT:
+        """The family's configuration, or a ConfigError listing every bad option."""
+
+    @abstractmethod
+    def violations(self, graph: ImportGraph | None) -> list[BaselineEntry]:
+        """The baseline entries that make this contract pass (``graph`` is None when
+        :attr:`needs_graph` is False)."""
 
     @property
     def contract_id(self) -> str:
@@ -101,7 +122,9 @@ class FenceContract(Contract):
         baselined = [f for f in ratchet.baselined if f.code != UNANALYSABLE]
         return self.ratchet_result(new, baselined, ratchet.stale, metadata or {})
 
-    def ratchet_result(self, new, baselined, stale, metadata: dict[str, Any]) -> ContractCheck:
+    def ratchet_result(
+        self, new: Sequence[Finding], baselined: Sequence[Finding], stale: Iterable[str], metadata: dict[str, Any]
+    ) -> ContractCheck:
         stale_level = self.config.baseline.stale
         warnings = [stale_message(f) for f in stale] if stale_level == "warn" else []
         failing_stale = list(stale) if stale_level == "error" else []
@@ -153,8 +176,12 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
 
 def finding_from_dict(data: dict[str, Any]) -> Finding:
     fields_ = {k: data[k] for k in ("path", "line", "col", "code", "message", "symbol", "fingerprint", "contract")}
-    ends = {"end_line": int(data.get("end_line", 0)), "end_col": int(data.get("end_col", 0))}
-    return Finding(**fields_, details=tuple(data.get("details", ())), **ends)
+    return Finding(
+        **fields_,
+        details=tuple(data.get("details", ())),
+        end_line=int(data.get("end_line", 0)),
+        end_col=int(data.get("end_col", 0)),
+    )
 
 
 def format_finding(data: dict[str, Any]) -> str:

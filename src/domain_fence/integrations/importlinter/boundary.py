@@ -10,7 +10,9 @@ the contract (or warns, or is ignored, per ``unmatched_baseline_alerting``).
 
 from __future__ import annotations
 
-from itertools import pairwise
+import itertools
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from grimp import ImportGraph
@@ -19,7 +21,7 @@ from importlinter.contracts.forbidden import ForbiddenContract
 
 from domain_fence.core.baseline import BaselineEntry, apply_baseline
 from domain_fence.core.boundary import chain_finding, edge_fingerprint
-from domain_fence.core.config import parse_boundary
+from domain_fence.core.config import BoundaryConfig, parse_boundary
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.modules import matches_any
@@ -28,7 +30,7 @@ from .base import FenceContract, current_root, shared_index
 from .caching import fence_cache_dir
 
 
-class BoundaryContract(FenceContract, ForbiddenContract):
+class BoundaryContract(FenceContract[BoundaryConfig], ForbiddenContract):
     """Source modules must not import forbidden modules, directly or through chains.
 
     Options: those of import-linter's ``forbidden`` contract, plus ``baseline`` (path
@@ -37,7 +39,9 @@ class BoundaryContract(FenceContract, ForbiddenContract):
 
     type_name = "boundary"
     family = "boundary"
-    parse_config = staticmethod(parse_boundary)
+
+    def parse_config(self, contract: str, name: str, options: Mapping[str, Any], root: Path) -> BoundaryConfig:
+        return parse_boundary(contract, name, options, root)
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
         # import-linter's own check validates the modules and removes ignore_imports
@@ -56,8 +60,10 @@ class BoundaryContract(FenceContract, ForbiddenContract):
         result.ignored_import_count = forbidden.ignored_import_count
         return result
 
-    def violations(self, graph: ImportGraph) -> list[BaselineEntry]:
+    def violations(self, graph: ImportGraph | None) -> list[BaselineEntry]:
         """The entries that make this contract pass on ``graph``: one per crossing import."""
+        if graph is None:  # needs_graph is True: the front ends always build it
+            raise TypeError("a boundary contract needs the import graph")
         ForbiddenContract.check(self, graph, False)  # validates, and removes ignore_imports
         return sorted(
             BaselineEntry(self.contract_id, f.fingerprint, f"{f.code} {f.message}") for f in self.crossing_chains(graph)
@@ -80,7 +86,7 @@ class BoundaryContract(FenceContract, ForbiddenContract):
                 if route is None:
                     continue
                 modules = [importer, *route]
-                chain = [_link(graph, a, b) for a, b in pairwise(modules)]
+                chain = [_link(graph, a, b) for a, b in itertools.pairwise(modules)]
                 chains[chain_finding(self.contract_id, chain, path_of, self.in_source)] = chain
         return dict(sorted(chains.items()))
 
@@ -100,7 +106,13 @@ class _RoutesToForbidden:
     in name order: grimp's chain searches break ties differently from run to run.
     """
 
-    def __init__(self, graph: ImportGraph, in_source, is_forbidden, direct_only: bool) -> None:
+    def __init__(
+        self,
+        graph: ImportGraph,
+        in_source: Callable[[str], bool],
+        is_forbidden: Callable[[str], bool],
+        direct_only: bool,
+    ) -> None:
         self.next_hop: dict[str, str | None] = {}
         frontier = sorted(m for m in graph.modules if is_forbidden(m))
         self.next_hop.update((m, None) for m in frontier)
@@ -124,7 +136,7 @@ class _RoutesToForbidden:
 
 def _by_pair(chains: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Chains grouped as import-linter's forbidden contract reports them."""
-    pairs: dict[tuple[str, str], list] = {}
+    pairs: dict[tuple[str, str], list[list[dict[str, Any]]]] = {}
     for chain in chains:
         pairs.setdefault((chain[-1]["imported"], chain[0]["importer"]), []).append(chain)
     return [
@@ -150,7 +162,7 @@ class _ModulePaths:
         if self._index is None:
             shared = shared_index.get()  # the run's index, when a front end shares one
             same = shared is not None and shared.root == current_root()
-            if same:
+            if shared is not None and same:
                 self._index = shared
             else:
                 root = current_root()

@@ -87,7 +87,7 @@ class Configuration:
         try:
             for options in self.contracts_options:
                 contract_type = options.get("type")
-                cls = self.contract_types.get(contract_type)
+                cls = self.contract_types.get(str(contract_type))
                 if cls is None:
                     problems.append(f"{self.section(options)} type: unknown contract type {contract_type!r}")
                     continue
@@ -109,7 +109,7 @@ class Configuration:
             raise ConfigurationError("\n".join(f"{self.path}: {p}" for p in problems))
         return built
 
-    def fence_contracts(self, family: str | None = None) -> list[FenceContract]:
+    def fence_contracts(self, family: str | None = None) -> list[FenceContract[Any]]:
         return [c for c in self.contracts() if isinstance(c, FenceContract) and (family is None or c.family == family)]
 
 

@@ -10,6 +10,7 @@ made far less likely (see :mod:`.native`), and any failure names every file at f
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -81,7 +82,7 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
 
     cache_dir = configuration.graph_cache_dir
     try:
-        with cache_turn(cache_dir) if cache else nullcontext(), native_stderr_held():
+        with cache_turn(cache_dir) if cache_dir is not None and cache else nullcontext(), native_stderr_held():
             return with_roomy_stack(build)
     except OSError:
         raise
@@ -93,12 +94,12 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
     except ValueError as error:
         if str(error).startswith("Could not find package"):  # grimp: root package not found
             raise ConfigurationError(
-                f"{configuration.path}: [importlinter] root_packages: {printable(error)}"
+                f"{configuration.path}: [importlinter] root_packages: {printable(str(error))}"
             ) from None
         raise unavailable(configuration, error) from None
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as error:  # a grimp panic is a BaseException
+    except BaseException as error:  # noqa: BLE001 -- a grimp panic is a BaseException
         raise unavailable(configuration, error) from None
 
 
@@ -151,7 +152,7 @@ def refuse_regular_parents(configuration: Configuration, search_paths: list[str]
             )
 
 
-def _package_directories(configuration: Configuration, search_paths: list[str]):
+def _package_directories(configuration: Configuration, search_paths: list[str]) -> Iterator[Path]:
     for package in configuration.root_packages:
         try:
             yield from locate_package(package, search_paths)

@@ -8,7 +8,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
@@ -30,15 +30,13 @@ def cache_turn(directory: Path) -> Iterator[None]:
         import fcntl
 
         directory.mkdir(exist_ok=True)
-        handle = open(directory / "domain-fence.lock", "ab")
+        handle = open(directory / "domain-fence.lock", "ab")  # noqa: SIM115 -- closed by the `with` below; opened here so that failing to open is told apart
     except (ImportError, OSError):
         yield
         return
     with handle:
-        try:
+        with suppress(OSError):
             fcntl.flock(handle, fcntl.LOCK_EX)
-        except OSError:
-            pass
         yield
 
 
@@ -70,10 +68,8 @@ def native_stderr_held() -> Iterator[None]:
 
 
 def _restore(saved: int) -> None:
-    try:
+    with suppress(OSError, ValueError):
         sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
     os.dup2(saved, 2)
     os.close(saved)
 
@@ -87,7 +83,7 @@ def with_roomy_stack(function: Callable[[], T]) -> T:
     def run() -> None:
         try:
             outcome["value"] = function()
-        except BaseException as error:  # handed to the calling thread
+        except BaseException as error:  # noqa: BLE001 -- handed to the calling thread
             outcome["error"] = error
 
     try:
@@ -97,11 +93,12 @@ def with_roomy_stack(function: Callable[[], T]) -> T:
     worker = threading.Thread(target=run, name="domain-fence-graph", daemon=True)
     try:
         worker.start()
+        started = True
     except RuntimeError:  # no memory for such a stack
-        worker = None
+        started = False
     finally:
         threading.stack_size(previous)
-    if worker is None:
+    if not started:
         return function()
     worker.join()
     if "error" in outcome:

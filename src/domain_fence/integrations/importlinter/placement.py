@@ -8,18 +8,22 @@ not pass silently), or breaks the contract with ``require_match = true``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
 from grimp import ImportGraph
 from importlinter import ContractCheck, fields, output
 from rich.markup import escape
 
 from domain_fence.core.baseline import BaselineEntry
-from domain_fence.core.config import parse_placement
+from domain_fence.core.config import PlacementConfig, parse_placement
 from domain_fence.core.placement import PlacementResult, check_placement
 
 from .base import FenceContract
 
 
-class RawOption(fields.Field):
+class RawOption(fields.Field[str | list[str]]):
     """An option passed through as written; ``parse_placement`` validates it, with
     every other option, and reports all problems at once."""
 
@@ -27,7 +31,7 @@ class RawOption(fields.Field):
         return raw_data
 
 
-class PlacementContract(FenceContract):
+class PlacementContract(FenceContract[PlacementConfig]):
     """Module-level functions and classes whose names match ``symbols`` (fnmatch
     patterns, case-sensitive) may be defined only in ``allowed_modules``.
 
@@ -39,7 +43,9 @@ class PlacementContract(FenceContract):
     type_name = "placement"
     family = "placement"
     needs_graph = False
-    parse_config = staticmethod(parse_placement)
+
+    def parse_config(self, contract: str, name: str, options: Mapping[str, Any], root: Path) -> PlacementConfig:
+        return parse_placement(contract, name, options, root)
 
     symbols = RawOption(required=True)
     allowed_modules = RawOption(required=True)
@@ -80,7 +86,7 @@ class PlacementContract(FenceContract):
         )
 
 
-def unmatched_message(pattern: str, kinds) -> str:
+def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
     what = next(iter(kinds)) if len(kinds) == 1 else "function or class"
     return f"symbols: {pattern!r} matches no module-level {what}; is it misspelt?"
 

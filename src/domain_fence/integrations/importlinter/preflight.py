@@ -8,6 +8,8 @@ would instead find nothing wrong in every file and pass: it asks here first.
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain_fence.core.events import unmatched_event_bases, unmatched_module_expressions
 from domain_fence.core.index import ProjectIndex
 
@@ -16,7 +18,9 @@ from .configuration import Configuration
 from .vocabulary import unmatched_base_message, unmatched_message
 
 
-def preflight_problems(configuration: Configuration, contracts: list[FenceContract], index: ProjectIndex) -> list[str]:
+def preflight_problems(
+    configuration: Configuration, contracts: list[FenceContract[Any]], index: ProjectIndex
+) -> list[str]:
     """One line per problem, each naming the file, the section and the option."""
     path = configuration.path
     if index.missing:
@@ -42,7 +46,9 @@ def preflight_problems(configuration: Configuration, contracts: list[FenceContra
     return problems
 
 
-def _missing_boundary_modules(contract: FenceContract, configuration: Configuration, index: ProjectIndex) -> list[str]:
+def _missing_boundary_modules(
+    contract: FenceContract[Any], configuration: Configuration, index: ProjectIndex
+) -> list[str]:
     """Plain module names of the project that do not exist, as import-linter's
     ``forbidden`` reports them (a wildcard may match nothing; an external module
     may be absent)."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from grimp import ImportGraph
 from importlinter import Contract, ContractCheck
@@ -43,8 +43,10 @@ from domain_fence.core.report import (
 )
 
 from .base import FenceContract, finding_from_dict, project_root, shared_index
+from .boundary import BoundaryContract
 from .configuration import Configuration, ConfigurationError
 from .graph import GraphUnavailable, build_graph
+from .vocabulary import VocabularyContract
 
 Progress = Callable[[str], None]
 
@@ -78,7 +80,8 @@ def check_configuration(configuration: Configuration, progress: Progress | None 
                 results.append(ContractReader(configuration, contract, None).not_run(missing_graph))
                 continue
             with reported_as_failure(configuration, contract):
-                check = contract.check(deepcopy(graph), verbose=False)
+                # None only for a contract that declares needs_graph False, whose check takes None
+                check = contract.check(cast(ImportGraph, deepcopy(graph)), verbose=False)
                 results.append(ContractReader(configuration, contract, graph).result(check))
     root = configuration.root
     return Report(root=root.as_posix(), config=_relative(configuration.path, root), contracts=tuple(results))
@@ -111,7 +114,7 @@ def project_graph(configuration: Configuration) -> ImportGraph:
         return build_graph(configuration)
     except ConfigurationError:
         raise
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 -- grimp's errors have no common base; each becomes one line
         raise ConfigurationError(f"{configuration.path}: cannot build the import graph: {one_line(error)}") from None
 
 
@@ -123,7 +126,7 @@ def reported_as_failure(configuration: Configuration, contract: Contract) -> Ite
         yield
     except (ConfigurationError, ContractFailed, BaselineError, KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
-    except BaseException as error:  # a panic in grimp's Rust is a BaseException
+    except BaseException as error:  # noqa: BLE001 -- a panic in grimp's Rust is a BaseException
         section = configuration.section(contract.contract_options)
         raise ContractFailed(f"{configuration.path}: {section}: {one_line(error)}") from None
 
@@ -227,14 +230,14 @@ class ContractReader:
     def census(self, found: list[Finding]) -> Census | None:
         """A vocabulary contract's census. What was recorded is read from the baseline
         file: stale entries reach the metadata only when they alert at `error` level."""
-        if getattr(self.contract, "family", None) != "vocabulary":
+        if not isinstance(self.contract, VocabularyContract):
             return None
         recorded = load_baseline(self.contract.config.baseline.path).fingerprints(self.id)
         return take_census(found, recorded)
 
     def stale_findings(self, fingerprints: Iterable[str]) -> list[Finding]:
         fingerprints = list(fingerprints)
-        if not fingerprints:
+        if not fingerprints or not isinstance(self.contract, FenceContract):  # only ours record a baseline
             return []
         try:
             text = self.contract.config.baseline.path.read_text(encoding="utf-8")
@@ -258,7 +261,7 @@ class ContractReader:
     def domains(self) -> Domains | None:
         """What a boundary separates (a built-in forbidden contract is often about
         third-party packages, not the project's domains)."""
-        if getattr(self.contract, "family", None) != "boundary":
+        if not isinstance(self.contract, BoundaryContract):
             return None
         config = self.contract.config
         return Domains(tuple(map(str, config.source_modules)), tuple(map(str, config.forbidden_modules)))
@@ -286,8 +289,8 @@ def _chains(raw_chains: Iterable[Any]) -> tuple[tuple[Link, ...], ...]:
         if isinstance(raw, Mapping):  # a detailed chain: extra first and last imports
             main = [_link(link) for link in raw["chain"]]
             chains.add(tuple(main))
-            chains.update(tuple([_link(first)] + main[1:]) for first in raw.get("extra_firsts", ()))
-            chains.update(tuple(main[:-1] + [_link(last)]) for last in raw.get("extra_lasts", ()))
+            chains.update((_link(first), *main[1:]) for first in raw.get("extra_firsts", ()))
+            chains.update((*main[:-1], _link(last)) for last in raw.get("extra_lasts", ()))
         else:
             chains.add(tuple(_link(link) for link in raw))
     return tuple(sorted(chains))
@@ -307,13 +310,14 @@ def _edges(fingerprints: Iterable[str]) -> Iterator[tuple[str, str]]:
 
 def render_broken_contract(contract: Contract, check: ContractCheck) -> str:
     """The contract's own broken-contract text, plain and unwrapped."""
-    console = Console(file=io.StringIO(), width=10_000, color_system=None, highlight=False, soft_wrap=True)
+    captured = io.StringIO()
+    console = Console(file=captured, width=10_000, color_system=None, highlight=False, soft_wrap=True)
     with _console(console):
         try:
             contract.render_broken_contract(check)
-        except Exception as error:  # a third-party renderer must not crash the report
+        except Exception as error:  # noqa: BLE001 -- a third-party renderer must not crash the report
             return f"(could not render the contract's report: {one_line(error)})"
-    return console.file.getvalue()
+    return captured.getvalue()
 
 
 @contextmanager

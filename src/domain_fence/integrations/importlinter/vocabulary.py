@@ -7,11 +7,15 @@ that cannot be parsed), split by the baseline.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
 from grimp import ImportGraph
 from importlinter import ContractCheck, output
 
 from domain_fence.core.baseline import BaselineEntry
-from domain_fence.core.config import parse_vocabulary
+from domain_fence.core.config import VocabularyConfig, parse_vocabulary
 from domain_fence.core.events import all_vocabulary_findings, unmatched_event_bases, unmatched_module_expressions
 from domain_fence.core.findings import Finding
 
@@ -19,7 +23,7 @@ from .base import FenceContract
 from .placement import RawOption
 
 
-class VocabularyContract(FenceContract):
+class VocabularyContract(FenceContract[VocabularyConfig]):
     """Events defined in ``modules`` and deriving from ``event_bases`` must not use
     the experiment ``words`` in their field names, class names, kind strings, or the
     keywords runtime code passes when constructing them; with a wider ``scope``, no
@@ -37,7 +41,9 @@ class VocabularyContract(FenceContract):
     type_name = "vocabulary"
     family = "vocabulary"
     needs_graph = False
-    parse_config = staticmethod(parse_vocabulary)
+
+    def parse_config(self, contract: str, name: str, options: Mapping[str, Any], root: Path) -> VocabularyConfig:
+        return parse_vocabulary(contract, name, options, root)
 
     # All optional here: parse_vocabulary reports missing and invalid options together.
     modules = RawOption(required=False)

@@ -21,7 +21,8 @@ def render(report: Report, format: str, options: RenderOptions | None = None) ->
     if format not in FORMATS:
         raise KeyError(format)
     module = importlib.import_module(f"{__name__}.{format}")
-    return module.render(report, options or RenderOptions())
+    rendered: str = module.render(report, options or RenderOptions())
+    return rendered
 
 
 __all__ = ["FORMATS", "RenderOptions", "render"]

@@ -84,7 +84,10 @@ def dependency(d: Dependency) -> dict[str, Any]:
         "importer": d.importer,
         "imported": d.imported,
         "chains": [
-            [{"importer": l.importer, "imported": l.imported, "line_numbers": list(l.line_numbers)} for l in chain]
+            [
+                {"importer": link.importer, "imported": link.imported, "line_numbers": list(link.line_numbers)}
+                for link in chain
+            ]
             for chain in d.chains
         ],
     }

@@ -100,7 +100,7 @@ _emitters: dict[str, TelemetryEmitter] = {}
 _emitters_lock = threading.Lock()
 
 
-def getTelemetry(name: str) -> TelemetryEmitter:  # noqa: N802 - mirrors logging.getLogger
+def getTelemetry(name: str) -> TelemetryEmitter:
     """Return the emitter for ``name`` (usually ``__name__``), creating it once.
 
     Like ``logging.getLogger``: the same name always yields the same object.

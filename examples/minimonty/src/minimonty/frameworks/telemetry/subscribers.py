@@ -45,7 +45,7 @@ class TelemetrySubscriber(logging.Handler, ABC):
             return
         try:
             self.consume(event)
-        except Exception:
+        except Exception:  # noqa: BLE001 -- logging's contract: a failing handler reports, never raises
             self.handleError(record)
 
 

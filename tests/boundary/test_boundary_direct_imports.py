@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from fixture_expectations import expectations, unmet
-
 from support import FIXTURES
+
 from domain_fence.core.boundary import direct_import_findings
 from domain_fence.core.config import parse_boundary
 from domain_fence.core.index import ProjectIndex

@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from flake8.exceptions import PluginExecutionFailed
 from fixture_expectations import annotated, reported
-
+from flake8.exceptions import PluginExecutionFailed
 from support import FIXTURES, REPO, run_tool
+
 from domain_fence.integrations import flake8 as plugin
 
 LEAKY = FIXTURES / "vocabulary" / "leaky"
@@ -191,9 +191,9 @@ def test_errors_while_iterating_are_wrapped_for_flake8(leaky, monkeypatch):
 def test_one_index_per_process_is_shared_by_every_file(leaky, monkeypatch):
     monkeypatch.chdir(leaky)
     monkeypatch.setattr(plugin, "_PROJECTS", {})
-    first = [f for f in plugin.DomainFenceChecker(None, EXTENSIONS).run()]
+    first = list(plugin.DomainFenceChecker(None, EXTENSIONS).run())
     index = plugin.project_for(None).index
-    second = [f for f in plugin.DomainFenceChecker(None, SCHEMAS).run()]
+    second = list(plugin.DomainFenceChecker(None, SCHEMAS).run())
     assert plugin.project_for(None).index is index
     assert [line for line, *_ in first] == [18]
     assert [(line, col) for line, col, *_ in second] == [(67, 4), (68, 4), (69, 4), (95, 0), (98, 26)]

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_support import BIN, REPO
+from support import BIN, REPO
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ import pytest
 from domain_fence.core.ruledocs import END_MARKER, START_MARKER, explain, missing_docs, reference, unknown_codes
 from domain_fence.core.rules import RETIRED, RULES
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 GENERATOR = REPO / "scripts" / "generate_rule_docs.py"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_support import FIXTURES
+from support import FIXTURES
 
 from domain_fence.core.layout import LayoutError, read_layout, runtime_partition
 from domain_fence.core.presets import MONTY, plan_detected, plan_preset, render_importlinter
@@ -39,7 +39,7 @@ def test_a_tree_without_packages_is_refused(tmp_path):
 
 
 def test_expand_keeps_a_star_within_one_segment():
-    layout = read_layout(FIXTURES / "monty")
+    layout = read_layout(FIXTURES / "cli" / "monty")
     assert layout.expand("tbp.monty.frameworks.run*") == [
         "tbp.monty.frameworks.run",
         "tbp.monty.frameworks.run_parallel",
@@ -66,7 +66,7 @@ def test_runtime_is_everything_that_holds_no_experiment_package(tmp_path):
 
 
 def test_monty_preset_plan_leaves_out_missing_modules():
-    plan = plan_preset(read_layout(FIXTURES / "monty"), MONTY)
+    plan = plan_preset(read_layout(FIXTURES / "cli" / "monty"), MONTY)
     assert plan.runtime == (
         "tbp.monty.frameworks.environments",
         "tbp.monty.frameworks.models",

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-RUN = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+RUN = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
