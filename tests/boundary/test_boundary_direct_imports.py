@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import grimp
 import pytest
 from fixture_expectations import expectations, unmet
 from support import FIXTURES
 
-from domain_fence.core.boundary import direct_import_findings
 from domain_fence.core.config import parse_boundary
+from domain_fence.core.families import Context
+from domain_fence.core.families.boundary import BOUNDARY
 from domain_fence.core.index import ProjectIndex
 
 ROOT = FIXTURES / "direct_imports"
@@ -23,7 +25,34 @@ OPTIONS = {
 
 @pytest.fixture(scope="module")
 def index() -> ProjectIndex:
-    return ProjectIndex.build(ROOT, ["fenced"], search_paths=[str(ROOT)])
+    return ProjectIndex.build(ROOT, ["fenced"], search_paths=[str(ROOT)], cache_dir=None)
+
+
+def direct_import_findings(config, index, module, exclude_type_checking=False, graph=None):
+    """The boundary family's findings in one module, from the graph grimp builds."""
+    session = {"exclude_type_checking_imports": "true"} if exclude_type_checking else {}
+    context = Context(ROOT, ("fenced",), index, build_graph=lambda: _graph(exclude_type_checking), session=session)
+    return BOUNDARY.check_module(config, context, module)
+
+
+_GRAPHS: dict[bool, grimp.ImportGraph] = {}
+
+
+def _graph(exclude_type_checking: bool) -> grimp.ImportGraph:
+    if exclude_type_checking not in _GRAPHS:
+        import sys
+
+        sys.path.insert(0, str(ROOT))
+        try:
+            _GRAPHS[exclude_type_checking] = grimp.build_graph(
+                "fenced",
+                include_external_packages=True,
+                exclude_type_checking_imports=exclude_type_checking,
+                cache_dir=None,
+            )
+        finally:
+            sys.path.remove(str(ROOT))
+    return _GRAPHS[exclude_type_checking]
 
 
 def config(**overrides):

@@ -53,7 +53,7 @@ def test_the_ratchet(project):
     broken = run_tool("lint-imports", "--no-logo", cwd=project)
     assert broken.returncode == 1
     assert (
-        f"{MODEL}:1:1: DOM301 minimonty.frameworks.models.learning_module imports forbidden "
+        f"{MODEL}:1:8: DOM301 minimonty.frameworks.models.learning_module imports forbidden "
         "minimonty.experiment" in broken.stdout
     )
     assert "minimonty.frameworks.models.learning_module -> minimonty.experiment (l.1)" in broken.stdout
@@ -67,7 +67,7 @@ def test_the_ratchet(project):
     second = run_tool("lint-imports", "--no-logo", cwd=project)
     assert second.returncode == 1
     assert (
-        f"{SCHEMAS}:1:1: DOM301 minimonty.frameworks.telemetry.schemas imports forbidden minimonty.experiment.world"
+        f"{SCHEMAS}:1:34: DOM301 minimonty.frameworks.telemetry.schemas imports forbidden minimonty.experiment.world"
         in second.stdout
     )
     assert MODEL not in second.stdout  # the recorded violation stays quiet
@@ -114,7 +114,7 @@ def test_namespace_root_package(tmp_path):
     broken = run_tool("lint-imports", "--no-logo", cwd=project, env={"PYTHONPATH": "src"})
     assert broken.returncode == 1
     assert (
-        "src/tbp/monty/frameworks/models/graph_matching.py:3:1: DOM301 "
+        "src/tbp/monty/frameworks/models/graph_matching.py:3:34: DOM301 "
         "tbp.monty.frameworks.models.graph_matching imports forbidden tbp.monty.experiment.modes"
     ) in broken.stdout
 

@@ -95,11 +95,11 @@ def test_the_leaky_project_reports_every_contract_in_one_text_report(leaky):
     assert lines[boundary + 1 : boundary + 8] == [
         "  .domain-fence-baseline.json:7:1: DOM002 baseline entry matches nothing: "
         "boundary:leaky.runtime.gone->leaky.experiment; run 'domain-fence baseline --prune'",
-        "  leaky/runtime/helper.py:3:1: DOM302 leaky.runtime.helper imports forbidden leaky.experiment.runner "
+        "  leaky/runtime/helper.py:3:8: DOM302 leaky.runtime.helper imports forbidden leaky.experiment.runner "
         "through leaky.shared",
         "      leaky.runtime.helper -> leaky.shared (l.3)",
         "      leaky.shared -> leaky.experiment.runner (l.3)",
-        "  leaky/runtime/model.py:5:1: DOM301 leaky.runtime.model imports forbidden leaky.experiment.modes",
+        "  leaky/runtime/model.py:5:30: DOM301 leaky.runtime.model imports forbidden leaky.experiment.modes",
         "      leaky.runtime.model -> leaky.experiment.modes (l.5)",
         "  1 baselined finding passes (--verbose lists them)",
     ]
@@ -109,7 +109,7 @@ def test_the_leaky_project_reports_every_contract_in_one_text_report(leaky):
     assert any(line.startswith("  leaky/runtime/setup.py:4:1: DOM201 ") for line in lines)
     layers = lines.index("Experiment sits above the runtime [experiment-above-runtime: layers] BROKEN")
     assert lines[layers + 1 : layers + 3] == [
-        "  leaky/runtime/helper.py:3:1: DOM303 layers contract 'experiment-above-runtime' broken: "
+        "  leaky/runtime/helper.py:3:8: DOM303 layers contract 'experiment-above-runtime' broken: "
         "leaky.runtime.helper imports leaky.experiment.runner via leaky.shared",
         "      leaky.runtime.helper -> leaky.shared (l.3)",
     ]
@@ -159,7 +159,7 @@ def test_quiet_prints_only_the_failing_findings(leaky):
 def test_verbose_lists_baselined_findings(leaky):
     result = domain_fence("check", "--verbose", cwd=leaky)
     assert (
-        "  baselined: leaky/runtime/legacy.py:3:1: DOM301 leaky.runtime.legacy imports forbidden "
+        "  baselined: leaky/runtime/legacy.py:3:8: DOM301 leaky.runtime.legacy imports forbidden "
         "leaky.experiment.runner" in result.stdout.splitlines()
     )
 
@@ -186,7 +186,7 @@ def test_json_report_follows_the_documented_schema(leaky):
     assert boundary["findings"][1] == {
         "path": "leaky/runtime/model.py",
         "line": 5,
-        "column": 1,
+        "column": 30,
         "code": "DOM301",
         "message": "leaky.runtime.model imports forbidden leaky.experiment.modes",
         "symbol": "leaky.runtime.model",
@@ -246,7 +246,7 @@ def test_github_annotations(leaky):
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert (
-        "::error file=leaky/runtime/model.py,line=5,col=1,title=DOM301::leaky.runtime.model imports forbidden "
+        "::error file=leaky/runtime/model.py,line=5,col=30,title=DOM301::leaky.runtime.model imports forbidden "
         "leaky.experiment.modes%0Aleaky.runtime.model -> leaky.experiment.modes (l.5)" in lines
     )
     assert sum(line.startswith("::error ") for line in lines) == 8
@@ -268,7 +268,7 @@ def test_markdown_summary_draws_the_domains(leaky):
         in text
     )
     assert (
-        "| `leaky/runtime/model.py:5:1` | DOM301 | leaky.runtime.model imports forbidden leaky.experiment.modes "
+        "| `leaky/runtime/model.py:5:30` | DOM301 | leaky.runtime.model imports forbidden leaky.experiment.modes "
         "| runtime-knows-no-experiment |" in text
     )
     mermaid = text[text.index("```mermaid") :]
@@ -289,7 +289,7 @@ def test_output_writes_the_report_to_a_file(leaky, tmp_path):
 def test_config_option_runs_from_elsewhere(leaky, tmp_path):
     result = domain_fence("check", "--quiet", "--config", str(leaky / ".importlinter"), cwd=tmp_path)
     assert result.returncode == 1
-    assert "leaky/runtime/model.py:5:1: DOM301 " in result.stdout
+    assert "leaky/runtime/model.py:5:30: DOM301 " in result.stdout
 
 
 @pytest.mark.parametrize("format", FORMATS)

@@ -27,6 +27,7 @@ def attribute(module: str, owner: str, name: str, word: str, line: int = 3) -> F
         symbol=f"{module}.{owner}.{name}",
         fingerprint=f"DOM111:{module}:{owner}.{name}",
         contract="census",
+        fields=(("name", name), ("owner", owner), ("word", word)),
     )
 
 
@@ -40,6 +41,7 @@ def parameter(module: str, owner: str, name: str, word: str) -> Finding:
         symbol=f"{module}.{owner}.{name}",
         fingerprint=f"DOM112:{module}:{owner}({name})",
         contract="census",
+        fields=(("name", name), ("owner", owner), ("word", word)),
     )
 
 
@@ -110,13 +112,14 @@ def test_a_fingerprint_found_twice_is_one_leak():
     assert (census.findings, census.modules, census.baseline.new) == (1, (Tally(MODELS, 1),), 1)
 
 
-def test_the_word_is_the_configured_phrase_of_every_vocabulary_rule():
+def test_the_word_is_the_field_every_vocabulary_rule_renders():
     for rule in rules_of_family("vocabulary"):
-        fields = {name: "primary_target" for _, name, _, _ in string.Formatter().parse(rule.message) if name}
-        fields.update(word="terminal state", hint="; consider 'recognized state'")
-        finding = Finding("m.py", 1, 0, rule.code, rule.format(**fields), "s", f"{rule.code}:m:s")
-        assert vocabulary_word(finding) == "terminal state", rule.code
-    assert vocabulary_word(Finding("m.py", 1, 0, "DOM201", "experiment vocabulary 'x'", "s", "f")) is None
+        names = {name for _, name, _, _ in string.Formatter().parse(rule.message) if name}
+        assert "word" in names, rule.code  # the census counts by it
+        finding = Finding("m.py", 1, 0, rule.code, "message", "s", f"{rule.code}:m:s", fields=(("word", "epoch"),))
+        assert vocabulary_word(finding) == "epoch", rule.code
+    placed = Finding("m.py", 1, 0, "DOM201", "m", "s", "f", fields=(("word", "x"),))
+    assert vocabulary_word(placed) is None
 
 
 LEAK = st.tuples(
@@ -130,7 +133,16 @@ LEAK = st.tuples(
 def leak(code: str, module: str, word: str, number: int) -> Finding:
     message = f"name{number}: experiment vocabulary '{word}'"
     fingerprint = f"{code}:{module}:n{number}:{word}"
-    return Finding(module.replace(".", "/") + ".py", number + 1, 0, code, message, f"{module}.n{number}", fingerprint)
+    return Finding(
+        module.replace(".", "/") + ".py",
+        number + 1,
+        0,
+        code,
+        message,
+        f"{module}.n{number}",
+        fingerprint,
+        fields=(("word", word),),
+    )
 
 
 @settings(max_examples=200, deadline=None)

@@ -12,6 +12,7 @@ from fixture_expectations import annotated, reported
 from flake8.exceptions import PluginExecutionFailed
 from support import FIXTURES, REPO, run_tool
 
+from domain_fence.core.families.vocabulary import VocabularyFamily
 from domain_fence.integrations import flake8 as plugin
 
 LEAKY = FIXTURES / "vocabulary" / "leaky"
@@ -60,7 +61,7 @@ def test_flake8_columns_are_zero_based_and_lines_exact(leaky):
         in lines
     )
     assert (
-        f"{MODEL}:17:1: DOM301 minimonty.frameworks.models.learning_module imports forbidden minimonty.experiment.world"
+        f"{MODEL}:17:40: DOM301 minimonty.frameworks.models.learning_module imports forbidden minimonty.experiment.world"
         in lines
     )
 
@@ -112,7 +113,7 @@ def test_type_checking_imports_follow_the_session_option(leaky):
     model = leaky / MODEL
     model.write_text(
         model.read_text().replace(
-            "from minimonty.experiment.world import DEFAULT_WORLD  # DOM301:0\n",
+            "from minimonty.experiment.world import DEFAULT_WORLD  # DOM301:39\n",
             "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from minimonty.experiment.world import ToyWorld\nDEFAULT_WORLD = None\n",
         )
     )
@@ -179,10 +180,11 @@ def test_errors_while_iterating_are_wrapped_for_flake8(leaky, monkeypatch):
     monkeypatch.setattr(plugin, "_PROJECTS", {})
     project = plugin.project_for(None)
 
-    def broken(config, index, module):
+    def broken(self, config, context, module):
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(project.checks, "vocabulary", broken)
+    assert project is not None
+    monkeypatch.setattr(VocabularyFamily, "check_module", broken)
     checker = plugin.DomainFenceChecker(tree=None, filename=EXTENSIONS)
     with pytest.raises(PluginExecutionFailed, match="boom"):
         list(checker.run())

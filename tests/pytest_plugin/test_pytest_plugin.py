@@ -385,9 +385,10 @@ def test_domain_fence_with_an_invalid_contract_is_a_usage_error(project):
 
 def test_domain_fence_items_report_an_unusable_project_in_one_line(project):
     (project.path / ".importlinter").write_text(CONFIG.replace("root_package = proto", "root_package = protp"))
+    # With --domain-fence it is a usage error, as in every front end: no test runs.
     result = project.runpytest("--domain-fence")
-    result.assert_outcomes(failed=2)
-    result.stdout.fnmatch_lines(["*.importlinter: [[]importlinter[]] root_packages: *protp*"])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: *.importlinter: [[]importlinter[]] root_packages: cannot find protp *"])
     assert_no_traceback(result)
 
     project.makepyfile(test_placement=PLACEMENT_TESTS)

@@ -82,7 +82,7 @@ def test_syntax_error_is_reported_and_the_rest_of_the_project_still_checked(tmp_
     tested = run("pytest", "--domain-fence", "-p", "no:cacheprovider", "-q", "-rf", cwd=root)
     assert tested.status == 1
     graph_problem = f"{root / CONFIG}: cannot build the import graph: app/runtime/broken.py:4: syntax error at line 4: invalid syntax"
-    assert tested.lines.count(graph_problem) == 2  # boundary and layers
+    assert tested.lines.count(graph_problem) == 1  # layers; the boundary reports the file as check does
     assert broken in tested.lines and "4 failed in" in tested.stdout
     # lint-imports (grimp) stops at the file: broken, never kept.
     linted = lint_imports(cwd=root)
@@ -167,8 +167,8 @@ def test_a_file_that_cannot_be_decoded_is_reported_by_every_front_end(
 def test_bom_and_crlf_files_are_checked_at_the_right_places(tmp_path, content):
     root = project(tmp_path, {"app/runtime/done.py": content})
     expected = [
-        "app/runtime/done.py:1:1: DOM301 app.runtime.done imports forbidden app.experiment.setup",
-        "app/runtime/done.py:1:1: DOM303 layers contract 'layers' broken: app.runtime.done imports app.experiment.setup",
+        "app/runtime/done.py:1:28: DOM301 app.runtime.done imports forbidden app.experiment.setup",
+        "app/runtime/done.py:1:28: DOM303 layers contract 'layers' broken: app.runtime.done imports app.experiment.setup",
         "app/runtime/done.py:6:5: DOM101 event field 'episode': experiment vocabulary 'episode'",
     ]
     assert cli("check", "--quiet", cwd=root) == Result(1, "\n".join(expected) + "\n", "")
@@ -248,8 +248,8 @@ def test_relative_import_above_the_top_level_package(tmp_path):
     root = project(tmp_path, {"app/runtime/climb.py": "from .... import settings\n"})
     finding = dom001("app/runtime/climb.py", 1, "relative import beyond the top-level package at line 1")
     assert run("domain-fence", "check", "--quiet", cwd=root) == Result(1, f"{finding}\n{finding}\n", "")
-    # flake8 needs no graph: the file imports nothing the contracts forbid.
-    assert flake8("app", cwd=root) == Result(0, "", "")
+    # flake8 reports what check reports at that file: the boundary cannot run without it.
+    assert flake8("app", cwd=root) == Result(1, f"{finding}\n", "")
 
 
 def test_relative_import_climbing_exactly_to_the_top_reaches_nothing(tmp_path):
@@ -260,8 +260,8 @@ def test_relative_import_climbing_exactly_to_the_top_reaches_nothing(tmp_path):
         tmp_path, {"app/runtime/climb.py": "from ...settings import DEBUG\nfrom ..experiment import setup\n"}
     )
     assert cli("check", "--quiet", cwd=root).lines == [
-        "app/runtime/climb.py:2:1: DOM301 app.runtime.climb imports forbidden app.experiment.setup",
-        "app/runtime/climb.py:2:1: DOM303 layers contract 'layers' broken: app.runtime.climb imports app.experiment.setup",
+        "app/runtime/climb.py:2:26: DOM301 app.runtime.climb imports forbidden app.experiment.setup",
+        "app/runtime/climb.py:2:26: DOM303 layers contract 'layers' broken: app.runtime.climb imports app.experiment.setup",
     ]
 
 
@@ -337,17 +337,12 @@ CONFIGURATION_ERRORS = {
     ),
     "boundary module that does not exist": (
         ("source_modules =\n    app.runtime\n", "source_modules =\n    app.runtim\n"),
-        "[importlinter:contract:boundary]: Module 'app.runtim' does not exist.",
+        "[importlinter:contract:boundary] source_modules: module 'app.runtim' does not exist",
     ),
     "root package that cannot be found": (
         ("root_package = app", "root_package = nowhere"),
-        "[importlinter] root_packages: Could not find package 'nowhere' in your Python path.",
+        "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",
     ),
-}
-
-FLAKE8_CONFIGURATION_ERRORS = {
-    "boundary module that does not exist": "[importlinter:contract:boundary] source_modules: module 'app.runtim' does not exist",
-    "root package that cannot be found": "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",
 }
 
 
@@ -356,6 +351,7 @@ def test_configuration_errors_exit_2_with_one_line(tmp_path, case):
     (old, new), message = CONFIGURATION_ERRORS[case]
     root = project(tmp_path)
     edit_config(root, old, new)
+    message = message.format(root=root)
     assert_one_line_error(cli("check", cwd=root), f"{root / CONFIG}: {message}")
     assert_one_line_error(cli("baseline", cwd=root), f"{root / CONFIG}: {message}")
 
@@ -365,7 +361,7 @@ def test_flake8_refuses_configuration_errors(tmp_path):
         (old, new), message = CONFIGURATION_ERRORS[case]
         root = project(tmp_path / case.replace(" ", "-"))
         edit_config(root, old, new)
-        message = FLAKE8_CONFIGURATION_ERRORS.get(case, message).format(root=root)
+        message = message.format(root=root)  # the same reader, the same message
         assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {root / CONFIG}: {message}\n"), (
             case
         )
@@ -377,20 +373,15 @@ def test_module_expressions_and_patterns_that_match_nothing(tmp_path):
     edit_config(root, "modules =\n    app.runtime\nevent_bases", "modules =\n    app.runtim\nevent_bases")
     edit_config(root, "    app.runtime.events.Event\n", "    app.runtime.events.Evnt\n")
     edit_config(root, "    init_telemetry\n", "    init_telemetri\n")
-    result = cli("check", cwd=root)
-    assert result.status == 1 and result.stderr == ""
-    assert result.lines == [
-        "Runtime does not import experiment [boundary: boundary] KEPT",
-        "Runtime events speak runtime [vocabulary: vocabulary] BROKEN",
-        "  .importlinter:17:1: DOM303 vocabulary contract 'vocabulary' broken: see its report",
-        "      modules: 'app.runtim' matches no module of the root packages; is it misspelt?",
-        "      event_bases: 'app.runtime.events.Evnt' names no class of the project; is it misspelt?",
-        "init_telemetry lives under experiment [placement: placement] KEPT",
-        "  warning: symbols: 'init_telemetri' matches no module-level function or class; is it misspelt?",
-        "Experiment sits above the runtime [layers: layers] KEPT",
-        "",
-        "4 contracts: 3 kept, 1 broken; 1 finding, 0 stale baseline entries, 0 baselined",
+    # A configuration problem, the same in every front end: exit 2, one line each.
+    section = f"{root / CONFIG}: [importlinter:contract:vocabulary]"
+    problems = [
+        f"{section} modules: 'app.runtim' matches no module of the root packages; is it misspelt?",
+        f"{section} event_bases: 'app.runtime.events.Evnt' names no class of the project; is it misspelt?",
     ]
+    result = cli("check", cwd=root)
+    assert (result.status, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [f"domain-fence: error: {problem}" for problem in problems]
     section = f"flake8: domain-fence: error: {root / CONFIG}: [importlinter:contract:vocabulary]"
     assert flake8("app", cwd=root) == Result(
         2,
@@ -399,6 +390,8 @@ def test_module_expressions_and_patterns_that_match_nothing(tmp_path):
         f"{section} event_bases: 'app.runtime.events.Evnt' names no class of the project; is it misspelt?\n",
     )
     # An unmatched placement pattern breaks the contract when it must match.
+    edit_config(root, "modules =\n    app.runtim\nevent_bases", "modules =\n    app.runtime\nevent_bases")
+    edit_config(root, "    app.runtime.events.Evnt\n", "    app.runtime.events.Event\n")
     edit_config(
         root,
         "    app.experiment\n\n[importlinter:contract:layers]",
@@ -469,7 +462,7 @@ def test_a_hand_edited_baseline_that_is_still_valid_is_read(tmp_path):
         + f'{{\r\n"version": 1, "format": "domain-fence-baseline",\r\n"entries": [{entry}, {entry}]}}\r\n'.encode()
     )
     assert cli("check", "--quiet", cwd=root).lines == [
-        "app/runtime/leak.py:1:1: DOM303 layers contract 'layers' broken: app.runtime.leak imports app.experiment.setup"
+        "app/runtime/leak.py:1:28: DOM303 layers contract 'layers' broken: app.runtime.leak imports app.experiment.setup"
     ]
 
 
@@ -480,9 +473,9 @@ def leaky(tmp_path: Path) -> Path:
     return project(tmp_path, {"app/runtime/leak.py": "from app.experiment import setup\n"})
 
 
-LEAK = "app/runtime/leak.py:1:1: DOM301 app.runtime.leak imports forbidden app.experiment.setup\n"
+LEAK = "app/runtime/leak.py:1:28: DOM301 app.runtime.leak imports forbidden app.experiment.setup\n"
 LAYERS_LEAK = (
-    "app/runtime/leak.py:1:1: DOM303 layers contract 'layers' broken: app.runtime.leak imports app.experiment.setup\n"
+    "app/runtime/leak.py:1:28: DOM303 layers contract 'layers' broken: app.runtime.leak imports app.experiment.setup\n"
 )
 
 

@@ -18,8 +18,8 @@ import pytest
 from reliability_support import Result, edit_config, flake8, lint_imports, project, run
 
 FINDINGS = [
-    "trap/runtime/model.py:9:1: DOM301 trap.runtime.model imports forbidden trap.experiment.setup",
-    "trap/runtime/model.py:9:1: DOM303 layers contract 'layers' broken: trap.runtime.model imports trap.experiment.setup",
+    "trap/runtime/model.py:9:29: DOM301 trap.runtime.model imports forbidden trap.experiment.setup",
+    "trap/runtime/model.py:9:29: DOM303 layers contract 'layers' broken: trap.runtime.model imports trap.experiment.setup",
     "trap/runtime/model.py:14:5: DOM101 event field 'episode': experiment vocabulary 'episode'",
     "trap/runtime/model.py:17:1: DOM201 function init_telemetry is defined outside trap.experiment; move it there",
 ]

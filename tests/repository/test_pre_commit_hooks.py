@@ -136,7 +136,7 @@ def test_hooks_install_themselves_pass_on_a_clean_tree_and_fail_on_a_violating_o
     assert violating.returncode == 1, violating.stdout + violating.stderr
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
     assert hook_status(violating.stdout, "lint-imports") == "Failed"
-    finding = f"{layout}proj/runtime/model.py:1:1: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
+    finding = f"{layout}proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
     # Once from each hook: both found the package, wherever it lies.
     assert violating.stdout.count(finding) == 2, violating.stdout
 
@@ -169,5 +169,5 @@ def test_the_readme_local_recipe_runs_the_installed_domain_fence(project, layout
     assert violating.returncode == 1, violating.stdout + violating.stderr
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
     assert hook_status(violating.stdout, "lint-imports") == "Failed"
-    finding = f"{layout}proj/runtime/model.py:1:1: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
+    finding = f"{layout}proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
     assert violating.stdout.count(finding) == 2, violating.stdout

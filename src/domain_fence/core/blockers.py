@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import fingerprints
 from .findings import Finding
 from .index import ProjectIndex
 from .modules import resolve_relative
@@ -44,7 +45,7 @@ def blocker_finding(blocker: Blocker, contract: str, details: tuple[str, ...] = 
         code="DOM001",
         message=get_rule("DOM001").format(reason=blocker.reason),
         symbol=blocker.symbol,
-        fingerprint=f"DOM001:{blocker.symbol}",
+        fingerprint=fingerprints.unanalysable(blocker.symbol),
         contract=contract,
         details=details,
     )

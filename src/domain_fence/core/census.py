@@ -11,17 +11,13 @@ always add up: recorded = still present + fixed, and counted = still present + n
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import fingerprints
 from .findings import Finding
 from .rules import RULES
-
-# Every vocabulary rule's message holds ``experiment vocabulary '{word}'{hint}``, and a
-# configured word is letters, digits and spaces (config.py), so the quote ends it.
-_WORD = re.compile(r"experiment vocabulary '([^']+)'")
 
 # The codes of leaks; DOM001 (a file that could not be read) is not one.
 CENSUS_CODES = frozenset(code for code, rule in RULES.items() if rule.family == "vocabulary")
@@ -74,13 +70,12 @@ def vocabulary_word(finding: Finding) -> str | None:
     """The configured word a vocabulary finding matched, None for any other finding."""
     if finding.code not in CENSUS_CODES:
         return None
-    match = _WORD.search(finding.message)
-    return match[1] if match else None
+    return finding.field("word")
 
 
 def fingerprint_module(fingerprint: str) -> str:
     """The module of a vocabulary fingerprint (``DOM111:pkg.mod:Class.attr``)."""
-    return fingerprint.split(":")[1]
+    return fingerprints.parse(fingerprint).module
 
 
 def take_census(found: Iterable[Finding], recorded: Iterable[str]) -> Census | None:
@@ -122,8 +117,8 @@ def _leaks(findings: Iterable[Finding]) -> dict[str, str]:
 
 def _is_leak_fingerprint(fingerprint: str) -> bool:
     # A recorded DOM001 (a file unreadable when the baseline was written) is no leak.
-    code, _, rest = fingerprint.partition(":")
-    return code in CENSUS_CODES and ":" in rest
+    parsed = fingerprints.parse(fingerprint)
+    return parsed.code in CENSUS_CODES and bool(parsed.rest)
 
 
 def _ranked(counts: Counter[str]) -> tuple[Tally, ...]:

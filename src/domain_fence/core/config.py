@@ -69,6 +69,7 @@ class BoundaryConfig:
     as_packages: bool
     allow_indirect_imports: bool
     baseline: BaselineOptions
+    unmatched_ignores: str = "error"  # ALERT_LEVELS: an ignore_imports entry matching no import
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,7 @@ def parse_boundary(contract: str, name: str, raw: Mapping[str, Any], root: Path)
             as_packages=as_packages,
             allow_indirect_imports=options.flag("allow_indirect_imports", False),
             baseline=options.baseline(),
+            unmatched_ignores=options.choice("unmatched_ignore_imports_alerting", ALERT_LEVELS, "error"),
         )
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from . import fingerprints
 from .pyfacts import DeclarationFacts, Text
 
 ATTRIBUTES, PARAMETERS, DEFINITIONS = "attributes", "parameters", "definitions"
@@ -57,7 +58,7 @@ def _candidates(
                 "DOM111",
                 member.name,
                 f"{module}.{member.owner}.{name}",
-                f"DOM111:{module}:{member.owner}.{name}",
+                fingerprints.located("DOM111", module, f"{member.owner}.{name}"),
                 {"name": name, "owner": member.owner},
             )
     for definition in facts.definitions:
@@ -67,7 +68,7 @@ def _candidates(
                     "DOM112",
                     parameter,
                     f"{module}.{definition.qualname}.{parameter.text}",
-                    f"DOM112:{module}:{definition.qualname}({parameter.text})",
+                    fingerprints.located("DOM112", module, f"{definition.qualname}({parameter.text})"),
                     {"name": parameter.text, "owner": definition.qualname},
                 )
         if DEFINITIONS in scope and definition.qualname not in event_classes:
@@ -75,6 +76,6 @@ def _candidates(
                 "DOM113",
                 definition.name,
                 f"{module}.{definition.qualname}",
-                f"DOM113:{module}:{definition.qualname}",
+                fingerprints.located("DOM113", module, definition.qualname),
                 {"kind": definition.kind, "name": definition.qualname},
             )

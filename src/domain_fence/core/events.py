@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from . import fingerprints
 from .config import EVENTS_SCOPE, VocabularyConfig
 from .declarations import CODES as DECLARATION_CODES
 from .declarations import declared_names
@@ -169,22 +170,22 @@ def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: s
 
 
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
-_CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, _Checker]] = {}
+_CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, VocabularyChecker]] = {}
 
 
-def _checker(config: VocabularyConfig, index: ProjectIndex) -> _Checker:
+def _checker(config: VocabularyConfig, index: ProjectIndex) -> VocabularyChecker:
     found = _CHECKERS.get((config, id(index)))
     if found is None or found[0] is not index:
         if len(_CHECKERS) >= 16:
             _CHECKERS.clear()
-        found = _CHECKERS[(config, id(index))] = (index, _Checker(config, index))
+        found = _CHECKERS[(config, id(index))] = (index, VocabularyChecker(config, index))
     return found[1]
 
 
 def all_vocabulary_findings(config: VocabularyConfig, index: ProjectIndex) -> list[Finding]:
     """The vocabulary findings of every module the contract covers."""
     covered = prefetch_covered(config, index)
-    checker = _Checker(config, index)
+    checker = VocabularyChecker(config, index)
     return sorted(finding for module in covered for finding in checker.module(module))
 
 
@@ -246,7 +247,7 @@ def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list
     return unmatched
 
 
-class _Checker:
+class VocabularyChecker:
     """One contract's rules applied module by module."""
 
     def __init__(self, config: VocabularyConfig, index: ProjectIndex) -> None:
@@ -268,7 +269,9 @@ class _Checker:
         if either.unreadable is not None:
             unreadable = either.unreadable
             where = Text(module, unreadable.line, 0)
-            yield self.finding(module, where, "DOM001", module, f"DOM001:{module}", reason=unreadable.reason)
+            yield self.finding(
+                module, where, "DOM001", module, fingerprints.unanalysable(module), reason=unreadable.reason
+            )
             return
         events = (
             frozenset(q for q in facts.classes if self.resolver.is_event(f"{module}.{q}")) if facts else frozenset()
@@ -301,27 +304,39 @@ class _Checker:
         owner = fact.qualname.rsplit(".", 1)[-1]
         symbol = f"{module}.{fact.qualname}"
         place = Text(owner, fact.line, fact.col)
-        yield from self.matched(module, place, "DOM102", symbol, f"DOM102:{module}:{fact.qualname}", name=owner)
+        yield from self.matched(
+            module, place, "DOM102", symbol, fingerprints.located("DOM102", module, fact.qualname), name=owner
+        )
         for attribute in fact.attributes:
             name = attribute.name.text
-            fingerprint = f"{module}:{fact.qualname}.{name}"
+            where = f"{fact.qualname}.{name}"
             if name in self.kind_attributes:
                 for kind in attribute.strings:
                     yield from self.matched(
-                        module, kind, "DOM103", f"{symbol}.{name}", f"DOM103:{fingerprint}", kind=kind.text
+                        module,
+                        kind,
+                        "DOM103",
+                        f"{symbol}.{name}",
+                        fingerprints.located("DOM103", module, where),
+                        kind=kind.text,
                     )
                 continue
             yield from self.matched(
-                module, attribute.name, "DOM101", f"{symbol}.{name}", f"DOM101:{fingerprint}", name=name
+                module,
+                attribute.name,
+                "DOM101",
+                f"{symbol}.{name}",
+                fingerprints.located("DOM101", module, where),
+                name=name,
             )
             for alias in attribute.aliases:
-                alias_fingerprint = f"DOM101:{fingerprint}[{alias.text}]"
+                alias_fingerprint = fingerprints.located("DOM101", module, f"{where}[{alias.text}]")
                 yield from self.matched(module, alias, "DOM101", f"{symbol}.{name}", alias_fingerprint, name=alias.text)
 
     def keywords(self, module: str, scope: str, event: str, keywords: tuple[Text, ...]) -> Iterator[Finding]:
         owner = event.rsplit(".", 1)[-1]
         for keyword in keywords:
-            fingerprint = f"DOM104:{module}:{scope}:{owner}({keyword.text})"
+            fingerprint = fingerprints.located("DOM104", module, f"{scope}:{owner}({keyword.text})")
             yield from self.matched(
                 module, keyword, "DOM104", f"{event}({keyword.text})", fingerprint, name=keyword.text, owner=owner
             )
@@ -347,4 +362,7 @@ class _Checker:
             symbol=symbol,
             fingerprint=fingerprint,
             contract=self.config.contract,
+            end_line=where.line,
+            end_col=where.col + len(where.text) if code not in ("DOM001", "DOM103") else 0,
+            fields=tuple(sorted((key, value) for key, value in fields.items() if key != "hint")),
         )

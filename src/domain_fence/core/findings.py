@@ -27,6 +27,11 @@ class Finding:
     # counts them; 0 means unknown (the token is then taken to span one character).
     end_line: int = 0
     end_col: int = 0
+    # The fields its message was rendered from (word, name, owner, kind, ...), sorted.
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def field(self, name: str) -> str | None:
+        return dict(self.fields).get(name)
 
     @property
     def location(self) -> str:

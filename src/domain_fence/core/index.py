@@ -24,7 +24,7 @@ from pathlib import Path
 from .factcache import FactCache, Stamp, cache_directory, decode_declarations, decode_facts, encode
 from .modules import ModuleNotFound, default_search_paths, discover_modules, locate_package
 from .pyfacts import DeclarationFacts, FileFacts, extract
-from .source import load_tree
+from .source import Unreadable, load_tree, parse_source, read_source
 
 
 class _FromEnvironment:
@@ -52,6 +52,7 @@ class ProjectIndex:
     _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)
     _by_path: dict[str, str] | None = field(default=None, repr=False)  # absolute path -> module
     _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
+    _buffers: dict[str, str] = field(default_factory=dict, repr=False)  # module -> text checked instead of its file
 
     @classmethod
     def build(
@@ -129,7 +130,7 @@ class ProjectIndex:
         with _no_cyclic_collection():
             jobs: list[_Job] = []
             for module in modules:
-                if module in self._facts:
+                if module in self._facts or module in self._buffers:
                     continue
                 path = self.modules.get(module)
                 if path is None or not _is_source(path):
@@ -162,6 +163,48 @@ class ProjectIndex:
         if job.stamp is not None:
             _MEMORY[job.key] = found
         self._facts[job.module], self._declarations[job.module] = found
+
+    def use_buffer(self, module: str, text: str) -> bool:
+        """Check ``module`` from ``text`` (an editor's buffer, flake8's stdin) instead of
+        its file, until :meth:`drop_buffer`; True when that changes what is known."""
+        if self._buffers.get(module) == text:
+            return False
+        if module not in self._buffers and text == self._disk_text(module):
+            return False  # the saved file: its facts (and the caches) serve as they are
+        self._buffers[module] = text
+        tree = parse_source(text, str(self.modules[module]))
+        self._facts[module], self._declarations[module] = extract(module, self.is_package(module), tree)
+        return True
+
+    def has_buffer(self, module: str) -> bool:
+        return module in self._buffers
+
+    def drop_buffer(self, module: str) -> bool:
+        """Check ``module`` from its file again; True when it was checked from a buffer."""
+        if self._buffers.pop(module, None) is None:
+            return False
+        self.forget(module)
+        return True
+
+    def forget(self, module: str) -> None:
+        """Read ``module`` again when next asked (its file changed on disk)."""
+        if module not in self._buffers:
+            self._facts.pop(module, None)
+            self._declarations.pop(module, None)
+
+    def text(self, module: str) -> str | None:
+        """The text ``module`` is checked from (its buffer, else its file); None when
+        it cannot be read or decoded."""
+        if module in self._buffers:
+            return self._buffers[module]
+        return self._disk_text(module)
+
+    def _disk_text(self, module: str) -> str | None:
+        path = self.modules.get(module)
+        if path is None or not _is_source(path):
+            return None
+        text = read_source(path)
+        return None if isinstance(text, Unreadable) else text
 
     def relative_path(self, module: str) -> str:
         """The module's file relative to the project root, as posix (absolute if outside)."""

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
+from . import fingerprints
 from .config import PlacementConfig
 from .findings import Finding, sorted_findings
 from .index import ProjectIndex
@@ -201,7 +202,7 @@ def unreadable_finding(index: ProjectIndex, module: str, problem: Unreadable, co
         code="DOM001",
         message=get_rule("DOM001").format(reason=problem.reason),
         symbol=module,
-        fingerprint=f"DOM001:{module}",
+        fingerprint=fingerprints.unanalysable(module),
         contract=contract,
     )
 
@@ -264,8 +265,9 @@ def placement_findings(config: PlacementConfig, definitions: Iterable[Definition
             code=rule.code,
             message=rule.format(kind=d.kind, name=d.name, allowed=allowed),
             symbol=d.qualified_name,
-            fingerprint=f"{rule.code}:{d.module}:{d.name}",
+            fingerprint=fingerprints.located(rule.code, d.module, d.name),
             contract=config.contract,
+            fields=(("allowed", allowed), ("kind", d.kind), ("name", d.name)),
         )
         for d in definitions
         if d.kind in config.kinds

@@ -121,11 +121,17 @@ class TopLevelDefinition:
 class ImportFact:
     """One name an import statement imports (the per-file boundary view, DOM301)."""
 
-    line: int
-    col: int
+    line: int  # of the statement, the line grimp records for the import
+    col: int  # of the imported name: the offending token
     source: str  # ``import a.b`` -> "a.b"; ``from ..x import y`` -> the absolute "pkg.x"
     name: str | None  # "y" for ``from ... import y`` ("*" for a star); None for ``import``
     type_checking: bool  # under ``if TYPE_CHECKING:``
+    name_line: int = 0  # of the imported name, when the statement spans lines (0: ``line``)
+    end_col: int = 0  # where the imported name ends
+
+    @property
+    def at_line(self) -> int:
+        return self.name_line or self.line
 
 
 @dataclass(frozen=True)
@@ -318,15 +324,15 @@ class _Walk:
 
     def import_statement(self, node: ast.Import | ast.ImportFrom, depth: int, context: _Context) -> None:
         self.imports.append((depth, len(self.imports), node))
-        line, col, type_checking = node.lineno, node.col_offset, context.type_checking
+        line, type_checking = node.lineno, context.type_checking
         if not isinstance(node, ast.ImportFrom):
-            self.import_facts += [ImportFact(line, col, alias.name, None, type_checking) for alias in node.names]
+            self.import_facts += [_import_fact(line, alias, alias.name, None, type_checking) for alias in node.names]
             return
         source = _import_source(self.module, self.is_package, node)
         if source is None:
             self.escaping.append(line)
             return
-        self.import_facts += [ImportFact(line, col, source, alias.name, type_checking) for alias in node.names]
+        self.import_facts += [_import_fact(line, alias, source, alias.name, type_checking) for alias in node.names]
 
     def expressions(self, node: ast.AST | None, scope: tuple[str, ...]) -> None:
         """Record the calls in an expression (a lambda is no new scope)."""
@@ -502,6 +508,11 @@ def top_level_definitions(body: list[ast.stmt]) -> Iterator[TopLevelDefinition]:
                 yield from top_level_definitions(getattr(node, block, []))
             for handler in getattr(node, "handlers", ()):
                 yield from top_level_definitions(handler.body)
+
+
+def _import_fact(line: int, alias: ast.alias, source: str, name: str | None, type_checking: bool) -> ImportFact:
+    name_line = alias.lineno if alias.lineno != line else 0
+    return ImportFact(line, alias.col_offset, source, name, type_checking, name_line, alias.end_col_offset or 0)
 
 
 def _import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:

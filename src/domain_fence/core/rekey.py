@@ -16,6 +16,8 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from .baseline import Baseline, BaselineEntry
+
 # A dotted name: the parts of a fingerprint that can name a module.
 DOTTED = re.compile(r"(\w+(?:\.\w+)*)")
 
@@ -174,3 +176,52 @@ def _module_parts(path: str) -> list[str] | None:
     else:
         return None
     return parts[:-1] if stem == "__init__" else [*parts[:-1], stem]
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What changed between two versions of one baseline, an entry carried over a
+    rename counted once, as re-keyed."""
+
+    added: tuple[BaselineEntry, ...]
+    pruned: tuple[BaselineEntry, ...]
+    rekeyed: tuple[Rekeyed, ...]
+
+
+def changes(
+    before: Baseline,
+    after: Baseline,
+    modules: Collection[str],
+    confirmed: Mapping[str, str] | None = None,
+    only_confirmed: bool = False,
+) -> Changes:
+    """The entries ``after`` added to and pruned from ``before``, with those a rename
+    carried (see :func:`carried_entries`) apart."""
+    old = {(e.contract, e.fingerprint): e for e in before.entries}
+    new = {(e.contract, e.fingerprint): e for e in after.entries}
+    gone = [key for key in old if key not in new]
+    came = [key for key in new if key not in old]
+    rekeyed = carried_entries(gone, came, modules, confirmed, only_confirmed)
+    moved_from = {(r.contract, r.old) for r in rekeyed}
+    moved_to = {(r.contract, r.new) for r in rekeyed}
+    return Changes(
+        added=tuple(sorted(new[key] for key in came if key not in moved_to)),
+        pruned=tuple(sorted(old[key] for key in gone if key not in moved_from)),
+        rekeyed=tuple(sorted(rekeyed)),
+    )
+
+
+def might_carry(before: Baseline, after: Baseline) -> bool:
+    """Whether some contract lost an entry and gained one: only then can a rename have
+    carried one (and is the project's history worth asking about renames)."""
+    old = {(e.contract, e.fingerprint) for e in before.entries}
+    new = {(e.contract, e.fingerprint) for e in after.entries}
+    return bool({c for c, _ in old - new} & {c for c, _ in new - old})
+
+
+def change_lines(change: Changes) -> list[str]:
+    """One indented line per entry added, pruned or re-keyed, in that order."""
+    lines = [f"  added {e.contract} {e.fingerprint}" for e in change.added]
+    lines += [f"  pruned {e.contract} {e.fingerprint}" for e in change.pruned]
+    lines += [f"  re-keyed {r.contract} {r.old}, now {r.new}" for r in change.rekeyed]
+    return lines

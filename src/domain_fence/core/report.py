@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .boundary import format_link
+from . import fingerprints
 from .census import Census
 from .findings import Finding
 from .rules import get_rule
@@ -26,7 +26,8 @@ class Link:
     line_numbers: tuple[int, ...] = ()
 
     def describe(self) -> str:
-        return format_link(self.importer, self.imported, self.line_numbers)
+        lines = ", ".join(f"l.{n}" for n in sorted(self.line_numbers)) or "l.?"
+        return f"{self.importer} -> {self.imported} ({lines})"
 
 
 Chain = tuple[Link, ...]
@@ -62,7 +63,9 @@ class ContractResult:
     findings: tuple[Finding, ...] = ()  # new violations: they break the contract
     baselined: tuple[Finding, ...] = ()  # recorded in the baseline: they pass
     stale: tuple[Finding, ...] = ()  # DOM002, located at the baseline entry
+    suppressed: tuple[Finding, ...] = ()  # silenced by a noqa comment: they pass
     warnings: tuple[str, ...] = ()
+    failures: tuple[str, ...] = ()  # what breaks the contract but is no finding (require_match)
     dependencies: tuple[Dependency, ...] = ()
     domains: Domains | None = None
     baselined_edges: tuple[tuple[str, str], ...] = ()  # (importer, imported) set aside
@@ -136,7 +139,7 @@ def stale_finding(contract: str, fingerprint: str, baseline_path: str, line: int
         code="DOM002",
         message=get_rule("DOM002").format(fingerprint=fingerprint),
         symbol=fingerprint,
-        fingerprint=f"DOM002:{contract}:{fingerprint}",
+        fingerprint=fingerprints.stale(contract, fingerprint),
         contract=contract,
     )
 
@@ -166,23 +169,28 @@ def chain_lines(chain: Sequence[Link]) -> tuple[str, ...]:
     return tuple(link.describe() for link in chain)
 
 
-def import_contract_finding(contract: str, contract_type: str, chain: Sequence[Link], path: str) -> Finding:
+def import_contract_finding(
+    contract: str, contract_type: str, chain: Sequence[Link], path: str, place: tuple[int, int, int] | None = None
+) -> Finding:
     """DOM303 for an import chain breaking an import-linter contract, located at its
-    first import."""
+    first import (``place``: the line, column and end column of its imported name)."""
     first, last = chain[0], chain[-1]
+    line, col, end_col = place or (min(first.line_numbers, default=1), 0, 0)
     what = f"{first.importer} imports {last.imported}"
     if len(chain) > 1:
         what += " via " + " -> ".join(link.imported for link in chain[:-1])
     return Finding(
         path=path,
-        line=min(first.line_numbers, default=1),
-        col=0,
+        line=line,
+        col=col,
         code="DOM303",
         message=get_rule("DOM303").format(type=contract_type, contract=contract, what=what),
         symbol=first.importer,
-        fingerprint=f"{contract_type}:{first.importer}->{first.imported}",
+        fingerprint=fingerprints.import_contract_chain(contract_type, first.importer, first.imported),
         contract=contract,
         details=chain_lines(chain),
+        end_line=line if end_col else 0,
+        end_col=end_col,
     )
 
 
@@ -198,7 +206,7 @@ def contract_broken_finding(
         code="DOM303",
         message=get_rule("DOM303").format(type=contract_type, contract=contract, what=what),
         symbol=contract,
-        fingerprint=f"{contract_type}:{contract}:{what}",
+        fingerprint=fingerprints.import_contract_other(contract_type, contract, what),
         contract=contract,
         details=tuple(details),
     )

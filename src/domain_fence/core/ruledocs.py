@@ -26,7 +26,7 @@ def explain(rule: Rule, width: int = 88) -> str:
     """Plain text for a terminal."""
     example = "\n".join("    " + line for line in rule.example.splitlines())
     lines = [
-        f"{rule.code} {rule.name} ({rule.family}{', off by default' if rule.off_by_default else ''})",
+        f"{rule.code} {rule.name} ({rule.family})",
         "",
         textwrap.fill(rule.summary, width),
         "",
@@ -48,12 +48,11 @@ def anchor(rule: Rule) -> str:
 
 
 def rule_markdown(rule: Rule, heading: str = "###") -> str:
-    default = " Off by default: enable it with `--extend-select`." if rule.off_by_default else ""
     return "\n".join(
         [
             f"{heading} {rule.code} {rule.name}",
             "",
-            f"*Family: {rule.family}.*{default} {rule.summary}",
+            f"*Family: {rule.family}.* {rule.summary}",
             "",
             f"**Why.** {rule.rationale}",
             "",

@@ -20,7 +20,6 @@ class Rule:
     rationale: str  # why it matters
     remedy: str  # how to fix it
     example: str  # a short offending snippet
-    off_by_default: bool = False  # flake8: needs --extend-select
 
     def format(self, **fields: object) -> str:
         return self.message.format(**fields)
@@ -128,7 +127,6 @@ _RULES = [
             "while migrating, record existing ones with `domain-fence baseline` so only new ones fail."
         ),
         example="class EvidenceLM:\n    def reset(self):\n        self.primary_target = None",
-        off_by_default=True,
     ),
     Rule(
         code="DOM112",
@@ -146,7 +144,6 @@ _RULES = [
             "experiment decide and pass the runtime a plain value."
         ),
         example="class EvidenceLM:\n    def __init__(self, min_train_steps: int): ...",
-        off_by_default=True,
     ),
     Rule(
         code="DOM113",
@@ -164,7 +161,6 @@ _RULES = [
             "does (`reset` rather than `pre_episode`)."
         ),
         example="class EvidenceLM:\n    def pre_episode(self): ...",
-        off_by_default=True,
     ),
     Rule(
         code="DOM201",

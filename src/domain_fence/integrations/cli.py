@@ -14,16 +14,14 @@ import gc
 import os
 import shlex
 import sys
-from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from copy import deepcopy
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 
-from domain_fence.core.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
+from domain_fence.core.baseline import BaselineError
 from domain_fence.core.factcache import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
 from domain_fence.core.layout import LayoutError, read_layout
 from domain_fence.core.presets import (
@@ -40,7 +38,6 @@ from domain_fence.core.runcache import Inputs, Invocation, RunCache, input_diges
 from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
 if TYPE_CHECKING:
-    from domain_fence.core.index import ProjectIndex
     from domain_fence.integrations.importlinter.configuration import Configuration
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -84,7 +81,8 @@ class UsageFailure(click.ClickException):
     exit_code = EXIT_ERROR
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"domain-fence: error: {self.message}", err=True)
+        for line in self.message.splitlines() or [""]:  # one problem per line, each prefixed
+            click.echo(f"domain-fence: error: {line}", err=True)
 
 
 class OneLineErrors(click.Group):
@@ -329,69 +327,22 @@ def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: P
 def record_baselines(configuration: Configuration, prune: bool = False) -> list[str]:
     """Record (or with ``prune`` only strike) baseline entries for every domain-fence
     contract of ``configuration``; per baseline file a summary line, then one line per
-    entry added, pruned or carried over a module rename."""
-    from domain_fence.integrations.importlinter.base import UNANALYSABLE, shared_index
-    from domain_fence.integrations.importlinter.results import needs_graph, project_graph, reported_as_failure, running
+    entry added, pruned or carried over a module rename (git's renames since the file
+    was last committed decide which)."""
+    from domain_fence.core.families import GraphUnavailableError
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError
+    from domain_fence.integrations.importlinter.results import validate
+    from domain_fence.integrations.importlinter.session import engine_for
+    from domain_fence.integrations.review import renames_since_recorded
 
-    current: dict[Path, dict[str, list[BaselineEntry]]] = defaultdict(dict)
-    unanalysable: set[str] = set()
-    with running(configuration):
-        index = shared_index.get()
-        contracts = configuration.fence_contracts()
-        graph = project_graph(configuration) if any(needs_graph(c) for c in contracts) else None
-        for contract in contracts:
-            with reported_as_failure(configuration, contract):
-                entries = contract.violations(deepcopy(graph))
-            # A file that cannot be analysed is never recorded: `check` fails on it.
-            unanalysable.update(
-                f"{e.fingerprint.partition(':')[2]}: {e.description.removeprefix(UNANALYSABLE + ' ')}"
-                for e in entries
-                if e.fingerprint.startswith(UNANALYSABLE + ":")
-            )
-            entries = [e for e in entries if not e.fingerprint.startswith(UNANALYSABLE + ":")]
-            current[contract.config.baseline.path][contract.contract_id] = entries
-    root = configuration.root
-    lines = [
-        line
-        for path, by_contract in sorted(current.items())
-        for line in _update_baseline(path, by_contract, prune, root, index)
-    ]
-    return lines + [f"not recorded, fix it (no baseline accepts {UNANALYSABLE}): {d}" for d in sorted(unanalysable)]
-
-
-def _update_baseline(
-    path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, root: Path, index: ProjectIndex | None
-) -> list[str]:
-    from domain_fence.integrations.review import change_lines, changes, might_carry, renames_since_recorded
-
-    recorded = load_baseline(path)
-    # Entries of contracts that no longer write to this file can never match again.
-    updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))
-    current = Baseline(path, tuple(e for entries in by_contract.values() for e in entries))
-    modules = frozenset(index.modules) if index is not None else frozenset()
-    # git's rename detection is asked only when an entry went and one came.
-    renamable = index is not None and might_carry(recorded, current)
-    confirmed = renames_since_recorded(root, path, index) if renamable and index is not None else None
-    # What a rename carried, judged against everything the contracts find now.
-    carried = {(r.contract, r.new) for r in changes(recorded, current, modules, confirmed).rekeyed}
-    for contract, entries in by_contract.items():
-        if prune:
-            keep = {e.fingerprint for e in entries}
-            entries = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep] + [
-                e for e in entries if (contract, e.fingerprint) in carried
-            ]
-        updated = updated.replace_contract(contract, entries)
-    written = write_baseline(updated)
-    change = changes(recorded, updated, modules, confirmed)
-    after = {(e.contract, e.fingerprint) for e in updated.entries}
-    before = {(e.contract, e.fingerprint) for e in recorded.entries}
-    shown = path.relative_to(root) if path.is_relative_to(root) else path
-    rekeyed = f"{len(change.rekeyed)} re-keyed, " if change.rekeyed else ""
-    summary = (
-        f"{shown}: {len(after)} recorded ({len(change.added)} added, {len(change.pruned)} pruned, {rekeyed}"
-        f"{len(after & before)} still present); {'written' if written else 'unchanged'}"
-    )
-    return [summary, *change_lines(change)]
+    engine = engine_for(configuration)
+    try:
+        validate(engine)
+        return engine.record(prune, lambda path: renames_since_recorded(configuration.root, path, engine.index))
+    except GraphUnavailableError as error:
+        raise ConfigurationError(str(error)) from None
+    finally:
+        engine.save()
 
 
 INIT_CONFIG = ".importlinter"

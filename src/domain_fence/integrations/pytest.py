@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from copy import deepcopy
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import pytest
 
@@ -28,9 +28,11 @@ if TYPE_CHECKING:
     from grimp import ImportGraph
     from importlinter.domain.contract import Contract, ContractCheck
 
+    from domain_fence.core.engine import Engine
     from domain_fence.core.findings import Finding
     from domain_fence.core.index import ProjectIndex
     from domain_fence.core.placement import Definition
+    from domain_fence.core.report import ContractResult
     from domain_fence.integrations.importlinter.configuration import Configuration
 
 OPTION = "--domain-fence-config"
@@ -78,8 +80,8 @@ class Fence:
         self.location = location  # a configuration file, or the directory holding one
         self._configuration: Configuration | None = None
         self._contracts: list[Contract] | None = None
-        self._index: ProjectIndex | None = None
-        self._graph: ImportGraph | None = None
+        self._engine: Engine | None = None
+        self._results: dict[str, ContractResult] = {}
 
     def __repr__(self) -> str:
         return f"<Fence {self.location}>"
@@ -150,14 +152,11 @@ class Fence:
         """Every finding of the domain-fence contracts (boundary, placement, ...), sorted;
         those recorded in a baseline only with ``include_baselined``."""
         from domain_fence.core.findings import sorted_findings
-        from domain_fence.integrations.importlinter.base import FenceContract, finding_from_dict
 
-        found = []
-        keys = ("findings", "baselined") if include_baselined else ("findings",)
-        for contract in self.contracts:
-            if isinstance(contract, FenceContract):
-                metadata = self.run(contract).metadata
-                found += [finding_from_dict(data) for key in keys for data in metadata.get(key, [])]
+        found: list[Finding] = []
+        for spec in self.engine.contracts:
+            result = self.result(spec.id)
+            found += [*result.findings, *(result.baselined if include_baselined else ())]
         return sorted_findings(found)
 
     # -- shared with the collected items ---------------------------------------------
@@ -193,66 +192,77 @@ class Fence:
         raise FenceProblem(f"{self.configuration.path}: no contract {id_or_name!r} (contracts: {known})")
 
     @property
-    def index(self) -> ProjectIndex:
-        if self._index is None:
-            from domain_fence.core.index import ProjectIndex
+    def engine(self) -> Engine:
+        """The engine for the configuration's domain-fence contracts, validated."""
+        if self._engine is None:
+            from domain_fence.core.baseline import BaselineError
+            from domain_fence.integrations.importlinter.base import FenceContract
+            from domain_fence.integrations.importlinter.configuration import ConfigurationError
+            from domain_fence.integrations.importlinter.results import validate
+            from domain_fence.integrations.importlinter.session import engine_for
 
-            configuration = self.configuration
-            index = ProjectIndex.build(
-                configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir
-            )
-            if index.missing:
-                raise FenceProblem(
-                    f"{configuration.path}: [importlinter] root_packages: cannot find "
-                    f"{', '.join(sorted(index.missing))} (looked in {configuration.root}, its src/ and sys.path)"
-                )
-            self._index = index
-        return self._index
+            _configure_importlinter()
+            fence = [c for c in self.contracts if isinstance(c, FenceContract)]
+            engine = engine_for(self.configuration, fence)
+            try:
+                validate(engine)
+            except (ConfigurationError, BaselineError) as error:
+                raise FenceProblem(str(error)) from None
+            self._engine = engine
+        return self._engine
+
+    @property
+    def index(self) -> ProjectIndex:
+        return self.engine.index
 
     @property
     def graph(self) -> ImportGraph:
-        if self._graph is None:
-            from grimp.exceptions import GrimpException
+        from domain_fence.core.families import GraphUnavailableError
 
-            from domain_fence.integrations.importlinter.configuration import ConfigurationError
-            from domain_fence.integrations.importlinter.graph import build_graph
+        try:
+            return self.engine.context.graph()
+        except GraphUnavailableError as error:
+            where = "; ".join(f"{b.path}:{b.line}: {b.reason}" for b in error.blockers) or error.reason
+            raise FenceProblem(f"{self.configuration.path}: cannot build the import graph: {where}") from None
 
-            _configure_importlinter()
+    def result(self, contract_id: str) -> ContractResult:
+        """A domain-fence contract's result from the engine, computed once."""
+        if contract_id not in self._results:
+            from domain_fence.core.baseline import BaselineError
+
             try:
-                self._graph = build_graph(self.configuration)
-            except ConfigurationError as error:
-                raise FenceProblem(str(error)) from None
-            except GrimpException as error:  # e.g. a syntax error anywhere in the project
-                raise FenceProblem(
-                    f"{self.configuration.path}: cannot build the import graph: {_one_line(error)}"
-                ) from None
-        return self._graph
+                self._results[contract_id] = self.engine.check_contract(self.engine.contract(contract_id))
+            except BaselineError as error:
+                raise FenceProblem(f"{contract_id}: {_one_line(error)}") from None
+            finally:
+                self.engine.save()
+        return self._results[contract_id]
 
     def run(self, contract: Contract) -> ContractCheck:
-        """Check ``contract`` on a copy of the session's graph, as lint-imports would."""
-        from domain_fence.integrations.importlinter.base import FenceContract, project_root, shared_index
+        """Check ``contract``: ours through the engine, import-linter's own types on a
+        copy of the session's graph, as lint-imports would."""
+        from domain_fence.integrations.importlinter.base import FenceContract, contract_check
 
-        # Contracts reading sources run even when a file keeps the graph from being built.
-        graph = self.graph if getattr(contract, "needs_graph", True) else None
-        index = self.index if isinstance(contract, FenceContract) else None
-        root_token, index_token = project_root.set(self.configuration.root), shared_index.set(index)
+        if isinstance(contract, FenceContract):
+            return contract_check(self.result(contract.contract_id))
         try:
-            # None only for a contract that declares needs_graph False, whose check takes None
-            return contract.check(cast("ImportGraph", deepcopy(graph)), verbose=False)
-        except ValueError as error:  # our contracts' way of naming an unusable baseline
+            return contract.check(deepcopy(self.graph), verbose=False)
+        except ValueError as error:
             raise FenceProblem(f"{contract_id(contract)}: {_one_line(error)}") from None
-        finally:
-            shared_index.reset(index_token)
-            project_root.reset(root_token)
 
     def report(self, contract: Contract, check: ContractCheck) -> str:
         """The broken contract's report, as ``lint-imports`` renders it, without colour."""
         from importlinter.application import output
 
-        with output.console.capture() as captured:
-            contract.render_broken_contract(check)
-        lines = [f"{contract.name} BROKEN", ""]
-        lines += [_ANSI.sub("", line).rstrip() for line in captured.get().strip("\n").splitlines()]
+        from domain_fence.integrations.importlinter.base import FenceContract, broken_lines
+
+        if isinstance(contract, FenceContract):
+            rendered = broken_lines(check.metadata)
+        else:
+            with output.console.capture() as captured:
+                contract.render_broken_contract(check)
+            rendered = [_ANSI.sub("", line).rstrip() for line in captured.get().strip("\n").splitlines()]
+        lines = [f"{contract.name} BROKEN", "", *rendered]
         lines += [f"warning: {message}" for message in check.warnings]
         return "\n".join(lines)
 
@@ -342,7 +352,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_FENCE] = fence
     if config.getoption("domain_fence"):
         try:
-            _ = fence.contracts  # configuration errors stop the run before any test
+            _ = fence.engine  # configuration errors stop the run before any test
         except FenceProblem as error:
             raise pytest.UsageError(*str(error).splitlines()) from None
         # Collect the configuration file as if it had been named on the command line.

@@ -10,14 +10,14 @@ added. ``domain-fence baseline`` prints the same kind of list for what it change
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain_fence.core.baseline import Baseline, BaselineEntry, load_baseline, parse_baseline
 from domain_fence.core.index import ProjectIndex
-from domain_fence.core.rekey import Rekeyed, carried_entries, module_renames
+from domain_fence.core.rekey import changes, might_carry, module_renames
 from domain_fence.core.report import baseline_entry_lines
 
 from .gitrepo import GitError, last_commit_touching, renamed_files, repository_root, resolve_revision, show_file
@@ -42,11 +42,8 @@ class AddedEntry:
 
 
 def baseline_files(configuration: Configuration) -> list[Path]:
-    from domain_fence.integrations.importlinter.results import running
-
-    with running(configuration):
-        contracts = configuration.fence_contracts()
-    return sorted({contract.config.baseline.path for contract in contracts})
+    paths: set[Path] = {contract.config.baseline.path for contract in configuration.fence_contracts()}
+    return sorted(paths)
 
 
 def entries_added_since(configuration: Configuration, revision: str) -> list[AddedEntry]:
@@ -76,14 +73,6 @@ def entries_added_since(configuration: Configuration, revision: str) -> list[Add
         lines = baseline_entry_lines(_text(path))
         added += [AddedEntry(shown, lines.get((e.contract, e.fingerprint), 1), e) for e in fresh.added]
     return sorted(added)
-
-
-def might_carry(before: Baseline, after: Baseline) -> bool:
-    """Whether some contract lost an entry and gained one: only then can a rename have
-    carried one (and is git asked about renames)."""
-    old = {(e.contract, e.fingerprint) for e in before.entries}
-    new = {(e.contract, e.fingerprint) for e in after.entries}
-    return bool({c for c, _ in old - new} & {c for c, _ in new - old})
 
 
 def baseline_at(top: Path, commit: str, revision: str, path: Path) -> Baseline:
@@ -123,47 +112,6 @@ def project_module_renames(index: ProjectIndex, top: Path, renamed: Mapping[str,
         if resolved.is_relative_to(top):
             module_of[resolved.relative_to(top).as_posix()] = module
     return module_renames(renamed, module_of)
-
-
-@dataclass(frozen=True)
-class Changes:
-    """What changed between two versions of one baseline, an entry carried over a
-    rename counted once, as re-keyed."""
-
-    added: tuple[BaselineEntry, ...]
-    pruned: tuple[BaselineEntry, ...]
-    rekeyed: tuple[Rekeyed, ...]
-
-
-def changes(
-    before: Baseline,
-    after: Baseline,
-    modules: Collection[str],
-    confirmed: Mapping[str, str] | None = None,
-    only_confirmed: bool = False,
-) -> Changes:
-    """The entries ``after`` added to and pruned from ``before``, with those a rename
-    carried (see :func:`~domain_fence.core.rekey.carried_entries`) apart."""
-    old = {(e.contract, e.fingerprint): e for e in before.entries}
-    new = {(e.contract, e.fingerprint): e for e in after.entries}
-    gone = [key for key in old if key not in new]
-    came = [key for key in new if key not in old]
-    rekeyed = carried_entries(gone, came, modules, confirmed, only_confirmed)
-    moved_from = {(r.contract, r.old) for r in rekeyed}
-    moved_to = {(r.contract, r.new) for r in rekeyed}
-    return Changes(
-        added=tuple(sorted(new[key] for key in came if key not in moved_to)),
-        pruned=tuple(sorted(old[key] for key in gone if key not in moved_from)),
-        rekeyed=tuple(sorted(rekeyed)),
-    )
-
-
-def change_lines(change: Changes) -> list[str]:
-    """One indented line per entry added, pruned or re-keyed, in that order."""
-    lines = [f"  added {e.contract} {e.fingerprint}" for e in change.added]
-    lines += [f"  pruned {e.contract} {e.fingerprint}" for e in change.pruned]
-    lines += [f"  re-keyed {r.contract} {r.old}, now {r.new}" for r in change.rekeyed]
-    return lines
 
 
 def ratchet_report(added: Iterable[AddedEntry], revision: str, annotate: Callable[[AddedEntry], str] | None) -> str:

@@ -1,25 +1,30 @@
-"""What our contract types share: the baseline options, typed configuration, the
-project root, and deterministic rendering of findings."""
+"""What our contract types share: options generated from their family, typed
+configuration, and the engine behind ``check``.
+
+A contract type is import-linter's face of one core family: its field declarations
+are generated from the family's options, ``validate`` parses them with the family,
+``check`` asks the engine and ``render_broken_contract`` prints the engine's findings.
+"""
 
 from __future__ import annotations
 
 import contextvars
-from abc import abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from grimp import ImportGraph
 from importlinter import Contract, ContractCheck, fields, output
 from importlinter.domain.contract import InvalidContractOptions
 
-from domain_fence.core.baseline import Baseline, BaselineEntry, BaselineError, apply_baseline, load_baseline
-from domain_fence.core.config import BaselineOptions, ConfigError
+from domain_fence.core.baseline import BaselineEntry, BaselineError
+from domain_fence.core.config import ConfigError
+from domain_fence.core.engine import ContractSpec, Engine, stale_message
+from domain_fence.core.families import Family
+from domain_fence.core.families.base import BASELINE_OPTIONS
 from domain_fence.core.findings import Finding
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.rules import get_rule
+from domain_fence.core.report import ContractResult
 
-from .caching import fence_cache_dir
+if TYPE_CHECKING:
+    from grimp import ImportGraph
 
 # The directory relative paths in the configuration are resolved against. lint-imports
 # only reads configuration from the current directory, so that is the default; our
@@ -31,65 +36,56 @@ def current_root() -> Path:
     return (project_root.get() or Path.cwd()).resolve()
 
 
-# A front end checking several contracts in one run (the pytest plugin) sets this, so
-# they share one index instead of each reading the project again.
-shared_index: contextvars.ContextVar[ProjectIndex | None] = contextvars.ContextVar("shared_index", default=None)
-
-
 class UnusableBaseline(BaselineError, ValueError):
     """A BaselineError raised while checking: import-linter reports a ValueError as a
     contract's failure, our front ends report it as the baseline's one-line error."""
 
 
-class FenceConfig(Protocol):
-    """What every family's parsed configuration has."""
+class RawOption(fields.Field):  # type: ignore[type-arg]
+    """An option passed through as written: the family validates it, with every other
+    option, and reports all problems at once."""
 
-    @property
-    def baseline(self) -> BaselineOptions: ...
-
-
-ConfigT = TypeVar("ConfigT", bound=FenceConfig)
+    def parse(self, raw_data: str | list[str]) -> str | list[str]:
+        return raw_data
 
 
-class FenceContract(Contract, Generic[ConfigT]):
-    """Base of the domain-fence contract types: a family's configuration type
-    ``ConfigT``, parsed by :meth:`parse_config` when import-linter validates the
-    contract, and its findings recorded as baseline entries by :meth:`violations`."""
+class FenceContract(Contract):
+    """Base of the domain-fence contract types: one per core family."""
 
-    family: ClassVar[str]
-    needs_graph: ClassVar[bool] = True  # False: it reads sources, and runs without the graph
-    config: ConfigT  # set by validate()
+    family: ClassVar[Family]
+    config: Any  # the family's typed configuration, set by validate()
 
-    baseline = fields.StringField(required=False)
-    unmatched_baseline_alerting = fields.StringField(required=False)
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        family = cls.__dict__.get("family")
+        if family is None:
+            return
+        for option in (*family.options, *BASELINE_OPTIONS):
+            if not isinstance(getattr(cls, option.name, None), fields.Field):
+                # Required options are checked by the family, with the others.
+                setattr(cls, option.name, RawOption(required=False))
 
     def _populate_fields(self) -> None:
         # import-linter stops at field errors before validate() runs; report the
-        # core's errors too, so a user fixes every option in one pass.
+        # family's errors too, so a user fixes every option in one pass.
         try:
             super()._populate_fields()
         except InvalidContractOptions as error:
             errors = dict(error.errors)
             try:
-                self.parse_config(self.contract_id, self.name, self.contract_options, current_root())
+                self.parse_config()
             except ConfigError as core_error:
                 errors = {**core_error.errors, **errors}
             raise InvalidContractOptions(dict(sorted(errors.items()))) from None
 
     def validate(self) -> None:
         try:
-            self.config = self.parse_config(self.contract_id, self.name, self.contract_options, current_root())
+            self.config = self.parse_config()
         except ConfigError as error:
             raise InvalidContractOptions(error.errors) from None
 
-    @abstractmethod
-    def parse_config(self, contract: str, name: str, options: Mapping[str, Any], root: Path) -> ConfigT:
-        """The family's configuration, or a ConfigError listing every bad option."""
-
-    @abstractmethod
-    def violations(self, graph: ImportGraph | None) -> list[BaselineEntry]:
-        """The baseline entries that make this contract pass (``graph`` is None when
-        :attr:`needs_graph` is False)."""
+    def parse_config(self) -> Any:
+        return self.family.parse(self.contract_id, self.name, self.contract_options, current_root())
 
     @property
     def contract_id(self) -> str:
@@ -99,63 +95,77 @@ class FenceContract(Contract, Generic[ConfigT]):
     def root_packages(self) -> list[str]:
         return list(self.session_options["root_packages"])
 
-    def project_index(self) -> ProjectIndex:
-        """The run's shared index when one is set for this root, else a fresh one."""
-        index = shared_index.get()
-        if index is None or index.root != current_root():
-            index = ProjectIndex.build(current_root(), self.root_packages, cache_dir=fence_cache_dir(current_root()))
-        return index
+    def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
+        """lint-imports' entry: the engine's result for this contract (on ``graph``,
+        which a contract reading only sources does not need)."""
+        from .session import lint_imports_engine
 
-    def load_baseline(self) -> Baseline:
+        engine, spec = lint_imports_engine(self, graph)
+        problems = self.problems(engine, spec, graph)
+        if problems:
+            return ContractCheck(kept=False, warnings=[], metadata={"problems": problems})
         try:
-            return load_baseline(self.config.baseline.path)
+            result = engine.check_contract(spec)
         except BaselineError as error:
             raise UnusableBaseline(str(error)) from None
+        finally:
+            engine.save()
+        return contract_check(result)
 
-    def ratchet_check(self, findings: list[Finding], metadata: dict[str, Any] | None = None) -> ContractCheck:
-        """Split findings by the baseline into a ContractCheck with JSON-able metadata."""
-        recorded = self.load_baseline().fingerprints(self.contract_id)
-        ratchet = apply_baseline(findings, recorded)
-        # A file that cannot be analysed may hide anything: no baseline vouches for it.
-        unanalysable = [f for f in ratchet.baselined if f.code == UNANALYSABLE]
-        new = sorted([*ratchet.new, *unanalysable])
-        baselined = [f for f in ratchet.baselined if f.code != UNANALYSABLE]
-        return self.ratchet_result(new, baselined, ratchet.stale, metadata or {})
+    def problems(self, engine: Engine, spec: ContractSpec, graph: ImportGraph) -> list[str]:
+        """What the configuration names that the project lacks (lint-imports has found
+        the root packages already: it built the graph from them)."""
+        return engine.contract_problems(spec)
 
-    def ratchet_result(
-        self, new: Sequence[Finding], baselined: Sequence[Finding], stale: Iterable[str], metadata: dict[str, Any]
-    ) -> ContractCheck:
-        stale_level = self.config.baseline.stale
-        warnings = [stale_message(f) for f in stale] if stale_level == "warn" else []
-        failing_stale = list(stale) if stale_level == "error" else []
-        metadata.update(
-            findings=[finding_to_dict(f) for f in new],
-            baselined=[finding_to_dict(f) for f in baselined],
-            stale=failing_stale,
-        )
-        return ContractCheck(kept=not new and not failing_stale, warnings=warnings, metadata=metadata)
+    def violations(self, graph: ImportGraph | None) -> list[BaselineEntry]:
+        """The entries ``domain-fence baseline`` would record for this contract."""
+        from .session import lint_imports_engine
+
+        engine, spec = lint_imports_engine(self, graph)
+        return sorted({BaselineEntry(spec.id, f.fingerprint, f"{f.code} {f.message}") for f in engine.current(spec)})
 
     def render_broken_contract(self, check: ContractCheck) -> None:
-        for finding in check.metadata.get("findings", []):
-            _print_line(format_finding(finding))
-            for line in finding.get("details", []):
-                _print_line("    " + line)
-        for fingerprint in check.metadata.get("stale", []):
-            _print_line(stale_message(fingerprint))
+        for line in broken_lines(check.metadata):
+            _print_line(line)
         output.new_line()
 
 
-UNANALYSABLE = "DOM001"
+def contract_check(result: ContractResult) -> ContractCheck:
+    """import-linter's view of a result: kept, warnings, and JSON-able metadata."""
+    return ContractCheck(
+        kept=result.kept,
+        warnings=[_escape_markup(w) for w in result.warnings],
+        metadata={
+            "findings": [finding_to_dict(f) for f in result.findings],
+            "baselined": [finding_to_dict(f) for f in result.baselined],
+            "suppressed": [finding_to_dict(f) for f in result.suppressed],
+            "stale": [f.symbol for f in result.stale],  # the entries' fingerprints
+            "failures": list(result.failures),
+            "baselined_edges": sorted(f.fingerprint for f in result.baselined if f.fingerprint.startswith("boundary:")),
+        },
+    )
+
+
+def broken_lines(metadata: dict[str, Any]) -> list[str]:
+    """The lines of a broken contract's report, as lint-imports and pytest print them."""
+    lines = list(metadata.get("problems", []))
+    lines += list(metadata.get("failures", []))
+    for finding in metadata.get("findings", []):
+        lines.append(format_finding(finding))
+        lines += ["    " + line for line in finding.get("details", [])]
+    return lines + [stale_message(fingerprint) for fingerprint in metadata.get("stale", [])]
+
+
+def _escape_markup(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
 
 
 def _print_line(text: str) -> None:
     # Unwrapped and without markup: a finding stays one greppable `path:line:col:` line,
     # and brackets in messages are not read as rich styles.
     output.console.print(text, style="red", soft_wrap=True, markup=False, highlight=False)
-
-
-def stale_message(fingerprint: str) -> str:
-    return "DOM002 " + get_rule("DOM002").format(fingerprint=fingerprint)
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:
@@ -169,23 +179,11 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "fingerprint": finding.fingerprint,
         "contract": finding.contract,
         "details": list(finding.details),
-        "end_line": finding.end_line,
-        "end_col": finding.end_col,
     }
-
-
-def finding_from_dict(data: dict[str, Any]) -> Finding:
-    fields_ = {k: data[k] for k in ("path", "line", "col", "code", "message", "symbol", "fingerprint", "contract")}
-    return Finding(
-        **fields_,
-        details=tuple(data.get("details", ())),
-        end_line=int(data.get("end_line", 0)),
-        end_col=int(data.get("end_col", 0)),
-    )
 
 
 def format_finding(data: dict[str, Any]) -> str:
     return f"{data['path']}:{data['line']}:{data['col'] + 1}: {data['code']} {data['message']}"
 
 
-__all__ = ["BaselineError", "FenceContract", "current_root", "project_root", "shared_index"]
+__all__ = ["BaselineError", "FenceContract", "RawOption", "current_root", "project_root"]

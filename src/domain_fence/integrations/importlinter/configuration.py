@@ -14,6 +14,8 @@ import importlib
 import re
 import sys
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,8 +111,10 @@ class Configuration:
             raise ConfigurationError("\n".join(f"{self.path}: {p}" for p in problems))
         return built
 
-    def fence_contracts(self, family: str | None = None) -> list[FenceContract[Any]]:
-        return [c for c in self.contracts() if isinstance(c, FenceContract) and (family is None or c.family == family)]
+    def fence_contracts(self, family: str | None = None) -> list[FenceContract]:
+        return [
+            c for c in self.contracts() if isinstance(c, FenceContract) and (family is None or c.family.name == family)
+        ]
 
 
 def find_configuration(directory: Path) -> Path:
@@ -204,11 +208,19 @@ def _import_class(dotted: str, path: Path) -> type[Contract]:
     return cls
 
 
-def put_project_on_path(configuration: Configuration) -> None:
-    """What lint-imports does (the current directory on ``sys.path``), plus ``src``."""
+@contextmanager
+def project_on_path(configuration: Configuration) -> Iterator[None]:
+    """What lint-imports does (the current directory on ``sys.path``), plus ``src``,
+    for as long as grimp looks packages up: afterwards the project's directories are
+    off the path again, so nothing of the project can be imported by accident."""
+    saved = list(sys.path)
     for candidate in (configuration.root / "src", configuration.root):
         if candidate.is_dir() and str(candidate) not in sys.path:
             sys.path.insert(0, str(candidate))
+    try:
+        yield
+    finally:
+        sys.path[:] = saved
 
 
 def _one_line(error: BaseException) -> str:

@@ -22,7 +22,7 @@ from domain_fence.core.blockers import Blocker, is_utf8, printable, printable_pa
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
-from .configuration import Configuration, ConfigurationError, put_project_on_path
+from .configuration import Configuration, ConfigurationError, project_on_path
 from .native import cache_turn, native_stderr_held, with_roomy_stack
 
 
@@ -49,7 +49,11 @@ def build_graph(configuration: Configuration, cache: bool = True) -> ImportGraph
     Raises ConfigurationError for root packages grimp cannot use, and
     GraphUnavailable when files of the project keep the graph from being built.
     """
-    put_project_on_path(configuration)
+    with project_on_path(configuration):
+        return _build_checked(configuration, cache)
+
+
+def _build_checked(configuration: Configuration, cache: bool) -> ImportGraph:
     search_paths = default_search_paths(configuration.root)
     refuse_regular_parents(configuration, search_paths)
     if not is_utf8(str(configuration.root)):

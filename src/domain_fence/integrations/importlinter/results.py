@@ -1,9 +1,9 @@
-"""Run every contract of a configuration through import-linter's own machinery and
-turn each ``ContractCheck`` into a :class:`~domain_fence.core.report.ContractResult`.
+"""Check every contract of a configuration: ours through the engine, import-linter's
+own types through import-linter, each ``ContractCheck`` read into a
+:class:`~domain_fence.core.report.ContractResult`.
 
-Our contract types put JSON-able findings in their metadata. import-linter's built-in
-types put import chains there in a handful of shapes; those become DOM303 findings at
-the first import of each chain. Anything else (an acyclic-siblings summary, a
+import-linter's built-in types put import chains in their metadata in a handful of
+shapes; those become DOM303 findings at the first import of each chain. Anything else (an acyclic-siblings summary, a
 third-party type) is captured from the contract's own rendering, so no broken contract
 goes unreported.
 """
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from grimp import ImportGraph
 from importlinter import Contract, ContractCheck
@@ -24,29 +24,27 @@ from rich.console import Console
 from rich.errors import MarkupError
 from rich.text import Text
 
-from domain_fence.core.baseline import BaselineError, load_baseline
+from domain_fence.core.baseline import BaselineError
 from domain_fence.core.blockers import Blocker, blocker_finding, printable
-from domain_fence.core.boundary import parse_edge_fingerprint
-from domain_fence.core.census import Census, take_census
+from domain_fence.core.engine import ConfigurationProblems, Engine
+from domain_fence.core.families import GraphUnavailableError
+from domain_fence.core.families.boundary import import_place
 from domain_fence.core.findings import Finding
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.report import (
     ContractResult,
     Dependency,
-    Domains,
     Link,
     Report,
-    baseline_entry_lines,
     contract_broken_finding,
     import_contract_finding,
-    stale_finding,
 )
 
-from .base import FenceContract, finding_from_dict, project_root, shared_index
-from .boundary import BoundaryContract
+from .base import FenceContract
 from .configuration import Configuration, ConfigurationError
-from .graph import GraphUnavailable, build_graph
-from .vocabulary import VocabularyContract
+from .graph import build_graph
+from .sections import section_line
+from .session import engine_for
 
 Progress = Callable[[str], None]
 
@@ -57,54 +55,51 @@ class ContractFailed(Exception):
 
 
 def check_configuration(configuration: Configuration, progress: Progress | None = None) -> Report:
-    """Check every contract of ``configuration`` against one import graph.
+    """Check every contract of ``configuration`` against one import graph: ours through
+    the engine, import-linter's own types through import-linter.
 
     Raises ConfigurationError for an invalid configuration or an unbuildable graph,
     and ContractFailed when a contract raises while checking.
     """
     progress = progress or (lambda message: None)
-    with running(configuration):
-        contracts = configuration.contracts()
-        progress("Building the import graph")
-        try:
-            graph: ImportGraph | None = project_graph(configuration)
-            missing_graph = None
-        except GraphUnavailable as error:
-            # A file grimp cannot read must not hide the rest: the contracts that read
-            # sources still run, and each contract needing the graph reports that file.
-            graph, missing_graph = None, error
+    contracts = configuration.contracts()
+    fence = [c for c in contracts if isinstance(c, FenceContract)]
+    engine = engine_for(configuration, fence)
+    try:
+        validate(engine)
         results = []
         for contract in contracts:
             progress(f"Checking {contract.name}")
-            if missing_graph is not None and needs_graph(contract):
-                results.append(ContractReader(configuration, contract, None).not_run(missing_graph))
-                continue
-            with reported_as_failure(configuration, contract):
-                # None only for a contract that declares needs_graph False, whose check takes None
-                check = contract.check(cast(ImportGraph, deepcopy(graph)), verbose=False)
-                results.append(ContractReader(configuration, contract, graph).result(check))
+            if isinstance(contract, FenceContract):
+                with reported_as_failure(configuration, contract):
+                    results.append(engine.check_contract(engine.contract(contract.contract_id)))
+            else:
+                results.append(check_import_linter_contract(configuration, contract, engine))
+    finally:
+        engine.save()  # the facts this run parsed, for the next one
     root = configuration.root
     return Report(root=root.as_posix(), config=_relative(configuration.path, root), contracts=tuple(results))
 
 
-def needs_graph(contract: Contract) -> bool:
-    """Every contract but those that read sources (vocabulary, placement) needs it."""
-    return getattr(contract, "needs_graph", True)
-
-
-@contextmanager
-def running(configuration: Configuration) -> Iterator[None]:
-    """The context our contracts read while a front end runs several of them: the
-    project root (paths in the configuration are relative to it) and one shared index."""
-    root_token = project_root.set(configuration.root)
-    index = ProjectIndex.build(configuration.root, configuration.root_packages, cache_dir=configuration.cache_dir)
-    index_token = shared_index.set(index)
+def validate(engine: Engine) -> None:
+    """ConfigurationError for what the configuration names that the project lacks."""
     try:
-        yield
-    finally:
-        shared_index.reset(index_token)
-        project_root.reset(root_token)
-        index.save()  # the facts this run parsed, for the next one
+        engine.validate()
+    except ConfigurationProblems as error:
+        raise ConfigurationError(str(error)) from None
+
+
+def check_import_linter_contract(configuration: Configuration, contract: Contract, engine: Engine) -> ContractResult:
+    """One of import-linter's own contract types (or a third party's), on a copy of
+    the engine's graph: DOM303 at the first import of each offending chain."""
+    reader = ContractReader(configuration, contract, engine.index)
+    try:
+        graph = engine.context.graph()
+    except GraphUnavailableError as error:
+        return reader.not_run(error)
+    with reported_as_failure(configuration, contract):
+        check = contract.check(deepcopy(graph), verbose=False)
+    return reader.result(check)
 
 
 def project_graph(configuration: Configuration) -> ImportGraph:
@@ -132,32 +127,21 @@ def reported_as_failure(configuration: Configuration, contract: Contract) -> Ite
 
 
 class ContractReader:
-    """Reads one contract's ``ContractCheck`` into a ContractResult."""
+    """Reads an import-linter contract's ``ContractCheck`` into a ContractResult."""
 
-    def __init__(self, configuration: Configuration, contract: Contract, graph: ImportGraph | None) -> None:
+    def __init__(self, configuration: Configuration, contract: Contract, index: ProjectIndex) -> None:
         self.configuration = configuration
         self.contract = contract
-        self.graph = graph
         self.options = contract.contract_options
         self.id = str(self.options.get("id") or contract.name)
         self.type = str(self.options.get("type", ""))
-        index = shared_index.get()
-        if index is None:
-            root, packages = configuration.root, configuration.root_packages
-            index = ProjectIndex.build(root, packages, cache_dir=configuration.cache_dir)
         self.index = index
 
     def result(self, check: ContractCheck) -> ContractResult:
         metadata = check.metadata
         dependencies = tuple(sorted(dependencies_from(metadata)))
-        if isinstance(self.contract, FenceContract):
-            findings = [finding_from_dict(f) for f in metadata.get("findings", [])]
-            baselined = [finding_from_dict(f) for f in metadata.get("baselined", [])]
-            stale = self.stale_findings(metadata.get("stale", []))
-        else:
-            findings = self.chain_findings(dependencies) + self.undeclared_layer_findings(metadata)
-            baselined, stale = [], []
-        if not check.kept and not findings and not stale:
+        findings = self.chain_findings(dependencies) + self.undeclared_layer_findings(metadata)
+        if not check.kept and not findings:
             findings = [self.rendered_finding(check)]
         return ContractResult(
             id=self.id,
@@ -165,18 +149,12 @@ class ContractReader:
             type=self.type,
             kept=check.kept,
             findings=tuple(sorted(set(findings))),
-            baselined=tuple(sorted(set(baselined))),
-            stale=tuple(sorted(set(stale))),
             warnings=tuple(sorted(plain(w) for w in check.warnings)),
             dependencies=dependencies,
-            domains=self.domains(),
-            baselined_edges=tuple(sorted(_edges(metadata.get("baselined_edges", [])))),
             guidance=str(self.options.get("broken_contract_guidance") or ""),
-            baseline=self.baseline_path(),
-            census=self.census(findings + baselined),
         )
 
-    def not_run(self, missing_graph: GraphUnavailable) -> ContractResult:
+    def not_run(self, missing_graph: GraphUnavailableError) -> ContractResult:
         """A contract that needs the import graph when it cannot be built: broken, with
         a DOM001 for each file at fault (or, when none can be named, at the section)."""
         findings = [blocker_finding(blocker, self.id) for blocker in missing_graph.blockers]
@@ -194,9 +172,7 @@ class ContractReader:
             type=self.type,
             kept=False,
             findings=tuple(sorted(set(findings))),
-            domains=self.domains(),
             guidance=str(self.options.get("broken_contract_guidance") or ""),
-            baseline=self.baseline_path(),
         )
 
     def path_of(self, module: str) -> str:
@@ -211,7 +187,13 @@ class ContractReader:
             for chain in sorted(dependency.chains, key=lambda c: (len(c), c)):
                 first_chain.setdefault(chain[0], chain)
         return [
-            import_contract_finding(self.id, self.type, chain, self.path_of(chain[0].importer))
+            import_contract_finding(
+                self.id,
+                self.type,
+                chain,
+                self.path_of(chain[0].importer),
+                import_place(self.index, chain[0].importer, chain[0].imported, min(chain[0].line_numbers, default=1)),
+            )
             for chain in first_chain.values()
         ]
 
@@ -221,30 +203,6 @@ class ContractReader:
             contract_broken_finding(self.id, self.type, f"{module} is not listed as a layer", self.path_of(module), 1)
             for module in sorted(metadata.get("undeclared_modules") or ())
         ]
-
-    def baseline_path(self) -> str:
-        if not isinstance(self.contract, FenceContract):
-            return ""
-        return _relative(self.contract.config.baseline.path, self.configuration.root)
-
-    def census(self, found: list[Finding]) -> Census | None:
-        """A vocabulary contract's census. What was recorded is read from the baseline
-        file: stale entries reach the metadata only when they alert at `error` level."""
-        if not isinstance(self.contract, VocabularyContract):
-            return None
-        recorded = load_baseline(self.contract.config.baseline.path).fingerprints(self.id)
-        return take_census(found, recorded)
-
-    def stale_findings(self, fingerprints: Iterable[str]) -> list[Finding]:
-        fingerprints = list(fingerprints)
-        if not fingerprints or not isinstance(self.contract, FenceContract):  # only ours record a baseline
-            return []
-        try:
-            text = self.contract.config.baseline.path.read_text(encoding="utf-8")
-            lines = baseline_entry_lines(text)
-        except (OSError, UnicodeDecodeError):
-            lines = {}
-        return [stale_finding(self.id, f, self.baseline_path(), lines.get((self.id, f), 1)) for f in fingerprints]
 
     def rendered_finding(self, check: ContractCheck) -> Finding:
         """A broken contract whose metadata we cannot read: its own report, captured."""
@@ -257,14 +215,6 @@ class ContractReader:
             section_line(self.configuration.path, self.id, self.contract.name),
             [line for line in details if line.strip()],
         )
-
-    def domains(self) -> Domains | None:
-        """What a boundary separates (a built-in forbidden contract is often about
-        third-party packages, not the project's domains)."""
-        if not isinstance(self.contract, BoundaryContract):
-            return None
-        config = self.contract.config
-        return Domains(tuple(map(str, config.source_modules)), tuple(map(str, config.forbidden_modules)))
 
 
 def dependencies_from(metadata: Mapping[str, Any]) -> Iterator[Dependency]:
@@ -301,13 +251,6 @@ def _link(raw: Mapping[str, Any]) -> Link:
     return Link(raw["importer"], raw["imported"], lines)
 
 
-def _edges(fingerprints: Iterable[str]) -> Iterator[tuple[str, str]]:
-    for fingerprint in fingerprints:
-        edge = parse_edge_fingerprint(fingerprint)
-        if edge:
-            yield edge
-
-
 def render_broken_contract(contract: Contract, check: ContractCheck) -> str:
     """The contract's own broken-contract text, plain and unwrapped."""
     captured = io.StringIO()
@@ -328,19 +271,6 @@ def _console(console: Console) -> Iterator[None]:
         yield
     finally:
         output.console = saved
-
-
-def section_line(path: Path, contract_id: str, name: str) -> int:
-    """The line of a contract's section (INI) or id/name (TOML) in the configuration."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return 1
-    wanted = (f"[importlinter:contract:{contract_id}]", f'id = "{contract_id}"', f'name = "{name}"')
-    for number, line in enumerate(lines, start=1):
-        if line.strip() in wanted:
-            return number
-    return 1
 
 
 def plain(markup: str) -> str:

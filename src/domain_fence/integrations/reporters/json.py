@@ -44,7 +44,9 @@ def contract(result: ContractResult) -> dict[str, Any]:
         "findings": [finding(f) for f in result.findings],
         "baselined": [finding(f) for f in result.baselined],
         "stale": [finding(f) for f in result.stale],
+        "suppressed": [finding(f) for f in result.suppressed],
         "warnings": list(result.warnings),
+        "failures": list(result.failures),
         "baseline": result.baseline or None,
         "dependencies": [dependency(d) for d in result.dependencies],
         "domains": (

@@ -93,7 +93,7 @@ def rule(r: Rule, documentation: str | None) -> dict[str, Any]:
         "shortDescription": {"text": r.summary},
         "fullDescription": {"text": r.rationale},
         "help": {"text": f"{r.remedy}\n\nExample:\n{r.example}", "markdown": rule_markdown(r, heading="####")},
-        "defaultConfiguration": {"level": "error", "enabled": not r.off_by_default},
+        "defaultConfiguration": {"level": "error", "enabled": True},
         "properties": {"tags": [r.family]},
     }
     if documentation:

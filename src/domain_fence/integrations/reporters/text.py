@@ -38,7 +38,14 @@ def contract_lines(result: ContractResult, options: RenderOptions) -> list[str]:
         lines += [CHAIN_INDENT + detail for detail in finding.details]
     if result.guidance and not result.kept:
         lines += ["  " + line for line in result.guidance.strip().splitlines()]
+    lines += [f"  error: {failure}" for failure in result.failures]
     lines += [f"  warning: {warning}" for warning in result.warnings]
+    if result.suppressed:
+        if options.verbose:
+            lines += [f"  noqa: {finding.describe()}" for finding in result.suppressed]
+        else:
+            count = len(result.suppressed)
+            lines.append(f"  {count} finding{'s' if count != 1 else ''} silenced by noqa (--verbose lists them)")
     if result.baselined:
         if options.verbose:
             lines += [f"  baselined: {finding.describe()}" for finding in result.baselined]

@@ -1,0 +1,449 @@
+"""The one engine every front end calls.
+
+Given the contracts of a configuration (each a family and its typed options), the
+project, optionally the import graph and in-memory buffers, it returns the findings
+with the baseline, ``noqa`` comments and stale entries already applied. ``check``,
+``lint-imports`` (through our contract types), flake8, pytest and the language server
+only render what it returns, so they cannot disagree on what a finding is.
+
+Rules applied here and nowhere else:
+
+- a finding on a line whose ``# noqa`` comment names its code (or is bare) is
+  *suppressed*: listed, never failing;
+- a finding whose fingerprint the contract's baseline records is *baselined*;
+- DOM001 (a file that cannot be analysed) is never baselined nor suppressed: it may
+  hide anything;
+- a baseline entry that matches no finding (suppressed ones included) is *stale*:
+  DOM002 at the entry, a warning or nothing, per ``unmatched_baseline_alerting``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import fingerprints, rekey
+from .baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
+from .blockers import Blocker, blocker_finding
+from .census import take_census
+from .families import Context, Family, GraphUnavailableError
+from .findings import Finding
+from .index import ProjectIndex
+from .noqa import NoqaComments
+from .report import ContractResult, Dependency, Domains, Link, baseline_entry_lines, stale_finding
+
+if TYPE_CHECKING:
+    from grimp import ImportGraph
+
+UNANALYSABLE = fingerprints.UNANALYSABLE
+
+
+@dataclass(frozen=True)
+class ContractSpec:
+    """One contract of the configuration that a family checks."""
+
+    id: str
+    name: str
+    type: str  # as the configuration names it
+    family: Family
+    config: Any  # the family's typed configuration; has ``baseline``
+    section: str  # where it is written, for messages: ``[importlinter:contract:x]``
+    section_line: int = 1
+    guidance: str = ""
+
+    @property
+    def baseline_path(self) -> Path:
+        path: Path = self.config.baseline.path
+        return path
+
+
+@dataclass(frozen=True)
+class Settings:
+    config_path: Path  # the configuration file; paths in it are relative to its directory
+    root_packages: tuple[str, ...]
+    contracts: tuple[ContractSpec, ...]
+    session: Mapping[str, Any] = field(default_factory=dict)  # import-linter's session options
+    cache_dir: Path | None = None
+
+    @property
+    def root(self) -> Path:
+        return self.config_path.parent
+
+
+class ConfigurationProblems(Exception):
+    """What the configuration names that the project does not have: one line each,
+    naming the file, the section and the option. Every front end exits 2 on it."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+@dataclass(frozen=True)
+class FileFindings:
+    """One file's findings, split as a report splits them."""
+
+    reported: tuple[Finding, ...] = ()  # new: they fail
+    suppressed: tuple[Finding, ...] = ()  # by a noqa comment
+    baselined: tuple[Finding, ...] = ()
+
+
+class Engine:
+    """Checks one configuration's contracts against one project.
+
+    What it learns (the index's facts, the graph, each family's project-wide answers)
+    is kept until :meth:`file_changed` or a buffer says the project changed.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        build_graph: Callable[[], ImportGraph] | None = None,
+        index: ProjectIndex | None = None,
+    ) -> None:
+        self.settings = settings
+        self.index = index or ProjectIndex.build(settings.root, settings.root_packages, cache_dir=settings.cache_dir)
+        self.context = Context(
+            root=self.index.root,
+            root_packages=settings.root_packages,
+            index=self.index,
+            build_graph=build_graph,
+            session=settings.session,
+        )
+        self._baselines: dict[Path, Baseline] = {}
+
+    @property
+    def contracts(self) -> tuple[ContractSpec, ...]:
+        return self.settings.contracts
+
+    def contract(self, contract_id: str) -> ContractSpec:
+        for spec in self.contracts:
+            if spec.id == contract_id:
+                return spec
+        raise KeyError(contract_id)
+
+    # -- what must hold first -----------------------------------------------------------
+
+    def problems(self) -> list[str]:
+        """Configuration problems found against the project, one line each naming the
+        file, the section and the option."""
+        path = self.settings.config_path
+        missing = self.missing_root_packages()
+        if missing:
+            return [f"{path}: [importlinter] {missing}"]
+        lines = []
+        for spec in self.contracts:
+            lines += [f"{path}: {spec.section} {line}" for line in self.contract_problems(spec)]
+        return lines
+
+    def missing_root_packages(self) -> str | None:
+        if not self.index.missing:
+            return None
+        return (
+            f"root_packages: cannot find {', '.join(sorted(self.index.missing))} "
+            f"(looked in {self.settings.root}, its src/ and sys.path)"
+        )
+
+    def contract_problems(self, spec: ContractSpec) -> list[str]:
+        """``option: problem`` for what ``spec`` names that the project does not have."""
+        return spec.family.problems(spec.config, self.context)
+
+    def validate(self) -> None:
+        """Raise ConfigurationProblems (and BaselineError for an unusable baseline)."""
+        problems = self.problems()
+        if problems:
+            raise ConfigurationProblems(problems)
+        for spec in self.contracts:
+            self.baseline(spec)
+
+    # -- the whole project --------------------------------------------------------------
+
+    def check(self, contract_ids: Iterable[str] | None = None) -> list[ContractResult]:
+        wanted = None if contract_ids is None else set(contract_ids)
+        return [self.check_contract(spec) for spec in self.contracts if wanted is None or spec.id in wanted]
+
+    def check_contract(self, spec: ContractSpec) -> ContractResult:
+        found, outcome_warnings, failures, extra = self._project_findings(spec)
+        return self._result(spec, found, outcome_warnings, failures, extra)
+
+    def current(self, spec: ContractSpec) -> list[Finding]:
+        """What the contract finds now, neither baselined nor suppressed by noqa: what
+        ``domain-fence baseline`` records (DOM001 aside, which no baseline accepts)."""
+        found = self._project_findings(spec)[0]
+        kept, _ = self._split_noqa(found)
+        return kept
+
+    def _project_findings(
+        self, spec: ContractSpec
+    ) -> tuple[list[Finding], tuple[str, ...], tuple[str, ...], Mapping[str, Any]]:
+        blocked = self._blocked(spec)
+        if blocked is not None:
+            return blocked, (), (), {}
+        family, config = spec.family, spec.config
+        covered = family.covered(config, self.context)
+        family.prepare(config, self.context, covered)
+        found = [finding for module in covered for finding in family.check_module(config, self.context, module)]
+        outcome = family.outcome(config, self.context, found)
+        return list(outcome.findings), outcome.warnings, outcome.failures, outcome.extra
+
+    def _blocked(self, spec: ContractSpec) -> list[Finding] | None:
+        """DOM001 for each file keeping the import graph from being built, when the
+        contract needs it; None when it can run."""
+        if not spec.family.needs_graph:
+            return None
+        try:
+            self.context.graph()
+        except GraphUnavailableError as error:
+            if error.blockers:
+                return [blocker_finding(blocker, spec.id) for blocker in error.blockers]
+            where = Blocker(
+                self._relative(self.settings.config_path),
+                spec.section_line,
+                f"the import graph cannot be built: {error.reason}",
+                spec.id,
+            )
+            return [blocker_finding(where, spec.id, details=("contract not run",))]
+        return None
+
+    # -- one file -----------------------------------------------------------------------
+
+    def findings_in(self, path: Path | str, text: str | None = None) -> FileFindings:
+        """The findings of every contract located in the file at ``path``, checked from
+        ``text`` when given (an editor's buffer, flake8's stdin)."""
+        module = self.index.module_for_path(path)
+        if module is None:
+            return FileFindings()
+        if text is not None:
+            self.use_buffer(module, text)
+        shown = self.index.relative_path(module)
+        reported: dict[tuple[int, int, str, str], Finding] = {}
+        suppressed: list[Finding] = []
+        baselined: list[Finding] = []
+        for spec in self.contracts:
+            blocked = self._blocked(spec)
+            found = blocked if blocked is not None else spec.family.check_module(spec.config, self.context, module)
+            found = [finding for finding in found if finding.path == shown]
+            kept, quiet = self._split_noqa(found)
+            new, recorded = self._split_baseline(spec, kept)
+            for finding in new:
+                reported.setdefault((finding.line, finding.col, finding.code, finding.message), finding)
+            suppressed += quiet
+            baselined += recorded
+        return FileFindings(
+            tuple(sorted(reported.values())), tuple(sorted(set(suppressed))), tuple(sorted(set(baselined)))
+        )
+
+    def use_buffer(self, module: str, text: str) -> None:
+        if self.index.use_buffer(module, text):
+            self.context.forget()
+
+    def drop_buffer(self, path: Path | str) -> None:
+        module = self.index.module_for_path(path)
+        if module is not None and self.index.drop_buffer(module):
+            self.context.forget()
+
+    def file_changed(self, path: Path | str) -> None:
+        """A file changed on disk: what depended on it is computed again."""
+        module = self.index.module_for_path(path)
+        if module is not None:
+            self.index.forget(module)
+        self.context.forget()
+        self._baselines.clear()
+
+    def prepare(self, modules: list[str]) -> None:
+        """Read ahead, together, what checking ``modules`` one by one will read."""
+        for spec in self.contracts:
+            if self._blocked(spec) is not None:
+                continue
+            covered = set(spec.family.covered(spec.config, self.context))
+            spec.family.prepare(spec.config, self.context, [m for m in modules if m in covered])
+
+    def save(self) -> None:
+        self.index.save()
+
+    # -- the rules applied to every finding ---------------------------------------------
+
+    def _split_noqa(self, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+        comments: dict[str, NoqaComments] = {}
+        kept: list[Finding] = []
+        suppressed: list[Finding] = []
+        for finding in findings:
+            if finding.code == UNANALYSABLE:
+                kept.append(finding)
+                continue
+            if finding.path not in comments:
+                comments[finding.path] = self._comments(finding.path)
+            (suppressed if comments[finding.path].suppresses(finding.line, finding.code) else kept).append(finding)
+        return kept, suppressed
+
+    def _comments(self, path: str) -> NoqaComments:
+        module = self.index.module_for_path(self.settings.root / path)
+        text = self.index.text(module) if module is not None else None
+        return NoqaComments.of(text) if text is not None else NoqaComments({})
+
+    def _split_baseline(self, spec: ContractSpec, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+        recorded = self.baseline(spec).fingerprints(spec.id)
+        new = [f for f in findings if f.code == UNANALYSABLE or f.fingerprint not in recorded]
+        baselined = [f for f in findings if f.code != UNANALYSABLE and f.fingerprint in recorded]
+        return new, baselined
+
+    def baseline(self, spec: ContractSpec) -> Baseline:
+        """The contract's baseline file, read once (BaselineError when unusable)."""
+        path = spec.baseline_path
+        key = path.resolve()
+        if key not in self._baselines:
+            self._baselines[key] = load_baseline(path)
+        return self._baselines[key]
+
+    def _result(
+        self,
+        spec: ContractSpec,
+        found: list[Finding],
+        warnings: tuple[str, ...],
+        failures: tuple[str, ...],
+        extra: Mapping[str, Any],
+    ) -> ContractResult:
+        found = sorted(set(found))
+        kept_findings, suppressed = self._split_noqa(found)
+        new, baselined = self._split_baseline(spec, kept_findings)
+        recorded = self.baseline(spec).fingerprints(spec.id)
+        stale_prints = sorted(recorded - {f.fingerprint for f in found})
+        level = spec.config.baseline.stale
+        stale = self._stale_findings(spec, stale_prints) if level == "error" else []
+        if level == "warn":
+            warnings = (*warnings, *(stale_message(fingerprint) for fingerprint in stale_prints))
+        chains: Mapping[str, tuple[Link, ...]] = extra.get("chains", {})
+        domains: Domains | None = extra.get("domains")
+        return ContractResult(
+            id=spec.id,
+            name=spec.name,
+            type=spec.type,
+            kept=not new and not stale and not failures,
+            findings=tuple(new),
+            baselined=tuple(baselined),
+            stale=tuple(stale),
+            suppressed=tuple(suppressed),
+            warnings=tuple(sorted(warnings)),
+            failures=tuple(failures),
+            dependencies=_dependencies(new, chains),
+            domains=domains,
+            baselined_edges=tuple(sorted(e for f in baselined if (e := fingerprints.parse_edge(f.fingerprint)))),
+            guidance=spec.guidance,
+            baseline=self._relative(spec.baseline_path),
+            census=take_census(kept_findings, recorded) if getattr(spec.family, "census", False) else None,
+        )
+
+    def _stale_findings(self, spec: ContractSpec, stale_prints: list[str]) -> list[Finding]:
+        if not stale_prints:
+            return []
+        try:
+            lines = baseline_entry_lines(spec.baseline_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            lines = {}
+        shown = self._relative(spec.baseline_path)
+        return [stale_finding(spec.id, f, shown, lines.get((spec.id, f), 1)) for f in stale_prints]
+
+    def _relative(self, path: Path) -> str:
+        path = Path(path).resolve()
+        root = self.index.root
+        return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+
+    # -- recording ----------------------------------------------------------------------
+
+    def record(self, prune: bool = False, renames: RenameHistory | None = None) -> list[str]:
+        """Record (or with ``prune`` only strike) the baseline entries of every contract;
+        per baseline file a summary line and one line per entry added, pruned or
+        re-keyed, then one per file no baseline accepts.
+
+        An entry of a module renamed since is re-keyed to the module's new name, with
+        ``prune`` too (:mod:`.rekey`); ``renames`` tells, for a baseline file, the module
+        renames the project's history shows since it was recorded (None: unknown).
+
+        Raises GraphUnavailableError when a contract needs the import graph and it
+        cannot be built: recording without it would strike every boundary entry."""
+        if any(spec.family.needs_graph for spec in self.contracts):
+            self.context.graph()
+        current: dict[Path, dict[str, list[BaselineEntry]]] = defaultdict(dict)
+        paths: dict[Path, Path] = {}
+        unanalysable: set[str] = set()
+        for spec in self.contracts:
+            entries = []
+            for finding in self.current(spec):
+                if finding.code == UNANALYSABLE:
+                    unanalysable.add(f"{finding.symbol}: {finding.message}")
+                    continue
+                entries.append(BaselineEntry(spec.id, finding.fingerprint, f"{finding.code} {finding.message}"))
+            key = spec.baseline_path.resolve()
+            paths.setdefault(key, spec.baseline_path)
+            current[key][spec.id] = sorted(set(entries))
+        lines = [
+            line
+            for key, by_contract in sorted(current.items())
+            for line in self._update_baseline(paths[key], by_contract, prune, renames)
+        ]
+        return lines + [f"not recorded, fix it (no baseline accepts {UNANALYSABLE}): {d}" for d in sorted(unanalysable)]
+
+    def _update_baseline(
+        self, path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, renames: RenameHistory | None
+    ) -> list[str]:
+        recorded = load_baseline(path)
+        # Entries of contracts that no longer write to this file can never match again.
+        updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))
+        found = Baseline(path, tuple(e for entries in by_contract.values() for e in entries))
+        modules = frozenset(self.index.modules)
+        # The history is asked only when an entry went and another came.
+        confirmed = renames(path) if renames is not None and rekey.might_carry(recorded, found) else None
+        carried = {(r.contract, r.new) for r in rekey.changes(recorded, found, modules, confirmed).rekeyed}
+        for contract, entries in by_contract.items():
+            if prune:
+                keep = {e.fingerprint for e in entries}
+                kept = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep]
+                entries = kept + [e for e in entries if (contract, e.fingerprint) in carried]
+            updated = updated.replace_contract(contract, entries)
+        changed = write_baseline(updated)
+        self._baselines.pop(path.resolve(), None)
+        change = rekey.changes(recorded, updated, modules, confirmed)
+        before = {(e.contract, e.fingerprint) for e in recorded.entries}
+        after = {(e.contract, e.fingerprint) for e in updated.entries}
+        rekeyed = f"{len(change.rekeyed)} re-keyed, " if change.rekeyed else ""
+        summary = (
+            f"{self._relative(path)}: {len(after)} recorded ({len(change.added)} added, "
+            f"{len(change.pruned)} pruned, {rekeyed}{len(after & before)} still present); "
+            f"{'written' if changed else 'unchanged'}"
+        )
+        return [summary, *rekey.change_lines(change)]
+
+
+# A baseline file -> the module renames (old -> new) since it was recorded, or None.
+RenameHistory = Callable[[Path], Mapping[str, str] | None]
+
+
+def stale_message(fingerprint: str) -> str:
+    from .rules import get_rule
+
+    return "DOM002 " + get_rule("DOM002").format(fingerprint=fingerprint)
+
+
+def _dependencies(new: list[Finding], chains: Mapping[str, tuple[Link, ...]]) -> tuple[Dependency, ...]:
+    """The new crossing imports, grouped as import-linter groups its chains."""
+    grouped: dict[tuple[str, str], set[tuple[Link, ...]]] = defaultdict(set)
+    for finding in new:
+        chain = chains.get(finding.fingerprint)
+        if chain:
+            grouped[chain[0].importer, chain[-1].imported].add(chain)
+    return tuple(
+        Dependency(importer, imported, tuple(sorted(found))) for (importer, imported), found in sorted(grouped.items())
+    )
+
+
+__all__ = [
+    "BaselineError",
+    "ConfigurationProblems",
+    "ContractSpec",
+    "Engine",
+    "FileFindings",
+    "Settings",
+]

@@ -1,0 +1,137 @@
+"""What every contract family declares, behind one protocol.
+
+A family is one kind of contract (boundary, vocabulary, placement). It declares its
+options once (import-linter's field declarations for our contract types are generated
+from them), parses them into a typed frozen configuration, and checks a project and a
+single module. The engine does the rest: baseline, noqa, stale entries, the report.
+
+The project check of a family is, by construction, the union of its module checks
+over the modules it covers: that is what makes every front end (the whole-project
+``check`` and the file-at-a-time flake8 and editor) report the same findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..findings import Finding
+from ..index import ProjectIndex
+
+if TYPE_CHECKING:
+    from grimp import ImportGraph
+
+    from ..blockers import Blocker
+
+
+@dataclass(frozen=True)
+class Option:
+    """One contract option: its name as written in the configuration, and one line of
+    help (the contract type's docstring and the README list them)."""
+
+    name: str
+    help: str
+    required: bool = False  # by import-linter's field declaration; the parser says more
+
+
+# Options every family has: where its baseline lives, and what a stale entry does.
+BASELINE_OPTIONS = (
+    Option("baseline", "baseline file, relative to the configuration's directory"),
+    Option("unmatched_baseline_alerting", "error (default), warn or none: a baseline entry that matches nothing"),
+)
+
+
+class GraphUnavailableError(Exception):
+    """The import graph cannot be built; ``blockers`` are the files at fault."""
+
+    def __init__(self, reason: str, blockers: list[Blocker], message: str = "") -> None:
+        super().__init__(message or reason)
+        self.reason = reason
+        self.blockers = blockers
+
+
+@dataclass
+class Context:
+    """What a family reads while checking: the project index, the import graph (built
+    when first asked for, by the front end's builder) and the session's options.
+
+    ``memo`` keeps what a family computed for the whole project (an event hierarchy, the
+    routes to forbidden modules), per contract, until the project changes.
+    """
+
+    root: Path
+    root_packages: tuple[str, ...]
+    index: ProjectIndex
+    build_graph: Callable[[], ImportGraph] | None = None
+    session: Mapping[str, Any] = field(default_factory=dict)
+    memo: dict[Any, Any] = field(default_factory=dict)
+    _graph: ImportGraph | None = None
+    _graph_error: GraphUnavailableError | None = None
+
+    def graph(self) -> ImportGraph:
+        """The import graph; raises GraphUnavailableError when it cannot be built."""
+        if self._graph is None:
+            if self._graph_error is not None:
+                raise self._graph_error
+            if self.build_graph is None:
+                self._graph_error = GraphUnavailableError("no import graph in this front end", [])
+                raise self._graph_error
+            try:
+                self._graph = self.build_graph()
+            except GraphUnavailableError as error:
+                self._graph_error = error
+                raise
+        return self._graph
+
+    def session_flag(self, key: str) -> bool:
+        return str(self.session.get(key, "")).strip() in ("True", "true")
+
+    def forget(self) -> None:
+        """The project changed (an edited buffer, a file on disk): drop what was computed."""
+        self.memo.clear()
+
+
+@dataclass(frozen=True)
+class ProjectOutcome:
+    """A family's check of one contract over the project, before the baseline."""
+
+    findings: tuple[Finding, ...]
+    warnings: tuple[str, ...] = ()
+    failures: tuple[str, ...] = ()  # what breaks the contract but is no finding (require_match)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # what a report may show (chains, domains)
+
+
+class Family(Protocol):
+    """One kind of contract."""
+
+    name: str  # the contract type's name: "boundary"
+    options: tuple[Option, ...]  # besides BASELINE_OPTIONS
+    needs_graph: bool
+
+    def parse(self, contract: str, name: str, raw: Mapping[str, Any], root: Path) -> Any:
+        """The typed configuration, or ConfigError listing every problem."""
+        ...
+
+    def problems(self, config: Any, context: Context) -> list[str]:
+        """What the configuration names that the project does not have, one
+        ``option: problem`` line each (a front end makes them exit status 2)."""
+        ...
+
+    def covered(self, config: Any, context: Context) -> list[str]:
+        """The modules whose findings the contract can have, in module order."""
+        ...
+
+    def prepare(self, config: Any, context: Context, modules: list[str]) -> None:
+        """Read ahead, together, what checking ``modules`` will read."""
+        ...
+
+    def check_module(self, config: Any, context: Context, module: str) -> list[Finding]:
+        """The contract's findings located in ``module``."""
+        ...
+
+    def outcome(self, config: Any, context: Context, findings: list[Finding]) -> ProjectOutcome:
+        """The project check from the findings of every covered module: warnings,
+        failures and what a report shows besides findings."""
+        ...

@@ -1,0 +1,314 @@
+"""The boundary family: source modules never import forbidden modules, directly or
+through chains (import-linter's ``forbidden`` contract, plus a baseline).
+
+A violation is a *crossing import*: an import by which a source module leaves the
+source modules towards a forbidden module, directly (DOM301) or through modules
+outside the source (DOM302). Every chain import-linter would report runs through
+one, and the crossing import is where the fix goes: in ``runtime.a -> runtime.b ->
+experiment`` it is ``runtime.b``'s import. Each is reported once, at the imported
+name, with a shortest route to the forbidden module (ties broken by module name, so
+fingerprints and the baseline are the same on every run).
+
+A module's imports come from the import graph, as ``lint-imports`` sees them; a
+module checked from an editor's buffer uses the buffer's imports instead (the routes
+beyond it never pass through a source module, so they do not depend on it).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import fingerprints
+from ..config import BoundaryConfig, parse_boundary
+from ..findings import Finding
+from ..index import ProjectIndex
+from ..modules import matches_any
+from ..pyfacts import ImportFact
+from ..report import Domains, Link
+from ..rules import get_rule
+from .base import Context, Option, ProjectOutcome
+
+if TYPE_CHECKING:
+    from grimp import ImportGraph
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """One crossing import and a shortest route from it to a forbidden module."""
+
+    chain: tuple[Link, ...]  # the crossing import first
+    col: int
+    end_col: int
+    line: int
+
+
+class BoundaryFamily:
+    name = "boundary"
+    needs_graph = True
+    # import-linter's forbidden contract declares its own options; these are ours.
+    options: tuple[Option, ...] = ()
+
+    def parse(self, contract: str, name: str, raw: Mapping[str, Any], root: Path) -> BoundaryConfig:
+        return parse_boundary(contract, name, raw, root)
+
+    def problems(self, config: BoundaryConfig, context: Context) -> list[str]:
+        """Plain module names of the project that do not exist, as import-linter's
+        ``forbidden`` reports them (an external module may be absent)."""
+        missing = []
+        modules = context.index.modules
+        for option, expressions in (
+            ("source_modules", config.source_modules),
+            ("forbidden_modules", config.forbidden_modules),
+        ):
+            for expression in expressions:
+                name = str(expression)
+                inside = any(name == root or name.startswith(root + ".") for root in context.root_packages)
+                if expression.has_wildcard or not inside or name in modules:
+                    continue
+                missing.append(f"{option}: module {name!r} does not exist")
+        return missing
+
+    def covered(self, config: BoundaryConfig, context: Context) -> list[str]:
+        # The graph's modules: what lint-imports checks (the index may not know a
+        # module grimp found, and the engine reports when there is no graph).
+        return sorted(m for m in context.graph().modules if _in_source(config, m) and not _is_forbidden(config, m))
+
+    def prepare(self, config: BoundaryConfig, context: Context, modules: list[str]) -> None:
+        # Columns come from the facts of the modules with crossing imports only.
+        return None
+
+    def check_module(self, config: BoundaryConfig, context: Context, module: str) -> list[Finding]:
+        if not _in_source(config, module) or _is_forbidden(config, module):
+            return []
+        graph = context.graph()  # the engine reports the files at fault when there is none
+        routes = _routes(config, context, graph)
+        path = context.index.relative_path(module) if module in context.index.modules else _guess_path(module)
+        findings = []
+        for crossing in _crossings(config, context, graph, routes, module):
+            findings.append(_finding(config, module, path, crossing, lambda m: _in_source(config, m)))
+        return sorted(set(findings))
+
+    def outcome(self, config: BoundaryConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
+        graph = context.graph()
+        chains = {}
+        routes = _routes(config, context, graph)
+        for module in sorted({f.symbol for f in findings if f.code in ("DOM301", "DOM302")}):
+            for crossing in _crossings(config, context, graph, routes, module):
+                chains[fingerprints.edge(module, crossing.chain[0].imported)] = crossing.chain
+        domains = Domains(tuple(map(str, config.source_modules)), tuple(map(str, config.forbidden_modules)))
+        unmatched = tuple(_unmatched_ignores(config, graph)) if config.unmatched_ignores != "none" else ()
+        as_failures = config.unmatched_ignores == "error"
+        return ProjectOutcome(
+            tuple(findings),
+            warnings=() if as_failures else unmatched,
+            failures=unmatched if as_failures else (),
+            extra={"chains": chains, "domains": domains},
+        )
+
+
+def _in_source(config: BoundaryConfig, module: str) -> bool:
+    return matches_any(module, config.source_modules)
+
+
+def _is_forbidden(config: BoundaryConfig, module: str) -> bool:
+    return matches_any(module, config.forbidden_modules)
+
+
+def _ignored(config: BoundaryConfig, importer: str, imported: str) -> bool:
+    return any(expression.matches(importer, imported) for expression in config.ignore_imports)
+
+
+class RoutesToForbidden:
+    """For each module outside the source modules, a shortest route to a forbidden
+    module that does not pass back through the source modules (a route that does is
+    blamed on the source module it passes through, at its own crossing import).
+
+    One breadth-first search backwards from the forbidden modules, visiting importers
+    in name order: grimp's own chain searches break ties differently from run to run.
+    """
+
+    def __init__(
+        self,
+        graph: ImportGraph,
+        in_source: Callable[[str], bool],
+        is_forbidden: Callable[[str], bool],
+        ignored: Callable[[str, str], bool],
+        direct_only: bool,
+    ) -> None:
+        self.next_hop: dict[str, str | None] = {}
+        frontier = sorted(m for m in graph.modules if is_forbidden(m))
+        self.next_hop.update((m, None) for m in frontier)
+        while frontier and not direct_only:
+            following = []
+            for module in frontier:
+                for importer in sorted(graph.find_modules_that_directly_import(module)):
+                    if importer not in self.next_hop and not in_source(importer) and not ignored(importer, module):
+                        self.next_hop[importer] = module
+                        following.append(importer)
+            frontier = following
+
+    def from_module(self, module: str) -> list[str] | None:
+        if module not in self.next_hop:
+            return None
+        route = [module]
+        while (hop := self.next_hop[route[-1]]) is not None:
+            route.append(hop)
+        return route
+
+
+def _routes(config: BoundaryConfig, context: Context, graph: ImportGraph) -> RoutesToForbidden:
+    key = ("boundary-routes", config)
+    if key not in context.memo:
+        context.memo[key] = RoutesToForbidden(
+            graph,
+            lambda m: _in_source(config, m),
+            lambda m: _is_forbidden(config, m),
+            lambda a, b: _ignored(config, a, b),
+            config.allow_indirect_imports,
+        )
+    routes: RoutesToForbidden = context.memo[key]
+    return routes
+
+
+def _crossings(
+    config: BoundaryConfig, context: Context, graph: ImportGraph, routes: RoutesToForbidden, module: str
+) -> list[Crossing]:
+    """The crossing imports of ``module``, each with its route: one per import
+    statement, so every line that needs the fix is shown; in name, then line order."""
+    crossings = []
+    for imported, statements in sorted(_module_imports(context, graph, module).items()):
+        if imported == module or _ignored(config, module, imported):
+            continue
+        route = routes.from_module(imported)
+        if route is None:
+            continue
+        lines = tuple(sorted({statement[0] for statement in statements}))
+        first = Link(module, imported, lines)
+        rest = tuple(_link(graph, a, b) for a, b in itertools.pairwise(route))
+        for line, col, end_col in sorted(set(statements)):
+            crossings.append(Crossing((first, *rest), col, end_col, line))
+    return crossings
+
+
+Place = tuple[int, int, int]  # line, column and end column of the imported name
+
+
+def _module_imports(context: Context, graph: ImportGraph, module: str) -> dict[str, list[Place]]:
+    """imported module -> the place of each import statement's imported name.
+
+    Which modules are imported, and on which lines, comes from the graph (what
+    ``lint-imports`` sees), unless the module is checked from a buffer; the facts give
+    the place of each imported name (the graph knows only statement lines)."""
+    index = context.index
+    facts = index.file_facts(module)
+    own = [] if facts is None or facts.unreadable is not None else list(facts.imports)
+    if context.session_flag("exclude_type_checking_imports"):
+        own = [fact for fact in own if not fact.type_checking]
+    by_module: dict[str, list[ImportFact]] = {}
+    for fact in own:
+        by_module.setdefault(_imported_module(fact, index), []).append(fact)
+    if index.has_buffer(module) or module not in graph.modules:
+        return {imported: [_place(f) for f in found] for imported, found in by_module.items()}
+    imports: dict[str, list[Place]] = {}
+    for imported in graph.find_modules_directly_imported_by(module):
+        details = graph.get_import_details(importer=module, imported=imported)
+        places = []
+        for line in sorted({d["line_number"] for d in details if d.get("line_number")}) or [1]:
+            candidates = [f for f in by_module.get(imported, []) if f.line == line] or [
+                f for f in own if f.line == line
+            ]
+            places.append(_place(min(candidates, key=lambda f: f.col)) if candidates else (line, 0, 0))
+        imports[imported] = places
+    return imports
+
+
+def import_place(index: ProjectIndex, importer: str, imported: str, line: int) -> Place | None:
+    """Where ``importer``'s import of ``imported`` on ``line`` names it, from the facts."""
+    facts = index.file_facts(importer) if importer in index.modules else None
+    if facts is None or facts.unreadable is not None:
+        return None
+    at_line = [f for f in facts.imports if f.line == line]
+    exact = [f for f in at_line if _imported_module(f, index) == imported]
+    found = exact or at_line
+    return _place(min(found, key=lambda f: f.col)) if found else None
+
+
+def _place(fact: ImportFact) -> Place:
+    return (fact.at_line, fact.col, fact.end_col)
+
+
+def _imported_module(fact: ImportFact, index: Any) -> str:
+    """The module an import reaches, as grimp names it: ``from a import b`` reaches
+    ``a.b`` when that is a module of the project, else ``a``; a module outside the
+    project counts as its top-level package."""
+    if fact.name is not None:
+        submodule = f"{fact.source}.{fact.name}"
+        if submodule in index.modules:
+            return submodule
+    parts = fact.source.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in index.modules:
+            return candidate
+    return parts[0]
+
+
+def _link(graph: ImportGraph, importer: str, imported: str) -> Link:
+    details = graph.get_import_details(importer=importer, imported=imported)
+    return Link(importer, imported, tuple(sorted({d["line_number"] for d in details if d.get("line_number")})))
+
+
+def _finding(
+    config: BoundaryConfig, module: str, path: str, crossing: Crossing, in_source: Callable[[str], bool]
+) -> Finding:
+    first, last = crossing.chain[0], crossing.chain[-1]
+    if len(crossing.chain) == 1:
+        code = "DOM301"
+        fields = {"importer": module, "imported": first.imported}
+    else:
+        code = "DOM302"
+        via = " -> ".join(link.imported for link in crossing.chain[:-1])
+        fields = {"importer": module, "imported": last.imported, "chain": via}
+    return Finding(
+        path=path,
+        line=crossing.line,
+        col=crossing.col,
+        code=code,
+        message=get_rule(code).format(**fields),
+        symbol=module,
+        fingerprint=fingerprints.edge(module, first.imported),
+        contract=config.contract,
+        details=tuple(link.describe() for link in crossing.chain),
+        end_line=crossing.line if crossing.end_col else 0,
+        end_col=crossing.end_col,
+        fields=tuple(sorted(fields.items())),
+    )
+
+
+def _guess_path(module: str) -> str:
+    return module.replace(".", "/") + ".py"
+
+
+def _unmatched_ignores(config: BoundaryConfig, graph: ImportGraph) -> list[str]:
+    """``ignore_imports`` entries that match no import of the graph: import-linter
+    warns about them too (``unmatched_ignore_imports_alerting``)."""
+    if not config.ignore_imports:
+        return []
+    unmatched = []
+    for expression in config.ignore_imports:
+        found = any(
+            expression.matches(importer, imported)
+            for importer in graph.modules
+            if expression.importer.matches(importer)
+            for imported in graph.find_modules_directly_imported_by(importer)
+        )
+        if not found:
+            unmatched.append(f"No matches for ignored import {expression.text}.")
+    return unmatched
+
+
+BOUNDARY = BoundaryFamily()

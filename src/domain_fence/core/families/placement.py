@@ -1,0 +1,66 @@
+"""The placement family: symbols matching ``symbols`` are defined only under
+``allowed_modules``; the rule itself (DOM201) lives in :mod:`..placement`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..config import PlacementConfig, parse_placement
+from ..findings import Finding
+from ..modules import matches_any
+from ..placement import PlacementResult, check_placement, module_placement_findings
+from .base import Context, Option, ProjectOutcome
+
+
+class PlacementFamily:
+    name = "placement"
+    needs_graph = False
+    options: tuple[Option, ...] = (
+        Option("symbols", "fnmatch patterns (case-sensitive) on the names of definitions", required=True),
+        Option("allowed_modules", "module expressions where those may be defined", required=True),
+        Option("kinds", "function, class (default both)"),
+        Option("require_match", "true: fail, not just warn, when a pattern matches no definition"),
+    )
+
+    def parse(self, contract: str, name: str, raw: Mapping[str, Any], root: Path) -> PlacementConfig:
+        return parse_placement(contract, name, raw, root)
+
+    def problems(self, config: PlacementConfig, context: Context) -> list[str]:
+        return []
+
+    def covered(self, config: PlacementConfig, context: Context) -> list[str]:
+        return list(context.index.modules)
+
+    def prepare(self, config: PlacementConfig, context: Context, modules: list[str]) -> None:
+        return None  # the bytes prefilter decides which files are parsed at all
+
+    def check_module(self, config: PlacementConfig, context: Context, module: str) -> list[Finding]:
+        if not matches_any(module, config.allowed_modules):
+            return module_placement_findings(config, context.index, module)
+        # An unreadable allowed module is a finding when it may hide a pattern's only match.
+        path = context.index.relative_path(module) if module in context.index.modules else ""
+        return [f for f in self.scan(config, context).findings if f.code == "DOM001" and f.path == path]
+
+    def scan(self, config: PlacementConfig, context: Context) -> PlacementResult:
+        key = ("placement-scan", config)
+        if key not in context.memo:
+            context.memo[key] = check_placement(config, context.index)
+        result: PlacementResult = context.memo[key]
+        return result
+
+    def outcome(self, config: PlacementConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
+        unmatched = self.scan(config, context).unmatched_patterns
+        messages = tuple(unmatched_message(pattern, config.kinds) for pattern in unmatched)
+        if config.require_match:
+            return ProjectOutcome(tuple(findings), failures=tuple(m + " (require_match = true)" for m in messages))
+        return ProjectOutcome(tuple(findings), warnings=messages)
+
+
+def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
+    what = next(iter(kinds)) if len(kinds) == 1 else "function or class"
+    return f"symbols: {pattern!r} matches no module-level {what}; is it misspelt?"
+
+
+PLACEMENT = PlacementFamily()

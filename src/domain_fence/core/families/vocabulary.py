@@ -1,0 +1,73 @@
+"""The vocabulary family: runtime events (and, with a wider ``scope``, the runtime's
+attributes, parameters and definitions) carry no experiment vocabulary.
+
+The rules themselves live in :mod:`..events` (DOM101-DOM104) and
+:mod:`..declarations` (DOM111-DOM113); this module is their face to the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..config import VocabularyConfig, parse_vocabulary
+from ..events import (
+    VocabularyChecker,
+    prefetch_covered,
+    unmatched_event_bases,
+    unmatched_module_expressions,
+)
+from ..findings import Finding
+from ..modules import matches_any
+from .base import Context, Option, ProjectOutcome
+
+
+class VocabularyFamily:
+    name = "vocabulary"
+    needs_graph = False
+    census = True  # reports count its leaks by module and word
+    options: tuple[Option, ...] = (
+        Option("modules", "where runtime events live: module expressions (`*` one segment, `**` one or more)"),
+        Option("event_bases", "dotted paths of the event base classes (needed with the `events` scope)"),
+        Option("words", "experiment words, one entry per line; `a -> b` names a replacement"),
+        Option("allow", "identifiers exempted; a dotted entry exempts within that module, class or function"),
+        Option("kind_attributes", "class attributes holding an event's kind string (default KIND, kind)"),
+        Option("scope", "events (default), attributes, parameters, definitions"),
+    )
+
+    def parse(self, contract: str, name: str, raw: Mapping[str, Any], root: Path) -> VocabularyConfig:
+        return parse_vocabulary(contract, name, raw, root)
+
+    def problems(self, config: VocabularyConfig, context: Context) -> list[str]:
+        problems = [
+            f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
+            for expression in unmatched_module_expressions(config, context.index)
+        ]
+        problems += [
+            f"event_bases: {base!r} names no class of the project; is it misspelt?"
+            for base in unmatched_event_bases(config, context.index)
+        ]
+        return problems
+
+    def covered(self, config: VocabularyConfig, context: Context) -> list[str]:
+        return [module for module in context.index.modules if matches_any(module, config.modules)]
+
+    def prepare(self, config: VocabularyConfig, context: Context, modules: list[str]) -> None:
+        prefetch_covered(config, context.index, among=modules)
+
+    def check_module(self, config: VocabularyConfig, context: Context, module: str) -> list[Finding]:
+        return sorted(self.checker(config, context).module(module))
+
+    def checker(self, config: VocabularyConfig, context: Context) -> VocabularyChecker:
+        key = ("vocabulary-checker", config)
+        if key not in context.memo:
+            context.memo[key] = VocabularyChecker(config, context.index)
+        checker: VocabularyChecker = context.memo[key]
+        return checker
+
+    def outcome(self, config: VocabularyConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
+        return ProjectOutcome(tuple(findings))
+
+
+VOCABULARY = VocabularyFamily()

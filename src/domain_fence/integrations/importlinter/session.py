@@ -1,0 +1,122 @@
+"""The composition root: a configuration read through import-linter becomes the
+engine's settings, with the import graph built the way ``lint-imports`` builds it.
+
+Every front end gets its engine here: ``check``, ``baseline``, pytest and flake8 from a
+:class:`~.configuration.Configuration` (all its contracts), ``lint-imports`` one
+contract at a time, from the contract import-linter constructed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from domain_fence.core.engine import ContractSpec, Engine, Settings
+from domain_fence.core.families import GraphUnavailableError
+from domain_fence.core.index import ProjectIndex
+
+from .base import FenceContract, current_root
+from .caching import fence_cache_dir
+from .configuration import Configuration
+from .sections import section_line
+
+if TYPE_CHECKING:
+    from grimp import ImportGraph
+
+
+def contract_spec(contract: FenceContract, section: str, section_at: int) -> ContractSpec:
+    options = contract.contract_options
+    return ContractSpec(
+        id=contract.contract_id,
+        name=contract.name,
+        type=str(options.get("type", contract.family.name)),
+        family=contract.family,
+        config=contract.config,
+        section=section,
+        section_line=section_at,
+        guidance=str(options.get("broken_contract_guidance") or ""),
+    )
+
+
+def specs_of(configuration: Configuration, contracts: list[FenceContract]) -> tuple[ContractSpec, ...]:
+    return tuple(
+        contract_spec(
+            contract,
+            configuration.section(contract.contract_options),
+            section_line(configuration.path, contract.contract_id, contract.name),
+        )
+        for contract in contracts
+    )
+
+
+def settings_of(configuration: Configuration, contracts: list[FenceContract]) -> Settings:
+    return Settings(
+        config_path=configuration.path,
+        root_packages=tuple(configuration.root_packages),
+        contracts=specs_of(configuration, contracts),
+        session=dict(configuration.session_options),
+        cache_dir=configuration.cache_dir,
+    )
+
+
+def graph_builder(configuration: Configuration) -> Callable[[], ImportGraph]:
+    """Build the graph once, when first asked for; a file keeping it from being built
+    becomes the engine's GraphUnavailableError, naming every file at fault."""
+    from .graph import GraphUnavailable
+    from .results import project_graph
+
+    built: list[ImportGraph] = []
+
+    def build() -> ImportGraph:
+        if not built:
+            try:
+                built.append(project_graph(configuration))
+            except GraphUnavailable as error:
+                raise GraphUnavailableError(error.reason, error.blockers, str(error)) from None
+        return built[0]
+
+    return build
+
+
+def engine_for(configuration: Configuration, contracts: list[FenceContract] | None = None) -> Engine:
+    """The engine for every domain-fence contract of ``configuration``."""
+    if contracts is None:
+        contracts = configuration.fence_contracts()
+    return Engine(settings_of(configuration, contracts), build_graph=graph_builder(configuration))
+
+
+# lint-imports constructs and checks each contract on its own; the contracts of one run
+# share one index, so the project is read once.
+_INDEXES: dict[tuple[Path, tuple[str, ...], Path | None], ProjectIndex] = {}
+
+
+def lint_imports_engine(contract: FenceContract, graph: ImportGraph | None) -> tuple[Engine, ContractSpec]:
+    root = current_root()
+    config_path = _configuration_file(root)
+    section = f"[importlinter:contract:{contract.contract_id}]"
+    spec = contract_spec(contract, section, section_line(config_path, contract.contract_id, contract.name))
+    packages = tuple(contract.root_packages)
+    cache_dir = fence_cache_dir(root)  # lint-imports' --no-cache and --cache-dir
+    key = (root, packages, cache_dir)
+    if key not in _INDEXES:
+        _INDEXES[key] = ProjectIndex.build(root, packages, cache_dir=cache_dir)
+    settings = Settings(config_path, packages, (spec,), dict(contract.session_options), cache_dir)
+    return Engine(settings, build_graph=_given(graph), index=_INDEXES[key]), spec
+
+
+def _configuration_file(root: Path) -> Path:
+    from .configuration import CONFIG_FILES, ConfigurationError, find_configuration
+
+    try:
+        return find_configuration(root)
+    except ConfigurationError:
+        return root / CONFIG_FILES[1]
+
+
+def _given(graph: ImportGraph | None) -> Callable[[], ImportGraph] | None:
+    """lint-imports hands every contract the graph; a test may hand a source-reading
+    contract none."""
+    if graph is None:
+        return None
+    return lambda: graph

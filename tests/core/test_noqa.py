@@ -1,0 +1,49 @@
+"""noqa comments: the engine reads them as flake8 does, for every front end.
+
+flake8 cannot be imported by the core, so the grammar is written there again; these
+tests hold it to flake8's own ``Violation.is_inline_ignored`` on the same lines.
+"""
+
+from __future__ import annotations
+
+from flake8.violation import Violation
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain_fence.core.noqa import NoqaComments
+
+CODES = ["DOM101", "DOM104", "DOM112", "DOM301", "DOM001"]
+
+
+def flake8_ignores(line: str, code: str) -> bool:
+    return Violation(code, "f.py", 1, 0, "message", line).is_inline_ignored(disable_noqa=False)
+
+
+def engine_ignores(line: str, code: str) -> bool:
+    return NoqaComments.of(line + "\n").suppresses(1, code)
+
+
+@given(
+    prefix=st.sampled_from(["x = 1", "import a", "    y: int", ""]),
+    spacing=st.sampled_from(["  ", " ", ""]),
+    marker=st.sampled_from(["# noqa", "# NOQA", "#noqa", "# noqa:", "# noqa: ", "# noqa :", "# type: ignore # noqa"]),
+    codes=st.lists(st.sampled_from([*CODES, "DOM1", "DOM", "E501", "dom101", "X"]), max_size=3),
+    separator=st.sampled_from([",", ", ", " ", ",,"]),
+    code=st.sampled_from(CODES),
+)
+def test_the_engine_reads_noqa_as_flake8_does(prefix, spacing, marker, codes, separator, code):
+    line = f"{prefix}{spacing}{marker}{separator.join(codes)}"
+    assert engine_ignores(line, code) == flake8_ignores(line, code), line
+
+
+def test_bare_specific_and_prefix_forms():
+    assert engine_ignores("x = 1  # noqa", "DOM101")
+    assert engine_ignores("x = 1  # noqa: DOM101,DOM112", "DOM112")
+    assert engine_ignores("x = 1  # noqa: DOM1", "DOM104")
+    assert not engine_ignores("x = 1  # noqa: DOM112", "DOM101")
+    assert not engine_ignores("x = 1  # a comment about noqa", "DOM101")
+
+
+def test_only_the_line_of_the_comment_is_silenced():
+    comments = NoqaComments.of("a = 1\nb = 2  # noqa: DOM101\nc = 3\n")
+    assert [comments.suppresses(line, "DOM101") for line in (1, 2, 3)] == [False, True, False]

@@ -1,0 +1,149 @@
+"""Every front end reports the same findings, at the same line and column.
+
+On a fixture tree where every rule fires, with noqa comments, a baseline (one entry
+still matching, one stale), a chain through a module outside the runtime and a file
+Python cannot parse, the set of ``(path, line, column, code)`` is identical from:
+``domain-fence check --format json``, ``flake8`` (on the files, and on each file
+through stdin as editors run it), ``lint-imports`` and ``pytest --domain-fence``.
+
+What only some front ends can see is compared where it can be: flake8 never runs
+plugins on a file it cannot parse itself (it reports E999 there), and never lints the
+baseline file that holds a stale entry (DOM002).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from support import BIN, FIXTURES, run_tool
+
+PARITY = FIXTURES / "parity"
+UNPARSABLE = "app/runtime/generic.py"  # PEP 695: grimp's parser reads it, Python 3.11's does not
+LOCATED = re.compile(r"^(?P<path>[\w./-]+):(?P<line>\d+):(?P<col>\d+): (?P<code>DOM\d{3}) ", re.MULTILINE)
+
+Located = tuple[str, int, int, str]
+
+EXPECTED: set[Located] = {
+    ("app/runtime/model.py", 1, 28, "DOM301"),
+    ("app/runtime/model.py", 2, 24, "DOM302"),
+    ("app/runtime/model.py", 8, 32, "DOM104"),
+    ("app/runtime/events.py", 6, 12, "DOM103"),
+    ("app/runtime/events.py", 7, 5, "DOM101"),
+    ("app/runtime/events.py", 16, 1, "DOM102"),
+    ("app/runtime/census.py", 2, 24, "DOM112"),
+    ("app/runtime/census.py", 3, 9, "DOM111"),
+    ("app/runtime/census.py", 10, 1, "DOM201"),
+    (UNPARSABLE, 1, 1, "DOM001"),
+    (".domain-fence-baseline.json", 12, 1, "DOM002"),
+}
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("parity") / "project"
+    shutil.copytree(PARITY, root)
+    return root
+
+
+def located(text: str) -> set[Located]:
+    return {(m["path"].removeprefix("./"), int(m["line"]), int(m["col"]), m["code"]) for m in LOCATED.finditer(text)}
+
+
+def python_files(found: set[Located]) -> set[Located]:
+    return {item for item in found if item[0].endswith(".py")}
+
+
+def test_check_reports_every_rule(tree: Path):
+    result = run_tool("domain-fence", "check", "--format", "json", "--no-cache", cwd=tree)
+    assert result.returncode == 1, result.output
+    report = json.loads(result.stdout)
+    found = {
+        (f["path"], f["line"], f["column"], f["code"])
+        for contract in report["contracts"]
+        for f in [*contract["findings"], *contract["stale"]]
+    }
+    assert found == EXPECTED
+
+
+def test_noqa_and_the_baseline_are_applied_by_the_engine(tree: Path):
+    report = json.loads(run_tool("domain-fence", "check", "--format", "json", "--no-cache", cwd=tree).stdout)
+    by_id = {contract["id"]: contract for contract in report["contracts"]}
+    suppressed = {(f["path"], f["line"], f["code"]) for c in report["contracts"] for f in c["suppressed"]}
+    assert suppressed == {
+        ("app/runtime/model.py", 3, "DOM301"),
+        ("app/runtime/model.py", 9, "DOM104"),
+        ("app/runtime/events.py", 8, "DOM101"),
+        ("app/runtime/events.py", 12, "DOM102"),  # bare noqa
+        ("app/runtime/census.py", 6, "DOM113"),
+    }
+    assert [(f["path"], f["code"]) for f in by_id["boundary"]["baselined"]] == [("app/runtime/legacy.py", "DOM301")]
+
+
+def test_lint_imports_reports_the_same(tree: Path):
+    result = run_tool("lint-imports", "--no-logo", "--no-cache", cwd=tree)
+    assert result.returncode == 1, result.output
+    unwrapped = result.stdout.replace("\n    ", " ")
+    stale = (
+        {(".domain-fence-baseline.json", 12, 1, "DOM002")}
+        if "DOM002 baseline entry matches nothing" in unwrapped
+        else set()
+    )
+    assert located(result.stdout) | stale == EXPECTED
+
+
+def test_pytest_reports_the_same(tree: Path, pytester: pytest.Pytester):
+    shutil.copytree(tree, pytester.path, dirs_exist_ok=True)
+    result = pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider", "-p", "no:randomly")
+    result.assert_outcomes(failed=4)
+    text = "\n".join(result.outlines)
+    stale = (
+        {(".domain-fence-baseline.json", 12, 1, "DOM002")} if "DOM002 baseline entry matches nothing" in text else set()
+    )
+    assert located(text) | stale == EXPECTED
+
+
+def test_flake8_on_the_files_reports_the_same(tree: Path):
+    result = run_tool("flake8", "--select", "DOM", "app", cwd=tree)
+    assert result.returncode == 1, result.output
+    assert located(result.stdout) == python_files(EXPECTED) - {(UNPARSABLE, 1, 1, "DOM001")}
+
+
+@pytest.mark.parametrize(
+    "path", ["app/runtime/model.py", "app/runtime/events.py", "app/runtime/census.py", "app/runtime/legacy.py"]
+)
+def test_flake8_on_stdin_reports_the_same(tree: Path, path: str):
+    source = (tree / path).read_text(encoding="utf-8")
+    completed = subprocess.run(
+        [str(BIN / "flake8"), "--select", "DOM", f"--stdin-display-name={path}", "-"],
+        input=source,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.stderr == ""
+    assert located(completed.stdout) == {item for item in EXPECTED if item[0] == path}
+
+
+def test_flake8_checks_the_unsaved_buffer_not_the_saved_file(tree: Path, tmp_path: Path):
+    project = tmp_path / "project"
+    shutil.copytree(tree, project)
+    path = "app/runtime/legacy.py"
+    # An editor's buffer: a new forbidden import above the saved (baselined) one.
+    buffer = "from app.shared import helpers\n" + (project / path).read_text(encoding="utf-8")
+    completed = subprocess.run(
+        [str(BIN / "flake8"), "--select", "DOM", f"--stdin-display-name={path}", "-"],
+        input=buffer,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    # The new chain is reported at the buffer's line 1; the recorded import, now on
+    # line 2, stays baselined: the file on disk was not read.
+    assert located(completed.stdout) == {(path, 1, 24, "DOM302")}, completed.stdout + completed.stderr

@@ -1,0 +1,129 @@
+"""On generated projects, the whole-project check and the file-at-a-time view (what
+flake8 and the editor ask) report the same findings: the engine's project check is the
+union of its module checks, with the same baseline and noqa rules applied."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain_fence.integrations.importlinter.configuration import load_configuration
+from domain_fence.integrations.importlinter.session import engine_for
+
+CONFIG = """\
+[importlinter]
+root_package = app
+contract_types =
+    boundary: domain_fence.integrations.importlinter.BoundaryContract
+    vocabulary: domain_fence.integrations.importlinter.VocabularyContract
+    placement: domain_fence.integrations.importlinter.PlacementContract
+
+[importlinter:contract:boundary]
+name = boundary
+type = boundary
+source_modules =
+    app.runtime
+forbidden_modules =
+    app.experiment
+
+[importlinter:contract:events]
+name = events
+type = vocabulary
+modules =
+    app.runtime
+event_bases =
+    app.runtime.base.Event
+scope =
+    events
+    attributes
+    parameters
+words =
+    episode
+    primary target
+
+[importlinter:contract:placement]
+name = placement
+type = placement
+symbols =
+    init_telemetry
+allowed_modules =
+    app.experiment
+"""
+
+RUNTIME = ["a", "b", "c"]
+IMPORTABLE = [
+    *(f"app.runtime.{name}" for name in RUNTIME),
+    "app.shared.util",
+    "app.experiment.mode",
+]
+NAMES = ["lm_id", "episode", "primary_target", "step", "num_episodes"]
+NOQA = ["", "  # noqa", "  # noqa: DOM101", "  # noqa: DOM3", "  # noqa: E501"]
+
+line_of = st.one_of(
+    st.builds(lambda m, q: f"import {m}{q}", st.sampled_from(IMPORTABLE), st.sampled_from(NOQA)),
+    st.builds(
+        lambda name, q: f"class E_{name}(Event):\n    {name}: int{q}", st.sampled_from(NAMES), st.sampled_from(NOQA)
+    ),
+    st.builds(lambda name, q: f"x = Event({name}=1){q}", st.sampled_from(NAMES), st.sampled_from(NOQA)),
+    st.builds(lambda name: f"def f_{name}({name}): ...", st.sampled_from(NAMES)),
+    st.just("def init_telemetry(): ..."),
+)
+module_source = st.lists(line_of, max_size=5).map(
+    lambda lines: "from app.runtime.base import Event\n" + "\n".join(lines) + "\n"
+)
+
+
+def write_project(root: Path, sources: dict[str, str], shared_imports_experiment: bool) -> None:
+    files = {
+        ".importlinter": CONFIG,
+        "app/__init__.py": "",
+        "app/runtime/__init__.py": "",
+        "app/runtime/base.py": "class Event:\n    pass\n",
+        "app/shared/__init__.py": "",
+        "app/shared/util.py": "import app.experiment.mode\n" if shared_imports_experiment else "",
+        "app/experiment/__init__.py": "",
+        "app/experiment/mode.py": "",
+        **{f"app/runtime/{name}.py": source for name, source in sources.items()},
+    }
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def locations(findings) -> set[tuple[str, int, int, str]]:
+    return {(f.path, f.line, f.col, f.code) for f in findings}
+
+
+@settings(
+    max_examples=25,
+    deadline=timedelta(seconds=20),
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    sources=st.fixed_dictionaries(dict.fromkeys(RUNTIME, module_source)),
+    shared_imports_experiment=st.booleans(),
+)
+def test_the_project_check_is_the_union_of_the_file_checks(sources, shared_imports_experiment):
+    root = Path(tempfile.mkdtemp(prefix="parity-"))
+    try:
+        write_project(root, sources, shared_imports_experiment)
+        configuration = load_configuration(root / ".importlinter")
+        configuration.cache_dir = None
+        project = engine_for(configuration)
+        whole = locations(f for spec in project.contracts for f in project.check_contract(spec).findings)
+        files = [root / "app" / "runtime" / f"{name}.py" for name in [*RUNTIME, "base"]]
+        per_file = engine_for(configuration)
+        by_file = locations(f for path in files for f in per_file.findings_in(path).reported)
+        buffers = engine_for(configuration)
+        by_buffer = locations(
+            f for path in files for f in buffers.findings_in(path, path.read_text(encoding="utf-8")).reported
+        )
+        assert whole == by_file == by_buffer
+    finally:
+        shutil.rmtree(root)
