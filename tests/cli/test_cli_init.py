@@ -28,21 +28,26 @@ def test_monty_preset_writes_a_working_configuration(monty):
         "wrote .importlinter: root package tbp.monty (preset monty); boundary runtime-knows-no-experiment, "
         "vocabulary runtime-events-speak-runtime, vocabulary runtime-holds-no-experiment-knowledge, "
         "placement experiment-owns-its-machinery",
-        "  runtime: tbp.monty.frameworks.environments, tbp.monty.frameworks.models, "
-        "tbp.monty.frameworks.telemetry, tbp.monty.frameworks.utils",
+        "  runtime: tbp.monty but the experiment modules (now tbp.monty.frameworks.environments, "
+        "tbp.monty.frameworks.models, tbp.monty.frameworks.telemetry, tbp.monty.frameworks.utils)",
         "  experiment: tbp.monty.experiment, tbp.monty.frameworks.experiments, tbp.monty.frameworks.loggers, "
         "tbp.monty.frameworks.run, tbp.monty.frameworks.run_parallel",
-        "  event bases: tbp.monty.frameworks.telemetry.schemas.TelemetrySchema",
+        "  event bases: tbp.monty.telemetry:*Event, tbp.monty.telemetry:*Schema, "
+        "tbp.monty.**.telemetry:*Event, tbp.monty.**.telemetry:*Schema",
     ]
-    assert lines[4].startswith("  left out (not in this project): tbp.monty.frameworks.environment_utils, ")
-    assert "tbp.monty.hydra" in lines[4] and "tbp.monty.telemetry" in lines[4]
+    assert lines[4] == (
+        "  only experiment code imports: tbp.monty.frameworks.models.graph_matching; "
+        "--experiment-helpers classifies them as experiment"
+    )
+    assert lines[5] == "  left out (not in this project): tbp.monty.conf, tbp.monty.hydra"
     assert "wrote .flake8: extend-select = DOM" in lines
-    assert ".domain-fence-baseline.json: 8 recorded (8 added, 0 pruned, 0 still present); written" in lines
+    assert ".domain-fence-baseline.json: 10 recorded (10 added, 0 pruned, 0 still present); written" in lines
 
     config = (monty / ".importlinter").read_text()
     assert "contract_types =\n    boundary: domain_fence.integrations.importlinter.BoundaryContract\n" in config
+    assert "type = boundary\nsource_modules =\n    tbp.monty\nforbidden_modules =\n    tbp.monty.experiment\n" in config
     assert "    terminal state -> recognized state\n" in config
-    assert "symbols =\n    init_telemetry\n    *PostEpisode*\n    *ExperimentStats*\n" in config
+    assert "symbols =\n    init_telemetry\n    *PostEpisode*\n    *.post_episode\n    *ExperimentStats*\n" in config
     recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
     assert sorted({e["contract"] for e in recorded}) == [
         "experiment-owns-its-machinery",
@@ -77,10 +82,13 @@ CENSUS_CONTRACT = """\
 name = Runtime attributes and parameters carry no experiment vocabulary
 type = vocabulary
 modules =
-    tbp.monty.frameworks.environments
-    tbp.monty.frameworks.models
-    tbp.monty.frameworks.telemetry
-    tbp.monty.frameworks.utils
+    tbp.monty
+exclude_modules =
+    tbp.monty.experiment
+    tbp.monty.frameworks.experiments
+    tbp.monty.frameworks.loggers
+    tbp.monty.frameworks.run
+    tbp.monty.frameworks.run_parallel
 scope =
     attributes
     parameters
@@ -89,12 +97,17 @@ words =
     epoch
     experiment
     mode
-    primary target
-    target
-    ground truth
-    label
     train
     eval
+    label
+    primary target
+    target object
+    stepwise target
+    graph id to target
+    target to graph id
+    graph to target
+    target to graph
+    ground truth
     post episode
     terminal state -> recognized state
 baseline = .domain-fence-baseline.json
@@ -156,7 +169,7 @@ def test_refuses_to_overwrite_without_force(monty):
     assert forced.returncode == 0, forced.stderr
     assert not (monty / ".importlinter").read_text().startswith("# edited by hand")
     assert "kept .flake8: it configures flake8 already" in forced.stdout
-    assert ".domain-fence-baseline.json: 8 recorded (0 added, 0 pruned, 8 still present); unchanged" in forced.stdout
+    assert ".domain-fence-baseline.json: 10 recorded (0 added, 0 pruned, 10 still present); unchanged" in forced.stdout
 
 
 def test_never_edits_a_configuration_held_in_setup_cfg(monty):
@@ -180,7 +193,7 @@ def test_without_a_preset_experiment_packages_are_found_by_name(minimonty_copy):
     result = domain_fence("init", cwd=minimonty_copy)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[1:4] == [
-        "  runtime: minimonty.frameworks",
+        "  runtime: minimonty but the experiment modules (now minimonty.frameworks)",
         "  experiment: minimonty.experiment",
         "  event bases: minimonty.frameworks.telemetry.schemas.TelemetrySchema",
     ]
@@ -212,3 +225,42 @@ def test_a_project_that_cannot_be_checked_is_left_as_it_was(monty):
     assert result.returncode == 2
     assert "cannot build the import graph" in result.stderr and "broken.py:1: syntax error at line 1" in result.stderr
     assert not (monty / ".importlinter").exists() and not (monty / ".flake8").exists()
+
+
+def test_experiment_only_helpers_are_listed_and_classified_on_request(monty):
+    utils = monty / "src/tbp/monty/frameworks/utils"
+    (utils / "plot_utils.py").write_text("def plot_episode(episode, primary_target):\n    pass\n")
+    (utils / "plot_utils_dev.py").write_text("from tbp.monty.frameworks.utils.plot_utils import plot_episode\n")
+    stats = monty / "src/tbp/monty/frameworks/experiments/stats.py"
+    stats.write_text("from tbp.monty.frameworks.utils import plot_utils_dev\n" + stats.read_text())
+
+    listed = domain_fence("init", "--preset", "monty", cwd=monty)
+    assert listed.returncode == 0, listed.stderr
+    helpers = "tbp.monty.frameworks.models.graph_matching, tbp.monty.frameworks.utils.plot_utils, "
+    helpers += "tbp.monty.frameworks.utils.plot_utils_dev"
+    assert f"  only experiment code imports: {helpers}; --experiment-helpers classifies them as experiment" in (
+        listed.stdout.splitlines()
+    )
+    recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
+    assert "DOM112:tbp.monty.frameworks.utils.plot_utils:plot_episode(episode)" in {e["fingerprint"] for e in recorded}
+
+    classified = domain_fence("init", "--preset", "monty", "--experiment-helpers", "--force", cwd=monty)
+    assert classified.returncode == 0, classified.stderr
+    assert f"  classified as experiment (only experiment code imports them): {helpers}" in classified.stdout
+    config = (monty / ".importlinter").read_text()
+    assert config.startswith("# Written by `domain-fence init --preset monty --experiment-helpers`")
+    assert config.count("    tbp.monty.frameworks.utils.plot_utils\n") == 4  # forbidden, 2 excludes, allowed
+    recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
+    assert not [e for e in recorded if "plot_utils" in e["fingerprint"] or "graph_matching" in e["fingerprint"]]
+    assert domain_fence("check", cwd=monty).returncode == 0
+
+    # The boundary agrees with the census: runtime code may not import a helper now.
+    (monty / "src/tbp/monty/frameworks/models/uses_plots.py").write_text(
+        "from tbp.monty.frameworks.utils import plot_utils\n"
+    )
+    check = domain_fence("check", cwd=monty)
+    assert check.returncode == 1
+    assert (
+        "src/tbp/monty/frameworks/models/uses_plots.py:1:40: DOM301 tbp.monty.frameworks.models.uses_plots imports "
+        "forbidden tbp.monty.frameworks.utils.plot_utils"
+    ) in check.stdout

@@ -84,7 +84,7 @@ def test_placement_errors():
         parse_placement(
             "c",
             "n",
-            {"symbols": ["init telemetry"], "allowed_modules": "x", "kinds": "method", "require_match": "yes"},
+            {"symbols": ["init telemetry"], "allowed_modules": "x", "kinds": "module", "require_match": "yes"},
             ROOT,
         )
     assert set(raised.value.errors) == {"symbols", "kinds", "require_match"}
@@ -103,3 +103,93 @@ def test_boundary_ignore_imports_must_have_an_arrow():
     with pytest.raises(ConfigError) as raised:
         parse_boundary("c", "n", {"source_modules": "a", "forbidden_modules": "b", "ignore_imports": ["a.x b.y"]}, ROOT)
     assert "'a.x b.y' is not of the form 'importer -> imported'" in raised.value.errors["ignore_imports"]
+
+
+def test_placement_kinds_include_methods_and_symbols_may_be_qualified():
+    config = parse_placement(
+        "c", "n", {"symbols": ["MontyExperiment.init_telemetry", "*.post_episode"], "allowed_modules": "x"}, ROOT
+    )
+    assert config.kinds == frozenset({"function", "class", "method"})
+    assert config.symbols == ("MontyExperiment.init_telemetry", "*.post_episode")
+    with pytest.raises(ConfigError) as raised:
+        parse_placement("c", "n", {"symbols": ["Monty..init", ".x", "x."], "allowed_modules": "x"}, ROOT)
+    assert set(raised.value.errors) == {"symbols"}
+    assert raised.value.errors["symbols"].count("is not a name pattern") == 3
+
+
+def test_boundary_runtime_as_a_complement():
+    config = parse_boundary(
+        "c",
+        "n",
+        {"source_modules": "a", "forbidden_modules": "a.experiment", "exclude_modules": "a.conf"},
+        ROOT,
+    )
+    assert config.in_source("a.runtime.new_package.module")
+    assert not config.in_source("a.experiment.runner")
+    assert not config.in_source("a.conf.settings")
+    assert not config.in_source("b.runtime")
+
+
+def test_an_exclude_outside_the_source_is_an_error():
+    with pytest.raises(ConfigError) as raised:
+        parse_boundary(
+            "c",
+            "n",
+            {"source_modules": ["a.runtime"], "forbidden_modules": "a.experiment", "exclude_modules": "a.conf"},
+            ROOT,
+        )
+    assert raised.value.errors == {"exclude_modules": "'a.conf' not inside source_modules (a.runtime)."}
+    with pytest.raises(ConfigError) as raised:
+        parse_vocabulary(
+            "c",
+            "n",
+            {"modules": ["a.**"], "exclude_modules": ["b.x", "a.x.**"], "words": "episode", "scope": "attributes"},
+            ROOT,
+        )
+    assert raised.value.errors == {"exclude_modules": "'b.x' not inside modules (a.**)."}
+    below_a_wildcard = {"modules": ["*.runtime"], "exclude_modules": ["app.runtime.plots", "app.runtime.*.dev"]}
+    parse_vocabulary("c", "n", {**below_a_wildcard, "words": "episode", "scope": "attributes"}, ROOT)
+
+
+def test_unclassified_alerting_is_validated():
+    with pytest.raises(ConfigError) as raised:
+        parse_boundary(
+            "c", "n", {"source_modules": "a", "forbidden_modules": "b", "unclassified_modules_alerting": "loud"}, ROOT
+        )
+    assert set(raised.value.errors) == {"unclassified_modules_alerting"}
+
+
+def test_event_bases_take_patterns_beside_dotted_classes():
+    config = parse_vocabulary(
+        "c",
+        "n",
+        {"modules": "a", "event_bases": ["a.base.Schema", "a.**.telemetry:*Event"], "words": "episode"},
+        ROOT,
+    )
+    assert config.event_bases == ("a.base.Schema",)
+    (pattern,) = config.event_base_patterns
+    assert pattern.matches("a.x.telemetry", "StepEvent")
+    assert pattern.matches("a.x.telemetry.schemas", "StepEvent")  # below the module too
+    assert not pattern.matches("a.telemetry.schemas", "StepEvent")  # ** is one segment or more
+    assert not pattern.matches("a.x.telemetry", "StepSchema")
+    with pytest.raises(ConfigError) as raised:
+        parse_vocabulary(
+            "c", "n", {"modules": "a", "event_bases": ["Schema", "a..b:*Event", "a.b:"], "words": "episode"}, ROOT
+        )
+    problems = raised.value.errors["event_bases"]
+    assert "'Schema' is not a dotted class path" in problems
+    assert "'a..b:*Event' is not of the form" in problems
+    assert "'a.b:' is not of the form" in problems
+
+
+def test_unmatched_symbols_alerting_and_require_match():
+    def level(**options):
+        return parse_placement("c", "n", {"symbols": "x", "allowed_modules": "a", **options}, ROOT).unmatched
+
+    assert level() == "warn"
+    assert level(unmatched_symbols_alerting="none") == "none"
+    assert level(require_match="true") == "error"
+    assert level(require_match="true", unmatched_symbols_alerting="error") == "error"
+    with pytest.raises(ConfigError) as raised:
+        level(require_match="true", unmatched_symbols_alerting="none")
+    assert raised.value.errors == {"unmatched_symbols_alerting": "'none' contradicts require_match = true."}

@@ -74,8 +74,10 @@ def test_monty_preset_plan_leaves_out_missing_modules():
         "tbp.monty.frameworks.utils",
     )
     assert "tbp.monty.frameworks.run*" not in plan.left_out
-    assert "tbp.monty.simulators" in plan.left_out
+    assert plan.left_out == ("tbp.monty.conf", "tbp.monty.hydra")
     assert plan.event_bases == ("tbp.monty.frameworks.telemetry.schemas.TelemetrySchema",)
+    # A pattern names that base: only the patterns are written.
+    assert plan.written_event_bases == MONTY.event_base_patterns
 
 
 def test_without_event_bases_the_vocabulary_contract_is_left_out_with_a_note(tmp_path):
@@ -85,3 +87,24 @@ def test_without_event_bases_the_vocabulary_contract_is_left_out_with_a_note(tmp
     assert plan.notes[0].startswith("event vocabulary contract left out: no event base class")
     text = render_importlinter(plan, "domain-fence init")
     assert "type = vocabulary" not in text and "type = boundary" in text and "type = placement" in text
+
+
+def test_the_runtime_is_written_as_the_root_packages_less_the_other_sides(tmp_path):
+    make_tree(
+        tmp_path,
+        "app/__init__.py",
+        "app/__main__.py",
+        "app/core.py",
+        "app/tests/__init__.py",
+        "app/experiment/__init__.py",
+    )
+    plan = plan_detected(read_layout(tmp_path))
+    assert plan.neither == ("app.__main__", "app.tests")
+    text = render_importlinter(plan, "domain-fence init")
+    boundary = text[text.index("type = boundary") : text.index("\n\n", text.index("type = boundary"))]
+    assert boundary == (
+        "type = boundary\nsource_modules =\n    app\nforbidden_modules =\n    app.experiment\n"
+        "exclude_modules =\n    app.__main__\n    app.tests\nbaseline = .domain-fence-baseline.json"
+    )
+    placement = text[text.index("type = placement") :]
+    assert "allowed_modules =\n    app.experiment\n" in placement

@@ -1,7 +1,8 @@
 """The placement prefilter skips only files that cannot matter.
 
 The bytes filter may say "could match" too often, never too rarely: every module-level
-definition whose name matches a pattern is in a file it lets through. And the
+definition, and every method, whose name matches a pattern (a method's qualified name,
+for a pattern with a dot) is in a file it lets through. And the
 project-wide check, which reads the allowed modules only until each pattern has
 matched, finds what parsing every file finds.
 """
@@ -22,7 +23,7 @@ from support import FIXTURES, MINIMONTY_SRC
 from domain_fence.core.config import parse_placement
 from domain_fence.core.index import ProjectIndex
 from domain_fence.core.placement import bytes_filter, check_placement, definitions_in, placement_findings
-from domain_fence.core.pyfacts import top_level_definitions
+from domain_fence.core.pyfacts import method_definitions, top_level_definitions
 from domain_fence.core.source import Unreadable, decode, parse_source
 
 
@@ -37,6 +38,30 @@ def definitions_of(data: bytes) -> list[str] | None:
     if isinstance(tree, Unreadable):
         return None
     return [definition.name for definition in top_level_definitions(tree.body)]
+
+
+def methods_of(data: bytes) -> list[tuple[str, str]]:
+    """``(class, method)`` of each method of a parsable file."""
+    text = decode(data)
+    tree = parse_source(text) if not isinstance(text, Unreadable) else text
+    if isinstance(tree, Unreadable):
+        return []
+    return [(method.owner, method.name) for method in method_definitions(tree.body)]
+
+
+def qualified_patterns_for(owner: str, name: str) -> list[str]:
+    """Patterns with a dot that ``owner.name`` matches."""
+    qualified = f"{owner}.{name}"
+    return [
+        qualified,
+        f"*.{name}",
+        f"{owner}.*",
+        f"*{qualified[1:]}",
+        f"{qualified[:-1]}?",
+        f"{owner[0]}*{name[-1]}",  # no dot: the method's own name must match it
+        f"[{owner[0]}]{qualified[1:]}",
+        f"*{owner[-1]}.{name[:1]}*",
+    ]
 
 
 def patterns_for(name: str) -> list[str]:
@@ -58,6 +83,10 @@ def test_the_bytes_filter_lets_through_every_file_defining_a_match(path):
             assert fnmatchcase(name, pattern)
             assert bytes_filter([pattern])(data), (name, pattern)
             assert bytes_filter(["zz_no_such_name", pattern])(data), (name, pattern)
+    for owner, name in methods_of(data):
+        for pattern in qualified_patterns_for(owner, name) + patterns_for(name):
+            if fnmatchcase(f"{owner}.{name}" if "." in pattern else name, pattern):
+                assert bytes_filter([pattern])(data), (owner, name, pattern)
 
 
 IDENTIFIER_START = st.sampled_from(string.ascii_letters + "_" + "éßΩ" + "ｆＶ" + "ﬁ")
@@ -108,6 +137,26 @@ def test_the_bytes_filter_lets_a_definition_through_exactly_when_its_name_matche
     assert bytes_filter([pattern])(data) is fnmatchcase(name, pattern)
 
 
+QUALIFIED_GLOB = st.lists(
+    st.sampled_from(["*", "?", "a", "b", "_", "A", ".", "ab", ".b", "View", "[.]", "[!a]"]), min_size=1, max_size=6
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(owner=ASCII_NAME, inner=st.none() | ASCII_NAME, name=ASCII_NAME, pattern=QUALIFIED_GLOB)
+def test_the_bytes_filter_lets_through_every_method_a_pattern_matches(owner, inner, name, pattern):
+    """A pattern with a dot is matched against ``Class.method`` (``Outer.Inner.method``
+    for a nested class), where ``*``, ``?`` and a bracket set may match a dot too."""
+    if inner is None:
+        data, qualified = f"class {owner}:\n    def {name}(self): pass\n", f"{owner}.{name}"
+    else:
+        data = f"class {owner}:\n    class {inner}:\n        async def {name}(self): pass\n"
+        qualified = f"{owner}.{inner}.{name}"
+    matched = fnmatchcase(qualified, pattern) if "." in pattern else fnmatchcase(name, pattern)
+    if matched:
+        assert bytes_filter([pattern])(data.encode()), (qualified, pattern)
+
+
 def everything_parsed(config, index: ProjectIndex):
     """The placement check by parsing every file: the reference."""
     definitions, unreadable = [], []
@@ -121,7 +170,7 @@ def everything_parsed(config, index: ProjectIndex):
         tree = parse_source(decode(path.read_bytes()))
         definitions += definitions_in(module, index.relative_path(module), tree)
     relevant = [d for d in definitions if d.kind in config.kinds]
-    unmatched = tuple(p for p in config.symbols if not any(fnmatchcase(d.name, p) for d in relevant))
+    unmatched = tuple(p for p in config.symbols if not any(d.matches(p) for d in relevant))
     return placement_findings(config, relevant), unmatched, unreadable
 
 
@@ -146,8 +195,18 @@ def symbol_sets(index: ProjectIndex) -> list[list[str]]:
             if name.isascii()  # what a contract's symbols may hold
         }
     )
-    sets = [["*"], ["zz_matches_nothing"], ["init_telemetry", "*PostEpisode*"]]
+    methods = sorted(
+        {
+            f"{owner}.{name}"
+            for path in index.modules.values()
+            if path.name.endswith(".py")
+            for owner, name in methods_of(path.read_bytes())
+            if owner.isascii() and name.isascii()
+        }
+    )
+    sets = [["*"], ["zz_matches_nothing"], ["init_telemetry", "*PostEpisode*"], ["*.post_episode", "*.*"]]
     sets += [[name, f"*{name[-3:]}", "zz_matches_nothing"] for name in names[::3]]
+    sets += [[qualified, "*." + qualified.rsplit(".", 1)[1], "Zz.matches_nothing"] for qualified in methods[::5]]
     return sets
 
 

@@ -92,8 +92,8 @@ def test_an_unmatched_pattern_warns_by_default(baseline_path):
     assert check.kept and check.metadata["failures"] == []
     # Brackets are escaped: lint-imports prints warnings through rich markup.
     assert check.warnings == [
-        "symbols: 'init_telemtry' matches no module-level function or class; is it misspelt?",
-        "symbols: 'on_\\[ab]_PostEpsiode' matches no module-level function or class; is it misspelt?",
+        "symbols: 'init_telemtry' matches no function, class or method; is it misspelt?",
+        "symbols: 'on_\\[ab]_PostEpsiode' matches no function, class or method; is it misspelt?",
     ]
 
 
@@ -104,10 +104,10 @@ def test_an_unmatched_pattern_breaks_the_contract_with_require_match(baseline_pa
     check = contract.check(None, verbose=False)
     assert not check.kept and check.warnings == []
     assert check.metadata["failures"] == [
-        "symbols: 'init_telemtry' matches no module-level function; is it misspelt? (require_match = true)"
+        "symbols: 'init_telemtry' matches no function; is it misspelt? (require_match = true)"
     ]
     assert rendered(contract, check) == [
-        "symbols: 'init_telemtry' matches no module-level function; is it misspelt? (require_match = true)",
+        "symbols: 'init_telemtry' matches no function; is it misspelt? (require_match = true)",
         "",
     ]
 
@@ -118,7 +118,7 @@ def test_every_option_error_is_reported_at_once(baseline_path):
             baseline_path,
             symbols=["init telemetry"],
             allowed_modules=["tbp..monty"],
-            kinds=["method"],
+            kinds=["module"],
             require_match="yes",
             unmatched_baseline_alerting="loud",
             symbls="x",

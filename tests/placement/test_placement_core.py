@@ -100,7 +100,7 @@ def test_an_unparsable_file_is_a_dom001_finding(index):
     assert broken.fingerprint == "DOM001:tbp.monty.frameworks.models.broken"
 
 
-def test_definitions_are_module_level_functions_and_classes_only():
+def test_definitions_are_module_level_functions_classes_and_their_methods():
     tree = ast.parse(
         "import os as init\n"
         "from x import PostEpisode\n"
@@ -114,6 +114,7 @@ def test_definitions_are_module_level_functions_and_classes_only():
     )
     assert definitions_in("pkg.mod", "pkg/mod.py", tree) == [
         Definition("pkg.mod", "pkg/mod.py", 5, 0, "class", "PostEpisodeA"),
+        Definition("pkg.mod", "pkg/mod.py", 6, 4, "method", "method", "PostEpisodeA"),
         Definition("pkg.mod", "pkg/mod.py", 7, 0, "function", "handler"),
         Definition("pkg.mod", "pkg/mod.py", 8, 0, "function", "outer"),
     ]

@@ -76,7 +76,7 @@ def test_an_unmatched_pattern_is_a_warning(project):
     result = lint(project)
     assert result.returncode == 0, result.output
     assert f"{NAME} KEPT (1 warning)" in result.stdout
-    assert "- symbols: 'init_telemtry' matches no module-level function or class; is it misspelt?" in result.stdout
+    assert "- symbols: 'init_telemtry' matches no function, class or method; is it misspelt?" in result.stdout
 
 
 def test_an_unmatched_pattern_breaks_the_contract_with_require_match(project):
@@ -85,16 +85,16 @@ def test_an_unmatched_pattern_breaks_the_contract_with_require_match(project):
     result = lint(project)
     assert result.returncode == 1, result.output
     assert (
-        "symbols: 'init_telemtry' matches no module-level function or class; is it misspelt? "
+        "symbols: 'init_telemtry' matches no function, class or method; is it misspelt? "
         "(require_match = true)" in result.stdout.splitlines()
     )
 
 
 def test_invalid_options_are_all_reported(project):
-    (project / ".importlinter").write_text(CONFIG + "kinds = method\nrequire_match = yes\n")
+    (project / ".importlinter").write_text(CONFIG + "kinds = module\nrequire_match = yes\n")
     result = lint(project)
     assert result.returncode == 1
-    assert "kinds: Expected function and/or class, not 'method'." in result.stdout
+    assert "kinds: Expected some of function, class, method, not 'module'." in result.stdout
     assert "require_match: Expected true or false, not 'yes'." in result.stdout
     assert "Traceback" not in result.output
 

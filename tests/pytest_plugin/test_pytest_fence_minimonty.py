@@ -29,10 +29,21 @@ def test_definitions_name_where_each_symbol_lives(fence: Fence):
     ]
 
 
-def test_the_post_episode_method_and_the_re_exports_are_not_definitions(fence: Fence):
-    # PostEpisodeStatsHandler.post_episode is a method; minimonty.experiment re-exports
-    # init_telemetry and the handler. Neither defines a module-level symbol.
-    assert fence.definitions("post_episode") == []
+def test_the_post_episode_method_is_a_definition_and_the_re_exports_are_not(fence: Fence):
+    # PostEpisodeStatsHandler.post_episode is a method, found by its own name and by
+    # its qualified name; minimonty.experiment re-exports init_telemetry and the handler.
+    (method,) = fence.definitions("post_episode")
+    assert (method.module, method.kind, method.owner, method.name) == (
+        "minimonty.experiment.post_episode",
+        "method",
+        "PostEpisodeStatsHandler",
+        "post_episode",
+    )
+    assert method.display_name == "PostEpisodeStatsHandler.post_episode"
+    assert fence.definitions("*.post_episode") == [method]
+    assert fence.definitions("*Handler.post_episode") == [method]
+    assert fence.definitions("Other.post_episode") == []
+    fence.assert_defined_only_under("*.post_episode", "minimonty.experiment")
     assert all(d.module != "minimonty.experiment" for d in fence.definitions("*"))
     assert isinstance(fence.definitions("init_telemetry")[0], Definition)
 

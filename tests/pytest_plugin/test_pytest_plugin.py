@@ -41,7 +41,8 @@ PROJECT = {
             def consume(self, event):
                 pass
 
-            def post_episode(self):  # a method: not a module-level symbol
+            def post_episode(self):  # a method, misplaced for '*.post_episode'
+
                 pass
         """,
     "proto/experiment/__init__.py": """\
@@ -167,7 +168,7 @@ def test_a_pattern_with_a_typo_fails_unless_empty_is_allowed(project):
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "no module-level function or class matches 'init_telemtry' in proto; is the pattern "
+            "no function, class or method matches 'init_telemtry' in proto; is the pattern "
             "misspelt? (pass allow_empty=True if none is expected)",
         ]
     )
@@ -182,7 +183,7 @@ def test_a_typo_in_the_contract_is_a_warning_or_with_require_match_a_failure(pro
     warned.stdout.fnmatch_lines(
         [
             "*FenceWarning: init_telemetry and post-episode handlers live under experiment: symbols: "
-            "'init_telemtry' matches no module-level function or class; is it misspelt?"
+            "'init_telemtry' matches no function, class or method; is it misspelt?"
         ]
     )
 
@@ -199,8 +200,7 @@ def test_a_typo_in_the_contract_is_a_warning_or_with_require_match_a_failure(pro
         [
             "init_telemetry and post-episode handlers live under experiment BROKEN",
             "",
-            "symbols: 'init_telemtry' matches no module-level function or class; "
-            "is it misspelt? (require_match = true)",
+            "symbols: 'init_telemtry' matches no function, class or method; is it misspelt? (require_match = true)",
         ]
     )
 
@@ -250,21 +250,34 @@ def test_a_re_export_and_an_import_are_not_definitions(project):
     result.stdout.fnmatch_lines(["-   proto.frameworks.telemetry -> proto.experiment.post_episode (l.2)"])
 
 
-def test_a_method_named_post_episode_is_not_a_definition(project):
+def test_methods_are_definitions_by_bare_and_qualified_name(project):
     project.makepyfile(
         test_method="""
-        def test_no_module_level_post_episode(fence):
-            assert fence.definitions("post_episode") == []
-            fence.assert_defined_only_under("post_episode", "proto.experiment", allow_empty=True)
+        def test_the_method_is_found(fence):
+            [method] = fence.definitions("post_episode")
+            assert (method.kind, method.owner, method.line) == ("method", "TelemetrySubscriber", 5)
+            assert fence.definitions("TelemetrySubscriber.post_episode") == [method]
+            assert fence.definitions("*Subscriber.*") == fence.definitions("TelemetrySubscriber.*")
 
 
-        def test_the_method_does_not_satisfy_a_pattern(fence):
-            fence.assert_defined_only_under("post_episode", "proto.experiment")
+        def test_the_misplaced_method_fails(fence):
+            fence.assert_defined_only_under("*.post_episode", "proto.experiment")
+
+
+        def test_a_qualified_pattern_matching_nothing_fails(fence):
+            fence.assert_defined_only_under("Nothing.post_episode", "proto.experiment")
         """
     )
     result = project.runpytest()
-    result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["no module-level function or class matches 'post_episode' in proto;*"])
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "1 definition(s) matching '*.post_episode' outside proto.experiment:",
+            "proto/frameworks/telemetry/subscribers.py:5:5: DOM201 method TelemetrySubscriber.post_episode is "
+            "defined outside proto.experiment; move it there",
+        ]
+    )
+    result.stdout.fnmatch_lines(["no method matches 'Nothing.post_episode' in proto;*"])
 
 
 def test_findings_lists_every_domain_fence_finding(project):

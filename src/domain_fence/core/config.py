@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, TypeVar
 
 from .baseline import DEFAULT_PATH
-from .modules import ModuleExpression, module_expression_error
+from .modules import ModuleExpression, matches_any, module_expression_error
 
 T = TypeVar("T")
 
@@ -70,6 +71,37 @@ class BoundaryConfig:
     allow_indirect_imports: bool
     baseline: BaselineOptions
     unmatched_ignores: str = "error"  # ALERT_LEVELS: an ignore_imports entry matching no import
+    # Modules inside the source modules that are on neither side.
+    exclude_modules: tuple[ModuleExpression, ...] = ()
+    unclassified: str = "none"  # ALERT_LEVELS: modules on neither side of explicit lists
+
+    def in_source(self, module: str) -> bool:
+        """The runtime: the source modules less the forbidden and excluded ones, so
+        ``source_modules = pkg`` covers every module added to ``pkg`` later."""
+        return (
+            matches_any(module, self.source_modules)
+            and not matches_any(module, self.forbidden_modules)
+            and not matches_any(module, self.exclude_modules)
+        )
+
+
+@dataclass(frozen=True)
+class EventBasePattern:
+    """Every class whose name matches ``classes`` (fnmatch, case-sensitive) defined in a
+    module matched by ``modules`` or below one: ``tbp.monty.**.telemetry:*Event``."""
+
+    modules: ModuleExpression
+    classes: str
+    text: str
+
+    def matches(self, module: str, qualname: str) -> bool:
+        if not fnmatchcase(qualname, self.classes):
+            return False
+        parts = module.split(".")
+        return any(self.modules.matches(".".join(parts[:end])) for end in range(len(parts), 0, -1))
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -85,6 +117,12 @@ class VocabularyConfig:
     # What is checked (SCOPES, in that order): event classes (DOM101-DOM104), and, opt-in,
     # any attribute (DOM111), parameter (DOM112) or definition name (DOM113) in ``modules``.
     scope: tuple[str, ...] = ("events",)
+    exclude_modules: tuple[ModuleExpression, ...] = ()  # subtracted from ``modules``
+    # ``module:ClassPattern`` entries of ``event_bases``: bases that may not exist yet.
+    event_base_patterns: tuple[EventBasePattern, ...] = ()
+
+    def covers(self, module: str) -> bool:
+        return matches_any(module, self.modules) and not matches_any(module, self.exclude_modules)
 
 
 @dataclass(frozen=True)
@@ -96,6 +134,8 @@ class PlacementConfig:
     kinds: frozenset[str]
     require_match: bool
     baseline: BaselineOptions
+    # ALERT_LEVELS: how to report a pattern matching nothing ("error" with require_match).
+    unmatched: str = "warn"
 
 
 class _Options:
@@ -189,19 +229,44 @@ def parse_boundary(contract: str, name: str, raw: Mapping[str, Any], root: Path)
     """The parts of a ``boundary`` contract the per-file (flake8) view needs."""
     options = _Options(raw, root)
     as_packages = options.flag("as_packages", True)
+    source = options.modules("source_modules", with_descendants=as_packages)
     return options.finish(
         BoundaryConfig(
             contract=contract,
             name=name,
-            source_modules=options.modules("source_modules", with_descendants=as_packages),
+            source_modules=source,
             forbidden_modules=options.modules("forbidden_modules", with_descendants=as_packages),
             ignore_imports=options.each("ignore_imports", options.strings("ignore_imports"), _import_expression),
             as_packages=as_packages,
             allow_indirect_imports=options.flag("allow_indirect_imports", False),
             baseline=options.baseline(),
             unmatched_ignores=options.choice("unmatched_ignore_imports_alerting", ALERT_LEVELS, "error"),
+            exclude_modules=_excluded(options, "source_modules", source, with_descendants=as_packages),
+            unclassified=options.choice("unclassified_modules_alerting", ALERT_LEVELS, "none"),
         )
     )
+
+
+def _excluded(
+    options: _Options, within: str, included: tuple[ModuleExpression, ...], with_descendants: bool = True
+) -> tuple[ModuleExpression, ...]:
+    """``exclude_modules``: modules subtracted from those of option ``within``; one
+    outside all of them excludes nothing, so it is a mistake."""
+    excluded = options.modules("exclude_modules", required=False, with_descendants=with_descendants)
+    outside = [str(e) for e in excluded if included and not any(_inside(e, i) for i in included)]
+    if outside:
+        options.errors["exclude_modules"] = (
+            f"{', '.join(map(repr, outside))} not inside {within} ({', '.join(map(str, included))})."
+        )
+    return excluded
+
+
+def _inside(expression: ModuleExpression, container: ModuleExpression) -> bool:
+    """Whether what ``expression`` names lies within ``container``: it, or a module it
+    is below, matches ``container`` (wildcard segments of ``expression`` read as names,
+    which a wildcard of ``container`` matches too)."""
+    parts = expression.text.split(".")
+    return any(container.matches(".".join(parts[:end])) for end in range(len(parts), 0, -1))
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
@@ -222,8 +287,22 @@ _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
 
 def _dotted_class(text: str) -> str:
     if not _DOTTED.match(text):
-        raise ValueError(f"{text!r} is not a dotted class path such as 'pkg.module.Class'")
+        raise ValueError(
+            f"{text!r} is not a dotted class path such as 'pkg.module.Class', "
+            "nor a pattern such as 'pkg.**.telemetry:*Event'"
+        )
     return text
+
+
+_CLASS_PATTERN = re.compile(r"[A-Za-z0-9_*?\[\]!.]+\Z")
+
+
+def _event_base_pattern(text: str) -> EventBasePattern:
+    modules, _, classes = (part.strip() for part in text.partition(":"))
+    problem = module_expression_error(modules)
+    if problem or not classes or not _CLASS_PATTERN.match(classes):
+        raise ValueError(f"{text!r} is not of the form 'module.expression:ClassPattern' such as 'pkg.**:*Event'")
+    return EventBasePattern(ModuleExpression(modules, True), classes, text)
 
 
 EVENTS_SCOPE = "events"
@@ -243,12 +322,16 @@ def parse_vocabulary(contract: str, name: str, raw: Mapping[str, Any], root: Pat
     scope = _scope(options)
     # Event bases define what an event is: needed only when events are checked.
     event_bases = options.strings("event_bases", required=EVENTS_SCOPE in scope)
+    patterns = tuple(base for base in event_bases if ":" in base)
+    modules = options.modules("modules")
     return options.finish(
         VocabularyConfig(
             contract=contract,
             name=name,
-            modules=options.modules("modules"),
-            event_bases=options.each("event_bases", event_bases, _dotted_class),
+            modules=modules,
+            event_bases=options.each("event_bases", tuple(b for b in event_bases if b not in patterns), _dotted_class),
+            event_base_patterns=_each_merged(options, "event_bases", patterns, _event_base_pattern),
+            exclude_modules=_excluded(options, "modules", modules),
             words=options.each("words", options.strings("words", required=True), _word_rule),
             allow=frozenset(options.strings("allow")),
             kind_attributes=options.strings("kind_attributes", default=("KIND", "kind")),
@@ -258,13 +341,35 @@ def parse_vocabulary(contract: str, name: str, raw: Mapping[str, Any], root: Pat
     )
 
 
-KINDS = ("function", "class")
+def _each_merged(
+    options: _Options, key: str, values: tuple[str, ...], convert: Callable[[str], Any]
+) -> tuple[Any, ...]:
+    """:meth:`_Options.each` for a second kind of entry of the same option: its
+    problems join those already reported for ``key``."""
+    earlier = options.errors.pop(key, None)
+    converted = options.each(key, values, convert)
+    if earlier:
+        options.errors[key] = "; ".join(filter(None, (earlier, options.errors.get(key))))
+    return converted
+
+
+KINDS = ("function", "class", "method")
 
 
 def _symbol_pattern(text: str) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9_*?\[\]!]+", text):
-        raise ValueError(f"{text!r} is not a name pattern such as 'init_telemetry' or '*PostEpisode*'")
+    segments = text.split(".")
+    if not all(re.fullmatch(r"[A-Za-z0-9_*?\[\]!]+", segment) for segment in segments):
+        raise ValueError(f"{text!r} is not a name pattern such as 'init_telemetry', '*PostEpisode*' or 'Class.method'")
     return text
+
+
+def _unmatched_symbols(options: _Options) -> str:
+    """``unmatched_symbols_alerting``; ``require_match = true`` is its ``error``."""
+    level = options.choice("unmatched_symbols_alerting", ALERT_LEVELS, "warn")
+    required = options.flag("require_match", False)
+    if required and "unmatched_symbols_alerting" in options.raw and level != "error":
+        options.errors["unmatched_symbols_alerting"] = f"{level!r} contradicts require_match = true."
+    return "error" if required else level
 
 
 def parse_placement(contract: str, name: str, raw: Mapping[str, Any], root: Path) -> PlacementConfig:
@@ -272,7 +377,7 @@ def parse_placement(contract: str, name: str, raw: Mapping[str, Any], root: Path
     kinds = options.strings("kinds", default=KINDS)
     bad = [k for k in kinds if k not in KINDS]
     if bad:
-        options.errors["kinds"] = f"Expected function and/or class, not {', '.join(map(repr, bad))}."
+        options.errors["kinds"] = f"Expected some of {', '.join(KINDS)}, not {', '.join(map(repr, bad))}."
     return options.finish(
         PlacementConfig(
             contract=contract,
@@ -281,6 +386,7 @@ def parse_placement(contract: str, name: str, raw: Mapping[str, Any], root: Path
             allowed_modules=options.modules("allowed_modules"),
             kinds=frozenset(kinds),
             require_match=options.flag("require_match", False),
+            unmatched=_unmatched_symbols(options),
             baseline=options.baseline(),
         )
     )

@@ -13,15 +13,16 @@ That is the contract's default ``scope`` (``events``); the opt-in scopes of
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 
 from . import fingerprints
-from .config import EVENTS_SCOPE, VocabularyConfig
+from .config import EVENTS_SCOPE, EventBasePattern, VocabularyConfig
 from .declarations import CODES as DECLARATION_CODES
 from .declarations import declared_names
 from .findings import Finding
 from .index import ProjectIndex
-from .modules import matches_any
+from .mixins import Mixins, find_mixins
 from .pyfacts import FUNCTIONAL_CLASS_FACTORIES, ClassFact, DeclarationFacts, ModuleFacts, Text
 from .rules import get_rule
 from .vocabulary import Vocabulary
@@ -39,8 +40,11 @@ def normalise(dotted: str) -> str:
 class EventResolver:
     """Answers "which class is this name?" and "is it an event?" across the project."""
 
-    def __init__(self, index: ProjectIndex, event_bases: Iterable[str]) -> None:
+    def __init__(
+        self, index: ProjectIndex, event_bases: Iterable[str], patterns: Iterable[EventBasePattern] = ()
+    ) -> None:
         self.index = index
+        self.patterns = tuple(patterns)
         # The same names are resolved again and again (every base of every class).
         self._split: dict[str, tuple[str | None, str]] = {}
         self._canonical: dict[str, str] = {}
@@ -130,6 +134,15 @@ class EventResolver:
             self._derives(canonical)
         return self._events[canonical]
 
+    def matches_pattern(self, canonical: str) -> bool:
+        """``canonical`` is a project class an ``event_bases`` pattern names."""
+        if not self.patterns:
+            return False
+        module, rest = self.split(canonical)
+        if module is None or self.class_fact(canonical) is None:
+            return False
+        return any(pattern.matches(module, rest) for pattern in self.patterns)
+
     def _derives(self, start: str) -> None:
         """Search the bases of ``start`` and record the answer for every class whose
         answer the search settles. An explicit stack, not recursion: a machine-written
@@ -138,7 +151,7 @@ class EventResolver:
         pending = [start]
         while pending:
             current = pending.pop()
-            if current in self.bases or self._events.get(current):
+            if current in self.bases or self._events.get(current) or self.matches_pattern(current):
                 derived: str | None = current
                 while derived is not None:  # it and the chain leading to it derive
                     self._events[derived] = True
@@ -186,7 +199,8 @@ def all_vocabulary_findings(config: VocabularyConfig, index: ProjectIndex) -> li
     """The vocabulary findings of every module the contract covers."""
     covered = prefetch_covered(config, index)
     checker = VocabularyChecker(config, index)
-    return sorted(finding for module in covered for finding in checker.module(module))
+    modules = sorted({*covered, *checker.mixins.modules()})
+    return sorted(finding for module in modules for finding in checker.module(module))
 
 
 def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Iterable[str] | None = None) -> list[str]:
@@ -199,7 +213,7 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
     means parsing every file that mentions one: on the benchmark's trees that is
     more files than the covered modules themselves. The fact cache makes the
     question moot after the first run. With ``among``, only those of these modules."""
-    covered = [module for module in (index.modules if among is None else among) if matches_any(module, config.modules)]
+    covered = [module for module in (index.modules if among is None else among) if config.covers(module)]
     resolver = EventResolver(index, ())
     base_modules = [resolver.split(base)[0] for base in config.event_bases]
     index.prefetch([*covered, *(module for module in base_modules if module)])
@@ -253,13 +267,20 @@ class VocabularyChecker:
     def __init__(self, config: VocabularyConfig, index: ProjectIndex) -> None:
         self.config = config
         self.index = index
-        self.resolver = EventResolver(index, config.event_bases)
+        self.resolver = EventResolver(index, config.event_bases, config.event_base_patterns)
         self.vocabulary = Vocabulary.compile(config.words, config.allow)
         self.kind_attributes = frozenset(config.kind_attributes)
         self.declaration_scope = any(scope in config.scope for scope in DECLARATION_CODES)
 
+    @functools.cached_property
+    def mixins(self) -> Mixins:
+        if EVENTS_SCOPE not in self.config.scope:
+            return Mixins({})
+        return find_mixins(self.resolver, prefetch_covered(self.config, self.index))
+
     def module(self, module: str) -> Iterator[Finding]:
-        if not matches_any(module, self.config.modules):
+        yield from self.mixin_findings(module)
+        if not self.config.covers(module):
             return
         facts = self.resolver.facts(module) if EVENTS_SCOPE in self.config.scope else None
         declared = self.declarations(module) if self.declaration_scope else None
@@ -300,12 +321,31 @@ class VocabularyChecker:
         factory = callee.rsplit(".", 1)[-1] in FUNCTIONAL_CLASS_FACTORIES
         return factory and self.resolver.class_fact(callee) is None
 
-    def event(self, module: str, fact: ClassFact) -> Iterator[Finding]:
+    def mixin_findings(self, module: str) -> Iterator[Finding]:
+        """DOM101-DOM103 for the mixins ``module`` defines: classes an event inherits
+        from that are not events themselves, wherever in the project they are."""
+        receivers = self.mixins.in_module(module)
+        if not receivers:
+            return
+        facts = self.resolver.facts(module)
+        for qualname, event in receivers:
+            fact = facts.classes.get(qualname) if facts else None
+            if fact is not None:
+                receiver = event.rsplit(".", 1)[-1]
+                yield from self.event(module, fact, f" (mixin of {receiver})", f" (inherited by {receiver})")
+
+    def event(self, module: str, fact: ClassFact, via_class: str = "", via: str = "") -> Iterator[Finding]:
         owner = fact.qualname.rsplit(".", 1)[-1]
         symbol = f"{module}.{fact.qualname}"
         place = Text(owner, fact.line, fact.col)
         yield from self.matched(
-            module, place, "DOM102", symbol, fingerprints.located("DOM102", module, fact.qualname), name=owner
+            module,
+            place,
+            "DOM102",
+            symbol,
+            fingerprints.located("DOM102", module, fact.qualname),
+            name=owner,
+            via=via_class,
         )
         for attribute in fact.attributes:
             name = attribute.name.text
@@ -319,6 +359,7 @@ class VocabularyChecker:
                         f"{symbol}.{name}",
                         fingerprints.located("DOM103", module, where),
                         kind=kind.text,
+                        via=via,
                     )
                 continue
             yield from self.matched(
@@ -328,10 +369,13 @@ class VocabularyChecker:
                 f"{symbol}.{name}",
                 fingerprints.located("DOM101", module, where),
                 name=name,
+                via=via,
             )
             for alias in attribute.aliases:
                 alias_fingerprint = fingerprints.located("DOM101", module, f"{where}[{alias.text}]")
-                yield from self.matched(module, alias, "DOM101", f"{symbol}.{name}", alias_fingerprint, name=alias.text)
+                yield from self.matched(
+                    module, alias, "DOM101", f"{symbol}.{name}", alias_fingerprint, name=alias.text, via=via
+                )
 
     def keywords(self, module: str, scope: str, event: str, keywords: tuple[Text, ...]) -> Iterator[Finding]:
         owner = event.rsplit(".", 1)[-1]

@@ -110,9 +110,10 @@ def experiment_packages(layout: Layout) -> list[str]:
     return found
 
 
-def runtime_partition(layout: Layout, experiment: Iterable[str]) -> list[str]:
-    """The largest modules and packages holding no experiment code: below each root,
-    a child is runtime unless it is, or contains, an experiment package."""
+def runtime_partition(layout: Layout, experiment: Iterable[str], roots: Iterable[str] | None = None) -> list[str]:
+    """The largest modules and packages holding no experiment code: below each root
+    (default: every root package), a child is runtime unless it is, or contains, an
+    experiment module."""
     experiment = list(experiment)
     runtime: list[str] = []
 
@@ -126,9 +127,22 @@ def runtime_partition(layout: Layout, experiment: Iterable[str]) -> list[str]:
             else:
                 runtime.append(child)
 
-    for root in layout.root_packages:
+    for root in layout.root_packages if roots is None else roots:
         visit(root)
     return sorted(runtime)
+
+
+def neither_side(layout: Layout, roots: Iterable[str] | None = None) -> list[str]:
+    """Children of the roots that are neither runtime nor experiment code: tests,
+    docs, scripts and the like, and ``__main__`` (what :func:`runtime_partition`
+    leaves out of the runtime)."""
+    found = []
+    for root in layout.root_packages if roots is None else roots:
+        for child in layout.children(root):
+            last = child.rsplit(".", 1)[-1]
+            if last in NOT_PROJECT_CODE or last == "__main__":
+                found.append(child)
+    return sorted(found)
 
 
 @dataclass(frozen=True)

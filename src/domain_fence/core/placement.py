@@ -1,10 +1,14 @@
-"""Where symbols are defined: module-level functions and classes, and the ``placement``
-rule (DOM201) that some of them live only under allowed modules.
+"""Where symbols are defined: module-level functions and classes, the methods of
+those classes, and the ``placement`` rule (DOM201) that some of them live only under
+allowed modules.
 
 Only *definitions* count. ``from x import init_telemetry`` or a re-export in an
-``__init__`` binds a name without defining anything, and a method is not a
-module-level symbol. A definition inside an ``if``/``try``/``with``/``for``/``while``/
-``match`` block at module level is module-level: it binds a module global.
+``__init__`` binds a name without defining anything. A definition inside an
+``if``/``try``/``with``/``for``/``while``/``match`` block at module level is
+module-level: it binds a module global. A pattern without a dot matches a function,
+class or method by its own name (``init_telemetry``); a pattern with a dot matches a
+method by its class's name and its own (``MontyExperiment.init_telemetry``,
+``*.post_episode``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from .config import PlacementConfig
 from .findings import Finding, sorted_findings
 from .index import ProjectIndex
 from .modules import matches_any
-from .pyfacts import top_level_definitions
+from .pyfacts import FileFacts, method_definitions, top_level_definitions
 from .rules import get_rule
 from .source import Unreadable, decode
 
@@ -35,25 +39,72 @@ class Definition:
     path: str  # posix, relative to the project root
     line: int  # 1-based line of the ``def``/``class`` keyword (after any decorators)
     col: int  # 0-based column of that keyword (of ``async`` for ``async def``)
-    kind: str  # "function" or "class"
+    kind: str  # "function", "class" or "method"
     name: str
+    owner: str = ""  # a method's class, by its qualified name in the module ("Outer.Inner")
 
     @property
     def location(self) -> str:
         return f"{self.path}:{self.line}"
 
     @property
+    def display_name(self) -> str:
+        """``Class.method`` for a method, the name for a function or class."""
+        return f"{self.owner}.{self.name}" if self.owner else self.name
+
+    @property
     def qualified_name(self) -> str:
-        return f"{self.module}.{self.name}"
+        return f"{self.module}.{self.display_name}"
+
+    def matches(self, pattern: str) -> bool:
+        return definition_matches(self.name, self.owner, pattern)
+
+
+def definition_matches(name: str, owner: str, pattern: str) -> bool:
+    """A pattern with a dot names a method by ``Class.method``; one without names any
+    definition by its own name."""
+    if "." in pattern:
+        return bool(owner) and fnmatchcase(f"{owner}.{name}", pattern)
+    return fnmatchcase(name, pattern)
 
 
 def definitions_in(module: str, path: str, tree: ast.Module) -> list[Definition]:
-    """Every module-level function and class of ``tree``, in source order."""
-    return [Definition(module, path, d.line, d.col, d.kind, d.name) for d in top_level_definitions(tree.body)]
+    """Every module-level function and class of ``tree``, and their methods."""
+    found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in top_level_definitions(tree.body)]
+    found += [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in method_definitions(tree.body)]
+    return sorted(found, key=lambda d: (d.line, d.col))
 
 
-def matches(name: str, patterns: Iterable[str]) -> bool:
-    return any(fnmatchcase(name, pattern) for pattern in patterns)
+def facts_definitions(module: str, path: str, facts: FileFacts) -> list[Definition]:
+    """The definitions :func:`definitions_in` finds, from a module's facts."""
+    found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in facts.top_level]
+    return found + [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in facts.methods]
+
+
+def matches(name: str, patterns: Iterable[str], owner: str = "") -> bool:
+    return any(definition_matches(name, owner, pattern) for pattern in patterns)
+
+
+def _matches_facts(facts: FileFacts, patterns: Sequence[str]) -> bool:
+    return any(matches(d.name, patterns) for d in facts.top_level) or any(
+        matches(m.name, patterns, m.owner) for m in facts.methods
+    )
+
+
+def name_pattern(pattern: str) -> str:
+    """A pattern every *own* name of a definition ``pattern`` matches satisfies (what
+    the bytes prefilter looks for after ``def``): for ``Class.method`` patterns, the
+    part after the last dot, unless a wildcard there could swallow a dot itself."""
+    if "." not in pattern:
+        return pattern
+    if "[" in pattern:
+        return "*"  # a bracket set may hold the dot: stay general
+    last = pattern.rsplit(".", 1)[1]
+    if "?" in last:
+        return "*"
+    if "*" in last:
+        return "*" + last.rsplit("*", 1)[1]  # ``*`` may eat dots: only the tail is sure
+    return last
 
 
 # What may stand between ``def``/``class`` and the name: blanks (the tokenizer's
@@ -66,7 +117,7 @@ _CODING = re.compile(rb"coding[:=]")
 
 
 def bytes_filter(patterns: Iterable[str]) -> Callable[[bytes], bool]:
-    return _bytes_filter(tuple(sorted(set(patterns))))
+    return _bytes_filter(tuple(sorted({name_pattern(pattern) for pattern in patterns})))
 
 
 @functools.lru_cache(maxsize=64)
@@ -174,8 +225,7 @@ def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], 
             unreadable.append(unreadable_finding(index, module, facts.unreadable, contract))
             continue
         path = index.relative_path(module)
-        matching = [d for d in facts.top_level if matches(d.name, patterns)]
-        found += [Definition(module, path, d.line, d.col, d.kind, d.name) for d in matching]
+        found += [d for d in facts_definitions(module, path, facts) if any(d.matches(p) for p in patterns)]
     return Scan(tuple(sorted(found)), tuple(sorted(unreadable)))
 
 
@@ -187,7 +237,7 @@ def _passes(index: ProjectIndex, module: str, patterns: Sequence[str], could_mat
         return False  # unknown, or a namespace package root without source
     known = index.known_facts(module)
     if known is not None and known.unreadable is None:
-        return any(matches(definition.name, patterns) for definition in known.top_level)
+        return _matches_facts(known, patterns)
     try:
         return could_match(file.read_bytes())
     except OSError:
@@ -225,7 +275,7 @@ def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementRe
     outside = [module for module in index.modules if not matches_any(module, config.allowed_modules)]
     scan = _scan(index, outside, config.symbols, config.contract)
     relevant = [d for d in scan.definitions if d.kind in config.kinds]
-    unmatched = [p for p in config.symbols if not any(fnmatchcase(d.name, p) for d in relevant)]
+    unmatched = [p for p in config.symbols if not any(d.matches(p) for d in relevant)]
     unmatched, hiding = _match_in(index, allowed, unmatched, config)
     findings = placement_findings(config, relevant)
     return PlacementResult(tuple(sorted_findings([*findings, *scan.unreadable, *hiding])), tuple(unmatched))
@@ -248,8 +298,8 @@ def _match_in(
         if facts.unreadable is not None:
             unreadable.append((unreadable_finding(index, module, facts.unreadable, config.contract), wanted))
             continue
-        names = [d.name for d in facts.top_level if d.kind in config.kinds]
-        unmatched = [p for p in unmatched if not any(fnmatchcase(name, p) for name in names)]
+        kept = [d for d in facts_definitions(module, "", facts) if d.kind in config.kinds]
+        unmatched = [p for p in unmatched if not any(d.matches(p) for d in kept)]
     return unmatched, [finding for finding, wanted in unreadable if set(wanted) & set(unmatched)]
 
 
@@ -263,15 +313,15 @@ def placement_findings(config: PlacementConfig, definitions: Iterable[Definition
             line=d.line,
             col=d.col,
             code=rule.code,
-            message=rule.format(kind=d.kind, name=d.name, allowed=allowed),
+            message=rule.format(kind=d.kind, name=d.display_name, allowed=allowed),
             symbol=d.qualified_name,
-            fingerprint=fingerprints.located(rule.code, d.module, d.name),
+            fingerprint=fingerprints.located(rule.code, d.module, d.display_name),
             contract=config.contract,
             fields=(("allowed", allowed), ("kind", d.kind), ("name", d.name)),
         )
         for d in definitions
         if d.kind in config.kinds
-        and matches(d.name, config.symbols)
+        and any(d.matches(pattern) for pattern in config.symbols)
         and not matches_any(d.module, config.allowed_modules)
     )
 

@@ -12,7 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .baseline import DEFAULT_PATH
-from .layout import Layout, LayoutError, event_bases, experiment_packages, runtime_partition
+from .config import EventBasePattern
+from .helpers import experiment_only_modules
+from .layout import Layout, LayoutError, event_bases, experiment_packages, neither_side, runtime_partition
+from .modules import ModuleExpression
 
 CONTRACT_TYPES = {
     "boundary": "domain_fence.integrations.importlinter.BoundaryContract",
@@ -41,36 +44,27 @@ DEFAULT_SYMBOLS = ("init_telemetry", "*PostEpisode*")
 
 @dataclass(frozen=True)
 class Preset:
+    """A known layout. The runtime is everything in the root package but the
+    experiment modules, so runtime packages added later are covered."""
+
     name: str
     root_package: str
-    runtime: tuple[str, ...]  # module names; ``*`` matches within one segment
-    experiment: tuple[str, ...]
-    telemetry: tuple[str, ...]  # where the runtime's event base classes live
-    words: tuple[str, ...]
+    experiment: tuple[str, ...]  # module names; ``*`` matches within one segment
+    telemetry: tuple[str, ...]  # where the runtime's event base classes live today
+    words: tuple[str, ...]  # the event contract's vocabulary
     symbols: tuple[str, ...]
     census: bool = False  # write the attributes-and-parameters vocabulary contract
+    census_words: tuple[str, ...] = ()  # the census's vocabulary (default: ``words``)
+    # Event bases that may not exist yet (``module.expression:ClassPattern``): with
+    # them the events contract is written even before the runtime has telemetry.
+    event_base_patterns: tuple[str, ...] = ()
 
 
 MONTY = Preset(
     name="monty",
     root_package="tbp.monty",
-    runtime=(
-        *(
-            f"tbp.monty.frameworks.{name}"
-            for name in ("models", "environments", "environment_utils", "actions", "agents", "sensors", "utils")
-        ),
-        "tbp.monty.simulators",
-        *(
-            f"tbp.monty.{name}"
-            for name in (
-                *("cmp", "context", "runtime", "geometry", "math", "memento", "path"),
-                *("attention", "sensor_modules", "observations"),  # Monty 0.55's runtime outside frameworks
-            )
-        ),
-        "tbp.monty.frameworks.telemetry",
-        "tbp.monty.telemetry",
-    ),
     experiment=(
+        "tbp.monty.conf",
         "tbp.monty.experiment",
         "tbp.monty.frameworks.experiments",
         "tbp.monty.frameworks.loggers",
@@ -78,22 +72,48 @@ MONTY = Preset(
         "tbp.monty.hydra",
     ),
     telemetry=("tbp.monty.frameworks.telemetry", "tbp.monty.telemetry"),
+    # In an event, any target is the experiment's, and step, mode and episode are the
+    # experiment's metadata.
     words=(
+        "mode",
+        "episode",
+        "step",
+        "epoch",
+        "experiment",
+        "target",
+        "primary target",
+        "ground truth",
+        "post episode",
+        "terminal state -> recognized state",
+    ),
+    symbols=("init_telemetry", "*PostEpisode*", "*.post_episode", "*ExperimentStats*"),
+    census=True,
+    # Outside events, a target is often the motor system's or a model's own: only the
+    # phrases naming the experiment's target are experiment knowledge.
+    census_words=(
         "episode",
         "epoch",
         "experiment",
         "mode",
-        "primary target",
-        "target",
-        "ground truth",
-        "label",
         "train",
         "eval",
+        "label",
+        "primary target",
+        "target object",
+        "stepwise target",
+        "graph id to target",
+        "target to graph id",
+        "graph to target",
+        "target to graph",
+        "ground truth",
         "post episode",
         "terminal state -> recognized state",
     ),
-    symbols=("init_telemetry", "*PostEpisode*", "*ExperimentStats*"),
-    census=True,
+    event_base_patterns=tuple(
+        f"{package}:{classes}"
+        for package in ("tbp.monty.telemetry", "tbp.monty.**.telemetry")
+        for classes in ("*Event", "*Schema")
+    ),
 )
 
 PRESETS = {MONTY.name: MONTY}
@@ -113,46 +133,73 @@ class Plan:
     left_out: tuple[str, ...] = ()  # preset modules missing from the project
     notes: tuple[str, ...] = ()
     census: bool = False  # see CENSUS_ID
+    census_words: tuple[str, ...] = ()  # default: ``words``
+    event_base_patterns: tuple[str, ...] = ()
+    # Runtime-side modules only experiment code imports, and whether ``experiment``
+    # includes them (``init --experiment-helpers``).
+    helpers: tuple[str, ...] = ()
+    helpers_are_experiment: bool = False
+    neither: tuple[str, ...] = ()  # modules of the root packages on neither side (tests, __main__)
+
+    @property
+    def written_event_bases(self) -> tuple[str, ...]:
+        """The patterns, and the bases found that no pattern names."""
+        patterns = [_pattern(text) for text in self.event_base_patterns]
+        found = [b for b in self.event_bases if not any(p.matches(*b.rsplit(".", 1)) for p in patterns)]
+        return (*found, *self.event_base_patterns)
 
 
-def plan_preset(layout: Layout, preset: Preset) -> Plan:
+def _pattern(text: str) -> EventBasePattern:
+    modules, _, classes = text.partition(":")
+    return EventBasePattern(ModuleExpression(modules), classes, text)
+
+
+def plan_preset(layout: Layout, preset: Preset, experiment_helpers: bool = False) -> Plan:
     if preset.root_package not in layout.root_packages:
         found = ", ".join(layout.root_packages)
         raise LayoutError(
             f"{layout.directory}: preset {preset.name} needs root package {preset.root_package}; found {found}"
         )
-    runtime: list[str] = []
     experiment: list[str] = []
     left_out: list[str] = []
-    for names, kept in ((preset.runtime, runtime), (preset.experiment, experiment)):
-        for name in names:
-            existing = layout.expand(name)
-            kept += existing
-            if not existing:
-                left_out.append(name)
-    if not runtime or not experiment:
-        missing = "runtime" if not runtime else "experiment"
+    for name in preset.experiment:
+        existing = layout.expand(name)
+        experiment += existing
+        if not existing:
+            left_out.append(name)
+    if not experiment:
         raise LayoutError(
-            f"{layout.directory}: preset {preset.name}: none of its {missing} modules exists in {preset.root_package}"
+            f"{layout.directory}: preset {preset.name}: none of its experiment modules exists in {preset.root_package}"
         )
+    helpers = experiment_only_modules(layout, experiment)
+    if experiment_helpers:
+        experiment += helpers
+    runtime = runtime_partition(layout, experiment, (preset.root_package,))
+    if not runtime:
+        raise LayoutError(f"{layout.directory}: nothing but experiment code in {preset.root_package}")
     telemetry = [name for name in preset.telemetry if layout.exists(name)]
     return _with_vocabulary(
         Plan(
             origin=f"preset {preset.name}",
             root_packages=(preset.root_package,),
-            runtime=tuple(sorted(runtime)),
+            runtime=tuple(runtime),
             experiment=tuple(sorted(experiment)),
             event_bases=tuple(event_bases(layout, telemetry)),
             words=preset.words,
             symbols=preset.symbols,
             left_out=tuple(left_out),
             census=preset.census,
+            census_words=preset.census_words,
+            event_base_patterns=preset.event_base_patterns,
+            helpers=tuple(helpers),
+            helpers_are_experiment=experiment_helpers,
+            neither=tuple(neither_side(layout, (preset.root_package,))),
         ),
         telemetry,
     )
 
 
-def plan_detected(layout: Layout) -> Plan:
+def plan_detected(layout: Layout, experiment_helpers: bool = False) -> Plan:
     """Experiment packages are the ones named experiment/experiments; the runtime is
     everything else below the root packages."""
     experiment = experiment_packages(layout)
@@ -161,6 +208,9 @@ def plan_detected(layout: Layout) -> Plan:
             f"{layout.directory}: no experiment package (named experiment or experiments) in "
             f"{', '.join(layout.root_packages)}; pass --preset, or write the configuration yourself"
         )
+    helpers = experiment_only_modules(layout, experiment)
+    if experiment_helpers:
+        experiment = sorted([*experiment, *helpers])
     runtime = runtime_partition(layout, experiment)
     if not runtime:
         raise LayoutError(f"{layout.directory}: nothing but experiment code in {', '.join(layout.root_packages)}")
@@ -181,13 +231,16 @@ def plan_detected(layout: Layout) -> Plan:
             event_bases=tuple(event_bases(layout, telemetry)),
             words=DEFAULT_WORDS,
             symbols=DEFAULT_SYMBOLS,
+            helpers=tuple(helpers),
+            helpers_are_experiment=experiment_helpers,
+            neither=tuple(neither_side(layout)),
         ),
         telemetry,
     )
 
 
 def _with_vocabulary(plan: Plan, telemetry: list[str]) -> Plan:
-    if plan.event_bases:
+    if plan.written_event_bases:
         return plan
     where = ", ".join(telemetry) if telemetry else "no telemetry package"
     note = (
@@ -200,7 +253,7 @@ def _with_vocabulary(plan: Plan, telemetry: list[str]) -> Plan:
 def contract_ids(plan: Plan) -> list[tuple[str, str]]:
     """``(type, id)`` of each contract ``render_importlinter`` writes."""
     contracts = [("boundary", BOUNDARY_ID)]
-    if plan.event_bases:
+    if plan.written_event_bases:
         contracts.append(("vocabulary", VOCABULARY_ID))
     if plan.census:
         contracts.append(("vocabulary", CENSUS_ID))
@@ -217,21 +270,25 @@ def render_importlinter(plan: Plan, command: str) -> str:
         "contract_types =",
         *(f"    {name}: {path}" for name, path in CONTRACT_TYPES.items()),
         "",
+        "# The runtime is everything in the root packages but the experiment modules,",
+        "# so a package added later is runtime without a change here.",
         f"[importlinter:contract:{BOUNDARY_ID}]",
         "name = Runtime code does not import experiment code",
         "type = boundary",
-        _option("source_modules", plan.runtime),
+        _option("source_modules", plan.root_packages),
         _option("forbidden_modules", plan.experiment),
+        *([_option("exclude_modules", plan.neither)] if plan.neither else []),
         f"baseline = {DEFAULT_PATH}",
         "",
     ]
-    if plan.event_bases:
+    if plan.written_event_bases:
         sections += [
             f"[importlinter:contract:{VOCABULARY_ID}]",
             "name = Runtime events carry no experiment vocabulary",
             "type = vocabulary",
-            _option("modules", plan.runtime),
-            _option("event_bases", plan.event_bases),
+            _option("modules", plan.root_packages),
+            _option("exclude_modules", (*plan.experiment, *plan.neither)),
+            _option("event_bases", plan.written_event_bases),
             _option("words", plan.words),
             f"baseline = {DEFAULT_PATH}",
             "",
@@ -241,9 +298,10 @@ def render_importlinter(plan: Plan, command: str) -> str:
             f"[importlinter:contract:{CENSUS_ID}]",
             "name = Runtime attributes and parameters carry no experiment vocabulary",
             "type = vocabulary",
-            _option("modules", plan.runtime),
+            _option("modules", plan.root_packages),
+            _option("exclude_modules", (*plan.experiment, *plan.neither)),
             _option("scope", ("attributes", "parameters")),
-            _option("words", plan.words),
+            _option("words", plan.census_words or plan.words),
             f"baseline = {DEFAULT_PATH}",
             "",
         ]
@@ -253,6 +311,9 @@ def render_importlinter(plan: Plan, command: str) -> str:
         "type = placement",
         _option("symbols", plan.symbols),
         _option("allowed_modules", plan.experiment),
+        "# The symbols name machinery the project may not have yet (init_telemetry, ...):",
+        "# a pattern that matches nothing today is not reported.",
+        "unmatched_symbols_alerting = none",
         f"baseline = {DEFAULT_PATH}",
     ]
     return "\n".join(sections) + "\n"

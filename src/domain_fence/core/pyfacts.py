@@ -118,6 +118,20 @@ class TopLevelDefinition:
 
 
 @dataclass(frozen=True)
+class MethodDefinition:
+    """A function defined in the body of a class defined at module level (placement)."""
+
+    owner: str  # qualname of the class: "Outer.Inner" for a method of a nested class
+    name: str
+    line: int  # of the ``def`` keyword, after any decorators
+    col: int
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.owner}.{self.name}"
+
+
+@dataclass(frozen=True)
 class ImportFact:
     """One name an import statement imports (the per-file boundary view, DOM301)."""
 
@@ -143,6 +157,7 @@ class FileFacts:
     is_package: bool
     names: ModuleFacts  # vocabulary: classes, bindings, calls
     top_level: tuple[TopLevelDefinition, ...] = ()  # placement
+    methods: tuple[MethodDefinition, ...] = ()  # placement
     imports: tuple[ImportFact, ...] = ()  # boundary, per file
     escaping_imports: tuple[int, ...] = ()  # lines of relative imports above the top-level package
 
@@ -179,6 +194,7 @@ def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None)
         is_package=is_package,
         names=names,
         top_level=tuple(top_level_definitions(tree.body)),
+        methods=tuple(method_definitions(tree.body)),
         imports=tuple(walk.import_facts),
         escaping_imports=tuple(walk.escaping),
     )
@@ -513,6 +529,49 @@ def top_level_definitions(body: list[ast.stmt]) -> Iterator[TopLevelDefinition]:
 def _import_fact(line: int, alias: ast.alias, source: str, name: str | None, type_checking: bool) -> ImportFact:
     name_line = alias.lineno if alias.lineno != line else 0
     return ImportFact(line, alias.col_offset, source, name, type_checking, name_line, alias.end_col_offset or 0)
+
+
+def method_definitions(body: list[ast.stmt]) -> Iterator[MethodDefinition]:
+    """The methods of the module-level classes (those :func:`top_level_definitions`
+    finds) and of the classes nested in them, in source order."""
+    for node in _module_level_classes(body):
+        yield from _methods(node.body, node.name)
+
+
+def _blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The statement lists of a compound statement that are not a new scope."""
+    if isinstance(node, ast.Match):
+        for case in node.cases:
+            yield case.body
+        return
+    for block in ("body", "orelse", "finalbody"):
+        statements = getattr(node, block, None)
+        if isinstance(statements, list):
+            yield statements
+    for handler in getattr(node, "handlers", ()):
+        yield handler.body
+
+
+def _module_level_classes(body: list[ast.stmt]) -> Iterator[ast.ClassDef]:
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            yield node
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for block in _blocks(node):
+                yield from _module_level_classes(block)
+
+
+def _methods(body: list[ast.stmt], owner: str) -> Iterator[MethodDefinition]:
+    """Functions of a class body (in ``if``/``try`` blocks of it too), and those of
+    the classes it nests; what a method's own body defines is local, not a method."""
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield MethodDefinition(owner, node.name, node.lineno, node.col_offset)
+        elif isinstance(node, ast.ClassDef):
+            yield from _methods(node.body, f"{owner}.{node.name}")
+        else:
+            for block in _blocks(node):
+                yield from _methods(block, owner)
 
 
 def _import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:

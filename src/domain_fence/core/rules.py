@@ -58,7 +58,7 @@ _RULES = [
         code="DOM101",
         name="experiment-word-in-event-field",
         family="vocabulary",
-        message="event field '{name}': experiment vocabulary '{word}'{hint}",
+        message="event field '{name}'{via}: experiment vocabulary '{word}'{hint}",
         summary="A runtime event declares a field named with experiment vocabulary.",
         rationale=(
             "Runtime events carry only what the runtime may know. A field such as `episode` or "
@@ -75,7 +75,7 @@ _RULES = [
         code="DOM102",
         name="experiment-word-in-event-name",
         family="vocabulary",
-        message="event class {name}: experiment vocabulary '{word}'{hint}",
+        message="event class {name}{via}: experiment vocabulary '{word}'{hint}",
         summary="A runtime event class is named with experiment vocabulary.",
         rationale=(
             "An event named after an experiment concept (`PostEpisodeStats`, `EpochSummary`) is "
@@ -88,7 +88,7 @@ _RULES = [
         code="DOM103",
         name="experiment-word-in-event-kind",
         family="vocabulary",
-        message="event kind '{kind}': experiment vocabulary '{word}'{hint}",
+        message="event kind '{kind}'{via}: experiment vocabulary '{word}'{hint}",
         summary="A runtime event's kind string uses experiment vocabulary.",
         rationale=(
             "Kind strings are how subscribers route events; a kind such as `post_episode` makes "

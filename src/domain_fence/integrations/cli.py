@@ -352,13 +352,21 @@ FLAKE8_FILES = ("setup.cfg", "tox.ini", ".flake8")  # flake8's order: the first 
 @main.command()
 @click.option("--preset", type=click.Choice(sorted(PRESETS)), help="A known project layout (monty: tbp.monty).")
 @click.option("--force", is_flag=True, help=f"Replace an existing {INIT_CONFIG}.")
-def init(preset: str | None, force: bool) -> None:
+@click.option(
+    "--experiment-helpers",
+    is_flag=True,
+    help="Classify as experiment the runtime-side modules that only experiment code imports.",
+)
+def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     """Write a working configuration for the project in the current directory.
 
     Writes .importlinter (boundary, vocabulary and placement contracts), .flake8 when
     flake8 is not configured yet, and a baseline of the current violations. Without
     --preset, experiment code is found by name (packages called experiment or
-    experiments) and everything else below the root packages is runtime.
+    experiments). The runtime is everything else below the root packages, including
+    packages added later. Modules outside the experiment packages that only
+    experiment code imports (analysis and plotting helpers) are listed; with
+    --experiment-helpers they are classified as experiment.
     """
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
     from domain_fence.integrations.importlinter.results import ContractFailed
@@ -368,21 +376,37 @@ def init(preset: str | None, force: bool) -> None:
     _refuse_existing_configuration(directory, target, force)
     try:
         layout = read_layout(directory)
-        plan = plan_preset(layout, PRESETS[preset]) if preset else plan_detected(layout)
+        if preset:
+            plan = plan_preset(layout, PRESETS[preset], experiment_helpers)
+        else:
+            plan = plan_detected(layout, experiment_helpers)
     except LayoutError as error:
         raise UsageFailure(str(error)) from None
-    command = "domain-fence init" + (f" --preset {preset}" if preset else "")
+    command = " ".join(
+        [
+            "domain-fence init",
+            *([f"--preset {preset}"] if preset else []),
+            *(["--experiment-helpers"] * experiment_helpers),
+        ]
+    )
     replaced = target.read_text(encoding="utf-8") if target.exists() else None
     created = [] if replaced is not None else [target]
     target.write_text(render_importlinter(plan, command), encoding="utf-8")
     contracts = ", ".join(f"{kind} {name}" for kind, name in contract_ids(plan))
     lines = [
         f"wrote {INIT_CONFIG}: root package {', '.join(plan.root_packages)} ({plan.origin}); {contracts}",
-        f"  runtime: {', '.join(plan.runtime)}",
+        f"  runtime: {', '.join(plan.root_packages)} but the experiment modules (now {', '.join(plan.runtime)})",
         f"  experiment: {', '.join(plan.experiment)}",
     ]
-    if plan.event_bases:
-        lines.append(f"  event bases: {', '.join(plan.event_bases)}")
+    if plan.written_event_bases:
+        lines.append(f"  event bases: {', '.join(plan.written_event_bases)}")
+    if plan.helpers and plan.helpers_are_experiment:
+        lines.append(f"  classified as experiment (only experiment code imports them): {', '.join(plan.helpers)}")
+    elif plan.helpers:
+        lines.append(
+            f"  only experiment code imports: {', '.join(plan.helpers)}; "
+            "--experiment-helpers classifies them as experiment"
+        )
     if plan.left_out:
         lines.append(f"  left out (not in this project): {', '.join(plan.left_out)}")
     lines += [f"  note: {note}" for note in plan.notes]

@@ -90,8 +90,9 @@ class Fence:
 
     @_fails_readably
     def definitions(self, pattern: str) -> list[Definition]:
-        """Every module-level function and class whose name matches ``pattern``
-        (fnmatch-style, case-sensitive): module, path, line, kind and name.
+        """Every module-level function and class, and every method, that ``pattern``
+        matches (fnmatch-style, case-sensitive; ``Class.method`` or ``*.method`` names a
+        method by its qualified name): module, path, line, kind, name and owner.
 
         Fails when a file that could hold a match cannot be parsed.
         """
@@ -116,14 +117,14 @@ class Fence:
         found = self._definitions(pattern)
         if not found and not allow_empty:
             raise FenceProblem(
-                f"no module-level function or class matches {pattern!r} in "
+                f"no {'method' if '.' in pattern else 'function, class or method'} matches {pattern!r} in "
                 f"{', '.join(self.configuration.root_packages)}; is the pattern misspelt? "
                 "(pass allow_empty=True if none is expected)"
             )
         rule = get_rule("DOM201")
         where = ", ".join(module_expressions)
         misplaced = [
-            f"{d.path}:{d.line}:{d.col + 1}: {rule.code} {rule.format(kind=d.kind, name=d.name, allowed=where)}"
+            f"{d.path}:{d.line}:{d.col + 1}: {rule.code} {rule.format(kind=d.kind, name=d.display_name, allowed=where)}"
             for d in found
             if not matches_any(d.module, allowed)
         ]

@@ -50,7 +50,10 @@ class BoundaryFamily:
     name = "boundary"
     needs_graph = True
     # import-linter's forbidden contract declares its own options; these are ours.
-    options: tuple[Option, ...] = ()
+    options: tuple[Option, ...] = (
+        Option("exclude_modules", "modules inside the source modules that are on neither side"),
+        Option("unclassified_modules_alerting", "none (default), warn or error: modules left on neither side"),
+    )
 
     def parse(self, contract: str, name: str, raw: Mapping[str, Any], root: Path) -> BoundaryConfig:
         return parse_boundary(contract, name, raw, root)
@@ -70,26 +73,28 @@ class BoundaryFamily:
                 if expression.has_wildcard or not inside or name in modules:
                     continue
                 missing.append(f"{option}: module {name!r} does not exist")
+        if config.unclassified == "error":  # one file at a time, an unclassified module would pass
+            missing += [unclassified_message(module) for module in _unclassified(config, context)]
         return missing
 
     def covered(self, config: BoundaryConfig, context: Context) -> list[str]:
         # The graph's modules: what lint-imports checks (the index may not know a
         # module grimp found, and the engine reports when there is no graph).
-        return sorted(m for m in context.graph().modules if _in_source(config, m) and not _is_forbidden(config, m))
+        return sorted(m for m in context.graph().modules if config.in_source(m))
 
     def prepare(self, config: BoundaryConfig, context: Context, modules: list[str]) -> None:
         # Columns come from the facts of the modules with crossing imports only.
         return None
 
     def check_module(self, config: BoundaryConfig, context: Context, module: str) -> list[Finding]:
-        if not _in_source(config, module) or _is_forbidden(config, module):
+        if not config.in_source(module):
             return []
         graph = context.graph()  # the engine reports the files at fault when there is none
         routes = _routes(config, context, graph)
         path = context.index.relative_path(module) if module in context.index.modules else _guess_path(module)
         findings = []
         for crossing in _crossings(config, context, graph, routes, module):
-            findings.append(_finding(config, module, path, crossing, lambda m: _in_source(config, m)))
+            findings.append(_finding(config, module, path, crossing))
         return sorted(set(findings))
 
     def outcome(self, config: BoundaryConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
@@ -102,20 +107,47 @@ class BoundaryFamily:
         domains = Domains(tuple(map(str, config.source_modules)), tuple(map(str, config.forbidden_modules)))
         unmatched = tuple(_unmatched_ignores(config, graph)) if config.unmatched_ignores != "none" else ()
         as_failures = config.unmatched_ignores == "error"
+        unclassified = (
+            tuple(unclassified_message(m) for m in _unclassified(config, context))
+            if config.unclassified == "warn"
+            else ()
+        )
         return ProjectOutcome(
             tuple(findings),
-            warnings=() if as_failures else unmatched,
+            warnings=unclassified + (() if as_failures else unmatched),
             failures=unmatched if as_failures else (),
             extra={"chains": chains, "domains": domains},
         )
 
 
-def _in_source(config: BoundaryConfig, module: str) -> bool:
-    return matches_any(module, config.source_modules)
-
-
 def _is_forbidden(config: BoundaryConfig, module: str) -> bool:
     return matches_any(module, config.forbidden_modules)
+
+
+def _unclassified(config: BoundaryConfig, context: Context) -> list[str]:
+    """Modules of the project a contract of explicit lists leaves on neither side: in
+    no source, forbidden or excluded module expression, and holding no module that
+    is. Only the outermost of each unclassified package is named."""
+    modules = sorted(context.index.modules)
+
+    def classified(module: str) -> bool:
+        return any(matches_any(module, e) for e in (config.source_modules, config.forbidden_modules))
+
+    marked = {m for m in modules if classified(m) or matches_any(m, config.exclude_modules)}
+    holding = {m.rsplit(".", depth)[0] for m in marked for depth in range(1, m.count(".") + 1)}
+    found: list[str] = []
+    for module in modules:
+        if module in holding or module in marked or any(module.startswith(f + ".") for f in found):
+            continue
+        found.append(module)
+    return found
+
+
+def unclassified_message(module: str) -> str:
+    return (
+        f"unclassified_modules_alerting: {module!r} is on neither side; "
+        "add it to source_modules, forbidden_modules or exclude_modules"
+    )
 
 
 def _ignored(config: BoundaryConfig, importer: str, imported: str) -> bool:
@@ -165,7 +197,7 @@ def _routes(config: BoundaryConfig, context: Context, graph: ImportGraph) -> Rou
     if key not in context.memo:
         context.memo[key] = RoutesToForbidden(
             graph,
-            lambda m: _in_source(config, m),
+            lambda m: matches_any(m, config.source_modules),
             lambda m: _is_forbidden(config, m),
             lambda a, b: _ignored(config, a, b),
             config.allow_indirect_imports,
@@ -262,9 +294,7 @@ def _link(graph: ImportGraph, importer: str, imported: str) -> Link:
     return Link(importer, imported, tuple(sorted({d["line_number"] for d in details if d.get("line_number")})))
 
 
-def _finding(
-    config: BoundaryConfig, module: str, path: str, crossing: Crossing, in_source: Callable[[str], bool]
-) -> Finding:
+def _finding(config: BoundaryConfig, module: str, path: str, crossing: Crossing) -> Finding:
     first, last = crossing.chain[0], crossing.chain[-1]
     if len(crossing.chain) == 1:
         code = "DOM301"

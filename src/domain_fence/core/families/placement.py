@@ -20,8 +20,9 @@ class PlacementFamily:
     options: tuple[Option, ...] = (
         Option("symbols", "fnmatch patterns (case-sensitive) on the names of definitions", required=True),
         Option("allowed_modules", "module expressions where those may be defined", required=True),
-        Option("kinds", "function, class (default both)"),
+        Option("kinds", "function, class, method (default all)"),
         Option("require_match", "true: fail, not just warn, when a pattern matches no definition"),
+        Option("unmatched_symbols_alerting", "warn (default), error (as require_match) or none"),
     )
 
     def parse(self, contract: str, name: str, raw: Mapping[str, Any], root: Path) -> PlacementConfig:
@@ -53,14 +54,21 @@ class PlacementFamily:
     def outcome(self, config: PlacementConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
         unmatched = self.scan(config, context).unmatched_patterns
         messages = tuple(unmatched_message(pattern, config.kinds) for pattern in unmatched)
-        if config.require_match:
-            return ProjectOutcome(tuple(findings), failures=tuple(m + " (require_match = true)" for m in messages))
-        return ProjectOutcome(tuple(findings), warnings=messages)
+        if config.unmatched == "error":
+            why = "require_match = true" if config.require_match else "unmatched_symbols_alerting = error"
+            return ProjectOutcome(tuple(findings), failures=tuple(f"{m} ({why})" for m in messages))
+        if config.unmatched == "warn":
+            return ProjectOutcome(tuple(findings), warnings=messages)
+        return ProjectOutcome(tuple(findings))
 
 
 def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
-    what = next(iter(kinds)) if len(kinds) == 1 else "function or class"
-    return f"symbols: {pattern!r} matches no module-level {what}; is it misspelt?"
+    if "." in pattern:
+        what = "method"  # only a method has a qualified name
+    else:
+        names = [kind for kind in ("function", "class", "method") if kind in kinds]
+        what = " or ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+    return f"symbols: {pattern!r} matches no {what}; is it misspelt?"
 
 
 PLACEMENT = PlacementFamily()

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..config import VocabularyConfig, parse_vocabulary
+from ..config import EVENTS_SCOPE, VocabularyConfig, parse_vocabulary
 from ..events import (
     VocabularyChecker,
     prefetch_covered,
@@ -19,7 +19,6 @@ from ..events import (
     unmatched_module_expressions,
 )
 from ..findings import Finding
-from ..modules import matches_any
 from .base import Context, Option, ProjectOutcome
 
 
@@ -29,6 +28,7 @@ class VocabularyFamily:
     census = True  # reports count its leaks by module and word
     options: tuple[Option, ...] = (
         Option("modules", "where runtime events live: module expressions (`*` one segment, `**` one or more)"),
+        Option("exclude_modules", "module expressions inside `modules` that are not checked"),
         Option("event_bases", "dotted paths of the event base classes (needed with the `events` scope)"),
         Option("words", "experiment words, one entry per line; `a -> b` names a replacement"),
         Option("allow", "identifiers exempted; a dotted entry exempts within that module, class or function"),
@@ -51,7 +51,12 @@ class VocabularyFamily:
         return problems
 
     def covered(self, config: VocabularyConfig, context: Context) -> list[str]:
-        return [module for module in context.index.modules if matches_any(module, config.modules)]
+        """The modules the contract covers, and those defining a mixin of their events
+        (its fields are reported where they are declared, in any module)."""
+        covered = [module for module in context.index.modules if config.covers(module)]
+        if EVENTS_SCOPE not in config.scope:
+            return covered
+        return sorted({*covered, *self.checker(config, context).mixins.modules()})
 
     def prepare(self, config: VocabularyConfig, context: Context, modules: list[str]) -> None:
         prefetch_covered(config, context.index, among=modules)
