@@ -73,9 +73,14 @@ class BoundaryFamily:
                 if expression.has_wildcard or not inside or name in modules:
                     continue
                 missing.append(f"{option}: module {name!r} does not exist")
-        if config.unclassified == "error":  # one file at a time, an unclassified module would pass
-            missing += [unclassified_message(module) for module in _unclassified(config, context)]
-        return missing
+        return missing + self.unclassified_problems(config, context)
+
+    def unclassified_problems(self, config: BoundaryConfig, context: Context) -> list[str]:
+        """At ``error`` level, each module on neither side: a configuration problem (one
+        file at a time, an unclassified module would pass unnoticed)."""
+        if config.unclassified != "error":
+            return []
+        return [unclassified_message(module) for module in _unclassified(config, context)]
 
     def covered(self, config: BoundaryConfig, context: Context) -> list[str]:
         # The graph's modules: what lint-imports checks (the index may not know a

@@ -36,7 +36,7 @@ class BoundaryContract(FenceContract, ForbiddenContract):
                 inside = any(name == root or name.startswith(root + ".") for root in roots)
                 if inside and not expression.has_wildcard and name not in graph.modules:
                     missing.append(f"{option}: module {name!r} does not exist")
-        return missing
+        return missing + BOUNDARY.unclassified_problems(self.config, engine.context)
 
 
 __all__ = ["BoundaryContract"]
