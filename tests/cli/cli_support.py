@@ -42,3 +42,25 @@ def run(tool: str, *args: str, cwd: Path, env: dict[str, str] | None = None) -> 
 
 def domain_fence(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
     return run("domain-fence", *args, cwd=cwd, env=env)
+
+
+GIT_IDENTITY = (
+    "-c",
+    "user.name=domain-fence tests",
+    "-c",
+    "user.email=tests@example.invalid",
+    "-c",
+    "commit.gpgsign=false",
+)
+
+
+def git(*args: str, cwd: Path) -> str:
+    """Run git in ``cwd`` with a fixed identity; its output, stripped."""
+    completed = subprocess.run(["git", *GIT_IDENTITY, *args], cwd=cwd, capture_output=True, text=True, check=True)
+    return completed.stdout.strip()
+
+
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")

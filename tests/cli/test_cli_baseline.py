@@ -25,7 +25,14 @@ def entries(project: Path) -> list[tuple[str, str]]:
 def test_records_every_family_and_strikes_stale_entries(leaky):
     result = domain_fence("baseline", cwd=leaky)
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"{BASELINE}: 5 recorded (4 added, 1 pruned, 1 still present); written\n"
+    assert result.stdout.splitlines() == [
+        f"{BASELINE}: 5 recorded (4 added, 1 pruned, 1 still present); written",
+        "  added experiment-owns-its-telemetry DOM201:leaky.runtime.setup:init_telemetry",
+        "  added runtime-events-speak-runtime DOM101:leaky.runtime.telemetry:Matched.episode",
+        "  added runtime-knows-no-experiment boundary:leaky.runtime.helper->leaky.shared",
+        "  added runtime-knows-no-experiment boundary:leaky.runtime.model->leaky.experiment.modes",
+        "  pruned runtime-knows-no-experiment boundary:leaky.runtime.gone->leaky.experiment",
+    ]
     assert entries(leaky) == [
         ("experiment-owns-its-telemetry", "DOM201:leaky.runtime.setup:init_telemetry"),
         ("runtime-events-speak-runtime", "DOM101:leaky.runtime.telemetry:Matched.episode"),
@@ -56,7 +63,10 @@ def test_an_unchanged_baseline_is_not_rewritten(leaky):
 def test_prune_only_strikes_stale_entries(leaky):
     result = domain_fence("baseline", "--prune", cwd=leaky)
     assert result.returncode == 0, result.stderr
-    assert result.stdout == f"{BASELINE}: 1 recorded (0 added, 1 pruned, 1 still present); written\n"
+    assert result.stdout.splitlines() == [
+        f"{BASELINE}: 1 recorded (0 added, 1 pruned, 1 still present); written",
+        "  pruned runtime-knows-no-experiment boundary:leaky.runtime.gone->leaky.experiment",
+    ]
     assert entries(leaky) == [("runtime-knows-no-experiment", "boundary:leaky.runtime.legacy->leaky.experiment.runner")]
 
 
@@ -66,7 +76,11 @@ def test_entries_of_contracts_no_longer_configured_are_pruned(leaky):
     document["entries"].append({"contract": "renamed-long-ago", "fingerprint": "boundary:a->b", "description": ""})
     path.write_text(json.dumps(document))
     result = domain_fence("baseline", "--prune", cwd=leaky)
-    assert result.stdout == f"{BASELINE}: 1 recorded (0 added, 2 pruned, 1 still present); written\n"
+    assert result.stdout.splitlines() == [
+        f"{BASELINE}: 1 recorded (0 added, 2 pruned, 1 still present); written",
+        "  pruned renamed-long-ago boundary:a->b",
+        "  pruned runtime-knows-no-experiment boundary:leaky.runtime.gone->leaky.experiment",
+    ]
 
 
 def test_corrupt_baseline_is_a_one_line_error(leaky):

@@ -205,7 +205,7 @@ def test_json_report_follows_the_documented_schema(leaky):
     assert {(d["importer"], d["imported"]) for d in layers["dependencies"]} == {("leaky.runtime", "leaky.experiment")}
 
 
-def test_sarif_validates_against_the_schema_and_marks_the_baseline(leaky):
+def test_sarif_validates_against_the_schema_and_leaves_the_baseline_out(leaky):
     result = domain_fence("check", "--format", "sarif", cwd=leaky)
     assert result.returncode == 1
     sarif = json.loads(result.stdout)
@@ -213,13 +213,23 @@ def test_sarif_validates_against_the_schema_and_marks_the_baseline(leaky):
     run = sarif["runs"][0]
     rules = run["tool"]["driver"]["rules"]
     assert all({"id", "name", "shortDescription", "fullDescription", "help"} <= rule.keys() for rule in rules)
-    assert run["originalUriBaseIds"]["PROJECTROOT"]["uri"] == leaky.resolve().as_uri() + "/"
-    by_state: dict[str, list] = {}
+    assert run["originalUriBaseIds"]["SRCROOT"]["uri"] == leaky.resolve().as_uri() + "/"  # no git: the project
     for item in run["results"]:
-        by_state.setdefault(item["baselineState"], []).append(item)
         assert rules[item["ruleIndex"]]["id"] == item["ruleId"]
         location = item["locations"][0]["physicalLocation"]["artifactLocation"]
-        assert location["uriBaseId"] == "PROJECTROOT" and not location["uri"].startswith("/")
+        assert location["uriBaseId"] == "SRCROOT" and not location["uri"].startswith("/")
+    assert [item["baselineState"] for item in run["results"]] == ["new"] * 8
+    assert all("suppressions" not in item for item in run["results"])
+
+
+def test_sarif_verbose_keeps_the_baselined_findings_suppressed(leaky):
+    result = domain_fence("check", "--format", "sarif", "--verbose", cwd=leaky)
+    assert result.returncode == 1
+    sarif = json.loads(result.stdout)
+    jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+    by_state: dict[str, list] = {}
+    for item in sarif["runs"][0]["results"]:
+        by_state.setdefault(item["baselineState"], []).append(item)
     assert len(by_state["new"]) == 8
     [baselined] = by_state["unchanged"]
     assert baselined["suppressions"] == [
@@ -258,13 +268,14 @@ def test_markdown_summary_draws_the_domains(leaky):
         in text
     )
     assert (
-        "| `leaky/runtime/model.py:5:30` | DOM301 | leaky.runtime.model imports forbidden leaky.experiment.modes | runtime-knows-no-experiment |"
-        in text
+        "| `leaky/runtime/model.py:5:30` | DOM301 | leaky.runtime.model imports forbidden leaky.experiment.modes "
+        "| runtime-knows-no-experiment |" in text
     )
     mermaid = text[text.index("```mermaid") :]
-    assert '  n1["leaky.experiment"]' in mermaid and '  n2["leaky.runtime"]' in mermaid
-    assert '  n2 -->|"2 imports, first leaky.runtime.helper"| n1' in mermaid
-    assert '  n2 -.->|"1 baselined"| n1' in mermaid
+    assert '    n1["leaky.runtime"]' in mermaid and '    n2["leaky.experiment"]' in mermaid
+    assert '  n1 -->|"2 new"| n2' in mermaid
+    assert '  n1 -.->|"1 baselined"| n2' in mermaid
+    assert "| `leaky.runtime` | `leaky.experiment` | 2 | 1 | `leaky.runtime.helper` |" in mermaid
 
 
 def test_output_writes_the_report_to_a_file(leaky, tmp_path):

@@ -309,6 +309,28 @@ def test_cache_dir_holds_every_cache(tmp_path):
     assert (elsewhere / ".gitignore").read_text().strip().endswith("*")
 
 
+def test_lint_imports_no_cache_writes_no_cache_of_ours(tmp_path):
+    root = leaky_project(tmp_path)
+    cached = run_tool("lint-imports", "--no-logo", cwd=root)
+    assert list((root / ".domain_fence_cache").glob("facts-*.pickle")), cached.output
+    shutil.rmtree(root / ".domain_fence_cache")
+    shutil.rmtree(root / ".import_linter_cache")
+    uncached = run_tool("lint-imports", "--no-logo", "--no-cache", cwd=root)
+    assert uncached.returncode == cached.returncode == 1, uncached.output
+    assert "DOM101" in uncached.stdout
+    assert not (root / ".domain_fence_cache").exists() and not (root / ".import_linter_cache").exists()
+
+
+def test_lint_imports_cache_dir_holds_our_caches_beside_grimps(tmp_path):
+    root = leaky_project(tmp_path)
+    elsewhere = tmp_path / "caches"
+    result = run_tool("lint-imports", "--no-logo", "--cache-dir", str(elsewhere), cwd=root)
+    assert result.returncode == 1, result.output
+    assert not (root / ".domain_fence_cache").exists() and not (root / ".import_linter_cache").exists()
+    assert list(elsewhere.glob("facts-*.pickle")), result.output
+    assert list(elsewhere.glob("*.data.json")), "grimp's cache is there too"
+
+
 FLAKE8_CONFIG = "[flake8]\nselect = DOM\n"
 PYTEST_TEST = "def test_findings(fence):\n    assert fence.findings()\n"
 

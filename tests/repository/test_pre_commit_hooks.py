@@ -1,5 +1,6 @@
 """The hooks of `.pre-commit-hooks.yaml`, installed by real pre-commit (`try-repo`) from
-a snapshot of this working tree into a fixture repository.
+a snapshot of this working tree into a fixture repository, flat and src layout (the
+project itself is never installed in the hooks' environment).
 
 pre-commit installs domain-fence and its dependencies from PyPI into its own
 environment, so this test needs the network and takes a while (marked slow).
@@ -33,14 +34,15 @@ forbidden_modules =
     proj.experiment
 """
 
-FILES = {
-    ".importlinter": CONFIG,
+SOURCES = {
     "proj/__init__.py": "",
     "proj/runtime/__init__.py": "",
     "proj/runtime/model.py": "VALUE = 1\n",
     "proj/experiment/__init__.py": "",
     "proj/experiment/run.py": "from proj.runtime import model\n",
 }
+LAYOUTS = {"flat": "", "src": "src/"}
+VIOLATION = "from proj.experiment import run\n\nVALUE = 1\n"
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -78,10 +80,22 @@ def hook_repository(tmp_path_factory) -> tuple[Path, str]:
     return snapshot, commit_all(snapshot)
 
 
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory) -> Path:
+    """One pre-commit cache for the module: each hook environment is installed once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture(params=sorted(LAYOUTS))
+def layout(request) -> str:
+    return LAYOUTS[request.param]
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def project(tmp_path: Path, layout: str) -> Path:
     root = tmp_path / "project"
-    for name, text in FILES.items():
+    files = {".importlinter": CONFIG, **{layout + name: text for name, text in SOURCES.items()}}
+    for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     git("init", "-q", cwd=root)
@@ -109,25 +123,22 @@ def hook_status(output: str, hook: str) -> str | None:
 
 
 def test_hooks_install_themselves_pass_on_a_clean_tree_and_fail_on_a_violating_one(
-    project, hook_repository, tmp_path_factory
+    project, layout, hook_repository, pre_commit_home
 ):
-    home = tmp_path_factory.mktemp("pre-commit-home")
-
-    clean = try_repo(project, hook_repository, home)
+    clean = try_repo(project, hook_repository, pre_commit_home)
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert hook_status(clean.stdout, "domain-fence") == "Passed"
     assert hook_status(clean.stdout, "lint-imports") == "Passed"
 
-    (project / "proj/runtime/model.py").write_text("from proj.experiment import run\n\nVALUE = 1\n")
+    (project / layout / "proj/runtime/model.py").write_text(VIOLATION)
     git("add", "-A", cwd=project)
-    violating = try_repo(project, hook_repository, home)
+    violating = try_repo(project, hook_repository, pre_commit_home)
     assert violating.returncode == 1, violating.stdout + violating.stderr
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
     assert hook_status(violating.stdout, "lint-imports") == "Failed"
-    assert (
-        "proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
-        in violating.stdout
-    )
+    finding = f"{layout}proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
+    # Once from each hook: both found the package, wherever it lies.
+    assert violating.stdout.count(finding) == 2, violating.stdout
 
 
 def local_recipe() -> str:
@@ -138,10 +149,10 @@ def local_recipe() -> str:
     return local
 
 
-def test_the_readme_local_recipe_runs_the_installed_domain_fence(project, tmp_path_factory):
+def test_the_readme_local_recipe_runs_the_installed_domain_fence(project, layout, pre_commit_home):
     (project / ".pre-commit-config.yaml").write_text(local_recipe())
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    environment["PRE_COMMIT_HOME"] = str(tmp_path_factory.mktemp("pre-commit-home"))
+    environment["PRE_COMMIT_HOME"] = str(pre_commit_home)
     environment["PATH"] = f"{BIN}{os.pathsep}{environment.get('PATH', '')}"  # the development environment
 
     def run() -> subprocess.CompletedProcess[str]:
@@ -152,11 +163,11 @@ def test_the_readme_local_recipe_runs_the_installed_domain_fence(project, tmp_pa
     clean = run()
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert hook_status(clean.stdout, "domain-fence") == "Passed"
-    (project / "proj/runtime/model.py").write_text("from proj.experiment import run\n\nVALUE = 1\n")
+    assert hook_status(clean.stdout, "lint-imports") == "Passed"
+    (project / layout / "proj/runtime/model.py").write_text(VIOLATION)
     violating = run()
     assert violating.returncode == 1, violating.stdout + violating.stderr
     assert hook_status(violating.stdout, "domain-fence") == "Failed"
-    assert (
-        "proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
-        in violating.stdout
-    )
+    assert hook_status(violating.stdout, "lint-imports") == "Failed"
+    finding = f"{layout}proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
+    assert violating.stdout.count(finding) == 2, violating.stdout

@@ -130,10 +130,13 @@ def test_the_installed_wheel_runs_every_front_end(installed: Path, project: Path
 
     assert "4 kept, 0 broken" in run(installed / "domain-fence", "check", "--no-cache", cwd=project).stdout
     assert "Contracts: 4 kept, 0 broken." in run(installed / "lint-imports", "--no-logo", cwd=project).stdout
+    assert (
+        "Contracts: 4 kept, 0 broken." in run(installed / "domain-fence-lint-imports", "--no-logo", cwd=project).stdout
+    )
 
     model = project / "app" / "runtime" / "model.py"
     model.write_text(PLANT + model.read_text(encoding="utf-8"), encoding="utf-8")
-    finding = "app/runtime/model.py:1:1: DOM301 app.runtime.model imports forbidden app.experiment"
+    finding = "app/runtime/model.py:1:28: DOM301 app.runtime.model imports forbidden app.experiment"
     checked = run(installed / "domain-fence", "check", "--no-cache", "--quiet", cwd=project, check=False)
     assert checked.returncode == 1 and finding in checked.stdout, checked.stdout + checked.stderr
     linted = run(installed / "flake8", "--select", "DOM", "app", cwd=project, check=False)

@@ -55,6 +55,11 @@ def load_baseline(path: Path) -> Baseline:
         return Baseline(path)
     except OSError as error:
         raise BaselineError(f"{path}: cannot read baseline: {error.strerror or error}") from None
+    return parse_baseline(data, path)
+
+
+def parse_baseline(data: bytes, path: Path) -> Baseline:
+    """The baseline held in ``data`` (the bytes of ``path``, wherever they were read)."""
     try:
         document = json.loads(data.decode("utf-8-sig"))  # an editor may have added a BOM
     except (UnicodeDecodeError, json.JSONDecodeError) as error:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import fingerprints
+from . import fingerprints, rekey
 from .baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
 from .blockers import Blocker, blocker_finding, skipped_findings
 from .census import take_census
@@ -366,9 +366,14 @@ class Engine:
 
     # -- recording ----------------------------------------------------------------------
 
-    def record(self, prune: bool = False) -> list[str]:
+    def record(self, prune: bool = False, renames: RenameHistory | None = None) -> list[str]:
         """Record (or with ``prune`` only strike) the baseline entries of every contract;
-        one summary line per baseline file, then one per file no baseline accepts.
+        per baseline file a summary line and one line per entry added, pruned or
+        re-keyed, then one per file no baseline accepts.
+
+        An entry of a module renamed since is re-keyed to the module's new name, with
+        ``prune`` too (:mod:`.rekey`); ``renames`` tells, for a baseline file, the module
+        renames the project's history shows since it was recorded (None: unknown).
 
         Raises GraphUnavailableError when a contract needs the import graph and it
         cannot be built: recording without it would strike every boundary entry."""
@@ -387,27 +392,46 @@ class Engine:
             key = spec.baseline_path.resolve()
             paths.setdefault(key, spec.baseline_path)
             current[key][spec.id] = sorted(set(entries))
-        lines = [self._update_baseline(paths[key], by_contract, prune) for key, by_contract in sorted(current.items())]
+        lines = [
+            line
+            for key, by_contract in sorted(current.items())
+            for line in self._update_baseline(paths[key], by_contract, prune, renames)
+        ]
         return lines + [f"not recorded, fix it (no baseline accepts {UNANALYSABLE}): {d}" for d in sorted(unanalysable)]
 
-    def _update_baseline(self, path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool) -> str:
+    def _update_baseline(
+        self, path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, renames: RenameHistory | None
+    ) -> list[str]:
         recorded = load_baseline(path)
-        before = {(e.contract, e.fingerprint) for e in recorded.entries}
         # Entries of contracts that no longer write to this file can never match again.
         updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))
+        found = Baseline(path, tuple(e for entries in by_contract.values() for e in entries))
+        modules = frozenset(self.index.modules)
+        # The history is asked only when an entry went and another came.
+        confirmed = renames(path) if renames is not None and rekey.might_carry(recorded, found) else None
+        carried = {(r.contract, r.new) for r in rekey.changes(recorded, found, modules, confirmed).rekeyed}
         for contract, entries in by_contract.items():
             if prune:
                 keep = {e.fingerprint for e in entries}
-                entries = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep]
+                kept = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep]
+                entries = kept + [e for e in entries if (contract, e.fingerprint) in carried]
             updated = updated.replace_contract(contract, entries)
         changed = write_baseline(updated)
         self._baselines.pop(path.resolve(), None)
+        change = rekey.changes(recorded, updated, modules, confirmed)
+        before = {(e.contract, e.fingerprint) for e in recorded.entries}
         after = {(e.contract, e.fingerprint) for e in updated.entries}
-        return (
-            f"{self._relative(path)}: {len(after)} recorded ({len(after - before)} added, "
-            f"{len(before - after)} pruned, {len(after & before)} still present); "
+        rekeyed = f"{len(change.rekeyed)} re-keyed, " if change.rekeyed else ""
+        summary = (
+            f"{self._relative(path)}: {len(after)} recorded ({len(change.added)} added, "
+            f"{len(change.pruned)} pruned, {rekeyed}{len(after & before)} still present); "
             f"{'written' if changed else 'unchanged'}"
         )
+        return [summary, *rekey.change_lines(change)]
+
+
+# A baseline file -> the module renames (old -> new) since it was recorded, or None.
+RenameHistory = Callable[[Path], Mapping[str, str] | None]
 
 
 def stale_message(fingerprint: str) -> str:

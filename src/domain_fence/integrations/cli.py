@@ -187,7 +187,13 @@ def main() -> None:
     help="Write the report to FILE instead of stdout.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only what fails: finding lines and the exit status.")
-@click.option("--verbose", "-v", is_flag=True, help="Also list baselined findings.")
+@click.option("--verbose", "-v", is_flag=True, help="Also list baselined findings (in SARIF: as suppressed results).")
+@click.option(
+    "--ratchet-since",
+    metavar="REV",
+    help="Also fail on every baseline entry added since git revision REV (a pull request's base): "
+    "the baseline may only shrink.",
+)
 @cache_options
 def check(
     config_path: Path | None,
@@ -195,13 +201,15 @@ def check(
     output_path: Path | None,
     quiet: bool,
     verbose: bool,
+    ratchet_since: str | None,
     no_cache: bool,
     cache_dir: Path | None,
 ) -> int:
     """Check every contract of the configuration and report all findings.
 
     Exit status 0 when every contract is kept, 1 when a contract is broken (a new
-    finding or a stale baseline entry), 2 when the configuration cannot be used.
+    finding or a stale baseline entry) or, with --ratchet-since, a baseline grew;
+    2 when the configuration cannot be used.
     """
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose exclude each other")
@@ -212,11 +220,12 @@ def check(
         workspace=Path(workspace).resolve().as_posix() if workspace else None,
         prune_command=prune_command(config_path),
     )
+    ratchet = check_ratchet(config_path, ratchet_since, format_, options) if ratchet_since is not None else EXIT_CLEAN
     runs = run_cache(config_path, format_, options, no_cache, cache_dir)
     replay = runs.replay() if runs else None
     if replay is not None:
         _emit(replay.text, output_path)
-        return replay.status
+        return max(replay.status, ratchet)
 
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
     from domain_fence.integrations.importlinter.results import ContractFailed, check_configuration
@@ -236,7 +245,28 @@ def check(
     if runs and inputs and digest is not None and input_digest(inputs) == digest:  # unchanged while it ran
         runs.store(inputs, digest, text, status)
     _emit(text, output_path)
-    return status
+    return max(status, ratchet)
+
+
+def check_ratchet(config_path: Path | None, revision: str, format_: str, options: RenderOptions) -> int:
+    """Report the baseline entries added since ``revision``: GitHub annotations on stdout
+    with ``--format github``, else lines on stderr (stdout holds the report)."""
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+    from domain_fence.integrations.importlinter.results import ContractFailed
+    from domain_fence.integrations.reporters.github import workspace_prefix
+    from domain_fence.integrations.review import ReviewError, entries_added_since, github_annotation, ratchet_report
+
+    try:
+        configuration = load_configuration(config_path)
+        added = entries_added_since(configuration, revision)
+    except (ConfigurationError, ContractFailed, BaselineError, ReviewError) as error:
+        raise UsageFailure(str(error)) from None
+    if format_ == "github":
+        prefix = workspace_prefix(configuration.root.resolve().as_posix(), options.workspace)
+        click.echo(ratchet_report(added, revision, lambda a: github_annotation(a, revision, prefix)), nl=False)
+    else:
+        click.echo(ratchet_report(added, revision, None), nl=False, err=True)
+    return EXIT_FINDINGS if added else EXIT_CLEAN
 
 
 def run_cache(
@@ -310,7 +340,9 @@ def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: P
     """Record the current violations of every domain-fence contract in its baseline.
 
     Prints, per baseline file, how many entries it holds and how many were added,
-    pruned and are still present. A file whose content would not change is not written.
+    pruned, re-keyed and are still present, then each entry added, pruned or re-keyed.
+    An entry of a module renamed since is re-keyed to the module's new name (with
+    --prune too). A file whose content would not change is not written.
     """
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
     from domain_fence.integrations.importlinter.results import ContractFailed
@@ -329,16 +361,19 @@ def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: P
 
 def record_baselines(configuration: Configuration, prune: bool = False) -> list[str]:
     """Record (or with ``prune`` only strike) baseline entries for every domain-fence
-    contract of ``configuration``; one summary line per baseline file."""
+    contract of ``configuration``; per baseline file a summary line, then one line per
+    entry added, pruned or carried over a module rename (git's renames since the file
+    was last committed decide which)."""
     from domain_fence.core.families import GraphUnavailableError
     from domain_fence.integrations.importlinter.configuration import ConfigurationError
     from domain_fence.integrations.importlinter.results import validate
     from domain_fence.integrations.importlinter.session import engine_for
+    from domain_fence.integrations.review import renames_since_recorded
 
     engine = engine_for(configuration)
     try:
         validate(engine)
-        return engine.record(prune)
+        return engine.record(prune, lambda path: renames_since_recorded(configuration.root, path, engine.index))
     except GraphUnavailableError as error:
         raise ConfigurationError(str(error)) from None
     finally:
@@ -426,7 +461,7 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     if layout.src_layout:
         lines.append(
             f"note: src layout: lint-imports finds {plan.root_packages[0]} only when the project is installed "
-            "(pip install -e .) or with PYTHONPATH=src; domain-fence finds src/ itself"
+            "(pip install -e .) or with PYTHONPATH=src; domain-fence and domain-fence-lint-imports find src/ itself"
         )
     for line in lines:
         click.echo(line)

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain_fence.core.engine import ContractSpec, Engine, Settings
-from domain_fence.core.factcache import cache_directory
 from domain_fence.core.families import GraphUnavailableError
 from domain_fence.core.index import ProjectIndex
 
 from .base import FenceContract, current_root
+from .caching import fence_cache_dir
 from .configuration import Configuration
 from .sections import section_line
 
@@ -97,7 +97,7 @@ def lint_imports_engine(contract: FenceContract, graph: ImportGraph | None) -> t
     section = f"[importlinter:contract:{contract.contract_id}]"
     spec = contract_spec(contract, section, section_line(config_path, contract.contract_id, contract.name))
     packages = tuple(contract.root_packages)
-    cache_dir = cache_directory(root)
+    cache_dir = fence_cache_dir(root)  # lint-imports' --no-cache and --cache-dir
     key = (root, packages, cache_dir)
     if key not in _INDEXES:
         _INDEXES[key] = ProjectIndex.build(root, packages, cache_dir=cache_dir)

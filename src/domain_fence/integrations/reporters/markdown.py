@@ -1,22 +1,19 @@
 """Markdown for a CI job page (``$GITHUB_STEP_SUMMARY``): counts per contract, the
 findings table, each vocabulary contract's census, and a Mermaid graph of the domains
-each boundary separates with the offending imports between them drawn and labelled.
+each boundary separates with the imports crossing between them (:mod:`.domain_graph`).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from domain_fence.core.census import Census, Tally
 from domain_fence.core.findings import Finding
-from domain_fence.core.modules import ModuleExpression
 from domain_fence.core.report import ContractResult, Report
 
+from .domain_graph import domains_section
 from .options import RenderOptions
 
-NEW_EDGE_STYLE = "stroke:#cf222e,stroke-width:2px"
 FOLDED_MODULES = 10  # a longer module table is folded in a <details> block
 
 
@@ -45,9 +42,9 @@ def render(report: Report, options: RenderOptions) -> str:
         for contract in report.contracts:
             if contract.census is not None:
                 parts += ["", *census_section(contract, contract.census, options)]
-    graph = DomainGraph.of(report)
-    if graph.nodes and not options.quiet:
-        parts += ["", "### Domains", "", *graph.mermaid()]
+    domains = domains_section(report) if not options.quiet else []
+    if domains:
+        parts += ["", *domains]
     return "\n".join(parts) + "\n"
 
 
@@ -104,88 +101,3 @@ def tally_table(what: str, tallies: tuple[Tally, ...], code: bool) -> list[str]:
 def cell(text: str) -> str:
     """Text safe inside a table cell: no row breaks, no column breaks, no HTML."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|").replace("\n", " ")
-
-
-@dataclass
-class Edge:
-    count: int = 0
-    first: str = ""  # the first importing module, alphabetically
-
-    def add(self, count: int, first: str) -> None:
-        self.count += count
-        self.first = min(self.first, first) if self.first else first
-
-
-@dataclass
-class DomainGraph:
-    """Nodes are the module groups of boundary (and forbidden) contracts; edges are the
-    imports that cross them: new ones solid and red, baselined ones dashed."""
-
-    nodes: dict[str, str] = field(default_factory=dict)  # module group -> "source" / "forbidden"
-    new: dict[tuple[str, str], Edge] = field(default_factory=lambda: defaultdict(Edge))
-    baselined: dict[tuple[str, str], Edge] = field(default_factory=lambda: defaultdict(Edge))
-
-    @classmethod
-    def of(cls, report: Report) -> DomainGraph:
-        graph = cls()
-        for contract in report.contracts:
-            if contract.domains is not None:
-                graph.add_contract(contract)
-        return graph
-
-    def add_contract(self, contract: ContractResult) -> None:
-        assert contract.domains is not None  # from_report passes only contracts with domains
-        sources, forbidden = contract.domains.sources, contract.domains.forbidden
-        for group in sources:
-            self.nodes.setdefault(group, "source")
-        for group in forbidden:
-            self.nodes.setdefault(group, "forbidden")
-        for dependency in contract.dependencies:
-            firsts = sorted({chain[0].importer for chain in dependency.chains})
-            imports = {(chain[0].importer, chain[0].imported) for chain in dependency.chains}
-            edge = (group_of(dependency.importer, sources), group_of(dependency.imported, forbidden))
-            self.nodes.setdefault(edge[0], "source")
-            self.nodes.setdefault(edge[1], "forbidden")
-            self.new[edge].add(len(imports), firsts[0])
-        for importer, imported in contract.baselined_edges:
-            edge = (group_of(importer, sources), group_of(imported, forbidden))
-            self.nodes.setdefault(edge[0], "source")
-            self.nodes.setdefault(edge[1], "forbidden")
-            self.baselined[edge].add(1, importer)
-
-    def mermaid(self) -> list[str]:
-        ids = {group: f"n{number}" for number, group in enumerate(sorted(self.nodes), start=1)}
-        lines = ["```mermaid", "graph LR"]
-        lines += [f'  {ids[group]}["{label(group)}"]' for group in sorted(self.nodes)]
-        new_edges = sorted(self.new.items())
-        for (source, target), edge in new_edges:
-            lines.append(
-                f'  {ids[source]} -->|"{edge.count} {imports(edge.count)}, first {label(edge.first)}"| {ids[target]}'
-            )
-        for (source, target), edge in sorted(self.baselined.items()):
-            lines.append(f'  {ids[source]} -.->|"{edge.count} baselined"| {ids[target]}')
-        lines += ["  classDef source fill:#ddf4ff,stroke:#0969da", "  classDef forbidden fill:#fff8c5,stroke:#9a6700"]
-        for kind in ("source", "forbidden"):
-            members = [ids[group] for group in sorted(self.nodes) if self.nodes[group] == kind]
-            if members:
-                lines.append(f"  class {','.join(members)} {kind}")
-        if new_edges:
-            lines.append(f"  linkStyle {','.join(str(i) for i in range(len(new_edges)))} {NEW_EDGE_STYLE}")
-        lines.append("```")
-        return lines
-
-
-def group_of(module: str, groups: tuple[str, ...]) -> str:
-    """The declared group (module expression) ``module`` belongs to, else the module."""
-    for group in groups:
-        if ModuleExpression(group).matches(module):
-            return group
-    return module
-
-
-def imports(count: int) -> str:
-    return "import" if count == 1 else "imports"
-
-
-def label(text: str) -> str:
-    return text.replace('"', "#quot;")

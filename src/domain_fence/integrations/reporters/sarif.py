@@ -1,59 +1,84 @@
 """SARIF 2.1.0 for code scanning (GitHub uploads it with ``github/codeql-action/upload-sarif``).
 
-Rules come from the registry with their documentation. Each result carries our
-fingerprint, qualified by its contract, in ``partialFingerprints``; a baselined finding is reported as
-``baselineState: unchanged`` with an external suppression (the baseline file), a new
-one as ``new``. Locations are relative to the project root (``uriBaseId``).
+Shaped for GitHub's supported subset, which ignores ``suppressions``, ``baselineState``
+and ``uriBaseId``:
+
+- Only what fails is reported: new findings and stale baseline entries. Baselined
+  findings would otherwise become open alerts on the first upload. ``--verbose`` keeps
+  them, marked ``baselineState: unchanged`` with an external suppression (the baseline
+  file), for consumers that honour those.
+- ``artifactLocation.uri`` is relative to the top of the git checkout (the project
+  root without git) and percent-encoded, so it is right when the configuration sits in
+  a subdirectory; ``uriBaseId`` names that same directory for other consumers.
+- Columns are UTF-16 code units (``columnKind``), converted from the AST's UTF-8 byte
+  offsets with the source line; a region ends where the offending token ends, or
+  covers the line's text when the end is unknown.
+
+Rules come from the registry with their documentation; each result carries our
+fingerprint, qualified by its contract, in ``partialFingerprints``.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import PurePath
+import re
+from importlib import metadata
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote  # a relative URI reference: ',', ':', '%' ... percent-encoded
 
 from domain_fence import __version__
 from domain_fence.core.findings import Finding
 from domain_fence.core.report import Report
-from domain_fence.core.ruledocs import rule_markdown
+from domain_fence.core.ruledocs import anchor, rule_markdown
 from domain_fence.core.rules import RULES, Rule
+from domain_fence.core.source import Unreadable, decode
+from domain_fence.integrations.gitrepo import repository_root
 
 from .options import RenderOptions
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-ROOT_ID = "PROJECTROOT"
+ROOT_ID = "SRCROOT"
 FINGERPRINT_KEY = "domainFence/v1"
+COLUMN_KIND = "utf16CodeUnits"
+LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends Python counts (str.splitlines knows more)
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    return json.dumps(document(report), indent=2, ensure_ascii=False) + "\n"
+    root = Path(report.root)
+    top = repository_root(root) if root.is_dir() else None
+    return json.dumps(document(report, options, top or root), indent=2, ensure_ascii=False) + "\n"
 
 
-def document(report: Report) -> dict[str, Any]:
+def document(report: Report, options: RenderOptions, top: Path) -> dict[str, Any]:
+    """The SARIF log of ``report``, its paths relative to ``top``."""
     rule_index = {code: index for index, code in enumerate(RULES)}
+    locate = Locator(Path(report.root), top)
     results = []
     for contract in report.contracts:
-        results += [result(f, rule_index, "new") for f in contract.failing]
-        results += [suppressed(result(f, rule_index, "unchanged"), contract.baseline) for f in contract.baselined]
+        results += [result(f, rule_index, "new", locate) for f in contract.failing]
+        if options.verbose:
+            results += [
+                suppressed(result(f, rule_index, "unchanged", locate), contract.baseline) for f in contract.baselined
+            ]
     notifications = [
         {"level": "warning", "message": {"text": f"{contract.id}: {warning}"}}
         for contract in report.contracts
         for warning in contract.warnings
     ]
+    urls = project_urls()
+    driver: dict[str, Any] = {"name": "domain-fence", "version": __version__, "semanticVersion": __version__}
+    if "homepage" in urls:
+        driver["informationUri"] = urls["homepage"]
+    driver["rules"] = [rule(r, urls.get("documentation") or urls.get("homepage")) for r in RULES.values()]
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {
-                    "driver": {
-                        "name": "domain-fence",
-                        "version": __version__,
-                        "rules": [rule(r) for r in RULES.values()],
-                    }
-                },
-                "originalUriBaseIds": {ROOT_ID: {"uri": root_uri(report.root)}},
+                "tool": {"driver": driver},
+                "originalUriBaseIds": {ROOT_ID: {"uri": directory_uri(top)}},
+                "columnKind": COLUMN_KIND,
                 "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
                 "results": results,
             }
@@ -61,8 +86,8 @@ def document(report: Report) -> dict[str, Any]:
     }
 
 
-def rule(r: Rule) -> dict[str, Any]:
-    return {
+def rule(r: Rule, documentation: str | None) -> dict[str, Any]:
+    described: dict[str, Any] = {
         "id": r.code,
         "name": r.name,
         "shortDescription": {"text": r.summary},
@@ -71,9 +96,12 @@ def rule(r: Rule) -> dict[str, Any]:
         "defaultConfiguration": {"level": "error", "enabled": True},
         "properties": {"tags": [r.family]},
     }
+    if documentation:
+        described["helpUri"] = f"{documentation.split('#')[0]}#{anchor(r)}"
+    return described
 
 
-def result(finding: Finding, rule_index: dict[str, int], state: str) -> dict[str, Any]:
+def result(finding: Finding, rule_index: dict[str, int], state: str, locate: Locator) -> dict[str, Any]:
     message = finding.message
     if finding.details:
         message += "\n" + "\n".join(finding.details)
@@ -85,8 +113,8 @@ def result(finding: Finding, rule_index: dict[str, int], state: str) -> dict[str
         "locations": [
             {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": quote(finding.path), "uriBaseId": ROOT_ID},
-                    "region": {"startLine": max(finding.line, 1), "startColumn": finding.col + 1},
+                    "artifactLocation": {"uri": locate.uri(finding.path), "uriBaseId": ROOT_ID},
+                    "region": locate.region(finding),
                 }
             }
         ],
@@ -101,6 +129,88 @@ def suppressed(result: dict[str, Any], baseline: str) -> dict[str, Any]:
     return result
 
 
-def root_uri(root: str) -> str:
-    uri = PurePath(root).as_uri()
+class Locator:
+    """Paths relative to the checkout's top, and regions counted in UTF-16 code units
+    on the lines of each file (read once)."""
+
+    def __init__(self, root: Path, top: Path) -> None:
+        self.root = root
+        resolved, top = root.resolve(), top.resolve()
+        self.prefix = resolved.relative_to(top).as_posix() + "/" if resolved.is_relative_to(top) else ""
+        self.prefix = self.prefix.removeprefix("./")
+        self._lines: dict[str, list[str] | None] = {}
+
+    def uri(self, path: str) -> str:
+        return quote(PurePosixPath(self.prefix + path).as_posix(), safe="/")
+
+    def region(self, finding: Finding) -> dict[str, int]:
+        start_line = max(finding.line, 1)
+        text = self.line(finding.path, start_line)
+        if text is None:  # columns unknown: better none than wrong ones
+            return {"startLine": start_line}
+        start = utf16_column(text, finding.col)
+        known_end = finding.end_line > start_line or (finding.end_line == start_line and finding.end_col > finding.col)
+        if known_end:
+            end_text = self.line(finding.path, finding.end_line)
+            if end_text is not None:
+                end = utf16_column(end_text, finding.end_col)
+                return {
+                    "startLine": start_line,
+                    "startColumn": start + 1,
+                    "endLine": finding.end_line,
+                    "endColumn": end + 1,
+                }
+        if finding.col == 0:  # a statement's line (an import): its text, without the indentation
+            content = text.strip()
+            start = utf16_length(text[: len(text) - len(text.lstrip())]) if content else 0
+            end = start + utf16_length(content)
+        else:  # one character
+            end = start + utf16_length(text[len(_utf8_prefix(text, finding.col)) :][:1])
+        return {"startLine": start_line, "startColumn": start + 1, "endLine": start_line, "endColumn": end + 1}
+
+    def line(self, path: str, number: int) -> str | None:
+        if path not in self._lines:
+            self._lines[path] = read_lines(self.root / path)
+        lines = self._lines[path]
+        return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None
+
+
+def read_lines(path: Path) -> list[str] | None:
+    try:
+        text = decode(path.read_bytes())
+    except OSError:
+        return None
+    return None if isinstance(text, Unreadable) else LINE_BREAK.split(text)
+
+
+def _utf8_prefix(text: str, byte_offset: int) -> str:
+    """The characters of ``text`` before UTF-8 byte ``byte_offset``."""
+    return text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")
+
+
+def utf16_column(text: str, byte_offset: int) -> int:
+    """The 0-based UTF-16 column of the AST's UTF-8 ``byte_offset`` in the line ``text``."""
+    return utf16_length(_utf8_prefix(text, byte_offset))
+
+
+def utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def directory_uri(directory: Path) -> str:
+    uri = directory.resolve().as_uri()
     return uri if uri.endswith("/") else uri + "/"
+
+
+def project_urls() -> dict[str, str]:
+    """The package's project URLs by lowercase label (``homepage``, ``documentation``)."""
+    try:
+        described = metadata.metadata("domain-fence")
+    except metadata.PackageNotFoundError:
+        return {}
+    entries = described.get_all("Project-URL") or []
+    home = described["Home-page"]
+    urls = {label.strip().lower(): url.strip() for label, _, url in (entry.partition(",") for entry in entries)}
+    if home and "homepage" not in urls:
+        urls["homepage"] = home
+    return {label: url for label, url in urls.items() if url.startswith("https://")}

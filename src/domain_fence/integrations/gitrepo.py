@@ -1,0 +1,87 @@
+"""The few questions we ask git, each one ``git`` process: where a checkout's top is,
+what a file held at a revision, which files a revision range renamed.
+
+Every function returns None (or raises :class:`GitError` with git's own one-line
+reason) instead of letting a missing git or a failed command escape as a traceback.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+
+class GitError(Exception):
+    """git could not answer: not installed, not a repository, an unknown revision."""
+
+
+def run_git(directory: Path, *args: str) -> bytes:
+    """git's standard output for ``args`` run in ``directory``; GitError with git's
+    first line of complaint when it fails."""
+    try:
+        completed = subprocess.run(["git", "-C", str(directory), *args], capture_output=True, check=False)
+    except OSError as error:
+        raise GitError(f"cannot run git: {error.strerror or error}") from None
+    if completed.returncode != 0:
+        reason = completed.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(reason[0] if reason else f"git {args[0]} failed with status {completed.returncode}")
+    return completed.stdout
+
+
+def repository_root(directory: Path) -> Path | None:
+    """The top of the git checkout holding ``directory``, or None outside one."""
+    try:
+        top = run_git(directory, "rev-parse", "--show-toplevel").decode("utf-8", "surrogateescape").strip()
+    except GitError:
+        return None
+    return Path(top).resolve() if top else None
+
+
+def show_file(repository: Path, revision: str, path: str) -> bytes | None:
+    """The bytes of ``path`` (relative to the repository's top) at ``revision``, or None
+    when the file did not exist there. GitError when the revision itself is unknown."""
+    commit = resolve_revision(repository, revision)
+    try:
+        return run_git(repository, "show", f"{commit}:{path}")
+    except GitError:
+        return None
+
+
+def resolve_revision(repository: Path, revision: str) -> str:
+    """The commit ``revision`` names; GitError naming the revision when there is none."""
+    try:
+        output = run_git(repository, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}")
+    except GitError:
+        raise GitError(f"{revision!r} is not a commit of the repository at {repository}") from None
+    return output.decode("ascii").strip()
+
+
+def renamed_files(repository: Path, revision: str) -> dict[str, str]:
+    """Old path -> new path of every file git sees renamed between ``revision`` and the
+    working tree (paths relative to the repository's top)."""
+    commit = resolve_revision(repository, revision)
+    output = run_git(repository, "diff", "--find-renames", "--name-status", "-z", commit, "--")
+    fields = output.decode("utf-8", "surrogateescape").split("\0")
+    renames: dict[str, str] = {}
+    index = 0
+    while index < len(fields) and fields[index]:
+        status = fields[index]
+        if status.startswith(("R", "C")):
+            if status.startswith("R"):
+                renames[fields[index + 1]] = fields[index + 2]
+            index += 3
+        else:
+            index += 2
+    return renames
+
+
+def last_commit_touching(repository: Path, path: str) -> str | None:
+    """The latest commit that changed ``path``, else HEAD; None without a commit."""
+    for args in (("log", "-1", "--format=%H", "--", path), ("rev-parse", "--verify", "--quiet", "HEAD")):
+        try:
+            commit = run_git(repository, *args).decode("ascii").strip()
+        except GitError:
+            continue
+        if commit:
+            return commit
+    return None

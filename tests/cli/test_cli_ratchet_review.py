@@ -1,0 +1,195 @@
+"""The ratchet in review: `check --ratchet-since REV` on a git checkout where a branch
+re-records its baseline (red), only prunes it (green), or renames a module and a
+package (their entries carried, green); and `baseline` listing what it changed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import domain_fence, git, write_tree
+
+BASELINE = ".domain-fence-baseline.json"
+CONTRACT = "runtime-knows-no-experiment"
+
+CONFIG = f"""\
+[importlinter]
+root_package = app
+contract_types =
+    boundary: domain_fence.integrations.importlinter.BoundaryContract
+
+[importlinter:contract:{CONTRACT}]
+name = Runtime does not import experiment code
+type = boundary
+source_modules =
+    app.runtime
+forbidden_modules =
+    app.experiment
+"""
+
+FILES = {
+    ".importlinter": CONFIG,
+    "app/__init__.py": "",
+    "app/experiment/__init__.py": "",
+    "app/experiment/modes.py": "TRAIN = True\n",
+    "app/runtime/__init__.py": "",
+    "app/runtime/model.py": "VALUE = 1\n",
+    "app/runtime/legacy.py": '"""Old code."""\n\nfrom app.experiment import modes\n\nFLAG = modes.TRAIN\n',
+    "app/runtime/oldpkg/__init__.py": "",
+    "app/runtime/oldpkg/worker.py": '"""A worker."""\n\nfrom app.experiment.modes import TRAIN\n\nFLAG = TRAIN\n',
+}
+LEAK = "from app.experiment import modes\n\nVALUE = modes.TRAIN\n"
+LEAKED = "boundary:app.runtime.model->app.experiment.modes"
+
+
+def fingerprints(project: Path) -> list[str]:
+    document = json.loads((project / BASELINE).read_text(encoding="utf-8"))
+    return [e["fingerprint"] for e in document["entries"]]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A checkout whose main branch records two violations, on a branch of its own."""
+    root = tmp_path / "checkout"
+    write_tree(root, FILES)
+    git("init", "-q", "-b", "main", cwd=root)
+    recorded = domain_fence("baseline", cwd=root)
+    assert recorded.returncode == 0, recorded.stderr
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", "baseline", cwd=root)
+    git("checkout", "-q", "-b", "feature", cwd=root)
+    return root
+
+
+def commit(root: Path, message: str) -> None:
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", message, cwd=root)
+
+
+def test_a_branch_that_re_records_its_baseline_fails_the_ratchet(project):
+    (project / "app/runtime/model.py").write_text(LEAK)
+    assert domain_fence("check", cwd=project).returncode == 1
+    recorded = domain_fence("baseline", cwd=project)
+    assert f"  added {CONTRACT} boundary:app.runtime.model->app.experiment.modes" in recorded.stdout.splitlines()
+    commit(project, "accept the leak")
+    assert domain_fence("check", cwd=project).returncode == 0  # the baseline alone cannot tell
+
+    reviewed = domain_fence("check", "--ratchet-since", "main", cwd=project)
+    assert reviewed.returncode == 1, reviewed.stderr
+    line = next(n for n, text in enumerate((project / BASELINE).read_text().splitlines(), 1) if "runtime.model" in text)
+    assert reviewed.stderr.splitlines() == [
+        f"{BASELINE}:{line}: baseline entry added since main: {CONTRACT} {LEAKED}",
+        "domain-fence: 1 baseline entry added since main: fix the new findings instead of recording them",
+    ]
+    assert "kept" in reviewed.stdout  # the report itself is unchanged
+
+
+def test_the_ratchet_annotates_the_baseline_in_github_format(project):
+    (project / "app/runtime/model.py").write_text(LEAK)
+    domain_fence("baseline", cwd=project)
+    reviewed = domain_fence("check", "--format", "github", "--ratchet-since", "main", cwd=project)
+    assert reviewed.returncode == 1
+    [annotation] = [line for line in reviewed.stdout.splitlines() if line.startswith("::error file=.domain")]
+    assert annotation.startswith(f"::error file={BASELINE},line=")
+    assert annotation.endswith(
+        f"::baseline entry added since main: {CONTRACT} boundary:app.runtime.model->app.experiment.modes"
+    )
+
+
+def test_a_branch_that_fixes_and_prunes_passes_the_ratchet(project):
+    (project / "app/runtime/legacy.py").write_text('"""Old code, fixed."""\n')
+    assert domain_fence("check", cwd=project).returncode == 1  # a stale entry
+    pruned = domain_fence("baseline", "--prune", cwd=project)
+    assert pruned.stdout.splitlines()[1:] == [f"  pruned {CONTRACT} boundary:app.runtime.legacy->app.experiment.modes"]
+    commit(project, "fix legacy")
+    reviewed = domain_fence("check", "--ratchet-since", "main", cwd=project)
+    assert (reviewed.returncode, reviewed.stderr) == (0, "")
+
+
+def test_renaming_a_module_and_a_package_carries_their_entries(project):
+    git("mv", "app/runtime/legacy.py", "app/runtime/heritage.py", cwd=project)
+    git("mv", "app/runtime/oldpkg", "app/runtime/newpkg", cwd=project)
+    assert domain_fence("check", cwd=project).returncode == 1  # two stale entries, two new findings
+
+    pruned = domain_fence("baseline", "--prune", cwd=project)
+    assert pruned.returncode == 0, pruned.stderr
+    assert pruned.stdout.splitlines() == [
+        f"{BASELINE}: 2 recorded (0 added, 0 pruned, 2 re-keyed, 0 still present); written",
+        f"  re-keyed {CONTRACT} boundary:app.runtime.legacy->app.experiment.modes, "
+        "now boundary:app.runtime.heritage->app.experiment.modes",
+        f"  re-keyed {CONTRACT} boundary:app.runtime.oldpkg.worker->app.experiment.modes, "
+        "now boundary:app.runtime.newpkg.worker->app.experiment.modes",
+    ]
+    assert fingerprints(project) == [
+        "boundary:app.runtime.heritage->app.experiment.modes",
+        "boundary:app.runtime.newpkg.worker->app.experiment.modes",
+    ]
+    assert domain_fence("check", cwd=project).returncode == 0
+    commit(project, "rename")
+    reviewed = domain_fence("check", "--ratchet-since", "main", cwd=project)
+    assert (reviewed.returncode, reviewed.stderr) == (0, "")
+
+
+def test_a_rename_does_not_carry_an_entry_to_a_violation_elsewhere(project):
+    # legacy fixed and a new module leaking the same way: not a rename (legacy still exists).
+    (project / "app/runtime/legacy.py").write_text('"""Old code, fixed."""\n')
+    (project / "app/runtime/fresh.py").write_text("from app.experiment import modes\n")
+    pruned = domain_fence("baseline", "--prune", cwd=project)
+    assert "re-keyed" not in pruned.stdout
+    assert domain_fence("check", cwd=project).returncode == 1
+
+
+def test_an_unknown_revision_is_one_line_and_status_2(project):
+    reviewed = domain_fence("check", "--ratchet-since", "no-such-branch", cwd=project)
+    assert reviewed.returncode == 2
+    assert reviewed.stdout == ""
+    [line] = reviewed.stderr.splitlines()
+    assert line.startswith("domain-fence: error: 'no-such-branch' is not a commit of the repository at ")
+
+
+def test_outside_a_git_checkout_is_one_line_and_status_2(tmp_path):
+    root = tmp_path / "plain"
+    write_tree(root, FILES)
+    reviewed = domain_fence("check", "--ratchet-since", "main", cwd=root)
+    assert reviewed.returncode == 2
+    [line] = reviewed.stderr.splitlines()
+    configuration = root.resolve() / ".importlinter"
+    assert line == f"domain-fence: error: {configuration}: comparing baselines with 'main' needs a git checkout"
+
+
+def test_a_baseline_new_since_the_revision_counts_every_entry_as_added(project):
+    (project / BASELINE).rename(project / "recorded.json")
+    git("rm", "-q", "--cached", BASELINE, cwd=project)
+    commit(project, "drop the baseline")
+    first = git("rev-parse", "HEAD", cwd=project)
+    (project / "recorded.json").rename(project / BASELINE)
+    reviewed = domain_fence("check", "--ratchet-since", first, cwd=project)
+    assert reviewed.returncode == 1
+    assert f"domain-fence: 2 baseline entries added since {first}:" in reviewed.stderr
+
+
+def test_a_corrupt_baseline_at_the_revision_is_one_line_and_status_2(project):
+    (project / BASELINE).write_text("{not json")
+    commit(project, "break the baseline")
+    broken = git("rev-parse", "HEAD", cwd=project)
+    recorded = domain_fence("baseline", cwd=project)
+    assert recorded.returncode == 2  # the working tree's is unusable too
+    git("checkout", "-q", "main", "--", BASELINE, cwd=project)
+    reviewed = domain_fence("check", "--ratchet-since", broken, cwd=project)
+    assert reviewed.returncode == 2
+    [line] = reviewed.stderr.splitlines()
+    assert line.startswith(f"domain-fence: error: {broken}:{BASELINE}: baseline is not valid JSON")
+
+
+def test_a_baseline_outside_the_checkout_is_one_line_and_status_2(project):
+    config = (
+        (project / ".importlinter")
+        .read_text()
+        .replace("    app.experiment\n", "    app.experiment\nbaseline = ../outside.json\n")
+    )
+    (project / ".importlinter").write_text(config)
+    reviewed = domain_fence("check", "--ratchet-since", "main", cwd=project)
+    assert reviewed.returncode == 2
+    [line] = reviewed.stderr.splitlines()
+    assert line.endswith(f"outside.json: the baseline is outside the git checkout at {project.resolve()}")
