@@ -1,4 +1,4 @@
-"""The ``domain-fence`` command: ``check``, ``baseline``, ``init`` and ``explain``.
+"""The ``domain-fence`` command: ``check``, ``baseline``, ``init``, ``explain`` and ``lsp``.
 
 Exit statuses: 0 clean, 1 findings (stale baseline entries included), 2 configuration
 or usage error, reported as one line on stderr, never a traceback.
@@ -423,6 +423,27 @@ def _configure_flake8(directory: Path, created: list[Path]) -> str:
     path.write_text(FLAKE8_SECTION, encoding="utf-8")
     created.append(path)
     return "wrote .flake8: extend-select = DOM"
+
+
+@main.command()
+@click.option(
+    "--stdio", is_flag=True, help="Talk over stdin and stdout: the only transport, accepted for editors that pass it."
+)
+def lsp(stdio: bool) -> None:
+    """Run the language server: diagnostics, noqa quick fixes and rule docs for the
+    open Python files of each workspace folder holding an import-linter configuration."""
+    try:
+        from domain_fence.integrations.lsp.server import serve
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
+        if missing not in LSP_REQUIREMENTS:
+            raise
+        raise UsageFailure(f"the language server needs {missing}: pip install 'domain-fence[lsp]'") from None
+    gc.enable()  # a long-lived process: the cycles it makes must be collected (see run())
+    serve()
+
+
+LSP_REQUIREMENTS = ("pygls", "lsprotocol", "cattrs", "attrs")
 
 
 @main.command()
