@@ -23,8 +23,10 @@ import click
 
 from domain_fence.core.baseline import BaselineError
 from domain_fence.core.factcache import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
-from domain_fence.core.layout import LayoutError, read_layout
+from domain_fence.core.layout import LayoutError, read_layout, ruff_configuration
 from domain_fence.core.presets import (
+    EDITOR_RECIPE,
+    FLAKE8_DOM_ONLY_SECTION,
     FLAKE8_SECTION,
     PRESETS,
     contract_ids,
@@ -326,7 +328,8 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     """Write a working configuration for the project in the current directory.
 
     Writes .importlinter (boundary, vocabulary and placement contracts), .flake8 when
-    flake8 is not configured yet, and a baseline of the current violations. Without
+    flake8 is not configured yet (selecting only the DOM codes when ruff lints the
+    project), and a baseline of the current violations. Without
     --preset, experiment code is found by name (packages called experiment or
     experiments). The runtime is everything else below the root packages, including
     packages added later. Modules outside the experiment packages that only
@@ -341,6 +344,7 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     _refuse_existing_configuration(directory, target, force)
     try:
         layout = read_layout(directory)
+        ruff = ruff_configuration(directory)
         if preset:
             plan = plan_preset(layout, PRESETS[preset], experiment_helpers)
         else:
@@ -375,7 +379,7 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     if plan.left_out:
         lines.append(f"  left out (not in this project): {', '.join(plan.left_out)}")
     lines += [f"  note: {note}" for note in plan.notes]
-    lines.append(_configure_flake8(directory, created))
+    lines.append(_configure_flake8(directory, created, ruff))
     try:
         lines += record_baselines(load_configuration(target))
     except (ConfigurationError, ContractFailed, BaselineError) as error:
@@ -389,6 +393,8 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
             f"note: src layout: lint-imports finds {plan.root_packages[0]} only when the project is installed "
             "(pip install -e .) or with PYTHONPATH=src; domain-fence finds src/ itself"
         )
+    if ruff is not None:
+        lines += EDITOR_RECIPE
     for line in lines:
         click.echo(line)
 
@@ -409,7 +415,7 @@ def _refuse_existing_configuration(directory: Path, target: Path, force: bool) -
         raise UsageFailure(f"{target}: already exists; pass --force to replace it")
 
 
-def _configure_flake8(directory: Path, created: list[Path]) -> str:
+def _configure_flake8(directory: Path, created: list[Path], ruff: Path | None = None) -> str:
     for name in FLAKE8_FILES:
         path = directory / name
         try:
@@ -420,8 +426,10 @@ def _configure_flake8(directory: Path, created: list[Path]) -> str:
         if configured:
             return f"kept {name}: it configures flake8 already (DOM codes need `extend-select = DOM` if it sets select)"
     path = directory / ".flake8"
-    path.write_text(FLAKE8_SECTION, encoding="utf-8")
+    path.write_text(FLAKE8_SECTION if ruff is None else FLAKE8_DOM_ONLY_SECTION, encoding="utf-8")
     created.append(path)
+    if ruff is not None:
+        return f"wrote .flake8: select = DOM (ruff lints this project, see {ruff.name}: flake8 reports only DOM codes)"
     return "wrote .flake8: extend-select = DOM"
 
 
