@@ -7,6 +7,7 @@ All of it is read from the directory tree and parsed source; nothing is imported
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -20,6 +21,7 @@ NOT_PROJECT_CODE = frozenset(
     {"tests", "test", "testing", "docs", "doc", "examples", "example", "scripts", "benchmarks", "build", "dist"}
 )
 EXPERIMENT_NAMES = frozenset({"experiment", "experiments"})
+RUFF_FILES = ("ruff.toml", ".ruff.toml")
 
 
 class LayoutError(Exception):
@@ -201,3 +203,20 @@ def _last_segment(expression: ast.expr) -> str:
     if isinstance(expression, ast.Name):
         return expression.id
     return ""
+
+
+def ruff_configuration(directory: Path) -> Path | None:
+    """The file configuring ruff for the project in ``directory`` (``ruff.toml``,
+    ``.ruff.toml`` or a ``[tool.ruff]`` table in ``pyproject.toml``), if any."""
+    for name in RUFF_FILES:
+        if (directory / name).is_file():
+            return directory / name
+    pyproject = directory / "pyproject.toml"
+    if not pyproject.is_file():
+        return None
+    try:
+        document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise LayoutError(f"{pyproject}: cannot read: {error}") from None
+    tool = document.get("tool")
+    return pyproject if isinstance(tool, dict) and "ruff" in tool else None

@@ -329,3 +329,21 @@ FLAKE8_SECTION = """\
 # domain-fence's flake8 plugin reports DOM codes from the contracts in .importlinter.
 extend-select = DOM
 """
+
+# For a project linted with ruff: flake8 then runs for the DOM codes only, so its own
+# pycodestyle and pyflakes checks (at their defaults) do not contradict ruff's.
+FLAKE8_DOM_ONLY_SECTION = """\
+[flake8]
+# This project lints with ruff; flake8 runs only domain-fence's plugin, whose DOM codes
+# come from the contracts in .importlinter.
+select = DOM
+"""
+
+# ruff cannot load flake8 plugins: in the editor, domain-fence's language server runs beside ruff's.
+EDITOR_RECIPE = (
+    "editor: run the language server beside ruff's (pip install 'domain-fence[lsp]'); in Neovim:",
+    "  vim.lsp.config('domain_fence', { cmd = { 'domain-fence', 'lsp' }, filetypes = { 'python' },",
+    "    root_markers = { '.importlinter', 'setup.cfg', 'pyproject.toml' } })",
+    "  vim.lsp.enable({ 'ruff', 'domain_fence' })",
+    "  Helix, Emacs (eglot) and VS Code: see 'Editors' in domain-fence's README",
+)

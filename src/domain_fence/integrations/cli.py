@@ -1,4 +1,4 @@
-"""The ``domain-fence`` command: ``check``, ``baseline``, ``init`` and ``explain``.
+"""The ``domain-fence`` command: ``check``, ``baseline``, ``init``, ``explain`` and ``lsp``.
 
 Exit statuses: 0 clean, 1 findings (stale baseline entries included), 2 configuration
 or usage error, reported as one line on stderr, never a traceback.
@@ -24,8 +24,10 @@ import click
 
 from domain_fence.core.baseline import BaselineError
 from domain_fence.core.factcache import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
-from domain_fence.core.layout import LayoutError, read_layout
+from domain_fence.core.layout import LayoutError, read_layout, ruff_configuration
 from domain_fence.core.presets import (
+    EDITOR_RECIPE,
+    FLAKE8_DOM_ONLY_SECTION,
     FLAKE8_SECTION,
     PRESETS,
     contract_ids,
@@ -396,7 +398,8 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     """Write a working configuration for the project in the current directory.
 
     Writes .importlinter (boundary, vocabulary and placement contracts), .flake8 when
-    flake8 is not configured yet, and a baseline of the current violations. Without
+    flake8 is not configured yet (selecting only the DOM codes when ruff lints the
+    project), and a baseline of the current violations. Without
     --preset, experiment code is found by name (packages called experiment or
     experiments). The runtime is everything else below the root packages, including
     packages added later. Modules outside the experiment packages that only
@@ -411,6 +414,7 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     _refuse_existing_configuration(directory, target, force)
     try:
         layout = read_layout(directory)
+        ruff = ruff_configuration(directory)
         if preset:
             plan = plan_preset(layout, PRESETS[preset], experiment_helpers)
         else:
@@ -449,7 +453,7 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
         lines.append(f"  left out (not in this project): {', '.join(plan.left_out)}")
     lines += [f"  note: {note}" for note in plan.notes]
     try:
-        lines.append(_configure_flake8(directory, created))
+        lines.append(_configure_flake8(directory, created, ruff))
     except OSError as error:  # all or nothing: no half-configured project
         _leave_as_it_was(target, created, replaced)
         raise UsageFailure(f"{error.filename or directory}: cannot write: {error.strerror or error}") from None
@@ -463,6 +467,8 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
             f"note: src layout: lint-imports finds {plan.root_packages[0]} only when the project is installed "
             "(pip install -e .) or with PYTHONPATH=src; domain-fence and domain-fence-lint-imports find src/ itself"
         )
+    if ruff is not None:
+        lines += EDITOR_RECIPE
     for line in lines:
         click.echo(line)
 
@@ -491,7 +497,7 @@ def _refuse_existing_configuration(directory: Path, target: Path, force: bool) -
         raise UsageFailure(f"{target}: already exists; pass --force to replace it")
 
 
-def _configure_flake8(directory: Path, created: list[Path]) -> str:
+def _configure_flake8(directory: Path, created: list[Path], ruff: Path | None = None) -> str:
     for name in FLAKE8_FILES:
         path = directory / name
         try:
@@ -502,9 +508,32 @@ def _configure_flake8(directory: Path, created: list[Path]) -> str:
         if configured:
             return f"kept {name}: it configures flake8 already (DOM codes need `extend-select = DOM` if it sets select)"
     path = directory / ".flake8"
-    path.write_text(FLAKE8_SECTION, encoding="utf-8")
+    path.write_text(FLAKE8_SECTION if ruff is None else FLAKE8_DOM_ONLY_SECTION, encoding="utf-8")
     created.append(path)
+    if ruff is not None:
+        return f"wrote .flake8: select = DOM (ruff lints this project, see {ruff.name}: flake8 reports only DOM codes)"
     return "wrote .flake8: extend-select = DOM"
+
+
+@main.command()
+@click.option(
+    "--stdio", is_flag=True, help="Talk over stdin and stdout: the only transport, accepted for editors that pass it."
+)
+def lsp(stdio: bool) -> None:
+    """Run the language server: diagnostics, noqa quick fixes and rule docs for the
+    open Python files of each workspace folder holding an import-linter configuration."""
+    try:
+        from domain_fence.integrations.lsp.server import serve
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
+        if missing not in LSP_REQUIREMENTS:
+            raise
+        raise UsageFailure(f"the language server needs {missing}: pip install 'domain-fence[lsp]'") from None
+    gc.enable()  # a long-lived process: the cycles it makes must be collected (see run())
+    serve()
+
+
+LSP_REQUIREMENTS = ("pygls", "lsprotocol", "cattrs", "attrs")
 
 
 @main.command()

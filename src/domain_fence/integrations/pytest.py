@@ -422,6 +422,9 @@ class ContractItem(pytest.Item):
     def __init__(self, *, contract: Contract, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.contract = contract
+        # No fixtures, as for a test function without arguments: some plugins' hook
+        # wrappers (pytest-lsp 1.0's pytest_runtest_call) fail on an item without them.
+        self.funcargs: dict[str, Any] = {}
 
     def runtest(self) -> None:
         fence = self.config.stash[_FENCE]

@@ -1,0 +1,109 @@
+"""Everything the language server asks of the analysis, behind one small class.
+
+:class:`Analysis` holds the engine of one configuration and answers "what are this
+buffer's findings?" with baselined and ``noqa``-suppressed findings already left out,
+as the engine applies them for every front end. It knows nothing of the protocol, so
+the server stays a thin translation layer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flake8.defaults import NOQA_FILE
+
+from domain_fence.core.baseline import BaselineError
+from domain_fence.core.engine import ConfigurationProblems, Engine
+from domain_fence.core.findings import Finding
+from domain_fence.integrations.importlinter.configuration import (
+    CONFIG_FILES,
+    ConfigurationError,
+    load_configuration,
+)
+from domain_fence.integrations.importlinter.session import engine_for
+
+
+class AnalysisError(Exception):
+    """The configuration or a baseline cannot be used; one line per problem."""
+
+
+class Analysis:
+    """The findings of one configuration's contracts, for files and editor buffers.
+
+    Raises :class:`AnalysisError` (from the constructor, :meth:`validate` and
+    :meth:`refresh`) when the configuration, a baseline or the project they describe
+    cannot be used. With ``validate=False`` the constructor leaves the questions about
+    the whole project to :meth:`validate`, so a first file can be checked sooner.
+    """
+
+    def __init__(self, config_path: Path, validate: bool = True) -> None:
+        self.config_path = config_path.resolve()
+        self.engine = _engine(self.config_path)
+        self._buffers: set[Path] = set()
+        if validate:
+            self.validate()
+
+    @property
+    def root(self) -> Path:
+        return self.engine.settings.root
+
+    def validate(self) -> None:
+        """Fail where the per-file view would pass silently, as ``check`` fails: a root
+        package not found, a module or event base that matches nothing, a baseline that
+        cannot be read."""
+        try:
+            self.engine.validate()
+        except (ConfigurationProblems, BaselineError) as error:
+            raise AnalysisError(str(error)) from None
+
+    def inputs(self) -> frozenset[Path]:
+        """The files besides the sources whose change means reloading: the candidate
+        configuration files and every baseline."""
+        baselines = {spec.baseline_path.resolve() for spec in self.engine.contracts}
+        return frozenset({*(self.root / name for name in CONFIG_FILES), self.config_path, *baselines})
+
+    def findings(self, path: Path, text: str) -> list[Finding]:
+        """The new findings of ``path`` if it held ``text`` (an editor's buffer, kept
+        for the other files' checks until :meth:`close`); none outside the project."""
+        if any(NOQA_FILE.match(line) for line in text.splitlines()):
+            return []  # flake8 skips such a file: its plugin never sees it
+        self._buffers.add(path)
+        return list(self.engine.findings_in(path, text).reported)
+
+    def close(self, path: Path) -> None:
+        """The editor closed ``path``: check it from its file again."""
+        if path in self._buffers:
+            self._buffers.discard(path)
+            self.engine.drop_buffer(path)
+
+    def refresh(self, changed: list[Path]) -> None:
+        """Take files changed on disk into account: the configuration or a baseline
+        changed, or a module was created or deleted, and everything is read again;
+        a module changed, and what depended on it is computed again."""
+        inputs = self.inputs()
+        sources = [path for path in changed if path.suffix == ".py" and self._in_project(path)]
+        known = self.engine.index.module_for_path
+        if any(path.resolve() in inputs for path in changed) or any(
+            known(path) is None or not path.exists() for path in sources
+        ):
+            self.engine = _engine(self.config_path)
+            self._buffers.clear()
+            self.validate()
+            return
+        for path in sources:
+            self.engine.file_changed(path)
+
+    def _in_project(self, path: Path) -> bool:
+        """A module of the project, or a new one in one of its packages (a file below
+        the project that no package holds, such as a virtual environment's, is not)."""
+        index = self.engine.index
+        # the file, its package (or namespace directory), and theirs for a new package's __init__.py
+        candidates = [path, *(place for folder in path.parents[:2] for place in (folder / "__init__.py", folder))]
+        return any(index.module_for_path(candidate) is not None for candidate in candidates)
+
+
+def _engine(path: Path) -> Engine:
+    try:
+        return engine_for(load_configuration(path))
+    except (ConfigurationError, BaselineError) as error:
+        raise AnalysisError(str(error)) from None

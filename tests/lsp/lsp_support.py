@@ -1,0 +1,139 @@
+"""Helpers for the language server tests: a real client over stdio (pytest-lsp), the
+fixture project copied to a temporary directory, and waiting for what the server sends."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp import LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+REPO = Path(__file__).resolve().parents[2]
+STATION = REPO / "tests" / "fixtures" / "lsp" / "station"
+SERVER_COMMAND = [str(Path(sys.executable).parent / "domain-fence"), "lsp"]
+WAIT_SECONDS = 30.0  # a safety net for a server that never answers, not a speed requirement
+POLL_SECONDS = 0.01
+
+
+def make_client() -> LanguageClient:
+    """pytest-lsp's client, also counting the publications for each file: a new
+    publication may equal the last one (two empty lists are even the same object)."""
+    client = LanguageClient(converter_factory=default_converter)
+    client.publications = {}  # type: ignore[attr-defined]
+
+    def publish_diagnostics(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        client.diagnostics[params.uri] = params.diagnostics
+        client.publications[params.uri] = client.publications.get(params.uri, 0) + 1  # type: ignore[attr-defined]
+
+    register_lsp_features(
+        client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish_diagnostics}
+    )
+    return client
+
+
+def copy_station(destination: Path, name: str = "station") -> Path:
+    target = destination / name
+    shutil.copytree(STATION, target, ignore=shutil.ignore_patterns("__pycache__", ".domain_fence_cache"))
+    return target
+
+
+async def initialize(client: LanguageClient, *folders: Path, watch: bool = False) -> None:
+    workspace = types.WorkspaceClientCapabilities(
+        workspace_folders=True,
+        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=watch),
+    )
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(workspace=workspace),
+            root_uri=folders[0].as_uri() if folders else None,
+            workspace_folders=[types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders],
+        )
+    )
+
+
+class Editor:
+    """The client's side of one open file: open, edit, save, and what it was last told."""
+
+    def __init__(self, client: LanguageClient, path: Path) -> None:
+        self.client = client
+        self.path = path
+        self.uri = path.as_uri()
+        self.version = 0
+        self.text = path.read_text(encoding="utf-8")
+
+    async def open(self) -> list[types.Diagnostic]:
+        return await self.after(
+            lambda: self.client.text_document_did_open(
+                types.DidOpenTextDocumentParams(
+                    text_document=types.TextDocumentItem(
+                        uri=self.uri, language_id="python", version=self.version, text=self.text
+                    )
+                )
+            )
+        )
+
+    async def replace(self, text: str) -> list[types.Diagnostic]:
+        """Replace the whole buffer without saving."""
+        self.version += 1
+        self.text = text
+        change = types.TextDocumentContentChangeWholeDocument(text=text)
+        return await self.after(
+            lambda: self.client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
+                    content_changes=[change],
+                )
+            )
+        )
+
+    async def apply(self, edit: types.WorkspaceEdit) -> list[types.Diagnostic]:
+        """Apply the server's edit to the buffer, as the editor does with a code action."""
+        assert edit.changes is not None
+        lines = self.text.splitlines(keepends=True)
+        for text_edit in sorted(edit.changes[self.uri], key=lambda e: (e.range.start.line, e.range.start.character)):
+            start, end = text_edit.range.start, text_edit.range.end
+            assert start.line == end.line  # the server's edits stay on one line
+            line = lines[start.line]
+            lines[start.line] = line[: start.character] + text_edit.new_text + line[end.character :]
+        return await self.replace("".join(lines))
+
+    async def after(self, send) -> list[types.Diagnostic]:
+        """Send a notification and wait for the diagnostics the server publishes next."""
+        return await published(self.client, self.uri, send)
+
+    @property
+    def diagnostics(self) -> list[types.Diagnostic]:
+        return self.client.diagnostics.get(self.uri, [])
+
+
+async def published(client: LanguageClient, uri: str, send) -> list[types.Diagnostic]:
+    """What the server publishes for ``uri`` after ``send()`` (a new publication, even
+    one equal to the last)."""
+    before = client.publications.get(uri, 0)
+    send()
+    await until(lambda: client.publications.get(uri, 0) > before)
+    return list(client.diagnostics[uri])
+
+
+async def until(condition) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_SECONDS
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("the server did not send what was expected")
+        await asyncio.sleep(POLL_SECONDS)
+
+
+def codes(diagnostics: Sequence[types.Diagnostic]) -> list[tuple[int, int, str]]:
+    """(0-based line, character, code) of each diagnostic, sorted."""
+    return sorted((d.range.start.line, d.range.start.character, str(d.code)) for d in diagnostics)
+
+
+def watched_change(path: Path, kind: types.FileChangeType = types.FileChangeType.Changed):
+    return types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=path.as_uri(), type=kind)])

@@ -1,0 +1,283 @@
+"""`domain-fence lsp` end to end: a real client talks to the server over stdio."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_support import (
+    SERVER_COMMAND,
+    Editor,
+    codes,
+    copy_station,
+    initialize,
+    make_client,
+    until,
+    watched_change,
+)
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+pytestmark = pytest.mark.asyncio
+
+FORBIDDEN_IMPORT = "from station.experiment.runner import MODE\n"
+EPISODE_FIELD = "    episode: int\n"
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def station(tmp_path: Path) -> Path:
+    return copy_station(tmp_path)
+
+
+async def test_open_file_receives_its_findings_at_their_place(client: LanguageClient, station: Path):
+    target = station / "station/runtime/model.py"
+    target.write_text(FORBIDDEN_IMPORT + target.read_text())  # on disk before opening
+    await initialize(client, station)
+    diagnostics = await Editor(client, target).open()
+    assert codes(diagnostics) == [(0, 38, "DOM301")]
+    (found,) = diagnostics
+    assert found.message == "station.runtime.model imports forbidden station.experiment.runner"
+    assert found.severity == types.DiagnosticSeverity.Error
+    assert found.source == "domain-fence"
+
+
+async def test_unsaved_edits_are_checked_and_cleared(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/model.py")
+    clean = editor.text
+    assert await editor.open() == []
+
+    dirty = FORBIDDEN_IMPORT + clean + EPISODE_FIELD
+    diagnostics = await editor.replace(dirty)
+    assert codes(diagnostics) == [(0, 38, "DOM301"), (6, 4, "DOM101")]
+    field = next(d for d in diagnostics if d.code == "DOM101")
+    assert (field.range.end.line, field.range.end.character) == (6, 11)  # the name `episode`
+    assert field.message == "event field 'episode': experiment vocabulary 'episode'"
+    assert (station / "station/runtime/model.py").read_text() == clean  # nothing was saved
+
+    assert await editor.replace(clean) == []
+
+
+async def test_baselined_and_noqa_findings_are_hidden(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    legacy = Editor(client, station / "station/runtime/legacy.py")
+    assert await legacy.open() == []  # its finding is in the baseline
+
+    editor = Editor(client, station / "station/runtime/model.py")
+    await editor.open()
+    diagnostics = await editor.replace(editor.text + "    episode: int  # noqa: DOM101\n    ground: int  # noqa\n")
+    assert diagnostics == []
+    diagnostics = await editor.replace(editor.text.replace("# noqa: DOM101", "# noqa: DOM301"))
+    assert codes(diagnostics) == [(5, 4, "DOM101")]
+    assert await editor.replace("# flake8: noqa\n" + editor.text) == []  # the whole file, as flake8 does
+
+
+async def test_noqa_code_action_hides_the_finding(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/model.py")
+    await editor.open()
+    (diagnostic,) = await editor.replace(editor.text + "    episode: int  # a comment\n")
+
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=editor.uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    titles = [action.title for action in actions]
+    assert titles == ["Ignore DOM101 on this line (# noqa: DOM101)", "Explain DOM101 (experiment-word-in-event-field)"]
+    assert await editor.apply(actions[0].edit) == []
+    assert editor.text.splitlines()[5] == "    episode: int  # a comment  # noqa: DOM101"
+
+    explanation = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=actions[1].command, arguments=actions[1].arguments)
+    )
+    assert explanation.startswith("DOM101 experiment-word-in-event-field (vocabulary)")
+    assert "Why: Runtime events carry only what the runtime may know." in explanation
+
+
+async def test_noqa_action_extends_an_existing_noqa_list(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/model.py")
+    await editor.open()
+    diagnostics = await editor.replace(FORBIDDEN_IMPORT.rstrip("\n") + "  # noqa: E402\n" + editor.text)
+    (diagnostic,) = diagnostics
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=editor.uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    assert await editor.apply(actions[0].edit) == []
+    assert editor.text.splitlines()[0] == "from station.experiment.runner import MODE  # noqa: E402,DOM301"
+
+
+async def test_hover_shows_the_rule_documentation(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/model.py")
+    await editor.open()
+    (diagnostic,) = await editor.replace(editor.text + EPISODE_FIELD)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=editor.uri), position=diagnostic.range.start)
+    )
+    assert hover is not None
+    assert hover.contents.value.startswith("#### DOM101 experiment-word-in-event-field")
+    elsewhere = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=editor.uri), position=types.Position(line=0, character=0)
+        )
+    )
+    assert elsewhere is None
+
+
+async def test_a_change_on_disk_updates_the_open_files(client: LanguageClient, station: Path):
+    """journal.Entry derives from records.Record: once Record derives from the event
+    base on disk, Entry's `episode` field is an event field."""
+    await initialize(client, station)
+    journal = Editor(client, station / "station/runtime/journal.py")
+    assert await journal.open() == []
+
+    records = station / "station/runtime/records.py"
+    records.write_text("from station.runtime.telemetry import Event\n\n\nclass Record(Event):\n    pass\n")
+    diagnostics = await journal.after(lambda: client.workspace_did_change_watched_files(watched_change(records)))
+    assert codes(diagnostics) == [(4, 4, "DOM101")]
+
+
+async def test_saving_a_file_updates_the_open_files_that_depend_on_it(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    journal = Editor(client, station / "station/runtime/journal.py")
+    assert await journal.open() == []
+    records = Editor(client, station / "station/runtime/records.py")
+    await records.open()
+    saved = "from station.runtime.telemetry import Event\n\n\nclass Record(Event):\n    pass\n"
+    await records.replace(saved)
+    records.path.write_text(saved)  # the editor saves, then says so
+    save = types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=records.uri))
+    diagnostics = await journal.after(lambda: client.text_document_did_save(save))
+    assert codes(diagnostics) == [(4, 4, "DOM101")]
+
+
+async def test_a_changed_baseline_is_read_again(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    legacy = Editor(client, station / "station/runtime/legacy.py")
+    assert await legacy.open() == []
+    baseline = station / ".domain-fence-baseline.json"
+    baseline.write_text('{"format": "domain-fence-baseline", "version": 1, "entries": []}\n')
+    diagnostics = await legacy.after(lambda: client.workspace_did_change_watched_files(watched_change(baseline)))
+    assert codes(diagnostics) == [(4, 4, "DOM101")]
+
+
+async def test_without_configuration_no_diagnostics_and_one_log_line(client: LanguageClient, tmp_path: Path):
+    project = copy_station(tmp_path)
+    (project / ".importlinter").unlink()
+    await initialize(client, project)
+    editor = Editor(client, project / "station/runtime/model.py")
+    assert await editor.open() == []
+    assert await editor.replace(FORBIDDEN_IMPORT + editor.text) == []
+    logged = [m.message for m in client.log_messages if "configuration" in m.message]
+    assert logged == [f"domain-fence: {project}: no import-linter configuration; no diagnostics in this folder"]
+    assert client.messages == []  # no pop-up
+
+
+async def test_broken_configuration_is_one_diagnostic_and_the_server_goes_on(client: LanguageClient, station: Path):
+    config = station / ".importlinter"
+    good = config.read_text()
+    config.write_text(good.replace("    station.experiment\nbaseline", "    station.experimnt\nbaseline"))
+    config_uri = config.as_uri()
+    await initialize(client, station)
+    await until(lambda: config_uri in client.diagnostics)
+    (problem,) = client.diagnostics[config_uri]
+    assert problem.severity == types.DiagnosticSeverity.Error
+    assert problem.range.start.line == 8  # [importlinter:contract:runtime-knows-no-experiment]
+    assert "forbidden_modules: module 'station.experimnt' does not exist" in problem.message
+    assert any("configuration cannot be used" in m.message for m in client.log_messages)
+    item = types.TextDocumentItem(uri=config_uri, language_id="ini", version=0, text=config.read_text())
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+    hover = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=config_uri), position=problem.range.start)
+    await client.text_document_hover_async(hover)  # answered once the opening is handled
+    assert len(client.diagnostics[config_uri]) == 1  # opening it in the editor keeps its diagnostic
+
+    editor = Editor(client, station / "station/runtime/model.py")
+    assert await editor.open() == []
+    config.write_text(good)
+    # The server clears the configuration's diagnostic, then checks the open files again.
+    await editor.after(lambda: client.workspace_did_change_watched_files(watched_change(config)))
+    assert list(client.diagnostics[config_uri]) == []
+    assert codes(await editor.replace(FORBIDDEN_IMPORT + editor.text)) == [(0, 38, "DOM301")]
+
+
+async def test_each_workspace_folder_uses_its_own_configuration(client: LanguageClient, tmp_path: Path):
+    episodes = copy_station(tmp_path, "episodes")
+    epochs = copy_station(tmp_path, "epochs")
+    config = epochs / ".importlinter"
+    config.write_text(config.read_text().replace("    episode\n", "    epoch\n"))
+    bare = copy_station(tmp_path, "bare")
+    (bare / ".importlinter").unlink()
+    await initialize(client, episodes, epochs, bare)
+
+    fields = "    episode: int\n    epoch: int\n"
+    found = {}
+    for folder in (episodes, epochs, bare):
+        editor = Editor(client, folder / "station/runtime/model.py")
+        await editor.open()
+        found[folder.name] = [d.message.split("'")[1] for d in await editor.replace(editor.text + fields)]
+    assert found == {"episodes": ["episode"], "epochs": ["epoch"], "bare": []}
+
+
+async def test_server_registers_its_file_watchers(client: LanguageClient, station: Path):
+    registrations: list[types.RegistrationParams] = []
+    client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: registrations.append(params))
+    await initialize(client, station, watch=True)
+    await until(lambda: registrations)
+    (registration,) = registrations[0].registrations
+    assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    patterns = {w["globPattern"] for w in registration.register_options["watchers"]}
+    assert {"**/*.py", "**/.importlinter", "**/*.json"} <= patterns
+
+
+async def test_columns_are_counted_in_the_clients_units(client: LanguageClient, station: Path):
+    """The AST counts UTF-8 bytes, the protocol UTF-16 code units (by default)."""
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/model.py")
+    await editor.open()
+    (diagnostic,) = await editor.replace('X = "\N{GRINNING FACE}"; import station.experiment.runner\n' + editor.text)
+    # `station.experiment.runner` starts after 16 characters, 19 bytes, 17 UTF-16 units
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (0, 17)
+    assert diagnostic.range.end.character == 17 + len("station.experiment.runner")
+
+
+async def test_a_folder_added_later_is_checked(client: LanguageClient, tmp_path: Path):
+    first, added = copy_station(tmp_path, "first"), copy_station(tmp_path, "added")
+    await initialize(client, first)
+    editor = Editor(client, added / "station/runtime/model.py")
+    assert await editor.open() == []  # outside every folder
+    event = types.WorkspaceFoldersChangeEvent(
+        added=[types.WorkspaceFolder(uri=added.as_uri(), name="added")], removed=[]
+    )
+    diagnostics = await editor.after(
+        lambda: client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(event=event))
+    )
+    assert diagnostics == []
+    assert codes(await editor.replace(FORBIDDEN_IMPORT + editor.text)) == [(0, 38, "DOM301")]
+
+
+async def test_a_module_created_on_disk_is_checked(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    await Editor(client, station / "station/runtime/model.py").open()  # the project is loaded
+    created = station / "station/runtime/fresh/__init__.py"
+    created.parent.mkdir()
+    created.write_text("from station.runtime.telemetry import Event\n\n\nclass Fresh(Event):\n    episode: int\n")
+    editor = Editor(client, created)
+    assert await editor.open() == []  # not a module of the project the server knows yet
+    change = watched_change(created, types.FileChangeType.Created)
+    diagnostics = await editor.after(lambda: client.workspace_did_change_watched_files(change))
+    assert codes(diagnostics) == [(4, 4, "DOM101")]
