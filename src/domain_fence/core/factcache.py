@@ -257,10 +257,10 @@ def cache_key() -> str:
     if _KEY is None:
         from domain_fence import __version__
 
-        from . import modules, pyfacts, source
+        from . import flow, modules, pyfacts, source
 
         digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
-        for module in (pyfacts, source, modules, sys.modules[__name__]):
+        for module in (pyfacts, flow, source, modules, sys.modules[__name__]):
             try:
                 digest.update(Path(module.__file__ or "").read_bytes())
             except OSError:
@@ -286,6 +286,7 @@ _FACT_CLASSES = {
         "FileFacts",
     )
 } | {("domain_fence.core.source", "Unreadable")}
+_FACT_CLASSES |= {("domain_fence.core.flow", name) for name in ("FlowFacts", "Sink", "Source")}
 
 
 class _FactUnpickler(pickle.Unpickler):
