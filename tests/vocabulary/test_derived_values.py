@@ -194,3 +194,11 @@ def test_noqa_and_the_baseline(project):
     learner.write_text("# moved down\n" + learner.read_text())
     assert run_tool("domain-fence", "check", cwd=project).returncode == 0
     assert run_tool("lint-imports", "--no-logo", cwd=project).returncode == 0
+
+
+def test_the_pytest_plugin_reports_the_same(pytester: pytest.Pytester):
+    shutil.copytree(DERIVED, pytester.path, ignore=IGNORED, dirs_exist_ok=True)
+    result = pytester.runpytest("--domain-fence", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    found = reported(result.stdout.str())
+    assert {r[:4] for r in found} == annotated(pytester.path) and len(found) == len(annotated(pytester.path))
