@@ -169,6 +169,7 @@ class _Frame:
         self.field_method = field_method
         self.returned: set[_Raw] = set()
         self.loops = 0  # loops around the current statement
+        self.last_call: tuple[ast.Call | None, str] = (None, "")  # the call evaluated last, resolved
 
     # Statements ---------------------------------------------------------------
 
@@ -281,10 +282,13 @@ class _Frame:
 
     def constructed(self, value: ast.expr | None) -> str:
         """The callee of ``value`` when it is a call of a dotted name (for ``x.f = ...``)."""
-        if isinstance(value, ast.Call):
-            reference = _dotted(value.func)
-            return self.collector.resolve(reference) if reference else ""
-        return ""
+        if not isinstance(value, ast.Call):
+            return ""
+        call, resolved = self.last_call
+        if call is value:
+            return resolved
+        reference = _dotted(value.func)
+        return self.collector.resolve(reference) if reference else ""
 
     def save(self) -> _State:
         return dict(self.env), dict(self.built)
@@ -355,7 +359,11 @@ class _Frame:
         declared = not self.in_function
         field_method = _field_method(node) if owner else None
         qualname = ".".join((*self.scope, node.name))
-        if field_method is None and qualname not in self.collector.keyword_scopes and not _returns_or_sets(node):
+        if (
+            field_method is None
+            and qualname not in self.collector.keyword_scopes
+            and not _returns_or_sets(node, receiver)
+        ):
             return
         frame = _Frame(
             self.collector,
@@ -491,6 +499,7 @@ class _Frame:
                 self.collector.sink(KEYWORD, resolved, self.qualname, keyword.arg, keyword, sources)
         if isinstance(func, ast.Attribute) and func.attr in _MUTATORS and isinstance(func.value, ast.Name):
             self.into(func.value, frozenset().union(*arguments) if arguments else _EMPTY)
+        self.last_call = (node, resolved)
         return frozenset(found)
 
     def is_setattr_on_self(self, node: ast.Call) -> bool:
@@ -586,13 +595,17 @@ def _intern(text: str) -> str:
 
 
 def _dotted(node: ast.expr) -> str | None:
+    kind = type(node)
+    if kind is ast.Name:
+        return node.id  # type: ignore[attr-defined, no-any-return]
     parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
+    while kind is ast.Attribute:
+        parts.append(node.attr)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+        kind = type(node)
+    if kind is not ast.Name:
         return None
-    parts.append(node.id)
+    parts.append(node.id)  # type: ignore[attr-defined]
     return ".".join(reversed(parts))
 
 
@@ -631,9 +644,10 @@ def _prefixes(scopes: Iterable[str]) -> set[str]:
     return found
 
 
-def _returns_or_sets(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def _returns_or_sets(function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None) -> bool:
     """Whether a function returns a value that is not a constant, or assigns an
-    attribute of a name (``event.label = ...``): statements only, so it is quick."""
+    attribute of a name but its receiver (``event.label = ...``): statements only, so
+    it is quick."""
     pending = list(function.body)
     while pending:
         statement = pending.pop()
@@ -644,7 +658,10 @@ def _returns_or_sets(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
                 return True
         elif kind is ast.Assign or kind is ast.AugAssign or kind is ast.AnnAssign:
             targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
-            if any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) for t in targets):
+            if any(
+                isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id != receiver
+                for t in targets
+            ):
                 return True
         elif kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef and kind is not ast.ClassDef:
             for name in ("body", "orelse", "finalbody", "handlers", "cases"):
