@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from domain_fence.core.factcache import decode_facts, encode
-from domain_fence.core.flow import CALL, FIELD, KEYWORD, PARAMETER, READ
+from domain_fence.core.flow import CALL, FIELD, KEY, KEYWORD, PARAMETER, READ
 from domain_fence.core.pyfacts import extract
 
 SOURCE = """
@@ -92,3 +92,17 @@ def test_an_expression_too_deep_to_trace_leaves_the_rest_of_the_facts():
     except RecursionError:  # this interpreter's parser gives up first: nothing to show
         pytest.skip("the parser cannot build a tree this deep here")
     assert deep.flows.sinks == () and [c.callee for c in deep.names.calls] == ["R"]
+
+
+def test_subscript_keys_and_helpers_read_as_written():
+    flows = facts("def f(lm):\n    return R(a=lm.stats['episode'], b=lm.store.get_epoch())\n").flows
+    assert set(sources_of(flows, "a")[1]) == {
+        ("lm", "lm", PARAMETER),
+        ("stats", "lm.stats", READ),
+        ("episode", "lm.stats['episode']", KEY),
+    }
+    assert set(sources_of(flows, "b")[1]) == {
+        ("lm", "lm", PARAMETER),
+        ("store", "lm.store", READ),
+        ("get_epoch", "lm.store.get_epoch()", CALL),
+    }

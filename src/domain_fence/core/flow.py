@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import builtins
 import sys
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -32,7 +33,8 @@ from typing import NamedTuple
 MODULE_SCOPE = "<module>"  # as pyfacts names the top level of a module
 
 # How a value reaches a source.
-READ = "read"  # a name, attribute or subscript key the expression reads
+READ = "read"  # a name or attribute the expression reads
+KEY = "key"  # a string subscript key: ``stats["episode"]``
 PARAMETER = "parameter"  # a parameter of a declared function or method (the census can report it)
 CALL = "call"  # a call: its callee's name, and its return value one level deep
 
@@ -51,10 +53,18 @@ class Source(NamedTuple):
     """An identifier a value is derived from."""
 
     identifier: str  # what may carry a word: "primary_target", "get_stats", "episode"
-    shown: str  # as written, shortened: "self.primary_target", "stats['episode']", "get_stats()"
+    base: str  # what it is read from, shortened ("self", "stats", "...a.b.c"), or ""
     line: int
-    kind: str  # READ, PARAMETER or CALL
+    kind: str  # READ, KEY, PARAMETER or CALL
     callee: str = ""  # CALL: the callee, resolved through the module's imports
+
+    @property
+    def shown(self) -> str:
+        """As written: ``self.primary_target``, ``stats['episode']``, ``get_stats()``."""
+        if self.kind == KEY:
+            return f"{self.base}[{self.identifier!r}]"
+        name = f"{self.base}.{self.identifier}" if self.base else self.identifier
+        return f"{name}()" if self.kind == CALL else name
 
 
 class Sink(NamedTuple):
@@ -84,14 +94,20 @@ Sources = frozenset[_Raw]
 _EMPTY: Sources = frozenset()
 
 
-def module_flows(module: str, tree: ast.Module, resolve: Resolve, keyword_scopes: Iterable[str]) -> FlowFacts:
+def module_flows(
+    module: str, tree: ast.Module, resolve: Resolve, keyword_calls: Iterable[tuple[ast.Call, str]]
+) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
-    to through the module's imports; ``keyword_scopes`` are the qualnames of the
-    functions that make calls with keywords (found by the module's fact walk): a
-    function that makes none, returns nothing and sets no attribute of a local holds
-    no sink and helps none, and is not interpreted."""
+    to through the module's imports; ``keyword_calls`` are the calls with keywords and
+    the qualnames of the scopes they are in (found by the module's fact walk). A
+    function that makes none and sets no attribute of a local holds no sink: only its
+    return value is traced, quickly; in one that does, only the statements that can
+    bear on a keyword's, an attribute's or the return value are interpreted."""
+    by_scope: dict[str, list[ast.Call]] = {}
+    for call, scope in keyword_calls:
+        by_scope.setdefault(scope, []).append(call)
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    collector = _Collector(module, resolve, functions, _prefixes(keyword_scopes))
+    collector = _Collector(module, resolve, functions, by_scope)
     top = _Frame(collector, ())
     # An expression nested deeper than the interpreter goes: what was found until then.
     with suppress(RecursionError):
@@ -106,9 +122,12 @@ _MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefaul
 class _Collector:
     """What every frame of a module found."""
 
-    def __init__(self, module: str, resolve: Resolve, functions: frozenset[str], keyword_scopes: set[str]) -> None:
+    def __init__(
+        self, module: str, resolve: Resolve, functions: frozenset[str], keyword_calls: dict[str, list[ast.Call]]
+    ) -> None:
         self.module = module
-        self.keyword_scopes = keyword_scopes  # functions with calls with keywords, and those around them
+        self.keyword_calls = keyword_calls  # scope -> its calls with keywords
+        self.keyword_scopes = _prefixes(keyword_calls)  # scopes with such calls, and those around them
         self.resolve = resolve
         self.functions = functions  # module-level functions: a call to one is resolved to this module
         # A loop body runs more than once: one sink per place, with what every pass found.
@@ -170,6 +189,8 @@ class _Frame:
         self.returned: set[_Raw] = set()
         self.loops = 0  # loops around the current statement
         self.last_call: tuple[ast.Call | None, str] = (None, "")  # the call evaluated last, resolved
+        # In a function sliced by _Slice: the statements that can matter; None: all.
+        self.slice: _Slice | None = None
 
     # Statements ---------------------------------------------------------------
 
@@ -179,6 +200,8 @@ class _Frame:
 
     def statement(self, node: ast.stmt) -> None:
         kind = type(node)
+        if self.slice is not None and kind in _SIMPLE and not self.slice.matters(node):
+            return
         if kind is ast.Assign:
             self.assignment(node.targets, node.value)  # type: ignore[attr-defined]
         elif kind is ast.AnnAssign:
@@ -359,12 +382,14 @@ class _Frame:
         declared = not self.in_function
         field_method = _field_method(node) if owner else None
         qualname = ".".join((*self.scope, node.name))
-        if (
-            field_method is None
-            and qualname not in self.collector.keyword_scopes
-            and not _returns_or_sets(node, receiver)
-        ):
-            return
+        shape = _Shape.of(node, receiver)
+        if field_method is None:
+            # What a caller may want, the return value, is found quickly (flow-insensitively).
+            returned = shape.returned_sources(_arguments(node.args))
+            if returned:
+                self.collector.returns[_intern(qualname)] = _compact(returned)
+            if qualname not in self.collector.keyword_scopes and not shape.sets_attributes:
+                return  # no sink here
         frame = _Frame(
             self.collector,
             (*self.scope, node.name),
@@ -379,13 +404,16 @@ class _Frame:
             name = parameter.arg
             kind = PARAMETER if declared else READ
             frame.env[name] = _EMPTY if name == receiver else frozenset(((name, parameter, kind, ""),))
+        nested = any(scope.startswith(qualname + ".") for scope in self.collector.keyword_calls)
+        if field_method is None and not nested:
+            frame.slice = _Slice(self.collector.keyword_calls.get(qualname, []), shape, receiver)
         try:
             frame.run(node.body)
         except RecursionError:  # an expression nested deeper than the interpreter goes: not traced
             return
-        if frame.returned:
+        if frame.returned and field_method is not None:
             self.collector.returns[_intern(frame.qualname)] = _compact(frame.returned)
-            for name in frame.field_method or ():
+            for name in field_method:
                 self.collector.sink(FIELD, owner or "", frame.qualname, name, node, frozenset(frame.returned))
 
     def klass(self, node: ast.ClassDef) -> None:
@@ -466,7 +494,7 @@ class _Frame:
         found = self.value(node.value) | self.value(node.slice)
         key = node.slice
         if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
-            found |= {(key.value, node, READ, "")}
+            found |= {(key.value, node, KEY, "")}
         return found
 
     def call(self, node: ast.Call) -> Sources:
@@ -572,21 +600,21 @@ def _compact(sources: Iterable[_Raw]) -> tuple[Source, ...]:
     for identifier, node, kind, callee in sorted(sources, key=lambda s: (s[1].lineno, s[1].col_offset, s[0])):
         key = (identifier, kind, callee)
         if key not in first:
-            shown = _intern(_shown_source(identifier, node))
-            first[key] = Source(_intern(identifier), shown, node.lineno, kind, _intern(callee))
+            # Identifiers come interned from the parser; what is built here is interned so
+            # that pickle writes each once per file.
+            base = _intern(_base(node))
+            first[key] = Source(identifier, base, node.lineno, kind, _intern(callee) if callee else "")
     return tuple(first.values())
 
 
-def _shown_source(identifier: str, node: _Positioned) -> str:
-    """How a source reads in a message: ``self.primary_target``, ``stats['episode']``,
-    ``lm.get_stats()``, a name."""
-    if isinstance(node, ast.Attribute):
-        return _shown(node)
-    if isinstance(node, ast.Subscript):
-        return f"{_shown(node.value)}[{identifier!r}]"
-    if isinstance(node, ast.Call):
-        return f"{_shown(node.func)}()"
-    return identifier
+def _base(node: _Positioned) -> str:
+    """What a source is read from: ``self`` for ``self.primary_target`` and
+    ``self.summary()``, ``stats`` for ``stats['episode']``; nothing for a name."""
+    if isinstance(node, (ast.Attribute, ast.Subscript)):
+        return _shown(node.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return _shown(node.func.value)
+    return ""
 
 
 def _intern(text: str) -> str:
@@ -644,29 +672,189 @@ def _prefixes(scopes: Iterable[str]) -> set[str]:
     return found
 
 
-def _returns_or_sets(function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None) -> bool:
-    """Whether a function returns a value that is not a constant, or assigns an
-    attribute of a name but its receiver (``event.label = ...``): statements only, so
-    it is quick."""
-    pending = list(function.body)
+# Statements without a body: a sliced function skips those that cannot matter.
+_SIMPLE = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.Delete, ast.Raise, ast.Assert})
+
+
+class _Slice:
+    """The statements of a function that can bear on a sink: those holding a call with
+    keywords, and those assigning (or filling, ``x.append(...)``) a variable that a
+    keyword value, an attribute value or an object set reads, directly or through
+    other variables. The rest change nothing a sink sees (the return value is traced
+    apart, by :meth:`_Shape.returned_sources`)."""
+
+    def __init__(self, calls: list[ast.Call], shape: _Shape, receiver: str | None) -> None:
+        self.calls = sorted((c.lineno, c.col_offset) for c in calls)
+        seeds: list[ast.expr] = [k.value for c in calls for k in c.keywords] + shape.set_values
+        names = set(shape.holders)
+        pending = [n for seed in seeds for n in _names_read(seed)]
+        while pending:
+            name = pending.pop()
+            if name not in names:
+                names.add(name)
+                for value in shape.assigned.get(name, ()):
+                    pending += _names_read(value)
+        self.names = frozenset(names)
+
+    def matters(self, node: ast.stmt) -> bool:
+        start = bisect_left(self.calls, (node.lineno, node.col_offset))
+        if start < len(self.calls) and self.calls[start] <= (node.end_lineno or 0, node.end_col_offset or 0):
+            return True  # holds a call with keywords
+        kind = type(node)
+        if kind is ast.Assign:
+            return any(self.assigns(target) for target in node.targets)  # type: ignore[attr-defined]
+        if kind is ast.AugAssign or kind is ast.AnnAssign:
+            return self.assigns(node.target)  # type: ignore[attr-defined]
+        if kind is ast.Expr:
+            value = node.value  # type: ignore[attr-defined]
+            if type(value) is ast.NamedExpr:
+                return True
+            func = value.func if type(value) is ast.Call else None
+            return (
+                type(func) is ast.Attribute
+                and func.attr in _MUTATORS
+                and type(func.value) is ast.Name
+                and func.value.id in self.names
+            )
+        return False
+
+    def assigns(self, target: ast.expr) -> bool:
+        kind = type(target)
+        if kind is ast.Name:
+            return target.id in self.names  # type: ignore[attr-defined]
+        if kind is ast.Tuple or kind is ast.List:
+            return any(self.assigns(element) for element in target.elts)  # type: ignore[attr-defined]
+        if kind is ast.Starred:
+            return self.assigns(target.value)  # type: ignore[attr-defined]
+        if kind is ast.Attribute or kind is ast.Subscript:
+            holder = target.value  # type: ignore[attr-defined]
+            return type(holder) is not ast.Name or holder.id in self.names
+        return True
+
+
+def _names_read(node: ast.expr) -> list[str]:
+    names = []
+    pending: list[ast.AST] = [node]
     while pending:
-        statement = pending.pop()
-        kind = type(statement)
-        if kind is ast.Return:
-            value = statement.value  # type: ignore[attr-defined]
-            if value is not None and type(value) is not ast.Constant:
-                return True
-        elif kind is ast.Assign or kind is ast.AugAssign or kind is ast.AnnAssign:
-            targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
-            if any(
-                isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id != receiver
-                for t in targets
-            ):
-                return True
-        elif kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef and kind is not ast.ClassDef:
-            for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-                pending += getattr(statement, name, ())
-    return False
+        current = pending.pop()
+        kind = type(current)
+        if kind is ast.Name:
+            names.append(current.id)  # type: ignore[attr-defined]
+            continue
+        for name in _expression_fields(kind):
+            child = getattr(current, name)
+            if type(child) is list:
+                pending += [c for c in child if isinstance(c, ast.AST)]
+            elif isinstance(child, ast.AST):
+                pending.append(child)
+    return names
+
+
+class _Shape:
+    """What one statement-level scan of a function finds: whether it sets an attribute
+    of a local (``event.label = ...``), its return values, and the values each local
+    variable is assigned."""
+
+    def __init__(self) -> None:
+        self.sets_attributes = False
+        self.holders: list[str] = []  # locals an attribute is set on
+        self.set_values: list[ast.expr] = []  # the values set
+        self.returns: list[ast.expr] = []
+        self.assigned: dict[str, list[ast.expr]] = {}
+
+    @classmethod
+    def of(cls, function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None) -> _Shape:
+        shape = cls()
+        pending: list[ast.AST] = list(function.body)
+        while pending:
+            statement = pending.pop()
+            kind = type(statement)
+            if kind is ast.Return:
+                value = statement.value  # type: ignore[attr-defined]
+                if value is not None and type(value) is not ast.Constant:
+                    shape.returns.append(value)
+            elif kind is ast.Assign:
+                for target in statement.targets:  # type: ignore[attr-defined]
+                    shape.assign(target, statement.value, receiver)  # type: ignore[attr-defined]
+            elif kind is ast.Expr and type(statement.value) is ast.NamedExpr:  # type: ignore[attr-defined]
+                named = statement.value  # type: ignore[attr-defined]
+                shape.assign(named.target, named.value, receiver)
+            elif kind is ast.AugAssign or kind is ast.AnnAssign:
+                if statement.value is not None:  # type: ignore[attr-defined]
+                    shape.assign(statement.target, statement.value, receiver)  # type: ignore[attr-defined]
+            elif kind is ast.For or kind is ast.AsyncFor:
+                shape.assign(statement.target, statement.iter, receiver)  # type: ignore[attr-defined]
+            elif kind is ast.With or kind is ast.AsyncWith:
+                for item in statement.items:  # type: ignore[attr-defined]
+                    if item.optional_vars is not None:
+                        shape.assign(item.optional_vars, item.context_expr, receiver)
+            if kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef and kind is not ast.ClassDef:
+                for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    pending += getattr(statement, name, ())
+        return shape
+
+    def assign(self, target: ast.expr, value: ast.expr, receiver: str | None) -> None:
+        kind = type(target)
+        if kind is ast.Name:
+            self.assigned.setdefault(target.id, []).append(value)  # type: ignore[attr-defined]
+        elif kind is ast.Tuple or kind is ast.List:
+            for element in target.elts:  # type: ignore[attr-defined]
+                self.assign(element, value, receiver)
+        elif kind is ast.Starred:
+            self.assign(target.value, value, receiver)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            holder = target.value  # type: ignore[attr-defined]
+            if isinstance(holder, ast.Name) and holder.id != receiver:
+                self.sets_attributes = True
+                self.holders.append(holder.id)
+                self.set_values.append(value)
+
+    def returned_sources(self, parameters: list[ast.arg]) -> set[_Raw]:
+        """What the return values are derived from, flow-insensitively: a local stands
+        for every value it is ever assigned. The parameters are the caller's business."""
+        found: set[_Raw] = set()
+        bound = {parameter.arg for parameter in parameters}
+        followed: set[str] = set()
+        pending: list[ast.AST] = list(self.returns)
+        while pending:
+            node = pending.pop()
+            kind = type(node)
+            if kind is ast.Name:
+                name = node.id  # type: ignore[attr-defined]
+                if name in self.assigned:
+                    if name not in followed:
+                        followed.add(name)
+                        pending += self.assigned[name]
+                elif name not in bound and name not in _BUILTINS:
+                    found.add((name, node, READ, ""))  # type: ignore[arg-type]
+                continue
+            if kind is ast.Constant:
+                continue
+            if kind is ast.Attribute:
+                found.add((node.attr, node, READ, ""))  # type: ignore[attr-defined, arg-type]
+            elif kind is ast.Subscript:
+                key = node.slice  # type: ignore[attr-defined]
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
+                    found.add((key.value, node, KEY, ""))  # type: ignore[arg-type]
+            elif kind is ast.Call:
+                reference = _dotted(node.func)  # type: ignore[attr-defined]
+                if reference is not None and reference not in _BUILTINS:
+                    found.add((reference.rsplit(".", 1)[-1], node, CALL, ""))  # type: ignore[arg-type]
+                    if type(node.func) is ast.Name:  # type: ignore[attr-defined]
+                        pending += node.args + [k.value for k in node.keywords]  # type: ignore[attr-defined]
+                        continue
+            elif kind in _COMPREHENSIONS:
+                for generator in node.generators:  # type: ignore[attr-defined]
+                    bound.update(n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name))
+            elif kind is ast.Lambda:
+                bound.update(parameter.arg for parameter in _arguments(node.args))  # type: ignore[attr-defined]
+            for name in _expression_fields(kind):
+                child = getattr(node, name)
+                if type(child) is list:
+                    pending += [c.value if type(c) is ast.keyword else c for c in child if isinstance(c, ast.AST)]
+                elif isinstance(child, ast.AST):
+                    pending.append(child)
+        return found
 
 
 def _captures(pattern: ast.pattern) -> list[str]:

@@ -199,7 +199,9 @@ def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None)
         methods=tuple(method_definitions(tree.body)),
         imports=tuple(walk.import_facts),
         escaping_imports=tuple(walk.escaping),
-        flows=module_flows(module, tree, resolver.resolve_dotted, {".".join(scope) for _, scope in walk.calls}),
+        flows=module_flows(
+            module, tree, resolver.resolve_dotted, ((c, ".".join(s) or MODULE_SCOPE) for c, s in walk.calls)
+        ),
     )
     return facts, walk.declarations()
 
