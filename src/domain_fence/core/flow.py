@@ -9,8 +9,9 @@ Local variables are followed, flow-sensitively, through assignments, augmented
 assignments, tuple unpacking, ``for``/``with`` targets, comprehensions, f-strings,
 literals and conditional expressions; ``if``/``try``/``match`` branches are merged and
 loops are run to a fixpoint, so a variable reassigned from clean data before it is
-passed carries nothing. A function's own return value is traced the same way, so that
-a check can follow a call one level into a helper.
+passed carries nothing. A function's return value is traced too, so that a check can
+follow a call one level into a helper; there a local variable stands for every value it
+is ever assigned (flow-insensitive, and much cheaper: every function may be a helper).
 
 The facts are word-independent: every identifier is kept (interned, one per
 identifier and sink), and matching them against a contract's words is left to the
