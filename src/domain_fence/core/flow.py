@@ -153,7 +153,7 @@ class _Collector:
 
     def facts(self) -> FlowFacts:
         sinks = [Sink(*key, _compact(sources)) for key, sources in self.sinks.items()]
-        sinks.sort(key=lambda s: (s.line, s.col, s.kind, s.name))
+        sinks.sort(key=lambda s: (s.line, s.col, s.kind, s.name, s.target, s.scope))
         return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())))
 
 
@@ -598,7 +598,10 @@ def _merge_states(states: list[_State]) -> _State:
 def _compact(sources: Iterable[_Raw]) -> tuple[Source, ...]:
     """One source per identifier, kind and callee (the first by line), in line order."""
     first: dict[tuple[str, str, str], Source] = {}
-    for identifier, node, kind, callee in sorted(sources, key=lambda s: (s[1].lineno, s[1].col_offset, s[0])):
+    # A total order: the sources come from a set, whose order may differ from run to run.
+    for identifier, node, kind, callee in sorted(
+        sources, key=lambda s: (s[1].lineno, s[1].col_offset, s[1].end_col_offset or 0, s[0], s[2], s[3])
+    ):
         key = (identifier, kind, callee)
         if key not in first:
             # Identifiers come interned from the parser; what is built here is interned so
