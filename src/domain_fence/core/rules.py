@@ -139,7 +139,7 @@ _RULES = [
             "let the experiment attach its own knowledge downstream, for example in a "
             "post-episode handler."
         ),
-        example="stats = get_graph_lm_episode_stats(self)\ntelemetry.emit(TerminalStats(lm_id=self.lm_id, stats=stats))",
+        example="stats = get_graph_lm_episode_stats(self)\nemit(TerminalStats(lm_id=self.lm_id, stats=stats))",
     ),
     Rule(
         code="DOM111",
