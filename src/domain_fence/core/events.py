@@ -5,7 +5,8 @@ of the ``event_bases`` or derives from one, through any chain of classes anywher
 the project: bases are followed through imports, ``import x as y`` aliases, relative
 imports and re-exports in ``__init__`` modules. Its own fields, its name and its kind
 strings are checked; an inherited field is reported where it is declared. Runtime
-modules are also checked for keyword arguments in calls that construct an event.
+modules are also checked for keyword arguments in calls that construct an event, and
+for the values events are built from (DOM105, :mod:`.derived`).
 
 That is the contract's default ``scope`` (``events``); the opt-in scopes of
 :mod:`.declarations` (DOM111-DOM113) are checked here too, with the same vocabulary.
