@@ -614,11 +614,14 @@ def _compact(sources: Iterable[_Raw]) -> tuple[Source, ...]:
 def _base(node: _Positioned) -> str:
     """What a source is read from: ``self`` for ``self.primary_target`` and
     ``self.summary()``, ``stats`` for ``stats['episode']``; nothing for a name."""
-    if isinstance(node, (ast.Attribute, ast.Subscript)):
-        return _shown(node.value)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        return _shown(node.func.value)
-    return ""
+    kind = type(node)
+    if kind is ast.Attribute or kind is ast.Subscript:
+        base = node.value  # type: ignore[union-attr]
+    elif kind is ast.Call and type(node.func) is ast.Attribute:  # type: ignore[union-attr]
+        base = node.func.value  # type: ignore[union-attr]
+    else:
+        return ""
+    return base.id if type(base) is ast.Name else _shown(base)
 
 
 def _intern(text: str) -> str:
@@ -675,6 +678,21 @@ def _prefixes(scopes: Iterable[str]) -> set[str]:
         found.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
     return found
 
+
+# The blocks of statements each kind of statement holds (a nested definition's are its own).
+_BLOCKS: dict[type, tuple[str, ...]] = {
+    ast.If: ("body", "orelse"),
+    ast.For: ("body", "orelse"),
+    ast.AsyncFor: ("body", "orelse"),
+    ast.While: ("body", "orelse"),
+    ast.With: ("body",),
+    ast.AsyncWith: ("body",),
+    ast.Try: ("body", "handlers", "orelse", "finalbody"),
+    ast.TryStar: ("body", "handlers", "orelse", "finalbody"),
+    ast.ExceptHandler: ("body",),
+    ast.Match: ("cases",),
+    ast.match_case: ("body",),
+}
 
 # Statements without a body: a sliced function skips those that cannot matter.
 _SIMPLE = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.Delete, ast.Raise, ast.Assert})
@@ -792,9 +810,8 @@ class _Shape:
                 for item in statement.items:  # type: ignore[attr-defined]
                     if item.optional_vars is not None:
                         shape.assign(item.optional_vars, item.context_expr, receiver)
-            if kind is not ast.FunctionDef and kind is not ast.AsyncFunctionDef and kind is not ast.ClassDef:
-                for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-                    pending += getattr(statement, name, ())
+            for name in _BLOCKS.get(kind, ()):
+                pending += getattr(statement, name)
         return shape
 
     def assign(self, target: ast.expr, value: ast.expr, receiver: str | None) -> None:
