@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .pyfacts import DeclarationFacts, FileFacts
 
-FACTS_VERSION = 2  # bump when the meaning of a fact changes without its code changing
+FACTS_VERSION = 3  # bump when the meaning of a fact changes without its code changing
 PACK_FORMAT = "domain-fence facts 1"
 DEFAULT_DIRECTORY = ".domain_fence_cache"
 CACHE_DIR_ENV = "DOMAIN_FENCE_CACHE_DIR"
