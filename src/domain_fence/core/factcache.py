@@ -282,6 +282,7 @@ _FACT_CLASSES = {
         "MemberFact",
         "DeclarationFacts",
         "TopLevelDefinition",
+        "MethodDefinition",
         "ImportFact",
         "FileFacts",
     )
