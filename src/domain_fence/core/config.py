@@ -123,6 +123,9 @@ class VocabularyConfig:
     exclude_modules: tuple[ModuleExpression, ...] = ()  # subtracted from ``modules``
     # ``module:ClassPattern`` entries of ``event_bases``: bases that may not exist yet.
     event_base_patterns: tuple[EventBasePattern, ...] = ()
+    # Callees (dotted paths, ``*`` wildcards: ``*.emit``) whose keyword arguments are
+    # event values too (DOM105): a function or method that builds and emits an event.
+    emit_functions: tuple[str, ...] = ()
 
     def covers(self, module: str) -> bool:
         return matches_any(module, self.modules) and not matches_any(module, self.exclude_modules)
@@ -318,6 +321,15 @@ def _event_base_pattern(text: str) -> EventBasePattern:
     return EventBasePattern(ModuleExpression(modules, True), classes, text)
 
 
+_CALLEE = re.compile(r"[A-Za-z0-9_*?]+(?:\.[A-Za-z0-9_*?]+)*\Z")
+
+
+def _callee_pattern(text: str) -> str:
+    if not _CALLEE.match(text):
+        raise ValueError(f"{text!r} is not a dotted callee such as 'pkg.telemetry.emit' or '*.emit'")
+    return text
+
+
 EVENTS_SCOPE = "events"
 SCOPES = (EVENTS_SCOPE, "attributes", "parameters", "definitions")
 
@@ -350,6 +362,7 @@ def parse_vocabulary(contract: str, name: str, raw: Mapping[str, Any], root: Pat
             kind_attributes=options.strings("kind_attributes", default=("KIND", "kind")),
             baseline=options.baseline(),
             scope=scope,
+            emit_functions=options.each("emit_functions", options.strings("emit_functions"), _callee_pattern),
         )
     )
 

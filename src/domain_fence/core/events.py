@@ -1,11 +1,12 @@
-"""Runtime events and the experiment vocabulary in them (DOM101-DOM104).
+"""Runtime events and the experiment vocabulary in them (DOM101-DOM105).
 
 A class is a runtime event when it is defined in the contract's ``modules`` and is one
 of the ``event_bases`` or derives from one, through any chain of classes anywhere in
 the project: bases are followed through imports, ``import x as y`` aliases, relative
 imports and re-exports in ``__init__`` modules. Its own fields, its name and its kind
 strings are checked; an inherited field is reported where it is declared. Runtime
-modules are also checked for keyword arguments in calls that construct an event.
+modules are also checked for keyword arguments in calls that construct an event, and
+for the values events are built from (DOM105, :mod:`.derived`).
 
 That is the contract's default ``scope`` (``events``); the opt-in scopes of
 :mod:`.declarations` (DOM111-DOM113) are checked here too, with the same vocabulary.
@@ -19,7 +20,9 @@ from collections.abc import Iterable, Iterator
 from . import fingerprints
 from .config import EVENTS_SCOPE, EventBasePattern, VocabularyConfig
 from .declarations import CODES as DECLARATION_CODES
-from .declarations import declared_names
+from .declarations import PARAMETERS, declared_names
+from .derived import CODE as DERIVED_CODE
+from .derived import DerivedValues
 from .findings import Finding
 from .index import ProjectIndex
 from .mixins import Mixins, find_mixins
@@ -271,6 +274,9 @@ class VocabularyChecker:
         self.vocabulary = Vocabulary.compile(config.words, config.allow)
         self.kind_attributes = frozenset(config.kind_attributes)
         self.declaration_scope = any(scope in config.scope for scope in DECLARATION_CODES)
+        self.derived = DerivedValues(
+            index, self.resolver, self.vocabulary, config.emit_functions, PARAMETERS in config.scope
+        )
 
     @functools.cached_property
     def mixins(self) -> Mixins:
@@ -299,6 +305,7 @@ class VocabularyChecker:
         )
         if facts is not None:
             yield from self.events(module, facts, events)
+            yield from self.derived_values(module, events)
         if declared is not None:
             for item in declared_names(module, declared, self.config.scope, events):
                 yield from self.matched(module, item.where, item.code, item.symbol, item.fingerprint, **item.fields)
@@ -315,6 +322,11 @@ class VocabularyChecker:
             event = self.resolver.canonical(call.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.keywords(module, call.scope, event, call.keywords)
+
+    def derived_values(self, module: str, events: frozenset[str]) -> Iterator[Finding]:
+        """DOM105: events built from values derived from experiment knowledge (:mod:`.derived`)."""
+        for item in self.derived.module(module, events):
+            yield self.finding(module, item.where, DERIVED_CODE, item.symbol, item.fingerprint, **item.fields)
 
     def defines_a_class(self, callee: str) -> bool:
         """``NamedTuple("X", a=int)`` defines an event class; it constructs no event."""

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .pyfacts import DeclarationFacts, FileFacts
 
-FACTS_VERSION = 2  # bump when the meaning of a fact changes without its code changing
+FACTS_VERSION = 3  # bump when the meaning of a fact changes without its code changing
 PACK_FORMAT = "domain-fence facts 1"
 DEFAULT_DIRECTORY = ".domain_fence_cache"
 CACHE_DIR_ENV = "DOMAIN_FENCE_CACHE_DIR"
@@ -257,10 +257,10 @@ def cache_key() -> str:
     if _KEY is None:
         from domain_fence import __version__
 
-        from . import modules, pyfacts, source
+        from . import flow, modules, pyfacts, source
 
         digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
-        for module in (pyfacts, source, modules, sys.modules[__name__]):
+        for module in (pyfacts, flow, source, modules, sys.modules[__name__]):
             try:
                 digest.update(Path(module.__file__ or "").read_bytes())
             except OSError:
@@ -282,10 +282,12 @@ _FACT_CLASSES = {
         "MemberFact",
         "DeclarationFacts",
         "TopLevelDefinition",
+        "MethodDefinition",
         "ImportFact",
         "FileFacts",
     )
 } | {("domain_fence.core.source", "Unreadable")}
+_FACT_CLASSES |= {("domain_fence.core.flow", name) for name in ("FlowFacts", "Sink", "Source")}
 
 
 class _FactUnpickler(pickle.Unpickler):

@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .flow import FlowFacts, module_flows
 from .modules import resolve_relative
 from .source import Unreadable
 
@@ -160,6 +161,7 @@ class FileFacts:
     methods: tuple[MethodDefinition, ...] = ()  # placement
     imports: tuple[ImportFact, ...] = ()  # boundary, per file
     escaping_imports: tuple[int, ...] = ()  # lines of relative imports above the top-level package
+    flows: FlowFacts = field(default_factory=FlowFacts)  # DOM105: where passed values come from
 
     @property
     def unreadable(self) -> Unreadable | None:
@@ -197,6 +199,9 @@ def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None)
         methods=tuple(method_definitions(tree.body)),
         imports=tuple(walk.import_facts),
         escaping_imports=tuple(walk.escaping),
+        flows=module_flows(
+            module, tree, resolver.resolve_dotted, ((c, ".".join(s) or MODULE_SCOPE) for c, s in walk.calls)
+        ),
     )
     return facts, walk.declarations()
 
@@ -461,6 +466,9 @@ class _Resolver:
         reference = dotted_name(node)
         if reference is None:
             return None
+        return self.resolve_dotted(reference)
+
+    def resolve_dotted(self, reference: str) -> str:
         head = reference.split(".", 1)[0]
         if head not in self.bindings and head not in self.local_classes:
             return self.unbound_prefix + reference

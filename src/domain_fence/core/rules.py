@@ -114,6 +114,37 @@ _RULES = [
         example="telemetry.emit(MatchEvent(lm_id=1, episode=self.episode))",
     ),
     Rule(
+        code="DOM105",
+        name="event-value-from-experiment-knowledge",
+        family="vocabulary",
+        message="value of '{name}' {how} comes from {chain}: experiment vocabulary '{word}'{hint}",
+        summary="A runtime event is built from a value derived from experiment knowledge.",
+        rationale=(
+            "The runtime should only emit what it is allowed to know; an event carrying "
+            "experiment data means the runtime was given experiment data, however innocent "
+            "the field's name (`object_id=self.primary_target`). The value of each keyword "
+            "that constructs an event (or is passed to a configured `emit_functions` "
+            "callee), of each attribute set on a constructed event, and of each field "
+            "default, `__post_init__` assignment and validator of a runtime event is traced "
+            "to the names, attributes, subscript keys and callees it is computed from: "
+            "within the function, through its local variables (assignments, augmented "
+            "assignments, unpacking, comprehensions, f-strings, literals, conditional "
+            "expressions, branches and loops), and one call level into a function or "
+            "method of the project whose return value is derived from such knowledge (there "
+            "flow-insensitively). Positional arguments, "
+            "values kept on `self` by another method, deeper calls and the conditions of "
+            "`if` statements are not followed. A keyword named with a word is DOM104's; a "
+            "value read straight from a parameter named with a word is left to DOM112 "
+            "when the contract's `scope` includes `parameters`."
+        ),
+        remedy=(
+            "Emit what the runtime itself observed (`object_id=self.detected_object`) and "
+            "let the experiment attach its own knowledge downstream, for example in a "
+            "post-episode handler."
+        ),
+        example="stats = get_graph_lm_episode_stats(self)\nemit(TerminalStats(lm_id=self.lm_id, stats=stats))",
+    ),
+    Rule(
         code="DOM111",
         name="experiment-word-in-attribute",
         family="vocabulary",

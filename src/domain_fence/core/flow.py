@@ -1,0 +1,927 @@
+"""Where values come from: the facts DOM105 reads.
+
+For every function (and a module's top level), the values passed as keyword arguments
+to calls, assigned to an attribute of an object a local variable holds
+(``event.label = x``), assigned to a field in ``__post_init__`` or a validator, or given
+as a class-level field default, are traced back to the identifiers they are derived
+from: names, attributes, subscript keys and the callees of calls an expression reads.
+Local variables are followed, flow-sensitively, through assignments, augmented
+assignments, tuple unpacking, ``for``/``with`` targets, comprehensions, f-strings,
+literals and conditional expressions; ``if``/``try``/``match`` branches are merged and
+loops are run to a fixpoint, so a variable reassigned from clean data before it is
+passed carries nothing. A function's return value is traced too, so that a check can
+follow a call one level into a helper; there a local variable stands for every value it
+is ever assigned (flow-insensitive, and much cheaper: every function may be a helper).
+
+The facts are word-independent: every identifier is kept (interned, one per
+identifier and sink), and matching them against a contract's words is left to the
+check, so the fact cache stays valid whatever the configuration says. Which calls build
+events is not known here either (that needs the whole project): every call with
+keywords is a candidate.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import sys
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+MODULE_SCOPE = "<module>"  # as pyfacts names the top level of a module
+
+# How a value reaches a source.
+READ = "read"  # a name or attribute the expression reads
+KEY = "key"  # a string subscript key: ``stats["episode"]``
+PARAMETER = "parameter"  # a parameter of a declared function or method (the census can report it)
+CALL = "call"  # a call: its callee's name, and its return value one level deep
+
+# Where a value goes.
+KEYWORD = "keyword"  # ``Callee(name=value)``
+ATTRIBUTE = "attribute"  # ``local.name = value``, where ``local = Callee(...)``
+FIELD = "field"  # a class-level default, or ``self.name = value`` in __post_init__/a validator
+
+POST_INIT_METHODS = ("__post_init__", "__attrs_post_init__", "model_post_init")
+VALIDATOR_DECORATORS = ("validator", "field_validator", "model_validator", "root_validator")
+
+Resolve = Callable[[str], str]  # a dotted name as written -> as resolved through the module's imports
+
+
+class Source(NamedTuple):
+    """An identifier a value is derived from."""
+
+    identifier: str  # what may carry a word: "primary_target", "get_stats", "episode"
+    base: str  # what it is read from, shortened ("self", "stats", "...a.b.c"), or ""
+    line: int
+    kind: str  # READ, KEY, PARAMETER or CALL
+    callee: str = ""  # CALL: the callee, resolved through the module's imports
+
+    @property
+    def shown(self) -> str:
+        """As written: ``self.primary_target``, ``stats['episode']``, ``get_stats()``."""
+        if self.kind == KEY:
+            return f"{self.base}[{self.identifier!r}]"
+        name = f"{self.base}.{self.identifier}" if self.base else self.identifier
+        return f"{name}()" if self.kind == CALL else name
+
+
+class Sink(NamedTuple):
+    """A value going into a keyword, an attribute or a field, and its sources."""
+
+    kind: str  # KEYWORD, ATTRIBUTE or FIELD
+    target: str  # the callee (KEYWORD), the callee that built the object (ATTRIBUTE), the class qualname (FIELD)
+    scope: str  # qualname of the enclosing function or class, or MODULE_SCOPE
+    name: str  # the keyword, attribute or field
+    line: int
+    col: int
+    sources: tuple[Source, ...]  # sorted by line
+
+
+@dataclass(frozen=True)
+class FlowFacts:
+    sinks: tuple[Sink, ...] = ()
+    # qualname of a function or method -> what its return values are derived from
+    returns: dict[str, tuple[Source, ...]] = field(default_factory=dict)
+
+
+# While a body is interpreted a source is (identifier, node, kind, callee): cheap to make
+# and compare; only those that reach a sink or a return become a Source.
+_Positioned = ast.expr | ast.stmt | ast.arg | ast.keyword
+_Raw = tuple[str, _Positioned, str, str]
+Sources = frozenset[_Raw]
+_EMPTY: Sources = frozenset()
+
+
+def module_flows(
+    module: str, tree: ast.Module, resolve: Resolve, keyword_calls: Iterable[tuple[ast.Call, str]]
+) -> FlowFacts:
+    """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
+    to through the module's imports; ``keyword_calls`` are the calls with keywords and
+    the qualnames of the scopes they are in (found by the module's fact walk). A
+    function that makes none and sets no attribute of a local holds no sink: only its
+    return value is traced, quickly; in one that does, only the statements that can
+    bear on a keyword's, an attribute's or the return value are interpreted."""
+    by_scope: dict[str, list[ast.Call]] = {}
+    for call, scope in keyword_calls:
+        by_scope.setdefault(scope, []).append(call)
+    functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    collector = _Collector(module, resolve, functions, by_scope)
+    top = _Frame(collector, ())
+    # An expression nested deeper than the interpreter goes: what was found until then.
+    with suppress(RecursionError):
+        top.run(tree.body)
+    return collector.facts()
+
+
+# Methods that put their arguments into the object they are called on.
+_MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
+
+
+class _Collector:
+    """What every frame of a module found."""
+
+    def __init__(
+        self, module: str, resolve: Resolve, functions: frozenset[str], keyword_calls: dict[str, list[ast.Call]]
+    ) -> None:
+        self.module = module
+        self.keyword_calls = keyword_calls  # scope -> its calls with keywords
+        self.keyword_scopes = _prefixes(keyword_calls)  # scopes with such calls, and those around them
+        self.resolve = resolve
+        self.functions = functions  # module-level functions: a call to one is resolved to this module
+        # A loop body runs more than once: one sink per place, with what every pass found.
+        self.sinks: dict[tuple[str, str, str, str, int, int], set[_Raw]] = {}
+        self.returns: dict[str, tuple[Source, ...]] = {}
+
+    def sink(self, kind: str, target: str, scope: str, name: str, node: _Positioned, sources: Sources) -> None:
+        if sources and target:
+            key = (kind, _intern(target), _intern(scope), _intern(name), node.lineno, node.col_offset)
+            self.sinks.setdefault(key, set()).update(sources)
+
+    def callee(self, reference: str, resolved: str, owner: str | None, receiver: str | None) -> str:
+        """The callee of a call of ``reference``, for following it into a helper:
+        ``self.helper`` of a method is the method of its class; a module-level function
+        of this module is qualified with it."""
+        head, dot, rest = reference.partition(".")
+        if receiver is not None and owner is not None and head == receiver and dot and "." not in rest:
+            return f"{self.module}.{owner}.{rest}"
+        if head in self.functions:
+            return f"{self.module}.{reference}"
+        return resolved
+
+    def facts(self) -> FlowFacts:
+        sinks = [Sink(*key, _compact(sources)) for key, sources in self.sinks.items()]
+        sinks.sort(key=lambda s: (s.line, s.col, s.kind, s.name, s.target, s.scope))
+        return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())))
+
+
+_State = tuple[dict[str, Sources], dict[str, str]]
+
+
+class _Frame:
+    """One function body, class body or module top level, interpreted over the sources
+    of its local variables."""
+
+    def __init__(
+        self,
+        collector: _Collector,
+        scope: tuple[str, ...],
+        *,
+        receiver: str | None = None,
+        owner: str | None = None,
+        methods_of: str | None = None,
+        in_function: bool = False,
+        env: dict[str, Sources] | None = None,
+        field_method: tuple[str, ...] | None = None,
+    ) -> None:
+        self.collector = collector
+        self.scope = scope
+        self.qualname = ".".join(scope) or MODULE_SCOPE
+        self.receiver = receiver  # ``self`` of a method
+        self.owner = owner  # qualname of the class of a method
+        self.methods_of = methods_of  # a class body: qualname of the class its ``def``s are methods of
+        self.in_function = in_function  # a function body, or nested in one: nothing here is declared
+        self.env: dict[str, Sources] = env if env is not None else {}
+        self.built: dict[str, str] = {}  # local -> callee whose call result it holds
+        # In __post_init__ (()) or a validator (the fields its return value goes to).
+        self.field_method = field_method
+        self.returned: set[_Raw] = set()
+        self.loops = 0  # loops around the current statement
+        self.last_call: tuple[ast.Call | None, str] = (None, "")  # the call evaluated last, resolved
+        # In a function sliced by _Slice: the statements that can matter; None: all.
+        self.slice: _Slice | None = None
+
+    # Statements ---------------------------------------------------------------
+
+    def run(self, statements: Iterable[ast.stmt]) -> None:
+        for statement in statements:
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        kind = type(node)
+        if self.slice is not None and kind in _SIMPLE and not self.slice.matters(node):
+            return
+        if kind is ast.Assign:
+            self.assignment(node.targets, node.value)  # type: ignore[attr-defined]
+        elif kind is ast.AnnAssign:
+            if node.value is not None:  # type: ignore[attr-defined]
+                self.assignment([node.target], node.value)  # type: ignore[attr-defined]
+        elif kind is ast.AugAssign:
+            sources = self.value(node.value)  # type: ignore[attr-defined]
+            target = node.target  # type: ignore[attr-defined]
+            if isinstance(target, ast.Name):
+                self.env[target.id] = self.value(target) | sources
+            else:
+                self.assign(target, sources | self.value(target), None)
+        elif kind is ast.Return:
+            if node.value is not None:  # type: ignore[attr-defined]
+                self.returned |= self.value(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.If:
+            self.value(node.test)  # type: ignore[attr-defined]
+            self.branches([node.body, node.orelse])  # type: ignore[attr-defined]
+        elif kind is ast.While:
+            self.value(node.test)  # type: ignore[attr-defined]
+            self.loop(node.body, node.orelse, None, _EMPTY)  # type: ignore[attr-defined]
+        elif kind is ast.For or kind is ast.AsyncFor:
+            self.loop(node.body, node.orelse, node.target, self.value(node.iter))  # type: ignore[attr-defined]
+        elif kind is ast.With or kind is ast.AsyncWith:
+            for item in node.items:  # type: ignore[attr-defined]
+                sources = self.value(item.context_expr)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, sources, None)
+            self.run(node.body)  # type: ignore[attr-defined]
+        elif kind is ast.Try or kind is ast.TryStar:
+            self.attempt(node)  # type: ignore[arg-type]
+        elif kind is ast.Match:
+            self.match(node)  # type: ignore[arg-type]
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            self.function(node)  # type: ignore[arg-type]
+        elif kind is ast.ClassDef:
+            self.klass(node)  # type: ignore[arg-type]
+        elif kind is ast.Expr:
+            self.value(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            for alias in node.names:  # type: ignore[attr-defined]
+                name = (alias.asname or alias.name).split(".", 1)[0]
+                self.env[name] = frozenset(((name, node, READ, ""),))
+        else:  # raise, assert, del, global, pass, ...
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.value(child)
+
+    def assignment(self, targets: list[ast.expr], value: ast.expr) -> None:
+        """``targets = value``: a literal tuple unpacked into a tuple of targets gives each
+        its own element's sources."""
+        if isinstance(value, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in value.elts):
+            parts = [self.value(element) for element in value.elts]
+            whole = frozenset().union(*parts)
+            for target in targets:
+                if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == len(parts):
+                    for element, item, sources in zip(target.elts, value.elts, parts, strict=True):
+                        self.assign(element, sources, item)
+                else:
+                    self.assign(target, whole, value)
+            return
+        sources = self.value(value)
+        for target in targets:
+            self.assign(target, sources, value)
+
+    def assign(self, target: ast.expr, sources: Sources, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = sources
+            built = self.constructed(value)
+            if built:
+                self.built[target.id] = built
+            else:
+                self.built.pop(target.id, None)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self.assign(element, sources, None)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, sources, None)
+        elif isinstance(target, ast.Attribute):
+            self.attribute_assignment(target, sources)
+        elif isinstance(target, ast.Subscript):
+            self.value(target.slice)
+            self.into(target.value, sources)
+
+    def into(self, holder: ast.expr, sources: Sources) -> None:
+        """``holder[key] = value``, ``holder.append(value)``: a local container holds it now."""
+        if isinstance(holder, ast.Name) and holder.id in self.env:
+            self.env[holder.id] = self.env.get(holder.id, _EMPTY) | sources
+        else:
+            self.value(holder)
+
+    def attribute_assignment(self, target: ast.Attribute, sources: Sources) -> None:
+        holder = target.value
+        if not isinstance(holder, ast.Name):
+            self.value(holder)
+            return
+        if holder.id in self.built:
+            self.collector.sink(ATTRIBUTE, self.built[holder.id], self.qualname, target.attr, target, sources)
+        elif self.field_method is not None and holder.id == self.receiver and self.owner is not None:
+            self.collector.sink(FIELD, self.owner, self.qualname, target.attr, target, sources)
+
+    def constructed(self, value: ast.expr | None) -> str:
+        """The callee of ``value`` when it is a call of a dotted name (for ``x.f = ...``)."""
+        if not isinstance(value, ast.Call):
+            return ""
+        call, resolved = self.last_call
+        if call is value:
+            return resolved
+        reference = _dotted(value.func)
+        return self.collector.resolve(reference) if reference else ""
+
+    def save(self) -> _State:
+        return dict(self.env), dict(self.built)
+
+    def restore(self, state: _State) -> None:
+        self.env, self.built = dict(state[0]), dict(state[1])
+
+    def branches(self, blocks: list[list[ast.stmt]], exhaustive: bool = True) -> None:
+        """Run each block from the same state; afterwards a variable holds what any
+        block (or, when no block need run, the state before) left in it."""
+        before = self.save()
+        ends = [] if exhaustive else [before]
+        for block in blocks:
+            self.restore(before)
+            self.run(block)
+            ends.append((self.env, self.built))
+        self.env, self.built = _merge_states(ends)
+
+    def loop(self, body: list[ast.stmt], orelse: list[ast.stmt], target: ast.expr | None, each: Sources) -> None:
+        """Run the body until the variables hold nothing new (it may also run zero
+        times). Nested loops get fewer passes, so the cost stays bounded."""
+        self.loops += 1
+        passes = 4 if self.loops <= 2 else 2 if self.loops <= 4 else 1
+        for _ in range(passes):
+            before = self.save()
+            if target is not None:
+                self.assign(target, each, None)
+            self.run(body)
+            self.env, self.built = _merge_states([before, (self.env, self.built)])
+            if self.env == before[0]:
+                break
+        self.loops -= 1
+        self.run(orelse)
+
+    def attempt(self, node: ast.Try | ast.TryStar) -> None:
+        before = self.save()
+        self.run(node.body)
+        self.run(node.orelse)
+        ends = [(self.env, self.built)]
+        for handler in node.handlers:
+            # A handler may start anywhere in the body: from what the body may have left.
+            self.env, self.built = _merge_states([before, ends[0]])
+            if handler.type is not None:
+                self.value(handler.type)
+            if handler.name:
+                self.env[handler.name] = _EMPTY
+            self.run(handler.body)
+            ends.append((self.env, self.built))
+        self.env, self.built = _merge_states(ends)
+        self.run(node.finalbody)
+
+    def match(self, node: ast.Match) -> None:
+        subject = self.value(node.subject)
+        for case in node.cases:
+            for capture in _captures(case.pattern):
+                self.env[capture] = self.env.get(capture, _EMPTY) | subject
+            if case.guard is not None:
+                self.value(case.guard)
+        self.branches([case.body for case in node.cases], exhaustive=False)
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for expression in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:
+            if expression is not None:
+                self.value(expression)
+        self.env[node.name] = _EMPTY
+        owner = self.methods_of
+        receiver = _receiver(node) if owner else None
+        declared = not self.in_function
+        field_method = _field_method(node) if owner else None
+        qualname = ".".join((*self.scope, node.name))
+        shape = _Shape.of(node, receiver)
+        if field_method is None:
+            # What a caller may want, the return value, is found quickly (flow-insensitively).
+            returned = shape.returned_sources(_arguments(node.args))
+            if returned:
+                self.collector.returns[_intern(qualname)] = _compact(returned)
+            if qualname not in self.collector.keyword_scopes and not shape.sets_attributes:
+                return  # no sink here
+        frame = _Frame(
+            self.collector,
+            (*self.scope, node.name),
+            receiver=receiver,
+            owner=owner,
+            in_function=True,
+            # A nested function reads its enclosing function's variables as they are here.
+            env=dict(self.env) if self.in_function else {},
+            field_method=field_method,
+        )
+        for parameter in _arguments(node.args):
+            name = parameter.arg
+            kind = PARAMETER if declared else READ
+            frame.env[name] = _EMPTY if name == receiver else frozenset(((name, parameter, kind, ""),))
+        nested = any(scope.startswith(qualname + ".") for scope in self.collector.keyword_calls)
+        if field_method is None and not nested:
+            frame.slice = _Slice(self.collector.keyword_calls.get(qualname, []), shape, receiver)
+        try:
+            frame.run(node.body)
+        except RecursionError:  # an expression nested deeper than the interpreter goes: not traced
+            return
+        if frame.returned and field_method is not None:
+            self.collector.returns[_intern(frame.qualname)] = _compact(frame.returned)
+            for name in field_method:
+                self.collector.sink(FIELD, owner or "", frame.qualname, name, node, frozenset(frame.returned))
+
+    def klass(self, node: ast.ClassDef) -> None:
+        for expression in [*node.bases, *(k.value for k in node.keywords), *node.decorator_list]:
+            self.value(expression)
+        self.env[node.name] = _EMPTY
+        qualname = ".".join((*self.scope, node.name))
+        body = _Frame(
+            self.collector,
+            (*self.scope, node.name),
+            methods_of=qualname,
+            in_function=self.in_function,
+        )
+        for statement in node.body:
+            target, value = _field_assignment(statement)
+            if target is None or value is None:
+                body.statement(statement)
+                continue
+            sources = body.value(value)  # a field default
+            body.collector.sink(FIELD, qualname, qualname, target.id, target, sources)
+            body.env[target.id] = sources
+
+    # Expressions ----------------------------------------------------------------
+
+    def value(self, node: ast.expr) -> Sources:
+        """What the value of ``node`` is derived from; calls with keywords inside it are sinks."""
+        kind = type(node)
+        if kind is ast.Constant:
+            return _EMPTY
+        if kind is ast.Name:
+            return self.name(node.id, node)  # type: ignore[attr-defined]
+        if kind is ast.Attribute:
+            return self.attribute(node)  # type: ignore[arg-type]
+        if kind is ast.Call:
+            return self.call(node)  # type: ignore[arg-type]
+        if kind is ast.Subscript:
+            return self.subscript(node)  # type: ignore[arg-type]
+        if kind in _COMPREHENSIONS:
+            return self.comprehension(node)
+        if kind is ast.NamedExpr:
+            sources = self.value(node.value)  # type: ignore[attr-defined]
+            self.env[node.target.id] = sources  # type: ignore[attr-defined]
+            return sources
+        if kind is ast.Lambda:
+            return self.lambda_value(node)  # type: ignore[arg-type]
+        found = _EMPTY
+        for name in _expression_fields(kind):
+            child = getattr(node, name)
+            if type(child) is list:
+                for item in child:
+                    if item is not None:
+                        found = found | self.value(item.value if type(item) is ast.keyword else item)
+            elif child is not None:
+                found = found | self.value(child)
+        return found
+
+    def name(self, name: str, node: ast.expr) -> Sources:
+        found = self.env.get(name)
+        if found is not None:
+            return found
+        if name in _BUILTINS:
+            return _EMPTY  # no knowledge
+        # A global, or (rarely) a local read before any assignment on this path: its name.
+        return frozenset(((name, node, READ, ""),))
+
+    def attribute(self, node: ast.Attribute) -> Sources:
+        """Every attribute of a chain is read: ``self.config.episode`` reads ``config``
+        and ``episode``."""
+        attributes = []
+        base: ast.expr = node
+        while isinstance(base, ast.Attribute):
+            attributes.append(base)
+            base = base.value
+        found = self.name(base.id, base) if isinstance(base, ast.Name) else self.value(base)
+        return found | frozenset((attribute.attr, attribute, READ, "") for attribute in attributes)
+
+    def subscript(self, node: ast.Subscript) -> Sources:
+        found = self.value(node.value) | self.value(node.slice)
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
+            found |= {(key.value, node, KEY, "")}
+        return found
+
+    def call(self, node: ast.Call) -> Sources:
+        func = node.func
+        found: set[_Raw] = set()
+        reference = _dotted(func)
+        resolved = ""
+        if reference is None:
+            found |= self.value(func)
+        else:
+            resolved = self.collector.resolve(reference)
+            if isinstance(func, ast.Attribute):
+                found |= self.value(func.value)
+            elif func.id in self.env:  # type: ignore[attr-defined]
+                found |= self.env[func.id]  # type: ignore[attr-defined]
+            if not (isinstance(func, ast.Name) and func.id in _BUILTINS and func.id not in self.env):
+                callee = self.collector.callee(reference, resolved, self.owner, self.receiver)
+                name = reference.rsplit(".", 1)[-1]
+                found.add((name, node, CALL, callee))
+        arguments = [self.value(argument) for argument in node.args]
+        for sources in arguments:
+            found |= sources
+        if self.field_method is not None and self.is_setattr_on_self(node):
+            field_name = node.args[1].value  # type: ignore[attr-defined]
+            self.collector.sink(FIELD, self.owner or "", self.qualname, field_name, node, arguments[2])
+        for keyword in node.keywords:
+            sources = self.value(keyword.value)
+            found |= sources
+            if resolved and keyword.arg is not None:
+                self.collector.sink(KEYWORD, resolved, self.qualname, keyword.arg, keyword, sources)
+        if isinstance(func, ast.Attribute) and func.attr in _MUTATORS and isinstance(func.value, ast.Name):
+            self.into(func.value, frozenset().union(*arguments) if arguments else _EMPTY)
+        self.last_call = (node, resolved)
+        return frozenset(found)
+
+    def is_setattr_on_self(self, node: ast.Call) -> bool:
+        """``object.__setattr__(self, "name", value)`` (frozen dataclasses)."""
+        args = node.args
+        return (
+            len(args) == 3
+            and _dotted(node.func) == "object.__setattr__"
+            and isinstance(args[0], ast.Name)
+            and args[0].id == self.receiver
+            and isinstance(args[1], ast.Constant)
+            and isinstance(args[1].value, str)
+        )
+
+    def comprehension(self, node: ast.expr) -> Sources:
+        saved = dict(self.env)
+        found: set[_Raw] = set()
+        for generator in node.generators:  # type: ignore[attr-defined]
+            each = self.value(generator.iter)
+            found |= each
+            self.assign(generator.target, each, None)
+            for condition in generator.ifs:
+                found |= self.value(condition)
+        if isinstance(node, ast.DictComp):
+            found |= self.value(node.key) | self.value(node.value)
+        else:
+            found |= self.value(node.elt)  # type: ignore[attr-defined]
+        self.env = saved
+        return frozenset(found)
+
+    def lambda_value(self, node: ast.Lambda) -> Sources:
+        saved = dict(self.env)
+        for parameter in _arguments(node.args):
+            self.env[parameter.arg] = _EMPTY
+        found = self.value(node.body)
+        self.env = saved
+        return found
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_BUILTINS = frozenset(dir(builtins)) - {"__name__", "__file__", "__doc__"}
+_NOT_EXPRESSIONS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "conversion", "type_comment"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _expression_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an expression kind that may hold expressions (or keywords)."""
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        every: tuple[str, ...] = getattr(kind, "_fields", ())
+        fields = _FIELDS[kind] = tuple(f for f in every if f not in _NOT_EXPRESSIONS)
+    return fields
+
+
+def _merge_states(states: list[_State]) -> _State:
+    env: dict[str, Sources] = {}
+    for state_env, _ in states:
+        for name, sources in state_env.items():
+            env[name] = env[name] | sources if name in env else sources
+    # An object is known to be built by a callee only when every path agrees.
+    built = dict(states[0][1]) if states else {}
+    for _, state_built in states[1:]:
+        built = {name: callee for name, callee in built.items() if state_built.get(name) == callee}
+    return env, built
+
+
+def _compact(sources: Iterable[_Raw]) -> tuple[Source, ...]:
+    """One source per identifier, kind and callee (the first by line), in line order."""
+    first: dict[tuple[str, str, str], Source] = {}
+    # A total order: the sources come from a set, whose order may differ from run to run.
+    for identifier, node, kind, callee in sorted(
+        sources, key=lambda s: (s[1].lineno, s[1].col_offset, s[1].end_col_offset or 0, s[0], s[2], s[3])
+    ):
+        key = (identifier, kind, callee)
+        if key not in first:
+            # Identifiers come interned from the parser; what is built here is interned so
+            # that pickle writes each once per file.
+            base = _intern(_base(node))
+            first[key] = Source(identifier, base, node.lineno, kind, _intern(callee) if callee else "")
+    return tuple(first.values())
+
+
+def _base(node: _Positioned) -> str:
+    """What a source is read from: ``self`` for ``self.primary_target`` and
+    ``self.summary()``, ``stats`` for ``stats['episode']``; nothing for a name."""
+    kind = type(node)
+    if kind is ast.Attribute or kind is ast.Subscript:
+        base = node.value  # type: ignore[union-attr]
+    elif kind is ast.Call and type(node.func) is ast.Attribute:  # type: ignore[union-attr]
+        base = node.func.value  # type: ignore[union-attr]
+    else:
+        return ""
+    return base.id if type(base) is ast.Name else _shown(base)
+
+
+def _intern(text: str) -> str:
+    # Interned strings are one object, which pickle writes once per file.
+    return sys.intern(text)
+
+
+def _dotted(node: ast.expr) -> str | None:
+    kind = type(node)
+    if kind is ast.Name:
+        return node.id  # type: ignore[attr-defined, no-any-return]
+    parts = []
+    while kind is ast.Attribute:
+        parts.append(node.attr)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+        kind = type(node)
+    if kind is not ast.Name:
+        return None
+    parts.append(node.id)  # type: ignore[attr-defined]
+    return ".".join(reversed(parts))
+
+
+def _shown(node: ast.expr) -> str:
+    """``self.primary_target``, ``lm.graph[...]``, ``stats()``: short, for messages."""
+    reference = _dotted(node)
+    if reference is not None:
+        return _shorten(reference)
+    if isinstance(node, ast.Attribute):
+        return f"{_shown_base(node.value)}.{node.attr}"
+    return _shown_base(node)
+
+
+def _shown_base(node: ast.expr) -> str:
+    if isinstance(node, ast.Subscript):
+        base = _dotted(node.value)
+        return f"{_shorten(base)}[...]" if base else "(...)[...]"
+    if isinstance(node, ast.Call):
+        base = _dotted(node.func)
+        return f"{_shorten(base)}()" if base else "(...)()"
+    return _shorten(_dotted(node) or "(...)")
+
+
+def _shorten(reference: str) -> str:
+    """The last three parts of a long dotted name."""
+    parts = reference.split(".")
+    return reference if len(parts) <= 3 else "..." + ".".join(parts[-3:])
+
+
+def _prefixes(scopes: Iterable[str]) -> set[str]:
+    """The scopes and every scope around them: ``A.f.g`` -> ``A``, ``A.f``, ``A.f.g``."""
+    found: set[str] = set()
+    for scope in scopes:
+        parts = scope.split(".")
+        found.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+    return found
+
+
+# The blocks of statements each kind of statement holds (a nested definition's are its own).
+_BLOCKS: dict[type, tuple[str, ...]] = {
+    ast.If: ("body", "orelse"),
+    ast.For: ("body", "orelse"),
+    ast.AsyncFor: ("body", "orelse"),
+    ast.While: ("body", "orelse"),
+    ast.With: ("body",),
+    ast.AsyncWith: ("body",),
+    ast.Try: ("body", "handlers", "orelse", "finalbody"),
+    ast.TryStar: ("body", "handlers", "orelse", "finalbody"),
+    ast.ExceptHandler: ("body",),
+    ast.Match: ("cases",),
+    ast.match_case: ("body",),
+}
+
+# Statements without a body: a sliced function skips those that cannot matter.
+_SIMPLE = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.Delete, ast.Raise, ast.Assert})
+
+
+class _Slice:
+    """The statements of a function that can bear on a sink: those holding a call with
+    keywords, and those assigning (or filling, ``x.append(...)``) a variable that a
+    keyword value, an attribute value or an object set reads, directly or through
+    other variables. The rest change nothing a sink sees (the return value is traced
+    apart, by :meth:`_Shape.returned_sources`)."""
+
+    def __init__(self, calls: list[ast.Call], shape: _Shape, receiver: str | None) -> None:
+        self.calls = sorted((c.lineno, c.col_offset) for c in calls)
+        seeds: list[ast.expr] = [k.value for c in calls for k in c.keywords] + shape.set_values
+        names = set(shape.holders)
+        pending = [n for seed in seeds for n in _names_read(seed)]
+        while pending:
+            name = pending.pop()
+            if name not in names:
+                names.add(name)
+                for value in shape.assigned.get(name, ()):
+                    pending += _names_read(value)
+        self.names = frozenset(names)
+
+    def matters(self, node: ast.stmt) -> bool:
+        start = bisect_left(self.calls, (node.lineno, node.col_offset))
+        if start < len(self.calls) and self.calls[start] <= (node.end_lineno or 0, node.end_col_offset or 0):
+            return True  # holds a call with keywords
+        kind = type(node)
+        if kind is ast.Assign:
+            return any(self.assigns(target) for target in node.targets)  # type: ignore[attr-defined]
+        if kind is ast.AugAssign or kind is ast.AnnAssign:
+            return self.assigns(node.target)  # type: ignore[attr-defined]
+        if kind is ast.Expr:
+            value = node.value  # type: ignore[attr-defined]
+            if type(value) is ast.NamedExpr:
+                return True
+            func = value.func if type(value) is ast.Call else None
+            return (
+                type(func) is ast.Attribute
+                and func.attr in _MUTATORS
+                and type(func.value) is ast.Name
+                and func.value.id in self.names
+            )
+        return False
+
+    def assigns(self, target: ast.expr) -> bool:
+        kind = type(target)
+        if kind is ast.Name:
+            return target.id in self.names  # type: ignore[attr-defined]
+        if kind is ast.Tuple or kind is ast.List:
+            return any(self.assigns(element) for element in target.elts)  # type: ignore[attr-defined]
+        if kind is ast.Starred:
+            return self.assigns(target.value)  # type: ignore[attr-defined]
+        if kind is ast.Attribute or kind is ast.Subscript:
+            holder = target.value  # type: ignore[attr-defined]
+            return type(holder) is not ast.Name or holder.id in self.names
+        return True
+
+
+def _names_read(node: ast.expr) -> list[str]:
+    names = []
+    pending: list[ast.AST] = [node]
+    while pending:
+        current = pending.pop()
+        kind = type(current)
+        if kind is ast.Name:
+            names.append(current.id)  # type: ignore[attr-defined]
+            continue
+        for name in _expression_fields(kind):
+            child = getattr(current, name)
+            if type(child) is list:
+                pending += [c for c in child if isinstance(c, ast.AST)]
+            elif isinstance(child, ast.AST):
+                pending.append(child)
+    return names
+
+
+class _Shape:
+    """What one statement-level scan of a function finds: whether it sets an attribute
+    of a local (``event.label = ...``), its return values, and the values each local
+    variable is assigned."""
+
+    def __init__(self) -> None:
+        self.sets_attributes = False
+        self.holders: list[str] = []  # locals an attribute is set on
+        self.set_values: list[ast.expr] = []  # the values set
+        self.returns: list[ast.expr] = []
+        self.assigned: dict[str, list[ast.expr]] = {}
+
+    @classmethod
+    def of(cls, function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None) -> _Shape:
+        shape = cls()
+        pending: list[ast.AST] = list(function.body)
+        while pending:
+            statement = pending.pop()
+            kind = type(statement)
+            if kind is ast.Return:
+                value = statement.value  # type: ignore[attr-defined]
+                if value is not None and type(value) is not ast.Constant:
+                    shape.returns.append(value)
+            elif kind is ast.Assign:
+                for target in statement.targets:  # type: ignore[attr-defined]
+                    shape.assign(target, statement.value, receiver)  # type: ignore[attr-defined]
+            elif kind is ast.Expr and type(statement.value) is ast.NamedExpr:  # type: ignore[attr-defined]
+                named = statement.value  # type: ignore[attr-defined]
+                shape.assign(named.target, named.value, receiver)
+            elif kind is ast.AugAssign or kind is ast.AnnAssign:
+                if statement.value is not None:  # type: ignore[attr-defined]
+                    shape.assign(statement.target, statement.value, receiver)  # type: ignore[attr-defined]
+            elif kind is ast.For or kind is ast.AsyncFor:
+                shape.assign(statement.target, statement.iter, receiver)  # type: ignore[attr-defined]
+            elif kind is ast.With or kind is ast.AsyncWith:
+                for item in statement.items:  # type: ignore[attr-defined]
+                    if item.optional_vars is not None:
+                        shape.assign(item.optional_vars, item.context_expr, receiver)
+            for name in _BLOCKS.get(kind, ()):
+                pending += getattr(statement, name)
+        return shape
+
+    def assign(self, target: ast.expr, value: ast.expr, receiver: str | None) -> None:
+        kind = type(target)
+        if kind is ast.Name:
+            self.assigned.setdefault(target.id, []).append(value)  # type: ignore[attr-defined]
+        elif kind is ast.Tuple or kind is ast.List:
+            for element in target.elts:  # type: ignore[attr-defined]
+                self.assign(element, value, receiver)
+        elif kind is ast.Starred:
+            self.assign(target.value, value, receiver)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            holder = target.value  # type: ignore[attr-defined]
+            if isinstance(holder, ast.Name) and holder.id != receiver:
+                self.sets_attributes = True
+                self.holders.append(holder.id)
+                self.set_values.append(value)
+
+    def returned_sources(self, parameters: list[ast.arg]) -> set[_Raw]:
+        """What the return values are derived from, flow-insensitively: a local stands
+        for every value it is ever assigned. The parameters are the caller's business."""
+        found: set[_Raw] = set()
+        bound = {parameter.arg for parameter in parameters}
+        followed: set[str] = set()
+        pending: list[ast.AST] = list(self.returns)
+        while pending:
+            node = pending.pop()
+            kind = type(node)
+            if kind is ast.Name:
+                name = node.id  # type: ignore[attr-defined]
+                if name in self.assigned:
+                    if name not in followed:
+                        followed.add(name)
+                        pending += self.assigned[name]
+                elif name not in bound and name not in _BUILTINS:
+                    found.add((name, node, READ, ""))  # type: ignore[arg-type]
+                continue
+            if kind is ast.Constant:
+                continue
+            if kind is ast.Attribute:
+                found.add((node.attr, node, READ, ""))  # type: ignore[attr-defined, arg-type]
+            elif kind is ast.Subscript:
+                key = node.slice  # type: ignore[attr-defined]
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
+                    found.add((key.value, node, KEY, ""))  # type: ignore[arg-type]
+            elif kind is ast.Call:
+                reference = _dotted(node.func)  # type: ignore[attr-defined]
+                if reference is not None and reference not in _BUILTINS:
+                    found.add((reference.rsplit(".", 1)[-1], node, CALL, ""))  # type: ignore[arg-type]
+                    if type(node.func) is ast.Name:  # type: ignore[attr-defined]
+                        pending += node.args + [k.value for k in node.keywords]  # type: ignore[attr-defined]
+                        continue
+            elif kind in _COMPREHENSIONS:
+                for generator in node.generators:  # type: ignore[attr-defined]
+                    bound.update(n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name))
+            elif kind is ast.Lambda:
+                bound.update(parameter.arg for parameter in _arguments(node.args))  # type: ignore[attr-defined]
+            for name in _expression_fields(kind):
+                child = getattr(node, name)
+                if type(child) is list:
+                    pending += [c.value if type(c) is ast.keyword else c for c in child if isinstance(c, ast.AST)]
+                elif isinstance(child, ast.AST):
+                    pending.append(child)
+        return found
+
+
+def _captures(pattern: ast.pattern) -> list[str]:
+    return [
+        name
+        for node in ast.walk(pattern)
+        for name in (getattr(node, "name", None), getattr(node, "rest", None))
+        if isinstance(name, str)
+    ]
+
+
+def _arguments(arguments: ast.arguments) -> list[ast.arg]:
+    every = [*arguments.posonlyargs, *arguments.args, arguments.vararg, *arguments.kwonlyargs, arguments.kwarg]
+    return [arg for arg in every if arg is not None]
+
+
+def _receiver(method: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    positional = [*method.args.posonlyargs, *method.args.args]
+    if not positional or any(_dotted(d) == "staticmethod" for d in method.decorator_list):
+        return None
+    return positional[0].arg
+
+
+def _field_method(method: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...] | None:
+    """For ``__post_init__``: (); for a validator: the fields it names (its return value
+    becomes their value); None for any other method."""
+    if method.name in POST_INIT_METHODS:
+        return ()
+    for decorator in method.decorator_list:
+        func = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = (_dotted(func) or "").rsplit(".", 1)[-1]
+        if name in VALIDATOR_DECORATORS:
+            args = decorator.args if isinstance(decorator, ast.Call) else []
+            return tuple(a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    return None
+
+
+def _field_assignment(statement: ast.stmt) -> tuple[ast.Name | None, ast.expr | None]:
+    """A class-level ``name = value`` or ``name: T = value`` (not a method alias)."""
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        return statement.target, statement.value
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and not isinstance(statement.value, ast.Lambda)
+    ):
+        return statement.targets[0], statement.value
+    return None, None

@@ -1,0 +1,204 @@
+"""DOM105 on an annotated fixture project: in-process through the core, and end to end
+through `domain-fence check`, `flake8` and `lint-imports`, which must all report
+exactly the annotated findings."""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+from pathlib import Path
+
+import pytest
+from fixture_expectations import annotated, expectations, reported, unmet
+from support import FIXTURES, run_tool
+
+from domain_fence.core.config import ConfigError, parse_vocabulary
+from domain_fence.core.events import all_vocabulary_findings, vocabulary_findings
+from domain_fence.core.index import ProjectIndex
+
+DERIVED = FIXTURES / "vocabulary" / "derived"
+RUNTIME = DERIVED / "leaks" / "runtime"
+CONTRACT = "runtime-events-speak-runtime"
+IGNORED = shutil.ignore_patterns("__pycache__", ".domain_fence_cache", ".import_linter_cache")
+
+
+def options() -> dict[str, list[str]]:
+    """The contract's options as the fixture's .importlinter gives them."""
+    parser = configparser.ConfigParser()
+    parser.read(DERIVED / ".importlinter")
+    section = parser[f"importlinter:contract:{CONTRACT}"]
+    return {key: section[key].split() for key in ("modules", "event_bases", "allow", "emit_functions")} | {
+        "words": [line for line in section["words"].splitlines() if line]
+    }
+
+
+def config(**overrides):
+    return parse_vocabulary(CONTRACT, CONTRACT, {**options(), **overrides}, DERIVED)
+
+
+def index_of(root: Path) -> ProjectIndex:
+    return ProjectIndex.build(root, ["leaks"], search_paths=[str(root)], cache_dir=None)
+
+
+@pytest.fixture(scope="module")
+def index() -> ProjectIndex:
+    return index_of(DERIVED)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(DERIVED, root, ignore=IGNORED)
+    return root
+
+
+def module_of(path: Path) -> str:
+    return ".".join(path.relative_to(DERIVED).with_suffix("").parts)
+
+
+def by_fingerprint(findings):
+    return {f.fingerprint: f for f in findings}
+
+
+@pytest.mark.parametrize("path", sorted(DERIVED.rglob("*.py")), ids=lambda p: p.relative_to(DERIVED).as_posix())
+def test_findings_match_the_annotations(path: Path, index: ProjectIndex):
+    findings = vocabulary_findings(config(), index, module_of(path))
+    missing, unexpected = unmet(expectations(path), [(f.line, f.code, f.col) for f in findings])
+    assert not missing, f"expected but not reported: {missing}"
+    assert not unexpected, "reported but not expected:\n" + "\n".join(
+        f.describe() for f in findings if (f.line, f.code, f.col) in unexpected
+    )
+
+
+def test_the_fixtures_hold_enough_cases():
+    positives = [e for path in RUNTIME.glob("*.py") for e in expectations(path) if e.code == "DOM105"]
+    assert len(positives) >= 25
+    traps = (RUNTIME / "traps.py").read_text().count("    def ")
+    assert traps >= 15 and not expectations(RUNTIME / "traps.py")
+    assert not expectations(DERIVED / "leaks" / "experiment" / "episodes.py")
+
+
+def test_messages_name_the_keyword_the_event_and_the_chain(index):
+    findings = by_fingerprint(all_vocabulary_findings(config(), index))
+    direct = findings["DOM105:leaks.runtime.learner:Learner.attribute:Recognized(object_id)<-primary_target"]
+    assert direct.message == (
+        "value of 'object_id' constructing Recognized comes from self.primary_target (l.22): "
+        "experiment vocabulary 'primary target'"
+    )
+    assert direct.symbol == "leaks.runtime.events.Recognized(object_id)"
+    helper = findings[
+        "DOM105:leaks.runtime.learner:Learner.helper_in_another_module:Recognized(stats)<-summarize().primary_target"
+    ]
+    assert helper.message == (
+        "value of 'stats' constructing Recognized comes from summarize() reading learner.primary_target (l.10): "
+        "experiment vocabulary 'primary target'"
+    )
+    field = findings["DOM105:leaks.runtime.fields:Observed.count<-primary_target_ids"]
+    assert field.message.startswith("value of 'count' in Observed comes from self.primary_target_ids (l.26)")
+    emitted = findings["DOM105:leaks.runtime.learner:Learner.emit_function:telemetry.emit_event(label)<-primary_target"]
+    assert emitted.message.startswith("value of 'label' emitted by telemetry.emit_event comes from")
+    assert findings["DOM105:leaks.runtime.learner:Learner.set_after_construction:Recognized.label<-primary_target"]
+
+
+def test_fingerprints_survive_moving_code(tmp_path, index):
+    shutil.copytree(DERIVED / "leaks", tmp_path / "leaks", ignore=IGNORED)
+    for path in (tmp_path / "leaks").rglob("*.py"):
+        path.write_text("\n\n# moved down\n" + path.read_text())
+    before = all_vocabulary_findings(config(), index)
+    after = all_vocabulary_findings(config(), index_of(tmp_path))
+    assert [f.fingerprint for f in after] == [f.fingerprint for f in before]
+    assert [f.line for f in after] == [f.line + 3 for f in before]
+
+
+PARAMETER = "DOM105:leaks.runtime.learner:Learner.parameter:Recognized(label)<-episode_label"
+
+
+def test_a_parameter_the_census_reports_is_left_to_it(index):
+    assert PARAMETER in by_fingerprint(all_vocabulary_findings(config(), index))
+    with_census = by_fingerprint(all_vocabulary_findings(config(scope=["events", "parameters"]), index))
+    assert PARAMETER not in with_census
+    assert "DOM112:leaks.runtime.learner:Learner.parameter(episode_label)" in with_census
+    # Other values are still reported.
+    assert "DOM105:leaks.runtime.learner:Learner.attribute:Recognized(object_id)<-primary_target" in with_census
+
+
+def test_allow_and_emit_functions_are_what_the_contract_says(index):
+    allowed = "DOM105:leaks.runtime.traps:Calm.allowed:Recognized(object_id)<-target_position"
+    words = [*options()["words"], "target"]
+    assert allowed not in by_fingerprint(all_vocabulary_findings(config(words=words), index))
+    assert allowed in by_fingerprint(all_vocabulary_findings(config(words=words, allow=[]), index))
+    emitted = "DOM105:leaks.runtime.learner:Learner.emit_function:telemetry.emit_event(label)<-primary_target"
+    assert emitted not in by_fingerprint(all_vocabulary_findings(config(emit_functions=[]), index))
+    sent = "DOM105:leaks.runtime.traps:Calm.emitted_by_a_function_not_configured:telemetry.send(label)<-primary_target"
+    assert sent in by_fingerprint(all_vocabulary_findings(config(emit_functions=["*.send"]), index))
+
+
+def test_the_words_decide_at_check_time(index):
+    # The same facts, another vocabulary: nothing about epochs is reported any more.
+    words = [w for w in options()["words"] if w != "epoch"]
+    findings = all_vocabulary_findings(config(words=words), index)
+    assert findings and not any("'epoch'" in f.message for f in findings)
+
+
+def test_bad_emit_functions_are_configuration_errors():
+    with pytest.raises(ConfigError) as error:
+        config(emit_functions=["telemetry.emit()", "*.emit"])
+    assert error.value.errors == {
+        "emit_functions": "'telemetry.emit()' is not a dotted callee such as 'pkg.telemetry.emit' or '*.emit'"
+    }
+
+
+def test_a_bad_emit_function_exits_2_with_one_line(project):
+    text = (project / ".importlinter").read_text()
+    (project / ".importlinter").write_text(text.replace("*.emit_event", "emit event"))
+    result = run_tool("domain-fence", "check", cwd=project)
+    assert result.returncode == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "emit_functions" in lines[0] and "'emit event'" in lines[0], result.output
+    assert "Traceback" not in result.output
+
+
+def test_domain_fence_check_reports_exactly_the_annotations(project):
+    result = run_tool("domain-fence", "check", "-q", cwd=project)
+    assert result.returncode == 1, result.output
+    found = reported(result.stdout)
+    assert {r[:4] for r in found} == annotated(project) and len(found) == len(annotated(project))
+    # A warm run reads the facts from the cache and reports the same.
+    again = run_tool("domain-fence", "check", "-q", cwd=project)
+    assert (project / ".domain_fence_cache").is_dir()
+    assert again.stdout == result.stdout
+
+
+def test_flake8_and_lint_imports_report_the_same(project):
+    flake8 = run_tool("flake8", "--select", "DOM", "leaks", cwd=project)
+    assert flake8.returncode == 1 and flake8.stderr == "", flake8.output
+    found = reported(flake8.stdout)
+    assert {r[:4] for r in found} == annotated(project) and len(found) == len(annotated(project))
+    linted = run_tool("lint-imports", "--no-logo", cwd=project)
+    assert linted.returncode == 1, linted.output
+    assert "Runtime events carry no experiment knowledge BROKEN" in linted.stdout
+    assert sorted(reported(linted.stdout)) == sorted(found)
+
+
+def test_noqa_and_the_baseline(project):
+    learner = project / "leaks" / "runtime" / "learner.py"
+    text = learner.read_text()
+    line = "        emit(Recognized(object_id=self.primary_target, lm_id=self.lm_id))  # DOM105:24\n"
+    assert line in text
+    learner.write_text(text.replace(line, line.replace("# DOM105:24", "# noqa: DOM105")))
+    flake8 = run_tool("flake8", "--select", "DOM", "leaks", cwd=project)
+    assert not any("self.primary_target (l.22)" in r[4] for r in reported(flake8.stdout))
+    assert reported(flake8.stdout)
+
+    assert run_tool("domain-fence", "baseline", cwd=project).returncode == 0
+    learner.write_text("# moved down\n" + learner.read_text())
+    assert run_tool("domain-fence", "check", cwd=project).returncode == 0
+    assert run_tool("lint-imports", "--no-logo", cwd=project).returncode == 0
+
+
+def test_the_pytest_plugin_reports_the_same(pytester: pytest.Pytester):
+    shutil.copytree(DERIVED, pytester.path, ignore=IGNORED, dirs_exist_ok=True)
+    result = pytester.runpytest("--domain-fence", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    found = reported(result.stdout.str())
+    assert {r[:4] for r in found} == annotated(pytester.path) and len(found) == len(annotated(pytester.path))
