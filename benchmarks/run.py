@@ -25,12 +25,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from harness import configs, corpora, report, tools  # noqa: E402
+from harness import configs, corpora, monty, report, scenarios, tools  # noqa: E402
 from harness.measure import Sample, Series  # noqa: E402
 from harness.runner import Result, bench_corpus  # noqa: E402
 
 REPO = HERE.parent
-CORPUS_KEYS = ("a", "b", "c")
+CORPUS_KEYS = ("a", "b", "c", "m")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -39,7 +39,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--runs", type=int, default=None, help="runs per series (default 5; 1 with --quick)")
     parser.add_argument(
-        "--corpora", default="a,b,c", help="a = minimonty, b = django, c = generated trees (default a,b,c)"
+        "--corpora",
+        default="a,b,c,m",
+        help="a = minimonty, b = django, c = generated Django trees, m = Monty trees (default a,b,c,m)",
+    )
+    parser.add_argument("--monty-scales", default="1,20", help="copies in the Monty trees (default 1,20)")
+    parser.add_argument(
+        "--monty-source",
+        type=Path,
+        default=None,
+        help="an unpacked tbp-monty sdist to build the Monty trees from (default: pip download it)",
+    )
+    parser.add_argument(
+        "--no-scenarios", action="store_true", help="skip the CI-restored / edited / boundary-only runs on Monty"
     )
     parser.add_argument(
         "--scales", default=None, help="copies in the generated trees (default 1,10,50; 1,10 with --quick)"
@@ -68,6 +80,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     args.runs = args.runs or (1 if args.quick else 5)
     args.scales = [int(s) for s in (args.scales or ("1,10" if args.quick else "1,10,50")).split(",") if s]
+    args.monty_scales = [int(s) for s in args.monty_scales.split(",") if s]
     args.corpora = [c.strip() for c in args.corpora.split(",") if c.strip()]
     args.tools = {t.strip() for t in args.tools.split(",") if t.strip()}
     for key in args.corpora:
@@ -76,7 +89,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     unknown = args.tools - set(tools.TOOL_NAMES)
     if unknown:
         parser.error(f"--tools: unknown {', '.join(sorted(unknown))}")
-    if args.runs < 1 or any(s < 1 for s in args.scales):
+    if args.runs < 1 or any(s < 1 for s in (*args.scales, *args.monty_scales)):
         parser.error("--runs and --scales must be positive")
     return args
 
@@ -89,8 +102,11 @@ def build_corpora(args: argparse.Namespace, families: tuple[str, ...]) -> list[c
         built.append(corpora.django(args.work_dir))
     if "c" in args.corpora:
         built += [corpora.scaled_django(args.work_dir, scale) for scale in args.scales]
+    if "m" in args.corpora:
+        built += [monty.monty(args.work_dir, scale, args.monty_source) for scale in args.monty_scales]
     for corpus in built:
-        configs.write_all(corpus, families)
+        if not corpus.written:
+            configs.write_all(corpus, families)
         files, lines = corpus.size()
         print(f"corpus {corpus.name}: {files} files, {lines:,} lines in {corpus.root}", flush=True)
     return built
@@ -101,7 +117,7 @@ def dry_run(built: list[corpora.Corpus]) -> int:
     lint_imports = str(Path(sys.executable).parent / "lint-imports")
     failures = 0
     for corpus in built:
-        for config in ("forbidden.ini", ".importlinter"):
+        for config in ("forbidden.ini", ".importlinter", *(("boundary.ini",) if corpus.written else ())):
             result = subprocess.run(
                 [lint_imports, config, "--no-cache"],
                 cwd=corpus.root,
@@ -202,12 +218,28 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {tool.name}: {tool.shell_line()}   # caches: {' '.join(tool.caches) or '-'}")
     info_before = report.machine_info()
     all_results = {}
+    scenario_sections: list[str] = []
     for corpus in built:
         print(f"benchmarking {corpus.name} ({args.runs} runs per series)", flush=True)
+        applicable = [t for t in tool_list if corpus.tools is None or t.name.split("+")[0] in corpus.tools]
         all_results[corpus.name] = (
             corpus,
-            bench_corpus(corpus, tool_list, args.runs, args.work_dir / "logs" / corpus.name),
+            bench_corpus(corpus, applicable, args.runs, args.work_dir / "logs" / corpus.name),
         )
+        by_name = {t.name: t for t in applicable if not t.skip}
+        if corpus.written and not args.no_scenarios and {"domain-fence", "lint-imports"} <= set(by_name):
+            print(f"scenarios on {corpus.name} ({args.runs} runs each)", flush=True)
+            outcomes = scenarios.bench_scenarios(
+                corpus,
+                by_name["domain-fence"],
+                by_name["lint-imports"],
+                args.runs,
+                args.work_dir / "logs" / corpus.name / "scenarios",
+                args.work_dir,
+            )
+            results = all_results[corpus.name][1]
+            pair = (results["flake8"].cold, results["flake8+DOM"].warm_or_cold) if "flake8+DOM" in results else None
+            scenario_sections += scenarios.render(corpus, outcomes, _medians(pair))
     info = report.machine_info()
     info["load"] = f"before {info_before['load']}, after {info['load']} (1, 5, 15 min)"
     info["code"] = f"{info_before['code']} at the start; {info['code']} at the end"
@@ -215,6 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])
     )
     section = report.render(all_results, REPO, info, envs.versions, args.runs, skipped, command_line.strip())
+    if scenario_sections:
+        section = "\n".join(scenario_sections) + "\n" + section
+        (args.work_dir / "scenarios.md").write_text("\n".join(scenario_sections))
     print()
     print(section)
     _save_json(args.work_dir / "results.json", all_results, info, envs.versions, skipped, command_line.strip())
@@ -222,6 +257,13 @@ def main(argv: list[str] | None = None) -> int:
         report.write_readme(HERE / "README.md", section)
         print(f"\nwrote {HERE / 'README.md'}")
     return 0
+
+
+def _medians(pair):
+    """The median sample of each of two series (flake8 alone, with the plugin)."""
+    if pair is None:
+        return None
+    return tuple(Sample(s.wall, s.cpu, s.rss_mb, 0) for s in pair)
 
 
 def _save_json(path: Path, all_results, info, versions, skipped, command_line) -> None:
@@ -278,6 +320,9 @@ def report_only(args: argparse.Namespace) -> int:
         data["skipped"],
         data["command_line"] + " (re-rendered with --report-only)",
     )
+    scenario_file = args.work_dir / "scenarios.md"
+    if scenario_file.is_file():
+        section = scenario_file.read_text() + "\n" + section
     print(section)
     if args.write_readme:
         report.write_readme(HERE / "README.md", section)

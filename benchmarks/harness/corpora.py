@@ -75,6 +75,8 @@ class Corpus:
     spec: RuleSpec
     scale: int | None = None  # copies, for generated trees
     clean: bool = False  # every contract is expected to be kept
+    tools: tuple[str, ...] | None = None  # the tools whose configuration it has (None: every tool)
+    written: bool = False  # its configuration is written with the corpus, not from ``spec``
 
     @property
     def src(self) -> Path:

@@ -98,7 +98,11 @@ def corpus_table(corpus: Corpus, results: dict[str, Result]) -> list[str]:
 
 
 def _scaled(all_results: dict[str, tuple[Corpus, dict[str, Result]]]) -> dict[int, dict[str, Result]]:
-    return {corpus.scale: results for corpus, results in all_results.values() if corpus.scale is not None}
+    return {
+        corpus.scale: results
+        for corpus, results in all_results.values()
+        if corpus.scale is not None and corpus.name.startswith("django-x")
+    }
 
 
 def targets(all_results: dict[str, tuple[Corpus, dict[str, Result]]]) -> list[str]:
