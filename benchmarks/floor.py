@@ -40,9 +40,9 @@ def main(argv: list[str]) -> None:
     os.chdir(corpus)
     gc.disable()
 
-    from domain_fence.core.declarations import CODES as DECLARATION_SCOPES
-    from domain_fence.core.events import EventResolver, prefetch_covered
-    from domain_fence.core.index import ProjectIndex
+    from domain_fence.core.families.vocabulary.declarations import CODES as DECLARATION_SCOPES
+    from domain_fence.core.families.vocabulary.events import EventResolver, prefetch_covered
+    from domain_fence.core.index.project import ProjectIndex
     from domain_fence.integrations.importlinter.configuration import load_configuration
 
     configuration = load_configuration(corpus / ".importlinter")

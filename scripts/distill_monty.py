@@ -19,13 +19,13 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from domain_fence.core.config import WordRule
-from domain_fence.core.modules import discover_modules
-from domain_fence.core.placement import definition_matches
-from domain_fence.core.presets import MONTY
-from domain_fence.core.pyfacts import extract
-from domain_fence.core.source import load_tree
-from domain_fence.core.vocabulary import Vocabulary
+from domain_fence.core.families.config import WordRule
+from domain_fence.core.families.placement.definitions import definition_matches
+from domain_fence.core.families.vocabulary.words import Vocabulary
+from domain_fence.core.setup.presets import MONTY
+from domain_fence.core.source.modules import discover_modules
+from domain_fence.core.source.pyfacts import extract
+from domain_fence.core.source.reading import load_tree
 
 ROOT = "tbp.monty"
 COPIED = ("tbp/monty/telemetry/schemas.py",)  # the event bases, as they are

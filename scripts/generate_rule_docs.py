@@ -5,7 +5,7 @@
     python scripts/generate_rule_docs.py --check  # exit 1 when the README is out of date
 
 The section lies between ``<!-- rules:start -->`` and ``<!-- rules:end -->``;
-``domain-fence explain CODE`` renders the same registry (src/domain_fence/core/rules.py).
+``domain-fence explain CODE`` renders the same registry (src/domain_fence/core/model/rules.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from domain_fence.core.ruledocs import MarkersMissing, replace_reference, unknown_codes
+from domain_fence.core.model.ruledocs import MarkersMissing, replace_reference, unknown_codes
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -26,7 +26,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from domain_fence.core.presets import MONTY
+from domain_fence.core.setup.presets import MONTY
 
 from .corpora import Corpus, _reset, _stale, _stamp
 from .spec import RuleSpec

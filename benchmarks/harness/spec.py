@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain_fence.core.presets import DEFAULT_SYMBOLS, DEFAULT_WORDS
+from domain_fence.core.setup.presets import DEFAULT_SYMBOLS, DEFAULT_WORDS
 
 
 @dataclass(frozen=True)

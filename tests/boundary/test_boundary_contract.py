@@ -10,7 +10,7 @@ import importlinter.api  # noqa: F401  (configures import-linter's settings, e.g
 import pytest
 from importlinter.domain.contract import InvalidContractOptions
 
-from domain_fence.core.baseline import Baseline, BaselineEntry, write_baseline
+from domain_fence.core.engine.baseline import Baseline, BaselineEntry, write_baseline
 from domain_fence.integrations.importlinter import BoundaryContract
 from domain_fence.integrations.importlinter.base import project_root
 

@@ -9,10 +9,10 @@ import pytest
 from fixture_expectations import expectations, unmet
 from support import FIXTURES
 
-from domain_fence.core.config import parse_boundary
 from domain_fence.core.families import Context
 from domain_fence.core.families.boundary import BOUNDARY
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.families.config import parse_boundary
+from domain_fence.core.index.project import ProjectIndex
 
 ROOT = FIXTURES / "direct_imports"
 RUNTIME = ROOT / "fenced" / "runtime"

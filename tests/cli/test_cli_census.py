@@ -12,8 +12,8 @@ import pytest
 from cli_support import REPO, domain_fence
 from support import FIXTURES
 
-from domain_fence.core.census import Census, Movement, Tally
-from domain_fence.core.report import ContractResult, Report
+from domain_fence.core.model.census import Census, Movement, Tally
+from domain_fence.core.model.report import ContractResult, Report
 from domain_fence.integrations.reporters import RenderOptions, render
 
 LEAKY = FIXTURES / "vocabulary" / "scope" / "leaky"

@@ -9,7 +9,7 @@ import pytest
 from cli_support import copy_fixture, domain_fence, run
 from test_cli_init import FLAKE8_PLUGIN_INSTALLED
 
-from domain_fence.core.layout import LayoutError, ruff_configuration
+from domain_fence.core.setup.layout import LayoutError, ruff_configuration
 
 PYPROJECT_WITH_RUFF = '[project]\nname = "tbp.monty"\n\n[tool.ruff]\nline-length = 100\n'
 # A runtime module breaking pycodestyle (E501), pyflakes (F401) and the boundary (DOM301).

@@ -12,8 +12,8 @@ import pytest
 from cli_support import REPO, copy_fixture
 from click.testing import CliRunner
 
-from domain_fence.core.findings import Finding
-from domain_fence.core.report import ContractResult, Dependency, Domains, Link, Report, baseline_entry_lines
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import ContractResult, Dependency, Domains, Link, Report, baseline_entry_lines
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.reporters import RenderOptions, render
 from domain_fence.integrations.reporters.github import escape_data, escape_property, workspace_prefix

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from domain_fence.core.report import ContractResult, Dependency, Domains, Link, Report
+from domain_fence.core.model.report import ContractResult, Dependency, Domains, Link, Report
 from domain_fence.integrations.reporters import render
 from domain_fence.integrations.reporters.domain_graph import BASELINED_LINK_STYLE, NEW_LINK_STYLE
 

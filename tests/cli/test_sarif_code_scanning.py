@@ -22,8 +22,8 @@ import jsonschema
 import pytest
 from cli_support import REPO, domain_fence, git, write_tree
 
-from domain_fence.core.findings import Finding
-from domain_fence.core.report import ContractResult, Report
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import ContractResult, Report
 from domain_fence.integrations.reporters import RenderOptions, sarif
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from domain_fence.core.baseline import (
+from domain_fence.core.engine.baseline import (
     Baseline,
     BaselineEntry,
     BaselineError,
@@ -15,7 +15,7 @@ from domain_fence.core.baseline import (
     render,
     write_baseline,
 )
-from domain_fence.core.findings import Finding
+from domain_fence.core.model.findings import Finding
 
 
 def entry(contract: str, fingerprint: str) -> BaselineEntry:

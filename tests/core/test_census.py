@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain_fence.core.census import Census, Movement, Tally, take_census, vocabulary_word
-from domain_fence.core.findings import Finding
-from domain_fence.core.rules import get_rule, rules_of_family
+from domain_fence.core.model.census import Census, Movement, Tally, take_census, vocabulary_word
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.rules import get_rule, rules_of_family
 
 MODELS = "pkg.runtime.models"
 

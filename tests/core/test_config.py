@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from domain_fence.core.config import ConfigError, WordRule, parse_boundary, parse_placement, parse_vocabulary
+from domain_fence.core.families.config import ConfigError, WordRule, parse_boundary, parse_placement, parse_vocabulary
 
 ROOT = Path("/project")
 

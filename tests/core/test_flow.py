@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from domain_fence.core.factcache import decode_facts, encode
-from domain_fence.core.flow import CALL, FIELD, KEY, KEYWORD, PARAMETER, READ
-from domain_fence.core.pyfacts import extract
+from domain_fence.core.source.factcache import decode_facts, encode
+from domain_fence.core.source.flow import CALL, FIELD, KEY, KEYWORD, PARAMETER, READ
+from domain_fence.core.source.pyfacts import extract
 
 SOURCE = """
 from pkg.events import Recognized as R

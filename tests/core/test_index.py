@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.index.project import ProjectIndex
 
 
 @pytest.fixture

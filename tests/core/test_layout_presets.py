@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from support import FIXTURES
 
-from domain_fence.core.layout import LayoutError, read_layout, runtime_partition
-from domain_fence.core.presets import MONTY, plan_detected, plan_preset, render_importlinter
+from domain_fence.core.setup.layout import LayoutError, read_layout, runtime_partition
+from domain_fence.core.setup.presets import MONTY, plan_detected, plan_preset, render_importlinter
 
 
 def make_tree(root: Path, *files: str) -> Path:

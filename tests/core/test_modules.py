@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain_fence.core.modules import (
+from domain_fence.core.source.modules import (
     ModuleExpression,
     ModuleNotFound,
     discover_modules,

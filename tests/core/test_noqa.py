@@ -10,7 +10,7 @@ from flake8.violation import Violation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain_fence.core.noqa import NoqaComments
+from domain_fence.core.engine.noqa import NoqaComments
 
 CODES = ["DOM101", "DOM104", "DOM112", "DOM301", "DOM001"]
 

@@ -3,7 +3,7 @@ fingerprints, and which stay where they are."""
 
 from __future__ import annotations
 
-from domain_fence.core.rekey import Rekeyed, carried_entries, module_renames, renamed_modules
+from domain_fence.core.engine.rekey import Rekeyed, carried_entries, module_renames, renamed_modules
 
 LEGACY = "boundary:app.runtime.legacy->app.experiment.modes"
 HERITAGE = "boundary:app.runtime.heritage->app.experiment.modes"

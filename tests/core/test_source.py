@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from domain_fence.core.source import Unreadable, decode, load_tree, parse_source
+from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source
 
 
 def test_utf8_with_bom_and_crlf():

@@ -226,7 +226,7 @@ def test_the_configuration_is_found_once_per_directory_not_once_per_file(leaky, 
 
 
 def test_the_plugin_reads_ahead_the_modules_below_the_paths_flake8_checks(tmp_path):
-    from domain_fence.core.index import ProjectIndex
+    from domain_fence.core.index.project import ProjectIndex
 
     for name in ("app/__init__.py", "app/runtime/__init__.py", "app/runtime/loop.py", "app/running.py"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -13,12 +13,12 @@ import pytest
 from perf_support import edit, leaky_project, settle
 from support import MINIMONTY_SRC, run_tool
 
-from domain_fence.core import factcache
-from domain_fence.core import index as index_module
-from domain_fence.core.config import parse_vocabulary
-from domain_fence.core.events import all_vocabulary_findings
-from domain_fence.core.factcache import FactCache, Stamp, cache_key
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.families.config import parse_vocabulary
+from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
+from domain_fence.core.index import project as index_module
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source import factcache
+from domain_fence.core.source.factcache import FactCache, Stamp, cache_key
 
 
 @pytest.fixture(autouse=True)

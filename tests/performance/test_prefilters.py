@@ -20,11 +20,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import FIXTURES, MINIMONTY_SRC
 
-from domain_fence.core.config import parse_placement
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.placement import bytes_filter, check_placement, definitions_in, placement_findings
-from domain_fence.core.pyfacts import method_definitions, top_level_definitions
-from domain_fence.core.source import Unreadable, decode, parse_source
+from domain_fence.core.families.config import parse_placement
+from domain_fence.core.families.placement.definitions import (
+    bytes_filter,
+    check_placement,
+    definitions_in,
+    placement_findings,
+)
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source.pyfacts import method_definitions, top_level_definitions
+from domain_fence.core.source.reading import Unreadable, decode, parse_source
 
 
 def python_files() -> list[Path]:

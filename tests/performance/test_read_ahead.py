@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from domain_fence.core import factcache
-from domain_fence.core import index as index_module
-from domain_fence.core.config import parse_vocabulary
-from domain_fence.core.events import all_vocabulary_findings, prefetch_covered
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.families.config import parse_vocabulary
+from domain_fence.core.families.vocabulary.events import all_vocabulary_findings, prefetch_covered
+from domain_fence.core.index import project as index_module
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source import factcache
 
 FILES = {
     "pkg/__init__.py": "",

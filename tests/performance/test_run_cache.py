@@ -15,8 +15,8 @@ import pytest
 from perf_support import SETTLED, edit, leaky_project, settle
 from support import run_tool
 
-from domain_fence.core import runcache
-from domain_fence.core.runcache import Inputs, input_digest
+from domain_fence.core.engine import runcache
+from domain_fence.core.engine.runcache import Inputs, input_digest
 
 MARKER = "REPLAYED FROM THE RUN CACHE\n"
 

@@ -10,10 +10,10 @@ from importlinter.application import output
 from importlinter.domain.contract import InvalidContractOptions
 from support import FIXTURES
 
-from domain_fence.core.baseline import Baseline, BaselineEntry, apply_baseline, load_baseline, write_baseline
-from domain_fence.core.config import parse_placement
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.placement import check_placement
+from domain_fence.core.engine.baseline import Baseline, BaselineEntry, apply_baseline, load_baseline, write_baseline
+from domain_fence.core.families.config import parse_placement
+from domain_fence.core.families.placement.definitions import check_placement
+from domain_fence.core.index.project import ProjectIndex
 from domain_fence.integrations.importlinter import PlacementContract
 from domain_fence.integrations.importlinter.base import project_root
 

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 from support import FIXTURES
 
-from domain_fence.core.config import parse_placement
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.placement import (
+from domain_fence.core.families.config import parse_placement
+from domain_fence.core.families.placement.definitions import (
     Definition,
     bytes_filter,
     check_placement,
@@ -24,6 +23,7 @@ from domain_fence.core.placement import (
     module_placement_findings,
     scan_definitions,
 )
+from domain_fence.core.index.project import ProjectIndex
 
 PROJECT = FIXTURES / "placement" / "monty"
 SOURCES = PROJECT / "src"

@@ -32,14 +32,14 @@ from hypothesis import strategies as st
 from importlinter.domain.contract import InvalidContractOptions
 from reliability_support import REPO, project
 
-from domain_fence.core.blockers import source_blockers
-from domain_fence.core.config import parse_placement, parse_vocabulary
-from domain_fence.core.events import all_vocabulary_findings
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.placement import check_placement
-from domain_fence.core.pyfacts import declaration_facts, module_facts
-from domain_fence.core.rules import RULES
-from domain_fence.core.source import Unreadable, decode, load_tree, parse_source
+from domain_fence.core.families.config import parse_placement, parse_vocabulary
+from domain_fence.core.families.placement.definitions import check_placement
+from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
+from domain_fence.core.index.blockers import source_blockers
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model.rules import RULES
+from domain_fence.core.source.pyfacts import declaration_facts, module_facts
+from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source
 from domain_fence.integrations import flake8 as flake8_plugin
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.importlinter import BoundaryContract, PlacementContract, VocabularyContract

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from domain_fence.core.ruledocs import END_MARKER, START_MARKER, explain, missing_docs, reference, unknown_codes
-from domain_fence.core.rules import RETIRED, RULES
+from domain_fence.core.model.ruledocs import END_MARKER, START_MARKER, explain, missing_docs, reference, unknown_codes
+from domain_fence.core.model.rules import RETIRED, RULES
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"

@@ -12,9 +12,9 @@ import pytest
 from fixture_expectations import annotated, expectations, reported, unmet
 from support import FIXTURES, run_tool
 
-from domain_fence.core.config import ConfigError, parse_vocabulary
-from domain_fence.core.events import all_vocabulary_findings, vocabulary_findings
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.families.config import ConfigError, parse_vocabulary
+from domain_fence.core.families.vocabulary.events import all_vocabulary_findings, vocabulary_findings
+from domain_fence.core.index.project import ProjectIndex
 
 DERIVED = FIXTURES / "vocabulary" / "derived"
 RUNTIME = DERIVED / "leaks" / "runtime"

@@ -14,8 +14,8 @@ import pytest
 from fixture_expectations import expectations, unmet
 from support import FIXTURES, run_tool
 
-from domain_fence.core.events import all_vocabulary_findings
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
+from domain_fence.core.index.project import ProjectIndex
 from domain_fence.integrations.importlinter.configuration import load_configuration
 
 TREE = FIXTURES / "vocabulary" / "mixins"

@@ -9,9 +9,13 @@ import pytest
 from fixture_expectations import expectations, unmet
 from support import EXPERIMENT_WORDS, FIXTURES
 
-from domain_fence.core.config import parse_vocabulary
-from domain_fence.core.events import all_vocabulary_findings, unmatched_module_expressions, vocabulary_findings
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.families.config import parse_vocabulary
+from domain_fence.core.families.vocabulary.events import (
+    all_vocabulary_findings,
+    unmatched_module_expressions,
+    vocabulary_findings,
+)
+from domain_fence.core.index.project import ProjectIndex
 
 RULES = FIXTURES / "vocabulary" / "rules"
 RUNTIME = RULES / "vocab" / "runtime"

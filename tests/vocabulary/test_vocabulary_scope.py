@@ -10,10 +10,10 @@ import pytest
 from fixture_expectations import expectations, unmet
 from support import EXPERIMENT_WORDS, FIXTURES
 
-from domain_fence.core.config import ConfigError, parse_vocabulary
-from domain_fence.core.events import all_vocabulary_findings, vocabulary_findings
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.pyfacts import declaration_facts
+from domain_fence.core.families.config import ConfigError, parse_vocabulary
+from domain_fence.core.families.vocabulary.events import all_vocabulary_findings, vocabulary_findings
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source.pyfacts import declaration_facts
 
 SCOPED = FIXTURES / "vocabulary" / "scope"
 RUNTIME = SCOPED / "census" / "runtime"
@@ -210,7 +210,7 @@ def test_declaration_facts_are_a_pure_function_of_the_tree():
 
 def test_every_vocabulary_finding_names_its_word_and_module_the_same_way(index):
     """The census (by word, by module) reads these two parts of every vocabulary finding."""
-    from domain_fence.core.rules import rules_of_family
+    from domain_fence.core.model.rules import rules_of_family
 
     assert all("experiment vocabulary '{word}'{hint}" in rule.message for rule in rules_of_family("vocabulary"))
     for finding in all_vocabulary_findings(config(), index):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from domain_fence.core.config import WordRule, parse_vocabulary
-from domain_fence.core.vocabulary import Vocabulary, fold, split_words, words_of
+from domain_fence.core.families.config import WordRule, parse_vocabulary
+from domain_fence.core.families.vocabulary.words import Vocabulary, fold, split_words, words_of
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ or usage error, reported as one line on stderr, never a traceback.
 
 import-linter, grimp and rich are imported only by the commands that use them: a
 ``check`` whose inputs have not changed since its last run replays that run's report
-(:mod:`domain_fence.core.runcache`) without them.
+(:mod:`domain_fence.core.engine.runcache`) without them.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 
-from domain_fence.core.baseline import BaselineError
-from domain_fence.core.factcache import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
-from domain_fence.core.layout import LayoutError, read_layout, ruff_configuration
-from domain_fence.core.presets import (
+from domain_fence.core.engine.baseline import BaselineError
+from domain_fence.core.engine.runcache import Inputs, Invocation, RunCache, input_digest
+from domain_fence.core.model.ruledocs import explain as explain_rule
+from domain_fence.core.model.rules import RULES, get_rule
+from domain_fence.core.setup.layout import LayoutError, read_layout, ruff_configuration
+from domain_fence.core.setup.presets import (
     EDITOR_RECIPE,
     FLAKE8_DOM_ONLY_SECTION,
     FLAKE8_SECTION,
@@ -35,9 +37,7 @@ from domain_fence.core.presets import (
     plan_preset,
     render_importlinter,
 )
-from domain_fence.core.ruledocs import explain as explain_rule
-from domain_fence.core.rules import RULES, get_rule
-from domain_fence.core.runcache import Inputs, Invocation, RunCache, input_digest
+from domain_fence.core.source.factcache import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
 from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
 if TYPE_CHECKING:

@@ -23,11 +23,11 @@ from typing import Any
 from flake8.exceptions import PluginExecutionFailed
 
 from domain_fence import __version__
-from domain_fence.core.baseline import BaselineError
-from domain_fence.core.blockers import Blocker, blocker_finding, printable_path
 from domain_fence.core.engine import Engine
-from domain_fence.core.findings import Finding
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.engine.baseline import BaselineError
+from domain_fence.core.index.blockers import Blocker, blocker_finding, printable_path
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model.findings import Finding
 from domain_fence.integrations.importlinter.configuration import (
     Configuration,
     ConfigurationError,

@@ -29,10 +29,10 @@ if TYPE_CHECKING:
     from importlinter.domain.contract import Contract, ContractCheck
 
     from domain_fence.core.engine import Engine
-    from domain_fence.core.findings import Finding
-    from domain_fence.core.index import ProjectIndex
-    from domain_fence.core.placement import Definition
-    from domain_fence.core.report import ContractResult
+    from domain_fence.core.families.placement.definitions import Definition
+    from domain_fence.core.index.project import ProjectIndex
+    from domain_fence.core.model.findings import Finding
+    from domain_fence.core.model.report import ContractResult
     from domain_fence.integrations.importlinter.configuration import Configuration
 
 OPTION = "--domain-fence-config"
@@ -104,8 +104,8 @@ class Fence:
         lies outside ``module_expressions`` (``*``/``**`` as in import-linter; a plain
         name includes its submodules). Fail when nothing matches, unless ``allow_empty``.
         """
-        from domain_fence.core.modules import ModuleExpression, matches_any, module_expression_error
-        from domain_fence.core.rules import get_rule
+        from domain_fence.core.model.rules import get_rule
+        from domain_fence.core.source.modules import ModuleExpression, matches_any, module_expression_error
 
         __tracebackhide__ = True
         if not module_expressions:
@@ -152,7 +152,7 @@ class Fence:
     def findings(self, include_baselined: bool = False) -> list[Finding]:
         """Every finding of the domain-fence contracts (boundary, placement, ...), sorted;
         those recorded in a baseline only with ``include_baselined``."""
-        from domain_fence.core.findings import sorted_findings
+        from domain_fence.core.model.findings import sorted_findings
 
         found: list[Finding] = []
         for spec in self.engine.contracts:
@@ -196,7 +196,7 @@ class Fence:
     def engine(self) -> Engine:
         """The engine for the configuration's domain-fence contracts, validated."""
         if self._engine is None:
-            from domain_fence.core.baseline import BaselineError
+            from domain_fence.core.engine.baseline import BaselineError
             from domain_fence.integrations.importlinter.base import FenceContract
             from domain_fence.integrations.importlinter.configuration import ConfigurationError
             from domain_fence.integrations.importlinter.results import validate
@@ -229,7 +229,7 @@ class Fence:
     def result(self, contract_id: str) -> ContractResult:
         """A domain-fence contract's result from the engine, computed once."""
         if contract_id not in self._results:
-            from domain_fence.core.baseline import BaselineError
+            from domain_fence.core.engine.baseline import BaselineError
 
             try:
                 self._results[contract_id] = self.engine.check_contract(self.engine.contract(contract_id))
@@ -268,7 +268,7 @@ class Fence:
         return "\n".join(lines)
 
     def _definitions(self, pattern: str) -> list[Definition]:
-        from domain_fence.core.placement import scan_definitions
+        from domain_fence.core.families.placement.definitions import scan_definitions
 
         if not isinstance(pattern, str) or not pattern:
             raise FenceProblem(f"a symbol pattern is a non-empty string such as 'init_telemetry', not {pattern!r}")
@@ -303,8 +303,8 @@ LAZY_MODULES = (
     "domain_fence.integrations.importlinter.configuration",
     "domain_fence.integrations.importlinter.graph",
     "domain_fence.integrations.importlinter.results",
-    "domain_fence.core.placement",
-    "domain_fence.core.findings",
+    "domain_fence.core.families.placement.definitions",
+    "domain_fence.core.model.findings",
     "importlinter.api",
     "importlinter.application.output",
     "grimp.exceptions",
@@ -312,7 +312,7 @@ LAZY_MODULES = (
 
 
 def _preload() -> None:
-    from domain_fence.core.isolation import preload
+    from domain_fence.core.index.isolation import preload
 
     preload(LAZY_MODULES)
     from domain_fence.integrations.importlinter.graph import GRAPH_MODULES  # imported just now

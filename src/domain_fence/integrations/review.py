@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from domain_fence.core.baseline import Baseline, BaselineEntry, load_baseline, parse_baseline
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.rekey import changes, might_carry, module_renames
-from domain_fence.core.report import baseline_entry_lines
+from domain_fence.core.engine.baseline import Baseline, BaselineEntry, load_baseline, parse_baseline
+from domain_fence.core.engine.rekey import changes, might_carry, module_renames
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model.report import baseline_entry_lines
 
 from .gitrepo import GitError, last_commit_touching, renamed_files, repository_root, resolve_revision, show_file
 from .reporters.github import escape_data, escape_property

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .base import Context, Family, GraphUnavailableError, Option, ProjectOutcome
-from .boundary import BOUNDARY
-from .placement import PLACEMENT
-from .vocabulary import VOCABULARY
+from domain_fence.core.families.base import Context, Family, GraphUnavailableError, Option, ProjectOutcome
+from domain_fence.core.families.boundary import BOUNDARY
+from domain_fence.core.families.placement import PLACEMENT
+from domain_fence.core.families.vocabulary import VOCABULARY
 
 _ALL: tuple[Family, ...] = (BOUNDARY, VOCABULARY, PLACEMENT)
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..findings import Finding
-from ..index import ProjectIndex
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model.findings import Finding
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
 
-    from ..blockers import Blocker
+    from domain_fence.core.index.blockers import Blocker
 
 
 @dataclass(frozen=True)

@@ -22,15 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import fingerprints
-from ..config import BoundaryConfig, parse_boundary
-from ..findings import Finding
-from ..index import ProjectIndex
-from ..modules import matches_any
-from ..pyfacts import ImportFact
-from ..report import Domains, Link
-from ..rules import get_rule
-from .base import Context, Option, ProjectOutcome
+from domain_fence.core.families.base import Context, Option, ProjectOutcome
+from domain_fence.core.families.config import BoundaryConfig, parse_boundary
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model import fingerprints
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import Domains, Link
+from domain_fence.core.model.rules import get_rule
+from domain_fence.core.source.modules import matches_any
+from domain_fence.core.source.pyfacts import ImportFact
 
 if TYPE_CHECKING:
     from grimp import ImportGraph

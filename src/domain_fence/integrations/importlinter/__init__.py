@@ -8,7 +8,7 @@ Register them in the project's import-linter configuration::
         placement: domain_fence.integrations.importlinter.PlacementContract
 """
 
-from domain_fence.core.isolation import WORKER_MODULES, preload, tool_imports_only
+from domain_fence.core.index.isolation import WORKER_MODULES, preload, tool_imports_only
 
 # lint-imports has put the current directory on sys.path before it imports us: what
 # our contract types import (now, or later while checking) comes from the interpreter,

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from importlinter import Contract, ContractCheck, fields, output
 from importlinter.domain.contract import InvalidContractOptions
 
-from domain_fence.core.baseline import BaselineEntry, BaselineError
-from domain_fence.core.config import ConfigError
 from domain_fence.core.engine import ContractSpec, Engine, stale_message
+from domain_fence.core.engine.baseline import BaselineEntry, BaselineError
 from domain_fence.core.families import Family
 from domain_fence.core.families.base import BASELINE_OPTIONS
-from domain_fence.core.findings import Finding
-from domain_fence.core.report import ContractResult
+from domain_fence.core.families.config import ConfigError
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import ContractResult
 
 if TYPE_CHECKING:
     from grimp import ImportGraph

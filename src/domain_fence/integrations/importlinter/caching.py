@@ -5,7 +5,7 @@ receives the graph, and its type is imported after the graph is built. The optio
 are still in the command's click context while contracts are checked, so we read
 them there: ``--no-cache`` means no cache of ours either, ``--cache-dir DIR`` puts
 our caches in DIR beside grimp's, and without either ours stay where the
-environment says (:func:`~domain_fence.core.factcache.cache_directory`).
+environment says (:func:`~domain_fence.core.source.factcache.cache_directory`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from domain_fence.core.factcache import cache_directory
+from domain_fence.core.source.factcache import cache_directory
 
 
 def fence_cache_dir(root: Path) -> Path | None:

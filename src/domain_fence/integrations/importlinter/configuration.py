@@ -24,8 +24,8 @@ import importlinter.api  # noqa: F401  (configures import-linter's settings, as 
 from importlinter import fields
 from importlinter.domain.contract import Contract, InvalidContractOptions
 
-from domain_fence.core.config import FLAG_OPTIONS
-from domain_fence.core.factcache import DEFAULT_DIRECTORY, cache_directory
+from domain_fence.core.families.config import FLAG_OPTIONS
+from domain_fence.core.source.factcache import DEFAULT_DIRECTORY, cache_directory
 
 from .base import FenceContract, project_root
 from .reading import FlagTest, OptionsError, has_section, read_options

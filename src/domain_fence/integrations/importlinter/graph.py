@@ -18,7 +18,7 @@ import grimp
 from grimp import ImportGraph
 from grimp.exceptions import NotATopLevelModule, SourceSyntaxError
 
-from domain_fence.core.blockers import (
+from domain_fence.core.index.blockers import (
     Blocker,
     is_utf8,
     printable,
@@ -27,9 +27,9 @@ from domain_fence.core.blockers import (
     source_blockers,
     walk_blockers,
 )
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.isolation import WORKER_MODULES, preload
-from domain_fence.core.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
+from domain_fence.core.index.isolation import WORKER_MODULES, preload
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
 from .configuration import Configuration, ConfigurationError, project_on_path
 from .native import cache_turn, native_stderr_held, with_roomy_stack

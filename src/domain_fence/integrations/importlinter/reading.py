@@ -18,7 +18,7 @@ from typing import Any
 
 from importlinter.adapters.user_options import IniFileUserOptionReader, TomlFileUserOptionReader
 
-from domain_fence.core.text import control_character
+from domain_fence.core.model.text import control_character
 
 INI_SECTION = "importlinter"
 # Session options that are one value each; every other session option may be a list.

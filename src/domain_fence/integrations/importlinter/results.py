@@ -1,6 +1,6 @@
 """Check every contract of a configuration: ours through the engine, import-linter's
 own types through import-linter, each ``ContractCheck`` read into a
-:class:`~domain_fence.core.report.ContractResult`.
+:class:`~domain_fence.core.model.report.ContractResult`.
 
 import-linter's built-in types put import chains in their metadata in a handful of
 shapes; those become DOM303 findings at the first import of each chain. Anything else (an acyclic-siblings summary, a
@@ -24,14 +24,14 @@ from rich.console import Console
 from rich.errors import MarkupError
 from rich.text import Text
 
-from domain_fence.core.baseline import BaselineError
-from domain_fence.core.blockers import Blocker, blocker_finding, printable
 from domain_fence.core.engine import ConfigurationProblems, Engine
+from domain_fence.core.engine.baseline import BaselineError
 from domain_fence.core.families import GraphUnavailableError
 from domain_fence.core.families.boundary import import_place
-from domain_fence.core.findings import Finding
-from domain_fence.core.index import ProjectIndex
-from domain_fence.core.report import (
+from domain_fence.core.index.blockers import Blocker, blocker_finding, printable
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import (
     ContractResult,
     Dependency,
     Link,

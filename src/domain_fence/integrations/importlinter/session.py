@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from domain_fence.core.engine import ContractSpec, Engine, Settings
 from domain_fence.core.families import GraphUnavailableError
-from domain_fence.core.index import ProjectIndex
+from domain_fence.core.index.project import ProjectIndex
 
 from .base import FenceContract, current_root
 from .caching import fence_cache_dir

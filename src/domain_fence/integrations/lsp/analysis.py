@@ -12,9 +12,9 @@ from pathlib import Path
 
 from flake8.defaults import NOQA_FILE
 
-from domain_fence.core.baseline import BaselineError
 from domain_fence.core.engine import ConfigurationProblems, Engine
-from domain_fence.core.findings import Finding
+from domain_fence.core.engine.baseline import BaselineError
+from domain_fence.core.model.findings import Finding
 from domain_fence.integrations.importlinter.configuration import (
     CONFIG_FILES,
     ConfigurationError,

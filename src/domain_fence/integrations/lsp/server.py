@@ -34,9 +34,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import ServerTextPosition, ServerTextRange, TextDocument
 
-from domain_fence.core.findings import Finding
-from domain_fence.core.ruledocs import explain, rule_markdown
-from domain_fence.core.rules import RULES, get_rule
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.ruledocs import explain, rule_markdown
+from domain_fence.core.model.rules import RULES, get_rule
 from domain_fence.integrations.importlinter.configuration import (
     CONFIG_FILES,
     ConfigurationError,

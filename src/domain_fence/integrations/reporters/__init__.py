@@ -1,4 +1,4 @@
-"""Reporters: a :class:`~domain_fence.core.report.Report` rendered for a reader.
+"""Reporters: a :class:`~domain_fence.core.model.report.Report` rendered for a reader.
 
 Each format is a small module with ``render(report, options) -> str``. They depend on
 the core only, so any front end holding a Report can use them. A format's module is
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .options import FORMATS, RenderOptions
 
 if TYPE_CHECKING:
-    from domain_fence.core.report import Report
+    from domain_fence.core.model.report import Report
 
 
 def render(report: Report, format: str, options: RenderOptions | None = None) -> str:

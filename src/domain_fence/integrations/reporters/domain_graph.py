@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from domain_fence.core.modules import ModuleExpression
-from domain_fence.core.report import ContractResult, Report
+from domain_fence.core.model.report import ContractResult, Report
+from domain_fence.core.source.modules import ModuleExpression
 
 RUNTIME, EXPERIMENT = "runtime", "experiment"
 NEW_LINK_STYLE = "stroke:#cf222e,stroke-width:3px"

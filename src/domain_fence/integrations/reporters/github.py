@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from domain_fence.core.findings import Finding
-from domain_fence.core.report import Report
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import Report
 
 from .options import RenderOptions
 

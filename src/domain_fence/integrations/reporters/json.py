@@ -11,9 +11,9 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from domain_fence.core.census import Census
-from domain_fence.core.findings import Finding
-from domain_fence.core.report import ContractResult, Dependency, Report
+from domain_fence.core.model.census import Census
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import ContractResult, Dependency, Report
 
 from .options import RenderOptions
 

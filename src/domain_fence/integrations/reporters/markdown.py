@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from domain_fence.core.census import Census, Tally
-from domain_fence.core.findings import Finding
-from domain_fence.core.report import ContractResult, Report
+from domain_fence.core.model.census import Census, Tally
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import ContractResult, Report
 
 from .domain_graph import domains_section
 from .options import RenderOptions

@@ -28,11 +28,11 @@ from typing import Any
 from urllib.parse import quote  # a relative URI reference: ',', ':', '%' ... percent-encoded
 
 from domain_fence import __version__
-from domain_fence.core.findings import Finding
-from domain_fence.core.report import Report
-from domain_fence.core.ruledocs import anchor, rule_markdown
-from domain_fence.core.rules import RULES, Rule
-from domain_fence.core.source import Unreadable, decode
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import Report
+from domain_fence.core.model.ruledocs import anchor, rule_markdown
+from domain_fence.core.model.rules import RULES, Rule
+from domain_fence.core.source.reading import Unreadable, decode
 from domain_fence.integrations.gitrepo import repository_root
 
 from .options import RenderOptions

@@ -11,8 +11,8 @@ With ``quiet`` only the finding lines are printed; with ``verbose`` baselined fi
 
 from __future__ import annotations
 
-from domain_fence.core.census import Census, Tally, plural
-from domain_fence.core.report import ContractResult, Report
+from domain_fence.core.model.census import Census, Tally, plural
+from domain_fence.core.model.report import ContractResult, Report
 
 from .options import RenderOptions
 

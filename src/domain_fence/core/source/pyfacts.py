@@ -22,9 +22,9 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .flow import FlowFacts, module_flows
-from .modules import resolve_relative
-from .source import Unreadable
+from domain_fence.core.source.flow import FlowFacts, module_flows
+from domain_fence.core.source.modules import resolve_relative
+from domain_fence.core.source.reading import Unreadable
 
 MODULE_SCOPE = "<module>"
 ALIAS_KEYWORDS = ("alias", "validation_alias", "serialization_alias")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from .layout import Layout
-from .pyfacts import ImportFact, file_facts
-from .source import load_tree
+from domain_fence.core.setup.layout import Layout
+from domain_fence.core.source.pyfacts import ImportFact, file_facts
+from domain_fence.core.source.reading import load_tree
 
 
 def experiment_only_modules(layout: Layout, experiment: Iterable[str]) -> list[str]:

@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import fingerprints
-from .findings import Finding
-from .rules import RULES
+from domain_fence.core.model import fingerprints
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.rules import RULES
 
 # The codes of leaks; DOM001 (a file that could not be read) is not one.
 CENSUS_CODES = frozenset(code for code, rule in RULES.items() if rule.family == "vocabulary")

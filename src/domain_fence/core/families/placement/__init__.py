@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..config import PlacementConfig, parse_placement
-from ..findings import Finding
-from ..modules import matches_any
-from ..placement import PlacementResult, check_placement, module_placement_findings
-from .base import Context, Option, ProjectOutcome
+from domain_fence.core.families.base import Context, Option, ProjectOutcome
+from domain_fence.core.families.config import PlacementConfig, parse_placement
+from domain_fence.core.families.placement.definitions import PlacementResult, check_placement, module_placement_findings
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.source.modules import matches_any
 
 
 class PlacementFamily:

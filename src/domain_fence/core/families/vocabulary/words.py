@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .config import WordRule
+from domain_fence.core.families.config import WordRule
 
 # Runs of capitals before a capitalised word (the "LM" of "LMState"), capitalised or
 # lower-case words, remaining capitals, digits.

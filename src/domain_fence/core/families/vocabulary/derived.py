@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
-from .flow import ATTRIBUTE, CALL, FIELD, KEYWORD, PARAMETER, Sink, Source
-from .pyfacts import FUNCTIONAL_CLASS_FACTORIES, Text
-from .vocabulary import Match, Vocabulary
+from domain_fence.core.families.vocabulary.words import Match, Vocabulary
+from domain_fence.core.source.flow import ATTRIBUTE, CALL, FIELD, KEYWORD, PARAMETER, Sink, Source
+from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, Text
 
 if TYPE_CHECKING:
-    from .events import EventResolver
-    from .index import ProjectIndex
+    from domain_fence.core.families.vocabulary.events import EventResolver
+    from domain_fence.core.index.project import ProjectIndex
 
 CODE = "DOM105"
 _MAX_BASES = 32  # classes searched for an inherited helper method

@@ -11,10 +11,10 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from . import fingerprints
-from .census import Census
-from .findings import Finding
-from .rules import get_rule
+from domain_fence.core.model import fingerprints
+from domain_fence.core.model.census import Census
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.rules import get_rule
 
 
 @dataclass(frozen=True, order=True)

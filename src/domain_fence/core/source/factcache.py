@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .pyfacts import DeclarationFacts, FileFacts
+    from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts
 
 FACTS_VERSION = 3  # bump when the meaning of a fact changes without its code changing
 PACK_FORMAT = "domain-fence facts 1"
@@ -111,7 +111,7 @@ class FactCache:
     def load(self, stamp: Stamp, module: str, is_package: bool) -> tuple[FileFacts, bytes] | None:
         """The facts of the file at ``stamp`` and its declarations, still pickled
         (see :func:`decode_declarations`); None when the cache has no such entry."""
-        from .pyfacts import FileFacts
+        from domain_fence.core.source.pyfacts import FileFacts
 
         entry = self._new.get(stamp.path) or self._read_once().get(stamp.path)
         expected = (stamp.size, stamp.mtime_ns, module, is_package)
@@ -187,7 +187,7 @@ def encode(facts: FileFacts | DeclarationFacts) -> bytes:
 
 def decode_facts(data: bytes) -> FileFacts | None:
     """Facts pickled by :func:`encode`; None when ``data`` is not such facts."""
-    from .pyfacts import FileFacts
+    from domain_fence.core.source.pyfacts import FileFacts
 
     facts = _decode(data)
     return facts if isinstance(facts, FileFacts) else None
@@ -196,7 +196,7 @@ def decode_facts(data: bytes) -> FileFacts | None:
 def decode_declarations(data: bytes, module: str) -> DeclarationFacts | None:
     """Declarations pickled by :func:`encode`; None when ``data`` is not the
     declarations of ``module``."""
-    from .pyfacts import DeclarationFacts
+    from domain_fence.core.source.pyfacts import DeclarationFacts
 
     declarations = _decode(data)
     return declarations if isinstance(declarations, DeclarationFacts) and declarations.module == module else None
@@ -256,11 +256,10 @@ def cache_key() -> str:
     global _KEY
     if _KEY is None:
         from domain_fence import __version__
-
-        from . import flow, modules, pyfacts, source
+        from domain_fence.core.source import flow, modules, pyfacts, reading
 
         digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
-        for module in (pyfacts, flow, source, modules, sys.modules[__name__]):
+        for module in (pyfacts, flow, reading, modules, sys.modules[__name__]):
             try:
                 digest.update(Path(module.__file__ or "").read_bytes())
             except OSError:
@@ -271,7 +270,7 @@ def cache_key() -> str:
 
 # What a pack may hold besides builtin containers, strings, bytes and numbers.
 _FACT_CLASSES = {
-    ("domain_fence.core.pyfacts", name)
+    ("domain_fence.core.source.pyfacts", name)
     for name in (
         "Text",
         "AttributeFact",
@@ -286,8 +285,8 @@ _FACT_CLASSES = {
         "ImportFact",
         "FileFacts",
     )
-} | {("domain_fence.core.source", "Unreadable")}
-_FACT_CLASSES |= {("domain_fence.core.flow", name) for name in ("FlowFacts", "Sink", "Source")}
+} | {("domain_fence.core.source.reading", "Unreadable")}
+_FACT_CLASSES |= {("domain_fence.core.source.flow", name) for name in ("FlowFacts", "Sink", "Source")}
 
 
 class _FactUnpickler(pickle.Unpickler):

@@ -21,12 +21,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .factcache import FactCache, Stamp, cache_directory, decode_declarations, decode_facts, encode
-from .isolation import WORKER_MODULES, preload
-from .modules import Discovery, ModuleNotFound, Skipped, default_search_paths, discover_modules, locate_package
-from .pyfacts import DeclarationFacts, FileFacts, extract
-from .source import Unreadable, load_tree, parse_source, read_source
-from .workers import worker_pool
+from domain_fence.core.index.isolation import WORKER_MODULES, preload
+from domain_fence.core.index.workers import worker_pool
+from domain_fence.core.source.factcache import (
+    FactCache,
+    Stamp,
+    cache_directory,
+    decode_declarations,
+    decode_facts,
+    encode,
+)
+from domain_fence.core.source.modules import (
+    Discovery,
+    ModuleNotFound,
+    Skipped,
+    default_search_paths,
+    discover_modules,
+    locate_package,
+)
+from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts, extract
+from domain_fence.core.source.reading import Unreadable, load_tree, parse_source, read_source
 
 
 class _FromEnvironment:

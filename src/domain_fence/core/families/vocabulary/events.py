@@ -17,18 +17,18 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator
 
-from . import fingerprints
-from .config import EVENTS_SCOPE, EventBasePattern, VocabularyConfig
-from .declarations import CODES as DECLARATION_CODES
-from .declarations import PARAMETERS, declared_names
-from .derived import CODE as DERIVED_CODE
-from .derived import DerivedValues
-from .findings import Finding
-from .index import ProjectIndex
-from .mixins import Mixins, find_mixins
-from .pyfacts import FUNCTIONAL_CLASS_FACTORIES, ClassFact, DeclarationFacts, ModuleFacts, Text
-from .rules import get_rule
-from .vocabulary import Vocabulary
+from domain_fence.core.families.config import EVENTS_SCOPE, EventBasePattern, VocabularyConfig
+from domain_fence.core.families.vocabulary.declarations import CODES as DECLARATION_CODES
+from domain_fence.core.families.vocabulary.declarations import PARAMETERS, declared_names
+from domain_fence.core.families.vocabulary.derived import CODE as DERIVED_CODE
+from domain_fence.core.families.vocabulary.derived import DerivedValues
+from domain_fence.core.families.vocabulary.mixins import Mixins, find_mixins
+from domain_fence.core.families.vocabulary.words import Vocabulary
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model import fingerprints
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.rules import get_rule
+from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, ClassFact, DeclarationFacts, ModuleFacts, Text
 
 # Spellings that name the same class; event bases and references are compared in the
 # first form.

@@ -16,10 +16,12 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .baseline import DEFAULT_PATH
-from .modules import ModuleExpression, matches_any, module_expression_error
+from domain_fence.core.source.modules import ModuleExpression, matches_any, module_expression_error
 
 T = TypeVar("T")
+
+
+DEFAULT_PATH = ".domain-fence-baseline.json"  # of a contract's baseline file
 
 
 class ConfigError(Exception):

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .findings import Finding
+from domain_fence.core.model.findings import Finding
 
 _NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"[,\s]")

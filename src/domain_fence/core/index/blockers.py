@@ -16,12 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import fingerprints
-from .findings import Finding
-from .index import ProjectIndex
-from .modules import resolve_relative
-from .rules import get_rule
-from .source import Unreadable, load_tree
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model import fingerprints
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.rules import get_rule
+from domain_fence.core.source.modules import resolve_relative
+from domain_fence.core.source.reading import Unreadable, load_tree
 
 NOT_RUN = "contract not run: the import graph cannot be built until this is fixed"
 

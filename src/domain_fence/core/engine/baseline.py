@@ -15,11 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .findings import Finding
+from domain_fence.core.model.findings import Finding
 
 FORMAT = "domain-fence-baseline"
 VERSION = 1
-DEFAULT_PATH = ".domain-fence-baseline.json"
 
 
 class BaselineError(Exception):

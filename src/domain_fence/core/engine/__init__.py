@@ -26,15 +26,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import fingerprints, rekey
-from .baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
-from .blockers import Blocker, blocker_finding, skipped_findings
-from .census import take_census
-from .families import Context, Family, GraphUnavailableError
-from .findings import Finding
-from .index import ProjectIndex
-from .noqa import NoqaComments
-from .report import ContractResult, Dependency, Domains, Link, baseline_entry_lines, stale_finding
+from domain_fence.core.engine import rekey
+from domain_fence.core.engine.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
+from domain_fence.core.engine.noqa import NoqaComments
+from domain_fence.core.families import Context, Family, GraphUnavailableError
+from domain_fence.core.index.blockers import Blocker, blocker_finding, skipped_findings
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model import fingerprints
+from domain_fence.core.model.census import take_census
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import (
+    ContractResult,
+    Dependency,
+    Domains,
+    Link,
+    baseline_entry_lines,
+    stale_finding,
+)
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
@@ -435,7 +443,7 @@ RenameHistory = Callable[[Path], Mapping[str, str] | None]
 
 
 def stale_message(fingerprint: str) -> str:
-    from .rules import get_rule
+    from domain_fence.core.model.rules import get_rule
 
     return "DOM002 " + get_rule("DOM002").format(fingerprint=fingerprint)
 

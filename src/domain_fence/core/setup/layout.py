@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from .modules import discover_modules
-from .source import Unreadable, load_tree
+from domain_fence.core.source.modules import discover_modules
+from domain_fence.core.source.reading import Unreadable, load_tree
 
 # Top-level directories that hold packages but are not the project's code.
 NOT_PROJECT_CODE = frozenset(

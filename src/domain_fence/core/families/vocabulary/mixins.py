@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .events import EventResolver
+    from domain_fence.core.families.vocabulary.events import EventResolver
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .baseline import DEFAULT_PATH
-from .config import EventBasePattern
-from .helpers import experiment_only_modules
-from .layout import Layout, LayoutError, event_bases, experiment_packages, neither_side, runtime_partition
-from .modules import ModuleExpression
+from domain_fence.core.families.config import DEFAULT_PATH, EventBasePattern
+from domain_fence.core.setup.helpers import experiment_only_modules
+from domain_fence.core.setup.layout import (
+    Layout,
+    LayoutError,
+    event_bases,
+    experiment_packages,
+    neither_side,
+    runtime_partition,
+)
+from domain_fence.core.source.modules import ModuleExpression
 
 CONTRACT_TYPES = {
     "boundary": "domain_fence.integrations.importlinter.BoundaryContract",

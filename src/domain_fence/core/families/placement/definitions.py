@@ -21,14 +21,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from . import fingerprints
-from .config import PlacementConfig
-from .findings import Finding, sorted_findings
-from .index import ProjectIndex
-from .modules import matches_any
-from .pyfacts import FileFacts, method_definitions, top_level_definitions
-from .rules import get_rule
-from .source import Unreadable, decode
+from domain_fence.core.families.config import PlacementConfig
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model import fingerprints
+from domain_fence.core.model.findings import Finding, sorted_findings
+from domain_fence.core.model.rules import get_rule
+from domain_fence.core.source.modules import matches_any
+from domain_fence.core.source.pyfacts import FileFacts, method_definitions, top_level_definitions
+from domain_fence.core.source.reading import Unreadable, decode
 
 
 @dataclass(frozen=True, order=True)

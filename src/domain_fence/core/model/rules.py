@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .text import escape_controls
+from domain_fence.core.model.text import escape_controls
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..config import EVENTS_SCOPE, VocabularyConfig, parse_vocabulary
-from ..events import (
+from domain_fence.core.families.base import Context, Option, ProjectOutcome
+from domain_fence.core.families.config import EVENTS_SCOPE, VocabularyConfig, parse_vocabulary
+from domain_fence.core.families.vocabulary.events import (
     VocabularyChecker,
     prefetch_covered,
     unmatched_event_bases,
     unmatched_module_expressions,
 )
-from ..findings import Finding
-from .base import Context, Option, ProjectOutcome
+from domain_fence.core.model.findings import Finding
 
 
 class VocabularyFamily:

@@ -7,7 +7,7 @@ import re
 import textwrap
 from collections.abc import Iterable
 
-from .rules import RETIRED, RULES, Rule
+from domain_fence.core.model.rules import RETIRED, RULES, Rule
 
 START_MARKER = "<!-- rules:start -->"
 END_MARKER = "<!-- rules:end -->"
@@ -73,7 +73,7 @@ def reference(rules: Iterable[Rule] | None = None, retired: dict[str, str] | Non
     retired = RETIRED if retired is None else retired
     parts = [
         START_MARKER,
-        f"<!-- generated from src/domain_fence/core/rules.py by {GENERATOR}; do not edit by hand -->",
+        f"<!-- generated from src/domain_fence/core/model/rules.py by {GENERATOR}; do not edit by hand -->",
         "",
         "| code | name | family | what it flags |",
         "|---|---|---|---|",

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from .baseline import Baseline, BaselineEntry
+from domain_fence.core.engine.baseline import Baseline, BaselineEntry
 
 # A dotted name: the parts of a fingerprint that can name a module.
 DOTTED = re.compile(r"(\w+(?:\.\w+)*)")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from . import fingerprints
-from .pyfacts import DeclarationFacts, Text
+from domain_fence.core.model import fingerprints
+from domain_fence.core.source.pyfacts import DeclarationFacts, Text
 
 ATTRIBUTES, PARAMETERS, DEFINITIONS = "attributes", "parameters", "definitions"
 CODES = {ATTRIBUTES: "DOM111", PARAMETERS: "DOM112", DEFINITIONS: "DOM113"}

@@ -1,0 +1,1 @@
+"""The finding model: findings, fingerprints, the rule registry, reports and the census."""

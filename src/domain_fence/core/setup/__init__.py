@@ -1,0 +1,1 @@
+"""What ``domain-fence init`` writes: the project's layout and the presets."""
