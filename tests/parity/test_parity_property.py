@@ -72,6 +72,12 @@ line_of = st.one_of(
     st.builds(lambda name, q: f"x = Event({name}=1){q}", st.sampled_from(NAMES), st.sampled_from(NOQA)),
     st.builds(lambda name: f"def f_{name}({name}): ...", st.sampled_from(NAMES)),
     st.just("def init_telemetry(): ..."),
+    # Across modules: an event only while module a's class derives from Event.
+    st.builds(
+        lambda name: f"from app.runtime.a import E_episode\nclass Sub_{name}(E_episode):\n    {name}: int",
+        st.sampled_from(NAMES),
+    ),
+    st.just("class E_episode:\n    episode: int"),
 )
 module_source = st.lists(line_of, max_size=5).map(
     lambda lines: "from app.runtime.base import Event\n" + "\n".join(lines) + "\n"
@@ -108,8 +114,9 @@ def locations(findings) -> set[tuple[str, int, int, str]]:
 @given(
     sources=st.fixed_dictionaries(dict.fromkeys(RUNTIME, module_source)),
     shared_imports_experiment=st.booleans(),
+    edit=st.tuples(st.sampled_from(RUNTIME), module_source),
 )
-def test_the_project_check_is_the_union_of_the_file_checks(sources, shared_imports_experiment):
+def test_the_project_check_is_the_union_of_the_file_checks(sources, shared_imports_experiment, edit):
     root = Path(tempfile.mkdtemp(prefix="parity-"))
     try:
         write_project(root, sources, shared_imports_experiment)
@@ -125,5 +132,35 @@ def test_the_project_check_is_the_union_of_the_file_checks(sources, shared_impor
             f for path in files for f in buffers.findings_in(path, path.read_text(encoding="utf-8")).reported
         )
         assert whole == by_file == by_buffer
+        # An editor's next keystroke, on the engine that checked the last one, reports
+        # what a fresh check of the edited project reports.
+        edited, text = root / "app" / "runtime" / f"{edit[0]}.py", edit[1]
+        after_edit = locations(
+            f for path in files for f in buffers.findings_in(path, text if path == edited else None).reported
+        )
+        edited.write_text(text, encoding="utf-8")
+        fresh = engine_for(configuration)
+        assert after_edit == locations(f for spec in fresh.contracts for f in fresh.check_contract(spec).findings)
     finally:
         shutil.rmtree(root)
+
+
+def test_an_edit_that_changes_a_hierarchy_is_seen_by_the_other_modules(tmp_path: Path):
+    sources = {
+        "a": "from app.runtime.base import Event\nclass E_episode(Event):\n    lm_id: int\n",
+        "b": "from app.runtime.a import E_episode\nclass Sub(E_episode):\n    episode: int\n",
+        "c": "",
+    }
+    write_project(tmp_path, sources, False)
+    configuration = load_configuration(tmp_path / ".importlinter")
+    configuration.cache_dir = None
+    engine = engine_for(configuration)
+    a, b = tmp_path / "app/runtime/a.py", tmp_path / "app/runtime/b.py"
+    assert [f.code for f in engine.findings_in(b).reported] == ["DOM101"]
+    # A keystroke that keeps a's hierarchy keeps the answer, and costs one module.
+    engine.findings_in(a, sources["a"] + "\n# a comment\n")
+    assert [f.code for f in engine.findings_in(b).reported] == ["DOM101"]
+    # One that makes a's class no event: b's subclass is no event either, and its field
+    # is a plain attribute (the census scope's DOM111).
+    engine.findings_in(a, "class E_episode:\n    lm_id: int\n")
+    assert [f.code for f in engine.findings_in(b).reported] == ["DOM111"]

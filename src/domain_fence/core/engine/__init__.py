@@ -43,6 +43,7 @@ from domain_fence.core.model.report import (
     baseline_entry_lines,
     stale_finding,
 )
+from domain_fence.core.source.pyfacts import FileFacts
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
@@ -258,8 +259,15 @@ class Engine:
         return tuple(sorted(unique.values()))
 
     def use_buffer(self, module: str, text: str) -> None:
+        """Check ``module`` from ``text``. An edit that leaves what other modules depend
+        on as it was (its classes and their bases, its bindings, its definitions) keeps
+        the project-wide answers: the next keystroke costs one module, not the project."""
+        before = _shape(self.index.known_facts(module))
         if self.index.use_buffer(module, text):
-            self.context.forget()
+            if before is None or _shape(self.index.known_facts(module)) != before:
+                self.context.forget()
+            else:
+                self.context.forget_module(module)
 
     def drop_buffer(self, path: Path | str) -> None:
         module = self.index.module_for_path(path)
@@ -440,6 +448,22 @@ class Engine:
 
 # A baseline file -> the module renames (old -> new) since it was recorded, or None.
 RenameHistory = Callable[[Path], Mapping[str, str] | None]
+
+
+def _shape(facts: FileFacts | None) -> object:
+    """What the project-wide answers of the families read of a module (event
+    hierarchies, mixins, placement's matches); None when nothing is known yet."""
+    if facts is None:
+        return None
+    names = facts.names
+    return (
+        facts.unreadable,
+        tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
+        tuple(sorted(names.bindings.items())),
+        names.star_imports,
+        tuple((d.kind, d.name) for d in facts.top_level),
+        tuple((m.owner, m.name) for m in facts.methods),
+    )
 
 
 def stale_message(fingerprint: str) -> str:

@@ -92,6 +92,14 @@ class Context:
         """The project changed (an edited buffer, a file on disk): drop what was computed."""
         self.memo.clear()
 
+    def forget_module(self, module: str) -> None:
+        """One module changed in a way no project-wide answer depends on: only what a
+        family kept of that module's insides is dropped."""
+        for kept in self.memo.values():
+            forget = getattr(kept, "forget_module", None)
+            if forget is not None:
+                forget(module)
+
 
 @dataclass(frozen=True)
 class ProjectOutcome:

@@ -81,6 +81,10 @@ class DerivedValues:
         self.census_parameters = census_parameters
         self._returns: dict[str, tuple[str, tuple[Source, ...]] | None] = {}
 
+    def forget_returns(self) -> None:
+        """A module was edited: what its functions return is found again when asked."""
+        self._returns.clear()
+
     def module(self, module: str, events: frozenset[str]) -> Iterator[Derived]:
         """The derived values of ``module``; ``events`` are the qualnames of its event classes."""
         facts = self.index.file_facts(module)

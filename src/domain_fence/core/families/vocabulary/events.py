@@ -323,6 +323,11 @@ class VocabularyChecker:
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.keywords(module, call.scope, event, call.keywords)
 
+    def forget_module(self, module: str) -> None:
+        """``module`` was edited, its classes, bases and bindings unchanged: the
+        resolution and the mixins still hold; what helpers return may not."""
+        self.derived.forget_returns()
+
     def derived_values(self, module: str, events: frozenset[str]) -> Iterator[Finding]:
         """DOM105: events built from values derived from experiment knowledge (:mod:`.derived`)."""
         for item in self.derived.module(module, events):
