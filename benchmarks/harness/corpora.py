@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -182,15 +183,20 @@ def rename_imports(source: str, copy: str) -> str:
     the slice; imports of the rest of Django are left alone (they stay external and
     are dropped by every tool alike). Statements are rewritten whole, one line each.
     """
+    return rewrite_nodes(source, lambda node: _renamed(node, copy))
+
+
+def rewrite_nodes(source: str, replacement_of: Callable[[ast.AST], str | None]) -> str:
+    """``source`` with each node for which ``replacement_of`` gives a text replaced by it
+    (whole statements, so positions never overlap); the result must parse."""
     tree = ast.parse(source)
-    lines = source.splitlines(keepends=True)
     offsets = [0]
-    for line in lines:
+    for line in source.splitlines(keepends=True):
         offsets.append(offsets[-1] + len(line.encode("utf-8")))
     data = source.encode("utf-8")
     edits = []
     for node in ast.walk(tree):
-        replacement = _renamed(node, copy)
+        replacement = replacement_of(node)
         if replacement is not None:
             start = offsets[node.lineno - 1] + node.col_offset
             end = offsets[node.end_lineno - 1] + node.end_col_offset

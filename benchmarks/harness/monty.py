@@ -28,7 +28,7 @@ from pathlib import Path
 
 from domain_fence.core.setup.presets import MONTY
 
-from .corpora import Corpus, _reset, _stale, _stamp
+from .corpora import Corpus, _reset, _stale, _stamp, rewrite_nodes
 from .spec import RuleSpec
 
 MONTY_VERSION = "0.55.0"
@@ -144,23 +144,8 @@ def _copies(files: dict[str, str], units: list[str], copies: list[str]) -> dict[
 def rename_imports(source: str, module: str, is_package: bool, units: list[str], copy: str) -> str:
     """Point every import of a preset unit at ``copy`` of it; relative imports are made
     absolute first. Statements are rewritten whole, one line each."""
-    tree = ast.parse(source)
-    offsets = [0]
-    for line in source.splitlines(keepends=True):
-        offsets.append(offsets[-1] + len(line.encode("utf-8")))
-    data = source.encode("utf-8")
-    edits = []
-    for node in ast.walk(tree):
-        replacement = _renamed(node, f"tbp.monty.{module}" if module else "tbp.monty", is_package, units, copy)
-        if replacement is not None:
-            start = offsets[node.lineno - 1] + node.col_offset
-            end = offsets[node.end_lineno - 1] + node.end_col_offset
-            edits.append((start, end, replacement.encode("utf-8")))
-    for start, end, replacement in sorted(edits, reverse=True):
-        data = data[:start] + replacement + data[end:]
-    result = data.decode("utf-8")
-    ast.parse(result)  # a generator bug must not produce a tree the tools choke on
-    return result
+    scope = f"tbp.monty.{module}" if module else "tbp.monty"
+    return rewrite_nodes(source, lambda node: _renamed(node, scope, is_package, units, copy))
 
 
 def _renamed(node: ast.AST, module: str, is_package: bool, units: list[str], copy: str) -> str | None:
