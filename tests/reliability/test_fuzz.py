@@ -38,7 +38,7 @@ from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
 from domain_fence.core.index.blockers import source_blockers
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.rules import RULES
-from domain_fence.core.source.pyfacts import declaration_facts, module_facts
+from domain_fence.core.source.pyfacts import extract
 from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source
 from domain_fence.integrations import flake8 as flake8_plugin
 from domain_fence.integrations.cli import main
@@ -195,8 +195,7 @@ def check_core(root: Path, module: str) -> None:
     module that cannot be read is reported, never skipped."""
     index = ProjectIndex.build(root, ["app"])
     tree = load_tree(index.modules[module])  # the index keeps facts, not trees
-    module_facts(module, False, tree)
-    declaration_facts(module, False, tree)
+    extract(module, False, tree)  # never raises
     vocabulary = parse_vocabulary(
         "v",
         "v",

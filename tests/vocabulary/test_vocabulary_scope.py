@@ -13,7 +13,7 @@ from support import EXPERIMENT_WORDS, FIXTURES
 from domain_fence.core.families.config import ConfigError, parse_vocabulary
 from domain_fence.core.families.vocabulary.events import all_vocabulary_findings, vocabulary_findings
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source.pyfacts import declaration_facts
+from domain_fence.core.source.pyfacts import extract
 
 SCOPED = FIXTURES / "vocabulary" / "scope"
 RUNTIME = SCOPED / "census" / "runtime"
@@ -197,15 +197,15 @@ def test_declaration_facts_are_a_pure_function_of_the_tree():
     import ast
 
     source = (RUNTIME / "dom111_attributes.py").read_text()
-    first = declaration_facts("m", False, ast.parse(source))
-    assert first == declaration_facts("m", False, ast.parse(source))
+    first = extract("m", False, ast.parse(source))[1]
+    assert first == extract("m", False, ast.parse(source))[1]
     assert [m.name.text for m in first.members if m.owner == "EvidenceLM"][:4] == [
         "num_epochs",
         "model_id",
         "label_count",
         "models_in_memory",
     ]
-    assert declaration_facts("m", False, None).definitions == ()
+    assert extract("m", False, None)[1].definitions == ()
 
 
 def test_every_vocabulary_finding_names_its_word_and_module_the_same_way(index):
@@ -228,7 +228,7 @@ def test_declaration_facts_never_crash_on_valid_code():
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
     @given(hypothesmith.from_grammar())
     def check(source: str) -> None:
-        facts = declaration_facts("m", False, ast.parse(source))
+        facts = extract("m", False, ast.parse(source))[1]
         assert len({(m.owner, m.name.text) for m in facts.members}) == len(facts.members)
 
     check()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import os
 import shlex
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -26,6 +27,7 @@ from domain_fence.core.engine.baseline import BaselineError
 from domain_fence.core.engine.runcache import Inputs, Invocation, RunCache, input_digest
 from domain_fence.core.model.ruledocs import explain as explain_rule
 from domain_fence.core.model.rules import RULES, get_rule
+from domain_fence.core.model.text import one_line
 from domain_fence.core.setup.layout import LayoutError, read_layout, ruff_configuration
 from domain_fence.core.setup.presets import (
     EDITOR_RECIPE,
@@ -133,13 +135,16 @@ class OneLineErrors(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(EXIT_INTERRUPTED)
-        except (KeyboardInterrupt, SystemExit):
+        except KeyboardInterrupt:  # between commands' own handling: still one line
+            Interrupted().show()
+            sys.exit(EXIT_INTERRUPTED)
+        except SystemExit:
             raise
         except BaseException as error:  # noqa: BLE001 -- a bug of ours (or a panic in grimp): one line all the same
             if isinstance(error, OSError) and _output_unwritable(error):
                 click.echo(f"domain-fence: error: cannot write the output: {error.strerror or error}", err=True)
                 sys.exit(EXIT_ERROR)
-            click.echo(f"domain-fence: internal error: {type(error).__name__}: {_one_line(error)}", err=True)
+            click.echo(f"domain-fence: internal error: {type(error).__name__}: {one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
 
@@ -167,7 +172,15 @@ def run() -> None:
     own process, which keeps its collector.)
     """
     gc.disable()
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # while click itself was starting or ending
+        Interrupted().show()
+        sys.exit(EXIT_INTERRUPTED)
+    finally:
+        # The report is out: a Ctrl-C while the interpreter tears down (its handlers
+        # are gone by then) must not turn the run's status into a death by signal.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -549,10 +562,6 @@ def explain(code: str | None) -> None:
     except KeyError as error:
         raise UsageFailure(error.args[0]) from None
     click.echo(explain_rule(rule), nl=False)
-
-
-def _one_line(error: BaseException) -> str:
-    return (str(error) or type(error).__name__).splitlines()[0]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import pytest
 
+from domain_fence.core.model.text import one_line
+
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle
     from grimp import ImportGraph
@@ -234,7 +236,7 @@ class Fence:
             try:
                 self._results[contract_id] = self.engine.check_contract(self.engine.contract(contract_id))
             except BaselineError as error:
-                raise FenceProblem(f"{contract_id}: {_one_line(error)}") from None
+                raise FenceProblem(f"{contract_id}: {one_line(error)}") from None
             finally:
                 self.engine.save()
         return self._results[contract_id]
@@ -249,7 +251,7 @@ class Fence:
         try:
             return contract.check(deepcopy(self.graph), verbose=False)
         except ValueError as error:
-            raise FenceProblem(f"{contract_id(contract)}: {_one_line(error)}") from None
+            raise FenceProblem(f"{contract_id(contract)}: {one_line(error)}") from None
 
     def report(self, contract: Contract, check: ContractCheck) -> str:
         """The broken contract's report, as ``lint-imports`` renders it, without colour."""
@@ -289,10 +291,6 @@ def _configure_importlinter() -> None:
     # Built-in contracts need import-linter's settings (TIMER, ...); importing its
     # public api configures them once.
     import importlinter.api  # noqa: F401
-
-
-def _one_line(error: BaseException) -> str:
-    return (str(error) or type(error).__name__).splitlines()[0]
 
 
 # What the fence imports when first used. By then pytest may have put the rootdir on

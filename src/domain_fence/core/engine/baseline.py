@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.text import one_line
 
 FORMAT = "domain-fence-baseline"
 VERSION = 1
@@ -62,7 +63,7 @@ def parse_baseline(data: bytes, path: Path) -> Baseline:
     try:
         document = json.loads(data.decode("utf-8-sig"))  # an editor may have added a BOM
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BaselineError(f"{path}: baseline is not valid JSON ({_one_line(error)})") from None
+        raise BaselineError(f"{path}: baseline is not valid JSON ({one_line(error)})") from None
     except RecursionError:
         raise BaselineError(f"{path}: baseline is not valid JSON (nested too deeply)") from None
     return Baseline(path, _entries_from(document, path))
@@ -163,7 +164,3 @@ def apply_baseline(findings: Iterable[Finding], recorded: frozenset[str]) -> Rat
         baselined=tuple(f for f in ordered if f.fingerprint in recorded),
         stale=tuple(sorted(recorded - seen)),
     )
-
-
-def _one_line(error: Exception) -> str:
-    return str(error).splitlines()[0]

@@ -9,7 +9,6 @@ graph: these functions find the files, and :func:`blocker_finding` reports them.
 
 from __future__ import annotations
 
-import ast
 import os
 import unicodedata
 from collections.abc import Iterable
@@ -20,8 +19,6 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.modules import resolve_relative
-from domain_fence.core.source.reading import Unreadable, load_tree
 
 NOT_RUN = "contract not run: the import graph cannot be built until this is fixed"
 
@@ -103,32 +100,22 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
 
 def source_blockers(index: ProjectIndex) -> list[Blocker]:
     """Every module of ``index`` that cannot be parsed, or that imports relatively
-    from above its top-level package. Parses every file: only for when the graph
-    could not be built."""
+    from above its top-level package, from the index's facts (read together, in
+    parallel when many): only asked when the graph could not be built."""
+    sources = [module for module, path in index.modules.items() if path.name.endswith(".py")]
+    index.prefetch(sources)
     found = []
-    for module, path in index.modules.items():
-        if not path.name.endswith(".py"):
-            continue  # a namespace package's directory
-        tree = load_tree(path)  # not the index's facts: they keep no import it cannot resolve
-        shown = printable_path(index.root, path)
-        if isinstance(tree, Unreadable):
-            found.append(Blocker(shown, tree.line, tree.reason, module))
+    for module in sources:
+        facts = index.file_facts(module)
+        if facts is None:
             continue
-        line = _relative_import_above_top(tree, module, index.is_package(module))
-        if line is not None:
+        shown = printable_path(index.root, index.modules[module])
+        if facts.unreadable is not None:
+            found.append(Blocker(shown, facts.unreadable.line, facts.unreadable.reason, module))
+        elif facts.escaping_imports:
+            line = min(facts.escaping_imports)
             found.append(Blocker(shown, line, f"relative import beyond the top-level package at line {line}", module))
     return sorted(found)
-
-
-def _relative_import_above_top(tree: ast.Module, module: str, is_package: bool) -> int | None:
-    lines = [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-        and node.level > 0
-        and resolve_relative(module, is_package, node.level, node.module) is None
-    ]
-    return min(lines, default=None)
 
 
 def printable_path(root: Path, path: Path) -> str:

@@ -31,3 +31,12 @@ def _escaped(character: str) -> str:
     if character == "\t" or unicodedata.category(character)[0] != "C":
         return character
     return character.encode("unicode_escape").decode("ascii")
+
+
+def one_line(error: BaseException | str) -> str:
+    """An error (or its message) as the one line a front end shows: its first line,
+    else the exception's type; every "one line, never a traceback" goes through here."""
+    text = str(error).strip()
+    if not text:
+        return type(error).__name__ if isinstance(error, BaseException) else "unknown"
+    return text.splitlines()[0]

@@ -211,20 +211,6 @@ def file_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | No
     return extract(module, is_package, tree)[0]
 
 
-def module_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> ModuleFacts:
-    """The vocabulary facts of :func:`extract`."""
-    return extract(module, is_package, tree)[0].names
-
-
-def declaration_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> DeclarationFacts:
-    """The classes, functions, methods, parameters and attributes ``module`` declares.
-
-    What is inside a function body is local and left out, except the
-    ``self.<name> = ...`` assignments of a method: those declare attributes of its class.
-    """
-    return extract(module, is_package, tree)[1]
-
-
 def dotted_name(node: ast.expr) -> str | None:
     """``a.b.C`` for a Name or a chain of Attributes, else None."""
     parts = []

@@ -10,6 +10,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from domain_fence.core.model.text import one_line
+
 
 @dataclass(frozen=True)
 class Unreadable:
@@ -33,11 +35,11 @@ def decode(data: bytes) -> str | Unreadable:
                 data.decode(encoding)
             except UnicodeDecodeError as decode_error:
                 return _undecodable(data, encoding, decode_error)
-        return Unreadable(f"cannot decode: {_first_line(error.msg)}", error.lineno or 1)
+        return Unreadable(f"cannot decode: {one_line(error.msg)}", error.lineno or 1)
     except UnicodeDecodeError as error:
         return _undecodable(data, encoding, error)
     except LookupError as error:
-        return Unreadable(f"cannot decode: {_first_line(error)}")
+        return Unreadable(f"cannot decode: {one_line(error)}")
     return text.removeprefix("\ufeff")
 
 
@@ -65,9 +67,9 @@ def parse_source(text: str, filename: str = "<unknown>") -> ast.Module | Unreada
             return ast.parse(text, filename=filename)
     except SyntaxError as error:
         line = error.lineno or 1
-        return Unreadable(f"syntax error at line {line}: {_first_line(error.msg)}", line)
+        return Unreadable(f"syntax error at line {line}: {one_line(error.msg)}", line)
     except (ValueError, RecursionError, MemoryError) as error:
-        return Unreadable(f"cannot parse: {type(error).__name__}: {_first_line(error)}")
+        return Unreadable(f"cannot parse: {type(error).__name__}: {one_line(error)}")
 
 
 def load_tree(path: Path) -> ast.Module | Unreadable:
@@ -75,10 +77,3 @@ def load_tree(path: Path) -> ast.Module | Unreadable:
     if isinstance(text, Unreadable):
         return text
     return parse_source(text, str(path))
-
-
-def _first_line(error: BaseException | str) -> str:
-    text = str(error).strip()
-    if not text:
-        return type(error).__name__ if isinstance(error, BaseException) else "unknown"
-    return text.splitlines()[0]

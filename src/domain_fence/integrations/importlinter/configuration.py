@@ -25,6 +25,7 @@ from importlinter import fields
 from importlinter.domain.contract import Contract, InvalidContractOptions
 
 from domain_fence.core.families.config import FLAG_OPTIONS
+from domain_fence.core.model.text import one_line
 from domain_fence.core.source.factcache import DEFAULT_DIRECTORY, cache_directory
 
 from .base import FenceContract, project_root
@@ -136,7 +137,7 @@ def _has_importlinter_section(path: Path) -> bool:
     try:
         return has_section(path)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
-        raise ConfigurationError(f"{path}: cannot read configuration: {_one_line(error)}") from None
+        raise ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}") from None
 
 
 def load_configuration(path: Path | str | None = None, directory: Path | None = None) -> Configuration:
@@ -157,7 +158,7 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
     except OptionsError as error:
         raise ConfigurationError(f"{path}: {error}") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
-        raise ConfigurationError(f"{path}: cannot read configuration: {_one_line(error)}") from None
+        raise ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}") from None
     session = dict(raw["session_options"])
     if not session.get("root_packages"):
         raise ConfigurationError(f"{path}: [importlinter] root_packages: This is a required field.")
@@ -222,7 +223,7 @@ def _import_class(dotted: str, path: Path) -> type[Contract]:
         cls = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:
         raise ConfigurationError(
-            f"{path}: [importlinter] contract_types: cannot import {dotted} ({_one_line(error)})"
+            f"{path}: [importlinter] contract_types: cannot import {dotted} ({one_line(error)})"
         ) from None
     if not (isinstance(cls, type) and issubclass(cls, Contract)):
         raise ConfigurationError(f"{path}: [importlinter] contract_types: {dotted} is not an import-linter Contract")
@@ -242,7 +243,3 @@ def project_on_path(configuration: Configuration) -> Iterator[None]:
         yield
     finally:
         sys.path[:] = saved
-
-
-def _one_line(error: BaseException) -> str:
-    return (str(error) or type(error).__name__).splitlines()[0]

@@ -30,6 +30,7 @@ from domain_fence.core.families import GraphUnavailableError
 from domain_fence.core.families.boundary import import_place
 from domain_fence.core.index.blockers import Blocker, blocker_finding, printable
 from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model import text
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import (
     ContractResult,
@@ -288,4 +289,4 @@ def _relative(path: Path, root: Path) -> str:
 
 def one_line(error: BaseException) -> str:
     """The error as one short printable line (grimp quotes whole source lines)."""
-    return printable(str(error).strip() or type(error).__name__)
+    return printable(text.one_line(error))

@@ -35,8 +35,10 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import ServerTextPosition, ServerTextRange, TextDocument
 
 from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.fingerprints import UNANALYSABLE
 from domain_fence.core.model.ruledocs import explain, rule_markdown
 from domain_fence.core.model.rules import RULES, get_rule
+from domain_fence.core.model.text import one_line
 from domain_fence.integrations.importlinter.configuration import (
     CONFIG_FILES,
     ConfigurationError,
@@ -111,7 +113,7 @@ class DomainFenceServer(LanguageServer):
             return self.broken_folder(root, config, str(error))
         except Exception as error:  # a failure of ours: the other folders are still served
             log.exception("loading %s failed", config)
-            return self.broken_folder(root, config, f"{config}: internal error: {_one_line(error)}")
+            return self.broken_folder(root, config, f"{config}: internal error: {_described(error)}")
         # Validating reads the whole project: after the first file is checked (see check()),
         # or a moment after loading when the editor opens none.
         asyncio.get_running_loop().call_later(VALIDATE_SECONDS, self.validate, folder)
@@ -127,7 +129,7 @@ class DomainFenceServer(LanguageServer):
             self.folders[folder.root] = self.broken_folder(folder.root, folder.config, str(error))
         except Exception as error:  # a failure of ours: the other folders are still served
             log.exception("validating %s failed", folder.config)
-            problem = f"{folder.config}: internal error: {_one_line(error)}"
+            problem = f"{folder.config}: internal error: {_described(error)}"
             self.folders[folder.root] = self.broken_folder(folder.root, folder.config, problem)
         else:
             self.settle_soon()  # validating read the facts of the covered modules
@@ -290,7 +292,7 @@ def diagnostics_for(analysis: Analysis, path: Path, document: TextDocument, log_
         findings = analysis.findings(path, document.source)
     except Exception as error:  # one file's failure must not take the server down
         log.exception("analysis of %s failed", path)
-        reason = f"internal error: {_one_line(error)}"
+        reason = f"internal error: {_described(error)}"
         log_to(types.MessageType.Error, f"{path}: {reason}")
         start = types.Position(line=0, character=0)
         return [
@@ -327,8 +329,7 @@ def diagnostic(finding: Finding, document: TextDocument) -> types.Diagnostic:
 
 def severity(code: str) -> types.DiagnosticSeverity:
     """Errors break a contract; a file that cannot be analysed is a warning."""
-    rule = RULES.get(code)
-    if rule is None or rule.family == "input":
+    if code not in RULES or code == UNANALYSABLE:
         return types.DiagnosticSeverity.Warning
     return types.DiagnosticSeverity.Error
 
@@ -385,9 +386,8 @@ def _named_file(root: Path, problem: str) -> Path | None:
     return next((root / name for name in CONFIG_FILES if problem.startswith(f"{root / name}:")), None)
 
 
-def _one_line(error: BaseException) -> str:
-    lines = str(error).splitlines()
-    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+def _described(error: BaseException) -> str:
+    return f"{type(error).__name__}: {one_line(error)}"
 
 
 def _within(position: types.Position, span: types.Range) -> bool:
