@@ -193,3 +193,9 @@ def test_unmatched_symbols_alerting_and_require_match():
     with pytest.raises(ConfigError) as raised:
         level(require_match="true", unmatched_symbols_alerting="none")
     assert raised.value.errors == {"unmatched_symbols_alerting": "'none' contradicts require_match = true."}
+
+
+def test_a_baseline_name_holding_a_nul_byte_is_refused_naming_the_option(tmp_path):
+    with pytest.raises(ConfigError) as raised:
+        parse_placement("p", "p", {"symbols": "x", "allowed_modules": "a", "baseline": "bl\x00.json"}, tmp_path)
+    assert raised.value.errors == {"baseline": "'bl\\\\x00.json' is not a file name (it holds a NUL byte)."}

@@ -16,6 +16,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, TypeVar
 
+from domain_fence.core.model.text import escape_controls
 from domain_fence.core.source.modules import ModuleExpression, matches_any, module_expression_error
 
 T = TypeVar("T")
@@ -220,7 +221,11 @@ class _Options:
         # One identity per file, whatever the spelling (``sub/../bl.json``, a symbolic
         # link): contracts sharing a file then share its entries instead of each
         # overwriting the others'.
-        resolved = os.path.realpath(self.root / (path[0] if path else DEFAULT_PATH))
+        chosen = path[0] if path else DEFAULT_PATH
+        if "\0" in chosen:  # no file system takes it: say so, as for any other bad value
+            self.errors["baseline"] = f"{escape_controls(chosen)!r} is not a file name (it holds a NUL byte)."
+            chosen = DEFAULT_PATH
+        resolved = os.path.realpath(self.root / chosen)
         return BaselineOptions(Path(resolved), stale)
 
     def finish(self, config: T) -> T:
