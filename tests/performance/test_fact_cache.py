@@ -74,16 +74,16 @@ def test_a_later_run_reads_every_fact_from_the_cache(tmp_path, monkeypatch, pars
     assert snapshot(again) == first
 
 
-def test_a_file_whose_size_or_modification_time_changed_is_parsed_again(tmp_path, monkeypatch, parsed):
+def test_a_file_whose_bytes_changed_is_parsed_again_and_one_only_touched_is_not(tmp_path, monkeypatch, parsed):
     root = leaky_project(tmp_path)
     read_everything(root)
     grown, touched = root / "leaky" / "runtime" / "model.py", root / "leaky" / "shared.py"
     edit(grown, grown.read_text() + "\nfrom leaky.experiment import runner\n")
-    edit(touched)
+    edit(touched)  # a new modification time, the same bytes: as a fresh checkout gives
     forget(monkeypatch)
     parsed.clear()
     index = read_everything(root)
-    assert sorted(parsed) == sorted([grown, touched])
+    assert sorted(parsed) == [grown]
     assert index.file_facts("leaky.runtime.model").imports[-1].source == "leaky.experiment"
 
 
@@ -382,3 +382,27 @@ def test_flake8_over_a_large_tree_reports_what_it_reports_file_by_file(tmp_path)
     again = run_tool("flake8", "--jobs", "2", "leaky", cwd=root)
     assert again.returncode == whole.returncode
     assert sorted(again.stdout.splitlines()) == sorted(whole.stdout.splitlines())
+
+
+def test_a_cache_restored_onto_a_fresh_checkout_is_used(tmp_path, monkeypatch, parsed):
+    # CI: the cache of an earlier run restored, the repository checked out anew, so
+    # every file has a new modification time, change time and inode, and the same bytes.
+    root = leaky_project(tmp_path)
+    read_everything(root)
+    forget(monkeypatch)
+    saved = tmp_path / "saved"
+    shutil.move(root, saved)
+    shutil.copytree(saved, root, copy_function=shutil.copy)  # new stamps, same bytes
+    settle(root)
+    parsed.clear()
+    read_everything(root)
+    assert parsed == []  # every file known by its bytes: none parsed again
+    # ...and a file whose bytes differ under the same size is parsed again.
+    forget(monkeypatch)
+    model = root / "leaky" / "runtime" / "model.py"
+    text = model.read_text()
+    model.write_text(text.replace("import", "IMPORT", 1) if "import" in text else text + "#")
+    settle(root)
+    parsed.clear()
+    read_everything(root)
+    assert parsed == [model]

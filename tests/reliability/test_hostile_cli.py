@@ -61,7 +61,6 @@ def settle(path, seconds_ago: float = 3600) -> None:
     os.utime(path, (when, when))
 
 
-@pytest.mark.xfail(strict=True, reason="needs the content-addressed fact cache")
 def test_an_edit_keeping_size_and_modification_time_is_seen(tmp_path):
     stats = "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n"
     root = project(tmp_path, {"app/runtime/stats.py": stats})

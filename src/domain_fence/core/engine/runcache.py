@@ -180,8 +180,8 @@ def input_digest(inputs: Inputs) -> str | None:
 
 
 def _walk(top: Path, digest: hashlib._Hash) -> int | None:
-    """Feed every entry below ``top`` to ``digest``: names, kinds, and the size and
-    modification time of Python files. The newest modification time, or None when a
+    """Feed every entry below ``top`` to ``digest``: names, kinds, and the size,
+    modification and change times and inode of Python files. The newest modification time, or None when a
     symlinked directory is met."""
     newest = 0
     pending = [str(top)]
@@ -202,7 +202,11 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                     elif name.endswith((".py", ".so", ".pyd")):
                         status = entry.stat()
                         newest = max(newest, status.st_mtime_ns)
-                        records.append(f"p {name} {status.st_size} {status.st_mtime_ns}")
+                        # The change time and inode too: a file rewritten with its size and
+                        # modification time kept (or set back) is a change all the same.
+                        records.append(
+                            f"p {name} {status.st_size} {status.st_mtime_ns} {status.st_ctime_ns} {status.st_ino}"
+                        )
                     else:
                         records.append("f " + name)
         except OSError as error:

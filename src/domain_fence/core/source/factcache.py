@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts
 
-FACTS_VERSION = 3  # bump when the meaning of a fact changes without its code changing
+FACTS_VERSION = 4  # bump when the meaning of a fact changes without its code changing
 PACK_FORMAT = "domain-fence facts 1"
 DEFAULT_DIRECTORY = ".domain_fence_cache"
 CACHE_DIR_ENV = "DOMAIN_FENCE_CACHE_DIR"
@@ -64,11 +64,16 @@ def cache_directory(root: Path, environ: Mapping[str, str] | None = None) -> Pat
 
 @dataclass(frozen=True)
 class Stamp:
-    """What identifies one version of a source file."""
+    """What identifies one version of a source file without reading it: size,
+    modification and change times, inode. A file rewritten in place keeps none of
+    the last two, however its modification time is set back; a checkout gives every
+    file new ones, and then the digest of the bytes decides (see FactCache.load)."""
 
     path: str
     size: int
     mtime_ns: int
+    ctime_ns: int = 0
+    ino: int = 0
 
     @classmethod
     def of(cls, path: Path | str) -> Stamp | None:
@@ -76,15 +81,29 @@ class Stamp:
             status = os.stat(path)
         except OSError:
             return None
-        return cls(str(path), status.st_size, status.st_mtime_ns)
+        return cls(str(path), status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+
+    @property
+    def key(self) -> tuple[int, int, int, int]:
+        return (self.size, self.mtime_ns, self.ctime_ns, self.ino)
 
     @property
     def settled(self) -> bool:
         return time.time_ns() - self.mtime_ns > RACY_WINDOW_NS
 
 
-# An entry: (size, mtime_ns, module, is_package, pickled FileFacts, pickled DeclarationFacts)
-Entry = tuple[int, int, str, bool, bytes, bytes]
+def file_digest(path: str) -> bytes | None:
+    """A digest of the file's bytes (BLAKE2b: fast, and a collision is no concern here)."""
+    try:
+        with open(path, "rb") as stream:
+            return hashlib.file_digest(stream, "blake2b").digest()
+    except OSError:
+        return None
+
+
+# An entry: (stamp key, digest of the bytes, module, is_package, pickled FileFacts,
+# pickled DeclarationFacts)
+Entry = tuple[tuple[int, int, int, int], bytes, str, bool, bytes, bytes]
 _OPEN: dict[tuple[str, str], FactCache] = {}
 
 
@@ -114,9 +133,16 @@ class FactCache:
         from domain_fence.core.source.pyfacts import FileFacts
 
         entry = self._new.get(stamp.path) or self._read_once().get(stamp.path)
-        expected = (stamp.size, stamp.mtime_ns, module, is_package)
-        if not (isinstance(entry, tuple) and len(entry) == 6 and entry[:4] == expected):
+        if not (isinstance(entry, tuple) and len(entry) == 6 and entry[2:4] == (module, is_package)):
             return None
+        if entry[0] != stamp.key:
+            # A new stamp (a checkout, a restored cache, a rewrite): the bytes decide.
+            digest = file_digest(stamp.path)
+            if digest is None or digest != entry[1]:
+                return None
+            if stamp.settled:  # the same bytes: known under the new stamp from now on
+                self._new[stamp.path] = (stamp.key, *entry[1:])
+                self._save_at_exit()
         facts, declarations = _decode(entry[4]), entry[5]
         if not (isinstance(facts, FileFacts) and facts.module == module and facts.is_package == is_package):
             return None
@@ -127,7 +153,13 @@ class FactCache:
         the next :meth:`save`, which happens at exit at the latest."""
         if not stamp.settled:
             return
-        self._new[stamp.path] = (stamp.size, stamp.mtime_ns, module, is_package, facts, declarations)
+        digest = file_digest(stamp.path)
+        if digest is None or Stamp.of(stamp.path) != stamp:
+            return  # changed since it was parsed: these facts may not be of these bytes
+        self._new[stamp.path] = (stamp.key, digest, module, is_package, facts, declarations)
+        self._save_at_exit()
+
+    def _save_at_exit(self) -> None:
         if not self._at_exit:
             atexit.register(self.save)
             # A multiprocessing worker (flake8's) leaves without running atexit, but runs these.
@@ -146,9 +178,8 @@ class FactCache:
             self._prepare()
             with _locked(self.directory / ".facts.lock"):  # so that no process drops another's entries
                 entries = {**self._read(), **new}
-                for path, entry in list(entries.items()):
-                    stamp = Stamp.of(path)
-                    if stamp is None or (stamp.size, stamp.mtime_ns) != entry[:2]:
+                for path in list(entries):
+                    if Stamp.of(path) is None:  # gone (a changed file's entry is replaced when stored)
                         del entries[path]
                 data = pickle.dumps((PACK_FORMAT, cache_key(), entries), protocol=pickle.HIGHEST_PROTOCOL)
                 _write_atomically(self.path, data)
