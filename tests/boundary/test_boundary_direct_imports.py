@@ -120,3 +120,16 @@ def test_modules_outside_the_sources_are_not_checked(index):
         )
         != []
     )
+
+
+def test_only_the_modules_with_a_crossing_import_are_read():
+    # Columns come from the facts; a module the graph shows with no crossing import
+    # needs none, so a boundary-only run does not parse the whole source.
+    index = ProjectIndex.build(ROOT, ["fenced"], search_paths=[str(ROOT)], cache_dir=None)
+    context = Context(ROOT, ("fenced",), index, build_graph=lambda: _graph(False), session={})
+    modules = sorted(m for m in index.modules if m.startswith("fenced.runtime"))
+    BOUNDARY.prepare(config(), context, modules)
+    found = {m for m in modules for f in BOUNDARY.check_module(config(), context, m)}
+    read = {m for m in modules if m in index._facts}
+    assert found and read == found, (read, found)
+    assert len(read) < len(modules)

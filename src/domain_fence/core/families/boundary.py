@@ -89,8 +89,13 @@ class BoundaryFamily:
         return sorted(m for m in context.graph().modules if config.in_source(m))
 
     def prepare(self, config: BoundaryConfig, context: Context, modules: list[str]) -> None:
-        # Columns come from the facts of the modules with crossing imports only.
-        return None
+        # Columns come from the facts of the modules with crossing imports only: read
+        # them together (in parallel when there are many), not one by one.
+        graph = context.graph()
+        routes = _routes(config, context, graph)
+        context.index.prefetch(
+            m for m in modules if config.in_source(m) and _may_cross(config, context, graph, routes, m)
+        )
 
     def check_module(self, config: BoundaryConfig, context: Context, module: str) -> list[Finding]:
         if not config.in_source(module):
@@ -233,6 +238,8 @@ def _crossings(
 ) -> list[Crossing]:
     """The crossing imports of ``module``, each with its route: one per import
     statement, so every line that needs the fix is shown; in name, then line order."""
+    if not _may_cross(config, context, graph, routes, module):
+        return []
     crossings = []
     for imported, statements in sorted(_module_imports(context, graph, module).items()):
         if imported == module or _ignored(config, module, imported):
@@ -249,6 +256,20 @@ def _crossings(
 
 
 Place = tuple[int, int, int]  # line, column and end column of the imported name
+
+
+def _may_cross(
+    config: BoundaryConfig, context: Context, graph: ImportGraph, routes: RoutesToForbidden, module: str
+) -> bool:
+    """Whether the graph shows ``module`` importing a module with a route to a forbidden
+    one. Only then are its facts read (for the columns): most source modules have no
+    crossing, and reading every one's facts would parse the whole source cold."""
+    if context.index.has_buffer(module) or module not in graph.modules:
+        return True  # its imports come from the buffer's facts, not from the graph
+    return any(
+        imported != module and not _ignored(config, module, imported) and routes.from_module(imported) is not None
+        for imported in graph.find_modules_directly_imported_by(module)
+    )
 
 
 def _module_imports(context: Context, graph: ImportGraph, module: str) -> dict[str, list[Place]]:
