@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from domain_fence.core.families.config import WordRule
 
@@ -58,6 +59,7 @@ def fold(word: str) -> str:
     return word[:-1]
 
 
+@lru_cache(maxsize=1 << 16)  # a project names the same identifiers again and again
 def words_of(identifier: str) -> tuple[str, ...]:
     """The folded words of an identifier: what configured entries are matched against."""
     return tuple(fold(word) for word in split_words(identifier))
@@ -86,6 +88,18 @@ class Vocabulary:
 
     rules: tuple[tuple[tuple[str, ...], WordRule], ...]  # (folded words, rule)
     allow: frozenset[str] = frozenset()
+    # identifier -> its first entry: the same identifiers come back in file after file
+    _found: dict[str, Match | None] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
+    # the last part of each dotted ``allow`` entry -> the parts naming where it holds
+    _within: dict[str, tuple[tuple[str, ...], ...]] = field(init=False, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        within: dict[str, list[tuple[str, ...]]] = {}
+        for entry in sorted(self.allow):
+            scope, dot, name = entry.rpartition(".")
+            if dot:
+                within.setdefault(name, []).append(tuple(scope.split(".")))
+        object.__setattr__(self, "_within", {name: tuple(runs) for name, runs in within.items()})
 
     @classmethod
     def compile(cls, words: Iterable[WordRule], allow: Iterable[str] = ()) -> Vocabulary:
@@ -109,6 +123,11 @@ class Vocabulary:
         """
         if identifier in self.allow or (context and self._allowed_within(identifier, context)):
             return None
+        if identifier not in self._found:
+            self._found[identifier] = self._first_entry(identifier)
+        return self._found[identifier]
+
+    def _first_entry(self, identifier: str) -> Match | None:
         words = words_of(identifier)
         for start in range(len(words)):
             for key, rule in self.rules:
@@ -117,11 +136,8 @@ class Vocabulary:
         return None
 
     def _allowed_within(self, identifier: str, context: str) -> bool:
+        runs = self._within.get(identifier)
+        if not runs:
+            return False
         parts = context.split(".")
-        for entry in self.allow:
-            within, dot, name = entry.rpartition(".")
-            if dot and name == identifier:
-                run = within.split(".")
-                if any(parts[i : i + len(run)] == run for i in range(len(parts) - len(run) + 1)):
-                    return True
-        return False
+        return any(parts[i : i + len(run)] == list(run) for run in runs for i in range(len(parts) - len(run) + 1))
