@@ -123,7 +123,8 @@ class Engine:
             build_graph=build_graph,
             session=settings.session,
         )
-        self._baselines: dict[Path, Baseline] = {}
+        self._baselines: dict[Path, Baseline] = {}  # by resolved path
+        self._resolved: dict[Path, Path] = {}
 
     @property
     def contracts(self) -> tuple[ContractSpec, ...]:
@@ -281,6 +282,7 @@ class Engine:
             self.index.forget(module)
         self.context.forget()
         self._baselines.clear()
+        self._resolved.clear()
 
     def prepare(self, modules: list[str]) -> None:
         """Read ahead, together, what checking ``modules`` one by one will read."""
@@ -322,7 +324,9 @@ class Engine:
     def baseline(self, spec: ContractSpec) -> Baseline:
         """The contract's baseline file, read once (BaselineError when unusable)."""
         path = spec.baseline_path
-        key = path.resolve()
+        key = self._resolved.get(path)
+        if key is None:  # resolved once: asked for every file flake8 or the editor checks
+            key = self._resolved[path] = path.resolve()
         if key not in self._baselines:
             self._baselines[key] = load_baseline(path)
         return self._baselines[key]

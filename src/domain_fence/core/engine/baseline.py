@@ -12,7 +12,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from domain_fence.core.model.findings import Finding
@@ -37,9 +37,17 @@ class BaselineEntry:
 class Baseline:
     path: Path
     entries: tuple[BaselineEntry, ...] = ()
+    # contract -> its fingerprints: asked once per file checked (flake8, the editor)
+    _by_contract: dict[str, frozenset[str]] = field(init=False, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_contract: dict[str, set[str]] = {}
+        for entry in self.entries:
+            by_contract.setdefault(entry.contract, set()).add(entry.fingerprint)
+        object.__setattr__(self, "_by_contract", {c: frozenset(f) for c, f in by_contract.items()})
 
     def fingerprints(self, contract: str) -> frozenset[str]:
-        return frozenset(e.fingerprint for e in self.entries if e.contract == contract)
+        return self._by_contract.get(contract, frozenset())
 
     def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> Baseline:
         """A baseline whose entries for ``contract`` are exactly ``entries``."""

@@ -303,7 +303,7 @@ def _no_cyclic_collection() -> Iterator[None]:
 
 
 def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
-    workers = _workers(len(jobs)) if parallel else 1
+    workers = _workers(len(jobs)) if parallel and len(jobs) >= PARALLEL_MIN_FILES else 1
     if workers > 1:
         chunks = [jobs[start :: workers * 4] for start in range(workers * 4)]
         try:
