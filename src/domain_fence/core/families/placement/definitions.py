@@ -60,6 +60,7 @@ class Definition:
         return definition_matches(self.name, self.owner, pattern)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same names come back in module after module
 def definition_matches(name: str, owner: str, pattern: str) -> bool:
     """A pattern with a dot names a method by ``Class.method``; one without names any
     definition by its own name."""
