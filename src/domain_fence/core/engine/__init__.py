@@ -265,15 +265,13 @@ class Engine:
         the project-wide answers: the next keystroke costs one module, not the project."""
         before = _shape(self.index.known_facts(module))
         if self.index.use_buffer(module, text):
-            if before is None or _shape(self.index.known_facts(module)) != before:
-                self.context.forget()
-            else:
-                self.context.forget_module(module)
+            reshaped = before is None or _shape(self.index.known_facts(module)) != before
+            self.context.forget_module(module, reshaped=reshaped)
 
     def drop_buffer(self, path: Path | str) -> None:
         module = self.index.module_for_path(path)
         if module is not None and self.index.drop_buffer(module):
-            self.context.forget()
+            self.context.forget_module(module, reshaped=True)  # read from its file again
 
     def file_changed(self, path: Path | str) -> None:
         """A file changed on disk: what depended on it is computed again."""

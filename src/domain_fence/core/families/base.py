@@ -92,13 +92,26 @@ class Context:
         """The project changed (an edited buffer, a file on disk): drop what was computed."""
         self.memo.clear()
 
-    def forget_module(self, module: str) -> None:
-        """One module changed in a way no project-wide answer depends on: only what a
-        family kept of that module's insides is dropped."""
-        for kept in self.memo.values():
-            forget = getattr(kept, "forget_module", None)
-            if forget is not None:
-                forget(module)
+    def forget_module(self, module: str, reshaped: bool = False) -> None:
+        """An editor's buffer changed ``module`` (its file and the import graph did not).
+
+        Unless ``reshaped`` (its classes, bases, bindings or definitions changed), no
+        project-wide answer depends on the change: only what a family kept of that
+        module's insides is dropped (its ``forget_module(module)``). When reshaped,
+        each kept answer is replaced by its ``reshaped(module)``, which keeps what does
+        not depend on the module's shape (what only the module names or the graph
+        decide), or dropped when it has none."""
+        for key, kept in list(self.memo.items()):
+            if not reshaped:
+                forget = getattr(kept, "forget_module", None)
+                if forget is not None:
+                    forget(module)
+                continue
+            renew = getattr(kept, "reshaped", None)
+            if renew is None:
+                del self.memo[key]
+            else:
+                self.memo[key] = renew(module)
 
 
 @dataclass(frozen=True)

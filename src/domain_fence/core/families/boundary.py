@@ -210,6 +210,11 @@ class RoutesToForbidden:
                         following.append(importer)
             frontier = following
 
+    def reshaped(self, module: str) -> RoutesToForbidden:
+        """The routes still hold after an edit in an editor's buffer: they come from the
+        import graph, which is built from the files."""
+        return self
+
     def from_module(self, module: str) -> list[str] | None:
         if module not in self.next_hop:
             return None

@@ -44,12 +44,20 @@ class EventResolver:
     """Answers "which class is this name?" and "is it an event?" across the project."""
 
     def __init__(
-        self, index: ProjectIndex, event_bases: Iterable[str], patterns: Iterable[EventBasePattern] = ()
+        self,
+        index: ProjectIndex,
+        event_bases: Iterable[str],
+        patterns: Iterable[EventBasePattern] = (),
+        carried: EventResolver | None = None,
     ) -> None:
         self.index = index
         self.patterns = tuple(patterns)
         # The same names are resolved again and again (every base of every class).
-        self._split: dict[str, tuple[str | None, str]] = {}
+        # Which prefix of a name is a module, and which names the patterns match, depend
+        # on the module names alone: a resolver for the project after an edit (``carried``
+        # from the one before) keeps them.
+        self._split: dict[str, tuple[str | None, str]] = carried._split if carried else {}
+        self._pattern_matches: dict[str, bool] = carried._pattern_matches if carried else {}
         self._canonical: dict[str, str] = {}
         self.bases = frozenset(self.canonical(base) for base in event_bases)
         self._events: dict[str, bool] = {}
@@ -144,7 +152,10 @@ class EventResolver:
         module, rest = self.split(canonical)
         if module is None or self.class_fact(canonical) is None:
             return False
-        return any(pattern.matches(module, rest) for pattern in self.patterns)
+        found = self._pattern_matches.get(canonical)
+        if found is None:
+            found = self._pattern_matches[canonical] = any(pattern.matches(module, rest) for pattern in self.patterns)
+        return found
 
     def _derives(self, start: str) -> None:
         """Search the bases of ``start`` and record the answer for every class whose
@@ -267,11 +278,13 @@ def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list
 class VocabularyChecker:
     """One contract's rules applied module by module."""
 
-    def __init__(self, config: VocabularyConfig, index: ProjectIndex) -> None:
+    def __init__(self, config: VocabularyConfig, index: ProjectIndex, carried: VocabularyChecker | None = None) -> None:
         self.config = config
         self.index = index
-        self.resolver = EventResolver(index, config.event_bases, config.event_base_patterns)
-        self.vocabulary = Vocabulary.compile(config.words, config.allow)
+        before = carried.resolver if carried else None
+        self.resolver: EventResolver = EventResolver(index, config.event_bases, config.event_base_patterns, before)
+        self.vocabulary: Vocabulary = carried.vocabulary if carried else Vocabulary.compile(config.words, config.allow)
+        self._covered: list[str] | None = carried._covered if carried else None
         self.kind_attributes = frozenset(config.kind_attributes)
         self.declaration_scope = any(scope in config.scope for scope in DECLARATION_CODES)
         self.derived = DerivedValues(
@@ -282,7 +295,13 @@ class VocabularyChecker:
     def mixins(self) -> Mixins:
         if EVENTS_SCOPE not in self.config.scope:
             return Mixins({})
-        return find_mixins(self.resolver, prefetch_covered(self.config, self.index))
+        return find_mixins(self.resolver, self.covered())
+
+    def covered(self) -> list[str]:
+        """The modules the contract covers, their facts read ahead when first asked."""
+        if self._covered is None:
+            self._covered = prefetch_covered(self.config, self.index)
+        return self._covered
 
     def module(self, module: str) -> Iterator[Finding]:
         yield from self.mixin_findings(module)
@@ -327,6 +346,14 @@ class VocabularyChecker:
         """``module`` was edited, its classes, bases and bindings unchanged: the
         resolution and the mixins still hold; what helpers return may not."""
         self.derived.forget_returns()
+
+    def reshaped(self, module: str) -> VocabularyChecker:
+        """The checker of the project after ``module``'s classes, bases or bindings
+        changed: the event hierarchy and the mixins are found again; the vocabulary,
+        the covered modules and what depends on module names alone are kept (the facts
+        read ahead for the covered modules are still in memory: a module a new name
+        leads to is read when asked for)."""
+        return VocabularyChecker(self.config, self.index, carried=self)
 
     def derived_values(self, module: str, events: frozenset[str]) -> Iterator[Finding]:
         """DOM105: events built from values derived from experiment knowledge (:mod:`.derived`)."""

@@ -1,0 +1,136 @@
+"""An edit in an editor's buffer costs the edited module, not the project: what the
+families computed for the whole project is kept when the edit leaves the module's
+classes, bases, bindings and definitions as they were, and only what depends on
+them is found again when it does not. Either way the findings are those of an
+analysis started afresh on the same buffers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from lsp_support import copy_station
+
+from domain_fence.core.families import boundary
+from domain_fence.core.families.vocabulary import events
+from domain_fence.integrations.lsp.analysis import Analysis
+
+MODEL = "station/runtime/model.py"
+RECORDS = "station/runtime/records.py"
+JOURNAL = "station/runtime/journal.py"
+MODEL_WITH_HELPER = (
+    "from station.runtime.telemetry import Event\n\n\n"
+    "class Reading(Event):\n    value: float\n\n\n"
+    "def reading():\n    return Reading(value=1.0)\n"
+)
+RECORD_AS_EVENT = "from station.runtime.telemetry import Event\n\n\nclass Record(Event):\n    pass\n"
+
+
+@pytest.fixture
+def station(tmp_path: Path) -> Path:
+    return copy_station(tmp_path)
+
+
+@pytest.fixture
+def computed(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How often the project-wide answers are computed: the mixins of the events (which
+    classify every class of the covered modules) and the routes to forbidden modules."""
+    counts: Counter[str] = Counter()
+    find_mixins = events.find_mixins
+    routes = boundary.RoutesToForbidden
+
+    def counted_mixins(*args, **kwargs):
+        counts["mixins"] += 1
+        return find_mixins(*args, **kwargs)
+
+    class CountedRoutes(routes):
+        def __init__(self, *args, **kwargs):
+            counts["routes"] += 1
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(events, "find_mixins", counted_mixins)
+    monkeypatch.setattr(boundary, "RoutesToForbidden", CountedRoutes)
+    return counts
+
+
+def codes(analysis: Analysis, path: Path, text: str) -> list[tuple[int, int, str]]:
+    return [(f.line, f.col, f.code) for f in analysis.findings(path, text)]
+
+
+def test_an_edit_inside_a_function_keeps_the_project_wide_answers(station: Path, computed: Counter[str]):
+    analysis = Analysis(station / ".importlinter")
+    model = station / MODEL
+    assert codes(analysis, model, MODEL_WITH_HELPER) == []
+    assert computed == {"mixins": 1, "routes": 1}
+
+    computed.clear()
+    assert codes(analysis, model, MODEL_WITH_HELPER.replace("value=1.0", "episode=1")) == [(9, 19, "DOM104")]
+    assert codes(analysis, model, MODEL_WITH_HELPER.replace("value=1.0", "value=2.0")) == []
+    assert computed == {}
+
+
+def test_a_new_class_or_import_finds_the_event_hierarchy_again_on_the_same_graph(station: Path, computed: Counter[str]):
+    analysis = Analysis(station / ".importlinter")
+    model = station / MODEL
+    assert codes(analysis, model, MODEL_WITH_HELPER) == []
+
+    computed.clear()
+    new_event = MODEL_WITH_HELPER + "\n\nclass Step(Reading):\n    episode: int\n"
+    assert codes(analysis, model, new_event) == [(13, 4, "DOM101")]
+    forbidden = "from station.experiment.runner import MODE\n" + MODEL_WITH_HELPER
+    assert codes(analysis, model, forbidden) == [(1, 38, "DOM301")]
+    # The routes come from the import graph, built from the files: a buffer leaves it as it is.
+    assert computed == {"mixins": 2}
+
+
+def test_a_class_made_an_event_in_another_buffer_reaches_the_modules_deriving_from_it(station: Path):
+    analysis = Analysis(station / ".importlinter")
+    journal, records = station / JOURNAL, station / RECORDS
+    journal_text, records_text = journal.read_text(), records.read_text()
+    assert codes(analysis, journal, journal_text) == []
+    assert codes(analysis, records, RECORD_AS_EVENT) == []
+    assert codes(analysis, journal, journal_text + "# typed\n") == [(5, 4, "DOM101")]
+    assert codes(analysis, records, records_text) == []
+    assert codes(analysis, journal, journal_text) == []
+
+
+EDITS = [  # (file, its buffer's text): classes, bases and imports changed, and bodies only
+    (MODEL, MODEL_WITH_HELPER),
+    (RECORDS, RECORD_AS_EVENT),
+    (JOURNAL, "from station.runtime.records import Record\n\n\nclass Entry(Record):\n    episode: int\n"),
+    (MODEL, MODEL_WITH_HELPER.replace("value=1.0", "episode=1")),
+    (MODEL, "from station.experiment.runner import MODE\n" + MODEL_WITH_HELPER),
+    (RECORDS, "class Record:\n    pass\n"),
+    (JOURNAL, "from station.runtime.model import Reading\n\n\nclass Entry(Reading):\n    episode_id: int\n"),
+    (MODEL, MODEL_WITH_HELPER + "\n\nclass Mixin:\n    episode: int\n\n\nclass Step(Reading, Mixin):\n    pass\n"),
+    (MODEL, MODEL_WITH_HELPER + "\n\nclass Mixin:\n    episodes: int\n\n\nclass Step(Reading, Mixin):\n    pass\n"),
+    (RECORDS, RECORD_AS_EVENT.replace("pass", "terminal_state: bool")),
+]
+
+
+def test_after_each_edit_the_findings_are_those_of_a_fresh_analysis_of_the_files(tmp_path: Path):
+    station = copy_station(tmp_path)
+    kept = Analysis(station / ".importlinter")
+    names = sorted(path.relative_to(station).as_posix() for path in (station / "station").rglob("*.py"))
+    buffers = {name: (station / name).read_text() for name in names}
+    for step, (edited, text) in enumerate(EDITS):
+        buffers[edited] = text
+        kept.findings(station / edited, text)
+        saved = copy_station(tmp_path, f"saved-{step}")  # the buffers written to files
+        for name, buffer in buffers.items():
+            (saved / name).write_text(buffer)
+        fresh = Analysis(saved / ".importlinter")
+        for name in names:
+            served = kept.findings(station / name, buffers[name])
+            assert served == fresh.findings(saved / name, buffers[name]), (step, name)
+
+
+def test_closing_a_buffer_checks_the_others_against_the_file_again(station: Path):
+    analysis = Analysis(station / ".importlinter")
+    journal, records = station / JOURNAL, station / RECORDS
+    journal_text = journal.read_text()
+    assert codes(analysis, records, RECORD_AS_EVENT) == []
+    assert codes(analysis, journal, journal_text) == [(5, 4, "DOM101")]
+    analysis.close(records)
+    assert codes(analysis, journal, journal_text + "# typed\n") == []
