@@ -22,14 +22,17 @@ POLL_SECONDS = 0.01
 
 
 def make_client() -> LanguageClient:
-    """pytest-lsp's client, also counting the publications for each file: a new
-    publication may equal the last one (two empty lists are even the same object)."""
+    """pytest-lsp's client, also counting the publications for each file (a new
+    publication may equal the last one: two empty lists are even the same object) and
+    keeping the version each was for."""
     client = LanguageClient(converter_factory=default_converter)
     client.publications = {}  # type: ignore[attr-defined]
+    client.versions = {}  # type: ignore[attr-defined]  # uri -> the version last published for
 
     def publish_diagnostics(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
         client.diagnostics[params.uri] = params.diagnostics
         client.publications[params.uri] = client.publications.get(params.uri, 0) + 1  # type: ignore[attr-defined]
+        client.versions[params.uri] = params.version  # type: ignore[attr-defined]
 
     register_lsp_features(
         client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish_diagnostics}

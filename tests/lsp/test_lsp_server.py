@@ -166,6 +166,38 @@ async def test_saving_a_file_updates_the_open_files_that_depend_on_it(client: La
     assert codes(diagnostics) == [(4, 4, "DOM101")]
 
 
+async def test_an_unsaved_event_base_in_another_buffer_reaches_the_next_check(client: LanguageClient, station: Path):
+    """An edit of records.py making Record an event, unsaved, changes what journal.py's
+    next edit (inside nothing but a comment) is checked against."""
+    await initialize(client, station)
+    journal = Editor(client, station / "station/runtime/journal.py")
+    clean = journal.text
+    assert await journal.open() == []
+    records = Editor(client, station / "station/runtime/records.py")
+    await records.open()
+    await records.replace("from station.runtime.telemetry import Event\n\n\nclass Record(Event):\n    pass\n")
+    assert codes(await journal.replace(clean + "# typed\n")) == [(4, 4, "DOM101")]
+    await records.replace("class Record:\n    pass\n")
+    assert await journal.replace(clean) == []
+
+
+async def test_a_burst_of_changes_ends_with_the_diagnostics_of_its_last(client: LanguageClient, station: Path):
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/model.py")
+    clean = editor.text
+    await editor.open()
+    for version, text in enumerate([FORBIDDEN_IMPORT + clean, clean + EPISODE_FIELD, clean + EPISODE_FIELD * 2], 1):
+        change = types.TextDocumentContentChangeWholeDocument(text=text)
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=editor.uri, version=version),
+                content_changes=[change],
+            )
+        )
+    await until(lambda: client.publications.get(editor.uri, 0) >= 2 and client.versions.get(editor.uri) == 3)
+    assert codes(editor.diagnostics) == [(5, 4, "DOM101"), (6, 4, "DOM101")]
+
+
 async def test_a_changed_baseline_is_read_again(client: LanguageClient, station: Path):
     await initialize(client, station)
     legacy = Editor(client, station / "station/runtime/legacy.py")

@@ -4,8 +4,9 @@ A thin front end: it keeps one :class:`~.analysis.Analysis` per workspace folder
 configuration ``domain-fence check`` would find there), asks it for the findings of
 each open buffer, and only translates them to the protocol:
 
-- diagnostics on open, on change (after a short pause in typing) and on save, from
-  the buffer, so unsaved edits are checked; code, severity and the rule's
+- diagnostics on open, on change (at once after a pause in typing, else when a
+  burst of keystrokes pauses) and on save, from the buffer, so unsaved edits are
+  checked; code, severity and the rule's
   documentation on hover;
 - code actions: a ``# noqa: DOMxxx`` for the line, and the rule's explanation;
 - files changed on disk (``workspace/didChangeWatchedFiles``, or a save), the
@@ -22,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import math
 import re
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -50,7 +52,9 @@ from .analysis import Analysis, AnalysisError
 
 SOURCE = "domain-fence"
 EXPLAIN_COMMAND = "domain-fence.explain"
-# Long enough to let a burst of keystrokes through as one check, short enough not to be felt.
+# A change this soon after the last one is part of a burst of keystrokes: the burst is
+# checked once, this long after its last change. Long enough to let a burst through as
+# one check, short enough not to be felt. A change after a pause is checked at once.
 DEBOUNCE_SECONDS = 0.05
 VALIDATE_SECONDS = 0.5  # after loading a folder, when no file of it was opened meanwhile
 SETTLE_SECONDS = 1.0  # after loading a project: a full collection then costs the first diagnostics nothing
@@ -84,6 +88,7 @@ class DomainFenceServer(LanguageServer):
         self.shown: dict[str, list[types.Diagnostic]] = {}  # uri -> what was published last
         self.broken: set[str] = set()  # configuration files showing a diagnostic
         self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._changed: dict[str, float] = {}  # uri -> when it last changed, by the event loop's clock
         self._settling: asyncio.TimerHandle | None = None
 
     # -- folders and their configuration ------------------------------------------
@@ -193,10 +198,14 @@ class DomainFenceServer(LanguageServer):
             self.check(uri)
 
     def check_later(self, uri: str) -> None:
+        loop = asyncio.get_running_loop()
         pending = self._pending.pop(uri, None)
         if pending is not None:
             pending.cancel()
-        self._pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, self.check, uri)
+        now = loop.time()
+        burst = pending is not None or now - self._changed.get(uri, -math.inf) < DEBOUNCE_SECONDS
+        self._changed[uri] = now
+        self._pending[uri] = loop.call_later(DEBOUNCE_SECONDS if burst else 0, self.check, uri)
 
     def check(self, uri: str) -> None:
         self._pending.pop(uri, None)
@@ -214,6 +223,7 @@ class DomainFenceServer(LanguageServer):
             asyncio.get_running_loop().call_soon(self.validate, folder)
 
     def forget(self, uri: str) -> None:
+        self._changed.pop(uri, None)
         pending = self._pending.pop(uri, None)
         if pending is not None:
             pending.cancel()
