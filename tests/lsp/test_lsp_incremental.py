@@ -134,3 +134,16 @@ def test_closing_a_buffer_checks_the_others_against_the_file_again(station: Path
     assert codes(analysis, journal, journal_text) == [(5, 4, "DOM101")]
     analysis.close(records)
     assert codes(analysis, journal, journal_text + "# typed\n") == []
+
+
+def test_a_file_changed_on_disk_is_read_again_on_the_same_graph(station: Path, computed: Counter[str]):
+    analysis = Analysis(station / ".importlinter")
+    journal, records = station / JOURNAL, station / RECORDS
+    journal_text = journal.read_text()
+    assert codes(analysis, journal, journal_text) == []
+
+    computed.clear()
+    records.write_text(RECORD_AS_EVENT)
+    analysis.refresh([records])
+    assert codes(analysis, journal, journal_text) == [(5, 4, "DOM101")]
+    assert computed == {"mixins": 1}

@@ -274,11 +274,14 @@ class Engine:
             self.context.forget_module(module, reshaped=True)  # read from its file again
 
     def file_changed(self, path: Path | str) -> None:
-        """A file changed on disk: what depended on it is computed again."""
+        """A file changed on disk: what depended on it is computed again (the import
+        graph is kept as it was built)."""
         module = self.index.module_for_path(path)
         if module is not None:
             self.index.forget(module)
-        self.context.forget()
+            self.context.forget_module(module, reshaped=True)
+        else:
+            self.context.forget()
         self._baselines.clear()
         self._resolved.clear()
 
