@@ -6,10 +6,16 @@ project), configured by ``domain-fence init --preset monty`` and baselined:
 - **edit latency**: from sending ``textDocument/didChange`` to receiving the
   ``publishDiagnostics`` of that version, after warm-up edits, p50 and p95. Each
   edit toggles a line holding an experiment-vocabulary event field and a forbidden
-  import, so every publication differs from the last. It includes the server's
-  debounce (``DEBOUNCE_SECONDS``), reported beside it. The edits start after a pause
+  import, so every publication differs from the last: a new class and new imports,
+  edits that change what other modules may depend on. Each edit is sent once the
+  last one's diagnostics came: after a pause in typing, which the server checks at
+  once (its debounce, ``DEBOUNCE_SECONDS``, holds back only a change following the
+  last within that time). The edits start after a pause
   of ``IDLE_SECONDS`` once the file is open, in which the server validates the project
   and settles its heap, as it would while one reads the file;
+- **typing latency**: the same, for edits that type a statement into a function's
+  body (the module's classes, bindings and definitions as they were), as most
+  keystrokes do;
 - **first diagnostics**: from starting the server process (and from sending
   ``initialize``) to the first diagnostics of a file opened at once, with the fact
   cache warm, against a warm ``domain-fence check`` of the same tree (median of runs):
@@ -27,6 +33,7 @@ real Monty source (``pip download --no-binary :all: --no-deps tbp-monty==0.55.0`
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
 import os
 import re
@@ -152,8 +159,8 @@ async def measure_server(root: Path, edits: int, warmup: int) -> dict[str, objec
     first_at, first = await client.next_version(uri, 0)
     await asyncio.sleep(IDLE_SECONDS)  # a reader's pause: the server validates and settles meanwhile
     latencies, counts = [], set()
-    for version in range(1, warmup + edits + 1):
-        text = clean + DIRTY_TAIL if version % 2 else clean
+
+    async def edit(version: int, text: str) -> float:
         sent = time.perf_counter()
         client.text_document_did_change(
             types.DidChangeTextDocumentParams(
@@ -163,15 +170,25 @@ async def measure_server(root: Path, edits: int, warmup: int) -> dict[str, objec
         )
         at, params = await client.next_version(uri, version)
         counts.add(len(params.diagnostics))
+        return at - sent
+
+    for version in range(1, warmup + edits + 1):
+        elapsed = await edit(version, clean + DIRTY_TAIL if version % 2 else clean)
         if version > warmup:
-            latencies.append(at - sent)
+            latencies.append(elapsed)
+    typing = []
+    last = 2 * (warmup + edits)
+    for version in range(warmup + edits + 1, last + 1):
+        elapsed = await edit(version, typed(clean, version))
+        if version > last - edits:
+            typing.append(elapsed)
     saves = []
     for _ in range(SAVES):  # the saved module is read again, what depends on it computed again
         sent = time.perf_counter()
         client.text_document_did_save(
             types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
         )
-        at, _params = await client.next_version(uri, warmup + edits)
+        at, _params = await client.next_version(uri, last)
         saves.append(at - sent)
     await client.shutdown_async(None)
     client.exit(None)
@@ -179,16 +196,34 @@ async def measure_server(root: Path, edits: int, warmup: int) -> dict[str, objec
     if counts == {0}:
         raise SystemExit("the edits produced no diagnostics: nothing was measured")
     latencies.sort()
+    typing.sort()
     return {
         "first_from_start": first_at - started,
         "first_from_initialize": first_at - sent_initialize,
         "first_count": len(first.diagnostics),
         "p50": statistics.median(latencies),
-        "p95": latencies[min(len(latencies) - 1, round(0.95 * (len(latencies) - 1)))],
+        "p95": _p95(latencies),
         "max": latencies[-1],
+        "typing_p50": statistics.median(typing),
+        "typing_p95": _p95(typing),
+        "typing_max": typing[-1],
         "counts": sorted(counts),
         "save": statistics.median(saves),
     }
+
+
+def _p95(sorted_times: list[float]) -> float:
+    return sorted_times[min(len(sorted_times) - 1, round(0.95 * (len(sorted_times) - 1)))]
+
+
+def typed(clean: str, version: int) -> str:
+    """``clean`` with a statement typed at the start of its first function's body: its
+    classes, bindings and definitions are as they were."""
+    function = next(node for node in ast.walk(ast.parse(clean)) if isinstance(node, ast.FunctionDef))
+    first = function.body[0]
+    lines = clean.splitlines(keepends=True)
+    lines.insert(first.lineno - 1, f"{' ' * first.col_offset}typed = {version}\n")
+    return "".join(lines)
 
 
 def edited_check(root: Path, runs: int) -> float:
@@ -228,8 +263,13 @@ def main() -> None:
         print(
             f"monty-x{scale} ({python_files(root)} files): edit -> diagnostics p50 {result['p50'] * 1000:.0f} ms, "
             f"p95 {result['p95'] * 1000:.0f} ms, max {result['max'] * 1000:.0f} ms "
-            f"({arguments.edits} edits after {arguments.warmup}; debounce {DEBOUNCE_SECONDS * 1000:.0f} ms included; "
+            f"({arguments.edits} edits after {arguments.warmup}, each after the last one's diagnostics; "
+            f"debounce {DEBOUNCE_SECONDS * 1000:.0f} ms within a burst; "
             f"diagnostics per publication {result['counts']})"
+        )
+        print(
+            f"  typing in a function's body -> diagnostics p50 {result['typing_p50'] * 1000:.0f} ms, "
+            f"p95 {result['typing_p95'] * 1000:.0f} ms, max {result['typing_max'] * 1000:.0f} ms"
         )
         print(
             f"  first diagnostics: {result['first_from_start'] * 1000:.0f} ms from process start, "
