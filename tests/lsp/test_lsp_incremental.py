@@ -19,6 +19,8 @@ from domain_fence.integrations.lsp.analysis import Analysis
 MODEL = "station/runtime/model.py"
 RECORDS = "station/runtime/records.py"
 JOURNAL = "station/runtime/journal.py"
+INIT = "station/runtime/__init__.py"
+TELEMETRY = "station/runtime/telemetry.py"
 MODEL_WITH_HELPER = (
     "from station.runtime.telemetry import Event\n\n\n"
     "class Reading(Event):\n    value: float\n\n\n"
@@ -106,24 +108,80 @@ EDITS = [  # (file, its buffer's text): classes, bases and imports changed, and 
     (MODEL, MODEL_WITH_HELPER + "\n\nclass Mixin:\n    episode: int\n\n\nclass Step(Reading, Mixin):\n    pass\n"),
     (MODEL, MODEL_WITH_HELPER + "\n\nclass Mixin:\n    episodes: int\n\n\nclass Step(Reading, Mixin):\n    pass\n"),
     (RECORDS, RECORD_AS_EVENT.replace("pass", "terminal_state: bool")),
+    # through a package's star import, then its binding, then neither
+    (JOURNAL, "from station.runtime import Event as Base\n\n\nclass Entry(Base):\n    episode: int\n"),
+    (INIT, "from station.runtime.telemetry import *\n"),
+    (INIT, "from station.runtime.telemetry import Event\n"),
+    (INIT, "from station.runtime.records import Record as Event\n"),
+    (INIT, ""),
+    # the event base itself named elsewhere, then back
+    (TELEMETRY, "from station.runtime.records import Record as Event\n"),
+    (JOURNAL, "from station.runtime.telemetry import Event\n\n\nclass Entry(Event):\n    episode: int\n"),
+    (TELEMETRY, 'class Event:\n    """Base of the runtime\'s telemetry events."""\n'),
 ]
 
 
-def test_after_each_edit_the_findings_are_those_of_a_fresh_analysis_of_the_files(tmp_path: Path):
-    station = copy_station(tmp_path)
+# A chain across modules: zeta.Leaf derives from alpha.Middle, which derives from
+# records.Record; alpha's answer is found first (modules are checked in name order),
+# and zeta's rests on it.
+CHAIN = {
+    "station/runtime/alpha.py": "from station.runtime.records import Record\n\n\nclass Middle(Record):\n    pass\n",
+    "station/runtime/zeta.py": "from station.runtime.alpha import Middle\n\n\nclass Leaf(Middle):\n    episode: int\n",
+}
+CHAIN_EDITS = [
+    (RECORDS, RECORD_AS_EVENT),
+    (MODEL, MODEL_WITH_HELPER + "\n\nclass Step(Reading):\n    pass\n"),
+    (RECORDS, "class Record:\n    pass\n"),
+    (MODEL, MODEL_WITH_HELPER),
+    (RECORDS, RECORD_AS_EVENT),
+]
+# The event base named through a re-export: moving the re-export moves the base.
+REEXPORTED = {INIT: "from station.runtime.telemetry import Event\n"}
+REEXPORTED_EDITS = [
+    (JOURNAL, "from station.runtime.records import Record\n\n\nclass Entry(Record):\n    episode: int\n"),
+    (INIT, "from station.runtime.records import Record as Event\n"),
+    (MODEL, MODEL_WITH_HELPER + "\n\nclass Step(Reading):\n    episode: int\n"),
+    (INIT, "from station.runtime.telemetry import Event\n"),
+]
+
+
+@pytest.mark.parametrize(
+    ("files", "event_base", "edits"),
+    [
+        ({}, "station.runtime.telemetry.Event", EDITS),
+        (CHAIN, "station.runtime.telemetry.Event", CHAIN_EDITS),
+        (REEXPORTED, "station.runtime.Event", REEXPORTED_EDITS),
+    ],
+    ids=["edits", "chain", "reexported-base"],
+)
+def test_after_each_edit_the_findings_are_those_of_a_fresh_analysis_of_the_files(
+    tmp_path: Path, files: dict[str, str], event_base: str, edits: list[tuple[str, str]]
+):
+    def project(name: str, buffers: dict[str, str]) -> Path:
+        root = copy_station(tmp_path, name)
+        config = root / ".importlinter"
+        config.write_text(config.read_text().replace("station.runtime.telemetry.Event", event_base))
+        for file, text in buffers.items():
+            (root / file).write_text(text)
+        return root
+
+    station = project("station", files)
     kept = Analysis(station / ".importlinter")
     names = sorted(path.relative_to(station).as_posix() for path in (station / "station").rglob("*.py"))
     buffers = {name: (station / name).read_text() for name in names}
-    for step, (edited, text) in enumerate(EDITS):
+    counts = []
+    for step, (edited, text) in enumerate(edits):
         buffers[edited] = text
         kept.findings(station / edited, text)
-        saved = copy_station(tmp_path, f"saved-{step}")  # the buffers written to files
-        for name, buffer in buffers.items():
-            (saved / name).write_text(buffer)
+        saved = project(f"saved-{step}", buffers)  # the buffers written to files
         fresh = Analysis(saved / ".importlinter")
+        found = 0
         for name in names:
             served = kept.findings(station / name, buffers[name])
             assert served == fresh.findings(saved / name, buffers[name]), (step, name)
+            found += len(served)
+        counts.append(found)
+    assert len(set(counts)) > 1  # the edits change what is found
 
 
 def test_closing_a_buffer_checks_the_others_against_the_file_again(station: Path):

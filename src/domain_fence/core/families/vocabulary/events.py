@@ -48,21 +48,55 @@ class EventResolver:
         index: ProjectIndex,
         event_bases: Iterable[str],
         patterns: Iterable[EventBasePattern] = (),
-        carried: EventResolver | None = None,
+        carried: tuple[EventResolver, str] | None = None,
     ) -> None:
         self.index = index
+        self.event_bases = tuple(event_bases)
         self.patterns = tuple(patterns)
         # The same names are resolved again and again (every base of every class).
-        # Which prefix of a name is a module, and which names the patterns match, depend
-        # on the module names alone: a resolver for the project after an edit (``carried``
-        # from the one before) keeps them.
-        self._split: dict[str, tuple[str | None, str]] = carried._split if carried else {}
-        self._pattern_matches: dict[str, bool] = carried._pattern_matches if carried else {}
+        self._split: dict[str, tuple[str | None, str]] = {}
+        self._pattern_matches: dict[str, bool] = {}
         self._canonical: dict[str, str] = {}
-        self.bases = frozenset(self.canonical(base) for base in event_bases)
         self._events: dict[str, bool] = {}
+        # A resolver for the project after an edit (``carried``: the one before, and the
+        # module edited) records which modules' names each answer read, so that the
+        # next one keeps the answers that did not read the module it is edited for.
+        self._tracked = carried is not None
+        self._reads: set[str] | None = None  # what the answer being found has read so far
+        self._canonical_reads: dict[str, frozenset[str]] = {}
+        self._event_reads: dict[str, frozenset[str]] = {}
+        self._interned: dict[frozenset[str], frozenset[str]] = {}
+        if carried is not None:
+            self._carry(*carried)
+        self.bases = frozenset(self.canonical(base) for base in self.event_bases)
+        if carried is not None and self.bases != carried[0].bases:
+            self._events.clear()  # every answer rests on the bases
+
+    def reshaped(self, module: str) -> EventResolver:
+        """The resolver of the project after ``module``'s classes, bases or bindings
+        changed (or its file was read again)."""
+        return EventResolver(self.index, self.event_bases, self.patterns, carried=(self, module))
+
+    def _carry(self, before: EventResolver, edited: str) -> None:
+        # Which prefix of a name is a module, and which names the patterns match, depend
+        # on the module names alone.
+        self._split, self._pattern_matches = before._split, before._pattern_matches
+        if not before._tracked:
+            return
+        self._interned = before._interned
+        stale = {reads for reads in self._interned if edited in reads}
+        self._canonical_reads = {k: r for k, r in before._canonical_reads.items() if r not in stale}
+        self._canonical = {k: before._canonical[k] for k in self._canonical_reads}
+        self._event_reads = {k: r for k, r in before._event_reads.items() if r not in stale}
+        self._events = {k: before._events[k] for k in self._event_reads}
+
+    def _intern(self, reads: set[str]) -> frozenset[str]:
+        frozen = frozenset(reads)
+        return self._interned.setdefault(frozen, frozen)
 
     def facts(self, module: str) -> ModuleFacts | None:
+        if self._reads is not None:
+            self._reads.add(module)
         facts = self.index.file_facts(module)
         return facts.names if facts else None
 
@@ -87,8 +121,20 @@ class EventResolver:
         if seen is not None:  # shared through star imports: no cycles
             return self._resolve(dotted, seen)
         found = self._canonical.get(dotted)
+        if not self._tracked:
+            if found is None:
+                found = self._canonical[dotted] = self._resolve(dotted, set())
+            return found
         if found is None:
-            found = self._canonical[dotted] = self._resolve(dotted, set())
+            outer, self._reads = self._reads, set()
+            try:
+                found = self._resolve(dotted, set())
+                reads = self._intern(self._reads)
+            finally:
+                self._reads = outer
+            self._canonical[dotted], self._canonical_reads[dotted] = found, reads
+        if self._reads is not None:
+            self._reads |= self._canonical_reads[dotted]
         return found
 
     def _resolve(self, dotted: str, seen: set[str]) -> str:
@@ -161,18 +207,32 @@ class EventResolver:
         """Search the bases of ``start`` and record the answer for every class whose
         answer the search settles. An explicit stack, not recursion: a machine-written
         hierarchy can be deeper than Python's recursion limit."""
+        outer = self._reads
+        reads: set[str] | None = set() if self._tracked else None
+        self._reads = reads
+        try:
+            self._search(start, reads)
+        finally:
+            self._reads = outer
+
+    def _search(self, start: str, reads: set[str] | None) -> None:
         parent: dict[str, str | None] = {start: None}
         pending = [start]
         while pending:
             current = pending.pop()
-            if current in self.bases or self._events.get(current) or self.matches_pattern(current):
+            known = self._events.get(current)
+            if current in self.bases or known or self.matches_pattern(current):
+                if known and reads is not None:
+                    reads |= self._event_reads[current]
                 derived: str | None = current
                 while derived is not None:  # it and the chain leading to it derive
-                    self._events[derived] = True
+                    self._settle(derived, True, reads)
                     derived = parent[derived]
                 return
-            if current in self._events:
-                continue  # known not to derive
+            if known is not None:  # known not to derive
+                if reads is not None:
+                    reads |= self._event_reads[current]
+                continue
             fact = self.class_fact(current)
             for base in fact.bases if fact else ():
                 resolved = self.canonical(base)
@@ -180,7 +240,12 @@ class EventResolver:
                     parent[resolved] = current
                     pending.append(resolved)
         for visited in parent:  # nothing reachable from any of them is an event base
-            self._events[visited] = False
+            self._settle(visited, False, reads)
+
+    def _settle(self, canonical: str, derives: bool, reads: set[str] | None) -> None:
+        self._events[canonical] = derives
+        if reads is not None:
+            self._event_reads[canonical] = self._intern(reads)
 
 
 def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
@@ -278,13 +343,19 @@ def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list
 class VocabularyChecker:
     """One contract's rules applied module by module."""
 
-    def __init__(self, config: VocabularyConfig, index: ProjectIndex, carried: VocabularyChecker | None = None) -> None:
+    def __init__(
+        self, config: VocabularyConfig, index: ProjectIndex, carried: tuple[VocabularyChecker, str] | None = None
+    ) -> None:
         self.config = config
         self.index = index
-        before = carried.resolver if carried else None
-        self.resolver: EventResolver = EventResolver(index, config.event_bases, config.event_base_patterns, before)
-        self.vocabulary: Vocabulary = carried.vocabulary if carried else Vocabulary.compile(config.words, config.allow)
-        self._covered: list[str] | None = carried._covered if carried else None
+        self.resolver: EventResolver = (
+            carried[0].resolver.reshaped(carried[1])
+            if carried
+            else EventResolver(index, config.event_bases, config.event_base_patterns)
+        )
+        before = carried[0] if carried else None
+        self.vocabulary: Vocabulary = before.vocabulary if before else Vocabulary.compile(config.words, config.allow)
+        self._covered: list[str] | None = before._covered if before else None
         self.kind_attributes = frozenset(config.kind_attributes)
         self.declaration_scope = any(scope in config.scope for scope in DECLARATION_CODES)
         self.derived = DerivedValues(
@@ -349,11 +420,11 @@ class VocabularyChecker:
 
     def reshaped(self, module: str) -> VocabularyChecker:
         """The checker of the project after ``module``'s classes, bases or bindings
-        changed: the event hierarchy and the mixins are found again; the vocabulary,
-        the covered modules and what depends on module names alone are kept (the facts
-        read ahead for the covered modules are still in memory: a module a new name
-        leads to is read when asked for)."""
-        return VocabularyChecker(self.config, self.index, carried=self)
+        changed: the mixins are found again, and of the event hierarchy what read the
+        module; the vocabulary, the covered modules and what depends on module names
+        alone are kept (the facts read ahead for the covered modules are still in
+        memory: a module a new name leads to is read when asked for)."""
+        return VocabularyChecker(self.config, self.index, carried=(self, module))
 
     def derived_values(self, module: str, events: frozenset[str]) -> Iterator[Finding]:
         """DOM105: events built from values derived from experiment knowledge (:mod:`.derived`)."""
