@@ -194,7 +194,7 @@ def test_closing_a_buffer_checks_the_others_against_the_file_again(station: Path
     assert codes(analysis, journal, journal_text + "# typed\n") == []
 
 
-def test_a_file_changed_on_disk_is_read_again_on_the_same_graph(station: Path, computed: Counter[str]):
+def test_a_file_changed_on_disk_is_read_again(station: Path, computed: Counter[str]):
     analysis = Analysis(station / ".importlinter")
     journal, records = station / JOURNAL, station / RECORDS
     journal_text = journal.read_text()
@@ -204,4 +204,32 @@ def test_a_file_changed_on_disk_is_read_again_on_the_same_graph(station: Path, c
     records.write_text(RECORD_AS_EVENT)
     analysis.refresh([records])
     assert codes(analysis, journal, journal_text) == [(5, 4, "DOM101")]
-    assert computed == {"mixins": 1}
+    assert computed == {"mixins": 1, "routes": 1}  # its imports changed: a new graph too
+
+
+def test_a_saved_forbidden_import_is_reported_once_the_buffer_is_closed(station: Path, computed: Counter[str]):
+    # The import graph was built before the save: the file's new imports need a new one.
+    analysis = Analysis(station / ".importlinter")
+    records = station / RECORDS
+    saved = "import station.experiment.runner\n" + records.read_text()
+    assert codes(analysis, records, records.read_text()) == []
+    assert codes(analysis, records, saved) == [(1, 7, "DOM301")]  # from the buffer's imports
+    records.write_text(saved)
+    analysis.refresh([records])
+    analysis.close(records)
+    assert [(f.line, f.code) for f in analysis.engine.findings_in(records).reported] == [(1, "DOM301")]
+
+
+def test_a_file_whose_imports_changed_on_disk_gets_a_new_graph(station: Path, computed: Counter[str]):
+    analysis = Analysis(station / ".importlinter")
+    journal, records = station / JOURNAL, station / RECORDS
+    assert codes(analysis, journal, journal.read_text()) == []
+    computed.clear()
+    records.write_text(records.read_text() + "\n# a comment changes no import\n")
+    analysis.refresh([records])
+    assert [(f.line, f.code) for f in analysis.engine.findings_in(records).reported] == []
+    assert computed["routes"] == 0  # the same graph
+    records.write_text("import station.experiment.runner\n" + records.read_text())
+    analysis.refresh([records])
+    assert [(f.line, f.code) for f in analysis.engine.findings_in(records).reported] == [(1, "DOM301")]
+    assert computed["routes"] == 1

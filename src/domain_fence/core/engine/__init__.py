@@ -125,6 +125,9 @@ class Engine:
         )
         self._baselines: dict[Path, Baseline] = {}  # by resolved path
         self._resolved: dict[Path, Path] = {}
+        # module -> the imports of its file when the import graph was built (or since
+        # checked equal): a saved file whose imports changed needs a new graph
+        self._graph_imports: dict[str, frozenset[tuple[str, str | None, int, bool]]] = {}
 
     @property
     def contracts(self) -> tuple[ContractSpec, ...]:
@@ -263,6 +266,10 @@ class Engine:
         """Check ``module`` from ``text``. An edit that leaves what other modules depend
         on as it was (its classes and their bases, its bindings, its definitions) keeps
         the project-wide answers: the next keystroke costs one module, not the project."""
+        if module not in self._graph_imports and not self.index.has_buffer(module):
+            saved = self.index.file_facts(module)  # what the import graph was built from
+            if saved is not None:
+                self._graph_imports[module] = _imports(saved)
         before = _shape(self.index.known_facts(module))
         if self.index.use_buffer(module, text):
             reshaped = before is None or _shape(self.index.known_facts(module)) != before
@@ -274,16 +281,38 @@ class Engine:
             self.context.forget_module(module, reshaped=True)  # read from its file again
 
     def file_changed(self, path: Path | str) -> None:
-        """A file changed on disk: what depended on it is computed again (the import
-        graph is kept as it was built)."""
+        """A file changed on disk: what depended on it is computed again. The import
+        graph is built again (when next needed) only if the file's imports changed."""
         module = self.index.module_for_path(path)
         if module is not None:
+            before = self._graph_imports.pop(module, None)
+            if before is None and not self.index.has_buffer(module):
+                known = self.index.known_facts(module)
+                before = None if known is None else _imports(known)
             self.index.forget(module)
-            self.context.forget_module(module, reshaped=True)
+            after = self._saved_imports(module)
+            if before is None or after is None or before != after:  # unknown, or changed
+                self._graph_imports.clear()
+                self.context.forget_graph()
+                self.context.forget()
+            else:
+                self._graph_imports[module] = after
+                self.context.forget_module(module, reshaped=True)
         else:
             self.context.forget()
         self._baselines.clear()
         self._resolved.clear()
+
+    def _saved_imports(self, module: str) -> frozenset[tuple[str, str | None, int, bool]] | None:
+        """The imports of ``module``'s file as saved; None when unknown (a buffer that
+        differs from the file)."""
+        if not self.index.has_buffer(module):
+            facts = self.index.file_facts(module)
+        elif self.index.text(module) == self.index.disk_text(module):  # the buffer just saved
+            facts = self.index.known_facts(module)
+        else:
+            facts = None
+        return None if facts is None else _imports(facts)
 
     def prepare(self, modules: list[str]) -> None:
         """Read ahead, together, what checking ``modules`` one by one will read."""
@@ -453,6 +482,11 @@ class Engine:
 
 # A baseline file -> the module renames (old -> new) since it was recorded, or None.
 RenameHistory = Callable[[Path], Mapping[str, str] | None]
+
+
+def _imports(facts: FileFacts) -> frozenset[tuple[str, str | None, int, bool]]:
+    """What the import graph knows of a module: the modules it imports, on which lines."""
+    return frozenset((f.source, f.name, f.line, f.type_checking) for f in facts.imports)
 
 
 def _shape(facts: FileFacts | None) -> object:

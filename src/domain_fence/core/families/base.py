@@ -92,6 +92,11 @@ class Context:
         """The project changed (an edited buffer, a file on disk): drop what was computed."""
         self.memo.clear()
 
+    def forget_graph(self) -> None:
+        """A file's imports changed on disk: build the import graph again when next asked."""
+        self._graph = None
+        self._graph_error = None
+
     def forget_module(self, module: str, reshaped: bool = False) -> None:
         """An editor's buffer changed ``module`` (its file and the import graph did not).
 

@@ -229,6 +229,10 @@ class ProjectIndex:
             return self._buffers[module]
         return self._disk_text(module)
 
+    def disk_text(self, module: str) -> str | None:
+        """The text of ``module``'s file (whatever buffer it is checked from)."""
+        return self._disk_text(module)
+
     def _disk_text(self, module: str) -> str | None:
         path = self.modules.get(module)
         if path is None or not _is_source(path):

@@ -61,20 +61,17 @@ def settings_of(configuration: Configuration, contracts: list[FenceContract]) ->
 
 
 def graph_builder(configuration: Configuration) -> Callable[[], ImportGraph]:
-    """Build the graph once, when first asked for; a file keeping it from being built
-    becomes the engine's GraphUnavailableError, naming every file at fault."""
+    """Build the graph each time asked (the engine's context keeps it until a file's
+    imports change); a file keeping it from being built becomes the engine's
+    GraphUnavailableError, naming every file at fault."""
     from .graph import GraphUnavailable
     from .results import project_graph
 
-    built: list[ImportGraph] = []
-
     def build() -> ImportGraph:
-        if not built:
-            try:
-                built.append(project_graph(configuration))
-            except GraphUnavailable as error:
-                raise GraphUnavailableError(error.reason, error.blockers, str(error)) from None
-        return built[0]
+        try:
+            return project_graph(configuration)
+        except GraphUnavailable as error:
+            raise GraphUnavailableError(error.reason, error.blockers, str(error)) from None
 
     return build
 
