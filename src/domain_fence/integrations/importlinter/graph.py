@@ -32,6 +32,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
 from .configuration import Configuration, ConfigurationError, project_on_path
+from .graph_cache import content_addressed
 from .native import cache_turn, native_stderr_held, with_roomy_stack
 
 # What building the graph imports lazily (grimp's cache, our lock and signal handling).
@@ -97,6 +98,7 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
     try:
         with (
             cache_turn(cache_dir) if cache_dir is not None and cache else nullcontext(),
+            content_addressed() if cache else nullcontext(),  # modules served by their bytes
             native_stderr_held(),
             project_on_path(configuration),
         ):
