@@ -83,7 +83,7 @@ class DigestCache(Cache):
         return cache
 
     def _start(self) -> None:
-        self._paths = _module_paths(self.found_packages)
+        self._stamps = _module_stamps(self.found_packages)
         self._digests_path = os.path.join(self.cache_dir, _digests_name(self))
         self._records = _read_records(self._digests_path)
         self._served: dict[str, Record] = {}  # what read_imports served, as it knows it now
@@ -91,7 +91,7 @@ class DigestCache(Cache):
 
     def read_imports(self, module_file: ModuleFile) -> set[DirectImport]:
         name = module_file.module.name
-        stamp = self._stamp(name)
+        stamp = self._stamps.get(name)
         record = self._records.get(name)
         if stamp is None or record is None:
             self._missed[name] = stamp
@@ -115,41 +115,36 @@ class DigestCache(Cache):
         times = {f.module.name: f.mtime for package in self.found_packages for f in package.module_files}
         records = dict(self._served)
         for name, before in self._missed.items():
-            record = self._record_of_read(name, before, times.get(name))
+            record = _record_of_read(before, times.get(name))
             if record is not None:
                 records[name] = record
-        _write_records(self._digests_path, records)
-
-    def _record_of_read(self, name: str, before: Stamp | None, grimp_time: float | None) -> Record | None:
-        """The record of a module grimp has just read, when its bytes are surely
-        those it read: settled, and with the stamp it had before."""
-        if before is None or grimp_time is None or not before.settled:
-            return None
-        digest = file_digest(before.path)
-        if digest is None or Stamp.of(before.path) != before:
-            return None
-        return (grimp_time, before.key, digest.hex())
-
-    def _stamp(self, name: str) -> Stamp | None:
-        path = self._paths.get(name)
-        return Stamp.of(path) if path is not None else None
+        if records != self._records:
+            _write_records(self._digests_path, records)
 
 
-def _module_paths(found_packages: set[FoundPackage]) -> dict[str, str]:
-    """The file of each module grimp found; none for a name two files claim
-    (``a/b.py`` beside ``a/b/__init__.py``), which is then never served."""
-    paths: dict[str, str] = {}
+def _record_of_read(before: Stamp | None, grimp_time: float | None) -> Record | None:
+    """The record of a module grimp has just read, when its bytes are surely
+    those it read: settled, and with the stamp it had before."""
+    if before is None or grimp_time is None or not before.settled:
+        return None
+    digest = file_digest(before.path)
+    if digest is None or Stamp.of(before.path) != before:
+        return None
+    return (grimp_time, before.key, digest.hex())
+
+
+def _module_stamps(found_packages: set[FoundPackage]) -> dict[str, Stamp]:
+    """The stamp of each module's file, as grimp is about to read it; none for a name
+    two files claim (``a/b.py`` beside ``a/b/__init__.py``), which is then never served."""
+    stamps: dict[str, Stamp | None] = {}
     for package in found_packages:
+        skipped = len(package.name.split("."))
         for module_file in package.module_files:
             name = module_file.module.name
-            parts = name.split(".")[len(package.name.split(".")) :]
-            base = os.path.join(package.directory, *parts)
-            candidates = [c for c in (base + ".py", os.path.join(base, "__init__.py")) if os.path.isfile(c)]
-            if len(candidates) == 1 and name not in paths:
-                paths[name] = candidates[0]
-            else:
-                paths[name] = ""
-    return {name: path for name, path in paths.items() if path}
+            base = os.sep.join([package.directory, *name.split(".")[skipped:]])
+            found = [s for s in (Stamp.of(base + ".py"), Stamp.of(base + os.sep + "__init__.py")) if s is not None]
+            stamps[name] = found[0] if len(found) == 1 and name not in stamps else None
+    return {name: stamp for name, stamp in stamps.items() if stamp is not None}
 
 
 def _digests_name(cache: Cache) -> str:
@@ -195,7 +190,7 @@ def _write_records(path: str, records: dict[str, Record]) -> None:
     descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-")
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-            json.dump(content, stream)
+            stream.write(json.dumps(content))
         os.replace(temporary, path)  # a reader never sees half a file
     except BaseException:
         with suppress(OSError):
