@@ -238,3 +238,15 @@ def test_a_grimp_whose_module_files_differ_keeps_its_own_cache(monkeypatch):
     monkeypatch.setattr(graph_cache, "ModuleFile", ModuleFile)
     with graph_cache.content_addressed():
         assert settings.CACHE_CLASS is Cache
+
+
+def test_digests_that_cannot_be_written_cost_a_read_not_a_second_build(tmp_path, monkeypatch, scanned):
+    root = leaky_project(tmp_path)
+    first = check_in_process(root, monkeypatch)
+    digests = _digests(root)
+    digests.unlink()
+    digests.mkdir()  # in the way of the file
+    shutil.rmtree(root / ".domain_fence_cache")
+    scanned.clear()
+    assert check_in_process(root, monkeypatch) == first
+    assert scanned == MODULES  # read once, the graph built once

@@ -186,16 +186,22 @@ def _record(raw: object) -> Record | None:
 
 
 def _write_records(path: str, records: dict[str, Record]) -> None:
+    """Write the records whole (a reader never sees half a file); when they cannot be
+    written, the next build reads the modules concerned again, nothing worse."""
     content = {"format": DIGESTS_FORMAT, "modules": {name: records[name] for name in sorted(records)}}
-    descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-")
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-")
+    except OSError:
+        return
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
             stream.write(json.dumps(content))
-        os.replace(temporary, path)  # a reader never sees half a file
-    except BaseException:
+        os.replace(temporary, path)
+    except BaseException as error:
         with suppress(OSError):
             os.unlink(temporary)
-        raise
+        if not isinstance(error, OSError):
+            raise
 
 
 def _supported() -> bool:
