@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from support import run_tool
 from domain_fence.core.index import project as index_module
 from domain_fence.core.source import factcache
 from domain_fence.integrations.importlinter import graph_cache
+from domain_fence.integrations.importlinter.graph import served_by_bytes
 
 FLAKE8_CONFIG = "[flake8]\nselect = DOM\n"
 MODULES = sorted(
@@ -250,3 +252,16 @@ def test_digests_that_cannot_be_written_cost_a_read_not_a_second_build(tmp_path,
     scanned.clear()
     assert check_in_process(root, monkeypatch) == first
     assert scanned == MODULES  # read once, the graph built once
+
+
+def test_a_grimp_without_these_internals_builds_with_its_own_cache(tmp_path, monkeypatch, scanned):
+    root = leaky_project(tmp_path)
+    expected = check_in_process(root, monkeypatch)
+    monkeypatch.setitem(sys.modules, "domain_fence.integrations.importlinter.graph_cache", None)  # unimportable
+    with served_by_bytes():
+        assert settings.CACHE_CLASS is Cache
+    shutil.rmtree(root / ".domain_fence_cache")
+    edit(root / "leaky" / "shared.py")  # same bytes, a new time: grimp's own cache reads it again
+    scanned.clear()
+    assert check_in_process(root, monkeypatch) == expected
+    assert scanned == ["leaky.shared"]

@@ -19,12 +19,13 @@ from pathlib import Path
 
 
 def main() -> None:
-    from domain_fence.integrations.importlinter.graph_cache import content_addressed  # before the project's path
+    from domain_fence.integrations.importlinter.graph import served_by_bytes
 
+    serving = served_by_bytes()  # imported before the project is on the path
     put_src_on_path(Path.cwd())
     from importlinter.cli import lint_imports_command
 
-    with content_addressed():
+    with serving:
         lint_imports_command()
 
 
