@@ -6,6 +6,10 @@ front, so an uninstalled src-layout project fails with ``No module named ...`` (
 pre-commit hook runs in an environment of its own, where the project is not
 installed). This puts ``src/`` of the current directory on the path as well and hands
 over to import-linter's command unchanged: same options, output and exit statuses.
+grimp's cache serves each module by its bytes, as for ``domain-fence check`` (see
+:mod:`~domain_fence.integrations.importlinter.graph_cache`): a cache restored onto a
+fresh checkout is used, and a file swapped under the same modification time is read
+again, for import-linter's contracts as for ours.
 """
 
 from __future__ import annotations
@@ -15,10 +19,14 @@ from pathlib import Path
 
 
 def main() -> None:
+    from domain_fence.integrations.importlinter.graph import served_by_bytes
+
+    serving = served_by_bytes()  # imported before the project is on the path
     put_src_on_path(Path.cwd())
     from importlinter.cli import lint_imports_command
 
-    lint_imports_command()
+    with serving:
+        lint_imports_command()
 
 
 def put_src_on_path(directory: Path) -> None:

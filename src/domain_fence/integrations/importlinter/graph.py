@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import grimp
@@ -34,8 +34,15 @@ from domain_fence.core.source.modules import ModuleNotFound, default_search_path
 from .configuration import Configuration, ConfigurationError, project_on_path
 from .native import cache_turn, native_stderr_held, with_roomy_stack
 
-# What building the graph imports lazily (grimp's cache, our lock and signal handling).
-GRAPH_MODULES = (*WORKER_MODULES, "grimp.adaptors.caching", "grimp.application.usecases", "hashlib", "json")
+# What building the graph imports lazily (grimp's cache, ours, our lock and signal handling).
+GRAPH_MODULES = (
+    *WORKER_MODULES,
+    "grimp.adaptors.caching",
+    "grimp.application.usecases",
+    "hashlib",
+    "json",
+    "domain_fence.integrations.importlinter.graph_cache",
+)
 
 
 class GraphUnavailable(ConfigurationError):
@@ -97,6 +104,7 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
     try:
         with (
             cache_turn(cache_dir) if cache_dir is not None and cache else nullcontext(),
+            served_by_bytes() if cache else nullcontext(),
             native_stderr_held(),
             project_on_path(configuration),
         ):
@@ -118,6 +126,16 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
         raise
     except BaseException as error:  # noqa: BLE001 -- a grimp panic is a BaseException
         raise unavailable(configuration, error) from None
+
+
+def served_by_bytes() -> AbstractContextManager[None]:
+    """grimp's cache serving each module by its file's bytes (see :mod:`.graph_cache`);
+    grimp's own when the installed grimp's cache is not where it is looked for."""
+    try:
+        from .graph_cache import content_addressed
+    except ImportError:
+        return nullcontext()
+    return content_addressed()
 
 
 def _index(configuration: Configuration) -> ProjectIndex:
