@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import operator
 import os
 import pickle
 import sys
@@ -47,6 +48,8 @@ from domain_fence.core.source.factcache import file_digest
 FORMAT = "domain-fence module results 1"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
+_FINDING_TYPES = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
+_finding_values = operator.attrgetter(*_FINDING_FIELDS)
 
 StampKey = tuple[int, int, int, int]
 
@@ -193,11 +196,14 @@ def _parse(data: object, key: str) -> StoredResults | None:
 
 
 def _finding(item: tuple[Any, ...]) -> Finding:
-    finding = Finding(*item)
-    types = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
-    if not all(isinstance(getattr(finding, n), t) for n, t in zip(_FINDING_FIELDS, types, strict=True)):
+    if len(item) != len(_FINDING_TYPES) or not all(map(isinstance, item, _FINDING_TYPES)):
         raise ValueError("not a finding")
-    return finding
+    details, pairs = item[8], item[11]
+    if not all(isinstance(line, str) for line in details) or not all(
+        isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair) for pair in pairs
+    ):
+        raise ValueError("not a finding")
+    return Finding(*item)
 
 
 def _optional(value: object, kind: type) -> bool:
