@@ -185,3 +185,19 @@ def test_without_a_cache_nothing_is_stored(tmp_path):
     assert run_tool("domain-fence", "check", cwd=root, env=environment).returncode == 1
     assert not stored_results(root)
     assert not os.path.exists(root / ".domain_fence_cache")
+
+
+def test_a_long_lived_engine_told_of_a_change_reuses_nothing_stale(project):
+    """The language server keeps one engine: a file changed on disk is checked anew."""
+    engine = engine_for(load_configuration(project / ".importlinter"))
+    engine.validate()
+    engine.check()
+    replace(project, "shop/runtime/helpers.py", "state.episode_index", "state.step_index")
+    engine.file_changed(project / "shop/runtime/helpers.py")
+    after = engine.check()
+    fresh_configuration = load_configuration(project / ".importlinter")
+    fresh_configuration.cache_dir = None
+    fresh = engine_for(fresh_configuration)
+    fresh.validate()
+    assert after == fresh.check()
+    assert not any(f.code == "DOM105" for result in after for f in result.findings)

@@ -132,13 +132,21 @@ class Engine:
         self._noqa: dict[str, NoqaComments] = {}  # file -> its noqa comments, until it changes
         self._digests = self._snapshot()
 
-    def _snapshot(self) -> Digests | None:
+    def _snapshot(self, again: bool = False) -> Digests | None:
         """The stamp of every file before anything is read, when findings may be kept
-        between runs (a persistent cache, a contract whose family allows it)."""
+        between runs (a persistent cache, a contract whose family allows it). Engines
+        sharing an index (lint-imports builds one per contract) share the first
+        engine's: the facts they read were read after it; ``again``: a new one."""
         if self.index.cache is None or not any(reusable(spec.family) for spec in self.contracts):
             return None
+        shared = _SNAPSHOTS.get(id(self.index))
+        if shared is not None and shared[0] is self.index and not again:
+            return shared[1]
         digests = Digests(self.index.absolute_paths())
         digests.snapshot(self.index.modules)
+        if len(_SNAPSHOTS) >= 16:
+            _SNAPSHOTS.clear()
+        _SNAPSHOTS[id(self.index)] = (self.index, digests)
         return digests
 
     @property
@@ -217,7 +225,9 @@ class Engine:
             by_module = dict(plan.kept)
             by_module.update((module, family.check_module(config, self.context, module)) for module in plan.again)
             self.checked[spec.id] = plan.again
-            results.save(plan.covered, by_module, plan.warnings, plan.failures)
+            for path, comments in plan.noqa.items():
+                self._noqa.setdefault(path, comments)
+            results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments)
             found = [finding for module in plan.covered for finding in by_module[module]]
             return [*found, *unanalysed], plan.warnings, plan.failures, {}
         covered = family.covered(config, self.context)
@@ -227,7 +237,7 @@ class Engine:
         outcome = family.outcome(config, self.context, found)
         self.checked[spec.id] = covered
         if results is not None and not outcome.extra and list(outcome.findings) == found:
-            results.save(covered, by_module, outcome.warnings, outcome.failures)
+            results.save(covered, by_module, outcome.warnings, outcome.failures, self._comments)
         return [*outcome.findings, *unanalysed], outcome.warnings, outcome.failures, outcome.extra
 
     def _module_results(self, spec: ContractSpec) -> ModuleResults | None:
@@ -339,6 +349,8 @@ class Engine:
         else:
             self.context.forget()
         self._noqa.clear()
+        if self._digests is not None:
+            self._digests = self._snapshot(again=True)
         self._baselines.clear()
         self._resolved.clear()
 
@@ -510,6 +522,9 @@ class Engine:
         )
         return [summary, *rekey.change_lines(change)]
 
+
+# Each index's snapshot of the files' stamps (see Engine._snapshot), with the index.
+_SNAPSHOTS: dict[int, tuple[ProjectIndex, Digests]] = {}
 
 # A baseline file -> the module renames (old -> new) since it was recorded, or None.
 RenameHistory = Callable[[Path], Mapping[str, str] | None]

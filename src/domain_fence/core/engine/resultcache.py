@@ -73,7 +73,8 @@ class StoredResults:
     warnings: tuple[str, ...] = ()
     failures: tuple[str, ...] = ()
     answers: Any = None  # the family's project-wide answers, as plain data
-    extra: dict[str, Any] = field(default_factory=dict)
+    # file -> its noqa comments (line, codes or None for all), for the files with findings
+    noqa: dict[str, tuple[tuple[int, tuple[str, ...] | None], ...]] = field(default_factory=dict)
 
 
 def view_digest(view: object) -> bytes:
@@ -159,6 +160,7 @@ class ResultStore:
             tuple(stored.warnings),
             tuple(stored.failures),
             stored.answers,
+            stored.noqa,
         )
         try:
             encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
@@ -177,9 +179,9 @@ class ResultStore:
 
 
 def _parse(data: object, key: str) -> StoredResults | None:
-    if not (isinstance(data, tuple) and len(data) == 8 and data[:2] == (FORMAT, key)):
+    if not (isinstance(data, tuple) and len(data) == 9 and data[:2] == (FORMAT, key)):
         return None
-    raw_modules, covered, raw_findings, warnings, failures, answers = data[2:]
+    raw_modules, covered, raw_findings, warnings, failures, answers, noqa = data[2:]
     modules = {}
     for module, (stamp, digest, view) in raw_modules.items():
         if not (isinstance(module, str) and _optional(digest, bytes) and _optional(view, bytes)):
@@ -192,7 +194,15 @@ def _parse(data: object, key: str) -> StoredResults | None:
         return None
     if not all(isinstance(w, str) for w in (*warnings, *failures)):
         return None
-    return StoredResults(modules, list(covered), findings, tuple(warnings), tuple(failures), answers)
+    for path, lines in noqa.items():
+        for line, codes in lines:
+            if not (isinstance(path, str) and isinstance(line, int) and (codes is None or _strings(codes))):
+                return None
+    return StoredResults(modules, list(covered), findings, tuple(warnings), tuple(failures), answers, noqa)
+
+
+def _strings(values: object) -> bool:
+    return isinstance(values, tuple) and all(isinstance(value, str) for value in values)
 
 
 def _finding(item: tuple[Any, ...]) -> Finding:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain_fence.core.engine.noqa import NoqaComments
 from domain_fence.core.engine.resultcache import Digests, ModuleEntry, ResultStore, StoredResults, view_digest
 from domain_fence.core.families.base import Context, Reusable
 from domain_fence.core.model.findings import Finding
@@ -23,6 +24,7 @@ class Plan:
     kept: dict[str, list[Finding]]
     warnings: tuple[str, ...]
     failures: tuple[str, ...]
+    noqa: dict[str, NoqaComments]  # the noqa comments of the files whose findings are kept
 
 
 class ModuleResults:
@@ -67,7 +69,13 @@ class ModuleResults:
             if module in self.changed or any(f.code == UNANALYSABLE for f in stored.findings[module])
         ]
         kept = {module: stored.findings[module] for module in stored.covered if module not in again}
-        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures)
+        paths = {finding.path for found in kept.values() for finding in found}
+        noqa = {
+            path: NoqaComments({line: None if codes is None else frozenset(codes) for line, codes in lines})
+            for path, lines in stored.noqa.items()
+            if path in paths
+        }
+        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa)
 
     def save(
         self,
@@ -75,8 +83,10 @@ class ModuleResults:
         findings: dict[str, list[Finding]],
         warnings: tuple[str, ...],
         failures: tuple[str, ...],
+        comments: Callable[[str], NoqaComments],
     ) -> None:
-        """Record what this run found, when no file changed while it ran."""
+        """Record what this run found, when no file changed while it ran; ``comments``
+        gives the noqa comments of a file (each file's bytes decide them)."""
         index = self.context.index
         stored = self.stored
         answers = self.family.answers(self.config, self.context)
@@ -100,12 +110,16 @@ class ModuleResults:
             else:
                 seen = before.view if before is not None else None
             entries[module] = self.digests.entry(module, digest, seen)
+        paths = sorted({finding.path for found in findings.values() for finding in found})
+        noqa = {
+            path: tuple(
+                (line, None if codes is None else tuple(sorted(codes))) for line, codes in comments(path).lines.items()
+            )
+            for path in paths
+        }
         if not self.digests.unchanged():
             return
-        self.store.save(StoredResults(entries, covered, findings, warnings, failures, answers))
+        self.store.save(StoredResults(entries, covered, findings, warnings, failures, answers, noqa))
 
     def _view(self, module: str, read: bool) -> object:
         return self.family.module_view(self.config, self.context, module, read)
-
-
-CheckModule = Callable[[str], list[Finding]]
