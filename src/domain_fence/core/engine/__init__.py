@@ -15,6 +15,11 @@ Rules applied here and nowhere else:
   hide anything;
 - a baseline entry that matches no finding (suppressed ones included) is *stale*:
   DOM002 at the entry, a warning or nothing, per ``unmatched_baseline_alerting``.
+
+With a persistent cache, the findings of a contract whose family allows it are kept
+module by module (:mod:`.resultcache`, :mod:`.reuse`): a later run checks again only
+the modules that changed, unless what other modules read of one changed. The rules
+above are applied to reused findings as to new ones, every run.
 """
 
 from __future__ import annotations
