@@ -15,6 +15,11 @@ Rules applied here and nowhere else:
   hide anything;
 - a baseline entry that matches no finding (suppressed ones included) is *stale*:
   DOM002 at the entry, a warning or nothing, per ``unmatched_baseline_alerting``.
+
+With a persistent cache, the findings of a contract whose family allows it are kept
+module by module (:mod:`.resultcache`, :mod:`.reuse`): a later run checks again only
+the modules that changed, unless what other modules read of one changed. The rules
+above are applied to reused findings as to new ones, every run.
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ from typing import TYPE_CHECKING, Any
 from domain_fence.core.engine import rekey
 from domain_fence.core.engine.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
 from domain_fence.core.engine.noqa import NoqaComments
+from domain_fence.core.engine.resultcache import Digests, ResultStore, results_key
+from domain_fence.core.engine.reuse import ModuleResults
 from domain_fence.core.families import Context, Family, GraphUnavailableError
+from domain_fence.core.families.base import reusable
 from domain_fence.core.index.blockers import Blocker, blocker_finding, skipped_findings
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
@@ -43,10 +51,11 @@ from domain_fence.core.model.report import (
     baseline_entry_lines,
     stale_finding,
 )
-from domain_fence.core.source.pyfacts import FileFacts
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
+
+    from domain_fence.core.source.pyfacts import FileFacts
 
 UNANALYSABLE = fingerprints.UNANALYSABLE
 
@@ -128,6 +137,27 @@ class Engine:
         # module -> the imports of its file when the import graph was built (or since
         # checked equal): a saved file whose imports changed needs a new graph
         self._graph_imports: dict[str, frozenset[tuple[str, str | None, int, bool]]] = {}
+        # contract -> the modules its last check checked (not reused from an earlier run)
+        self.checked: dict[str, list[str]] = {}
+        self._noqa: dict[str, NoqaComments] = {}  # file -> its noqa comments, until it changes
+        self._digests = self._snapshot()
+
+    def _snapshot(self, again: bool = False) -> Digests | None:
+        """The stamp of every file before anything is read, when findings may be kept
+        between runs (a persistent cache, a contract whose family allows it). Engines
+        sharing an index (lint-imports builds one per contract) share the first
+        engine's: the facts they read were read after it; ``again``: a new one."""
+        if self.index.cache is None or not any(reusable(spec.family) for spec in self.contracts):
+            return None
+        shared = _SNAPSHOTS.get(id(self.index))
+        if shared is not None and shared[0] is self.index and not again:
+            return shared[1]
+        digests = Digests(self.index.absolute_paths())
+        digests.snapshot(self.index.modules)
+        if len(_SNAPSHOTS) >= 16:
+            _SNAPSHOTS.clear()
+        _SNAPSHOTS[id(self.index)] = (self.index, digests)
+        return digests
 
     @property
     def contracts(self) -> tuple[ContractSpec, ...]:
@@ -197,13 +227,41 @@ class Engine:
         if blocked is not None:
             return blocked, (), (), {}
         family, config = spec.family, spec.config
-        covered = family.covered(config, self.context)
-        family.prepare(config, self.context, covered)
-        found = [finding for module in covered for finding in family.check_module(config, self.context, module)]
-        outcome = family.outcome(config, self.context, found)
         # What the index could not analyse may hide anything: never a silent pass.
         unanalysed = skipped_findings(self.index, spec.id)
+        results = self._module_results(spec)
+        plan = results.plan() if results is not None else None
+        if results is not None and plan is not None:
+            by_module = dict(plan.kept)
+            by_module.update((module, family.check_module(config, self.context, module)) for module in plan.again)
+            self.checked[spec.id] = plan.again
+            for path, comments in plan.noqa.items():
+                self._noqa.setdefault(path, comments)
+            results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments)
+            found = [finding for module in plan.covered for finding in by_module[module]]
+            return [*found, *unanalysed], plan.warnings, plan.failures, {}
+        covered = family.covered(config, self.context)
+        family.prepare(config, self.context, covered)
+        by_module = {module: family.check_module(config, self.context, module) for module in covered}
+        found = [finding for module in covered for finding in by_module[module]]
+        outcome = family.outcome(config, self.context, found)
+        self.checked[spec.id] = covered
+        if results is not None and not outcome.extra and list(outcome.findings) == found:
+            results.save(covered, by_module, outcome.warnings, outcome.failures, self._comments)
         return [*outcome.findings, *unanalysed], outcome.warnings, outcome.failures, outcome.extra
+
+    def _module_results(self, spec: ContractSpec) -> ModuleResults | None:
+        """The contract's findings kept module by module, when they can be (no editor
+        buffer: those are not files a later run sees)."""
+        family = reusable(spec.family)
+        if family is None or self._digests is None or self.index.cache is None:
+            return None
+        if any(map(self.index.has_buffer, self.index.modules)):
+            return None
+        paths = self.index.absolute_paths()
+        key = results_key(spec.id, spec.family.name, spec.config, dict(self.settings.session), paths)
+        store = ResultStore(self.index.cache.directory, self.index.root, spec.id, key)
+        return ModuleResults(family, spec.config, self.context, store, self._digests)
 
     def _blocked(self, spec: ContractSpec) -> list[Finding] | None:
         """DOM001 for each file keeping the import graph from being built, when the
@@ -264,20 +322,35 @@ class Engine:
 
     def use_buffer(self, module: str, text: str) -> None:
         """Check ``module`` from ``text``. An edit that leaves what other modules depend
-        on as it was (its classes and their bases, its bindings, its definitions) keeps
-        the project-wide answers: the next keystroke costs one module, not the project."""
+        on as it was (its views, :meth:`_views`) keeps the project-wide answers: the
+        next keystroke costs one module, not the project."""
         if module not in self._graph_imports and not self.index.has_buffer(module):
             saved = self.index.file_facts(module)  # what the import graph was built from
             if saved is not None:
                 self._graph_imports[module] = _imports(saved)
-        before = _shape(self.index.known_facts(module))
+        before = self._views(module)
         if self.index.use_buffer(module, text):
-            reshaped = before is None or _shape(self.index.known_facts(module)) != before
+            self._noqa.clear()
+            reshaped = before is None or self._views(module) != before
             self.context.forget_module(module, reshaped=reshaped)
+
+    def _views(self, module: str) -> list[object] | None:
+        """What every contract's findings in other modules, and its project-wide
+        answers, read of ``module`` (see :class:`~..families.base.Reusable`); None when
+        its facts are not known yet."""
+        if self.index.known_facts(module) is None:
+            return None
+        views = []
+        for spec in self.contracts:
+            family = reusable(spec.family)
+            if family is not None:
+                views.append(family.module_view(spec.config, self.context, module, True))
+        return views
 
     def drop_buffer(self, path: Path | str) -> None:
         module = self.index.module_for_path(path)
         if module is not None and self.index.drop_buffer(module):
+            self._noqa.clear()
             self.context.forget_module(module, reshaped=True)  # read from its file again
 
     def file_changed(self, path: Path | str) -> None:
@@ -300,6 +373,9 @@ class Engine:
                 self.context.forget_module(module, reshaped=True)
         else:
             self.context.forget()
+        self._noqa.clear()
+        if self._digests is not None:
+            self._digests = self._snapshot(again=True)
         self._baselines.clear()
         self._resolved.clear()
 
@@ -341,9 +417,12 @@ class Engine:
         return kept, suppressed
 
     def _comments(self, path: str) -> NoqaComments:
-        module = self.index.module_for_path(self.settings.root / path)
-        text = self.index.text(module) if module is not None else None
-        return NoqaComments.of(text) if text is not None else NoqaComments({})
+        """The noqa comments of the file at ``path``, read once for every contract."""
+        if path not in self._noqa:
+            module = self.index.module_for_path(self.settings.root / path)
+            text = self.index.text(module) if module is not None else None
+            self._noqa[path] = NoqaComments.of(text) if text is not None else NoqaComments({})
+        return self._noqa[path]
 
     def _split_baseline(self, spec: ContractSpec, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         recorded = self.baseline(spec).fingerprints(spec.id)
@@ -480,6 +559,9 @@ class Engine:
         return [summary, *rekey.change_lines(change)]
 
 
+# Each index's snapshot of the files' stamps (see Engine._snapshot), with the index.
+_SNAPSHOTS: dict[int, tuple[ProjectIndex, Digests]] = {}
+
 # A baseline file -> the module renames (old -> new) since it was recorded, or None.
 RenameHistory = Callable[[Path], Mapping[str, str] | None]
 
@@ -487,22 +569,6 @@ RenameHistory = Callable[[Path], Mapping[str, str] | None]
 def _imports(facts: FileFacts) -> frozenset[tuple[str, str | None, int, bool]]:
     """What the import graph knows of a module: the modules it imports, on which lines."""
     return frozenset((f.source, f.name, f.line, f.type_checking) for f in facts.imports)
-
-
-def _shape(facts: FileFacts | None) -> object:
-    """What the project-wide answers of the families read of a module (event
-    hierarchies, mixins, placement's matches); None when nothing is known yet."""
-    if facts is None:
-        return None
-    names = facts.names
-    return (
-        facts.unreadable,
-        tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
-        tuple(sorted(names.bindings.items())),
-        names.star_imports,
-        tuple((d.kind, d.name) for d in facts.top_level),
-        tuple((m.owner, m.name) for m in facts.methods),
-    )
 
 
 def stale_message(fingerprint: str) -> str:

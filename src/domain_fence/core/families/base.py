@@ -161,3 +161,29 @@ class Family(Protocol):
         """The project check from the findings of every covered module: warnings,
         failures and what a report shows besides findings."""
         ...
+
+
+class Reusable(Protocol):
+    """A family whose findings the engine may keep module by module between runs (see
+    :mod:`domain_fence.core.engine.resultcache`)."""
+
+    def module_view(self, config: Any, context: Context, module: str, read: bool) -> object:
+        """What of ``module`` the contract's findings in *other* modules, and its
+        project-wide answers, can depend on: plain data (tuples, strings, numbers),
+        equal for two versions of the module exactly when no other module's findings
+        and no project-wide answer can tell them apart. With ``read`` False, None when
+        the contract has not read the module (then nothing can have depended on it)."""
+        ...
+
+    def answers(self, config: Any, context: Context) -> object:
+        """What the contract computed for the whole project that a module's check
+        reads (plain data), kept with the results."""
+        ...
+
+    def reuse_answers(self, config: Any, context: Context, answers: object) -> None:
+        """Take up ``answers`` kept by an earlier run: no module's view changed since."""
+        ...
+
+
+def reusable(family: Family) -> Reusable | None:
+    return family if callable(getattr(family, "module_view", None)) else None  # type: ignore[return-value]

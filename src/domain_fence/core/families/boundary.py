@@ -102,11 +102,11 @@ class BoundaryFamily:
             return []
         graph = context.graph()  # the engine reports the files at fault when there is none
         routes = _routes(config, context, graph)
+        crossings = _crossings(config, context, graph, routes, module)
+        if not crossings:
+            return []
         path = context.index.relative_path(module) if module in context.index.modules else _guess_path(module)
-        findings = []
-        for crossing in _crossings(config, context, graph, routes, module):
-            findings.append(_finding(config, module, path, crossing))
-        return sorted(set(findings))
+        return sorted({_finding(config, module, path, crossing) for crossing in crossings})
 
     def outcome(self, config: BoundaryConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
         graph = context.graph()

@@ -9,7 +9,13 @@ from typing import Any
 
 from domain_fence.core.families.base import Context, Option, ProjectOutcome
 from domain_fence.core.families.config import PlacementConfig, parse_placement
-from domain_fence.core.families.placement.definitions import PlacementResult, check_placement, module_placement_findings
+from domain_fence.core.families.placement.definitions import (
+    PlacementResult,
+    bytes_filter,
+    check_placement,
+    facts_definitions,
+    module_placement_findings,
+)
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.source.modules import matches_any
 
@@ -40,6 +46,9 @@ class PlacementFamily:
     def check_module(self, config: PlacementConfig, context: Context, module: str) -> list[Finding]:
         if not matches_any(module, config.allowed_modules):
             return module_placement_findings(config, context.index, module)
+        known = context.index.known_facts(module)
+        if known is not None and known.unreadable is None:
+            return []  # only an unreadable allowed module can be a finding
         # An unreadable allowed module is a finding when it may hide a pattern's only match.
         path = context.index.relative_path(module) if module in context.index.modules else ""
         return [f for f in self.scan(config, context).findings if f.code == "DOM001" and f.path == path]
@@ -50,6 +59,35 @@ class PlacementFamily:
             context.memo[key] = check_placement(config, context.index)
         result: PlacementResult = context.memo[key]
         return result
+
+    def module_view(self, config: PlacementConfig, context: Context, module: str, read: bool) -> object:
+        """The patterns the module's definitions match, or that it cannot be read: all
+        that the project-wide answers (which patterns match nothing, which unreadable
+        allowed module may hide a match) read of it. ``read`` makes no difference:
+        every file's bytes are read, to skip those that cannot match."""
+        index = context.index
+        facts = index.known_facts(module)
+        if facts is None or facts.unreadable is not None:
+            path = index.modules.get(module)
+            if path is None or not path.name.endswith(".py"):
+                return ()
+            try:
+                could_match = bytes_filter(config.symbols)(path.read_bytes())
+            except OSError:
+                could_match = True
+            facts = index.file_facts(module) if could_match else None
+            if facts is None:
+                return ()
+        if facts.unreadable is not None:
+            return ("unreadable",)
+        kept = [d for d in facts_definitions(module, "", facts) if d.kind in config.kinds]
+        return tuple(pattern for pattern in config.symbols if any(d.matches(pattern) for d in kept))
+
+    def answers(self, config: PlacementConfig, context: Context) -> object:
+        return None
+
+    def reuse_answers(self, config: PlacementConfig, context: Context, answers: object) -> None:
+        return None
 
     def outcome(self, config: PlacementConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
         unmatched = self.scan(config, context).unmatched_patterns

@@ -19,6 +19,7 @@ from domain_fence.core.families.vocabulary.events import (
     unmatched_event_bases,
     unmatched_module_expressions,
 )
+from domain_fence.core.families.vocabulary.mixins import Mixins
 from domain_fence.core.model.findings import Finding
 
 
@@ -71,6 +72,29 @@ class VocabularyFamily:
             context.memo[key] = VocabularyChecker(config, context.index)
         checker: VocabularyChecker = context.memo[key]
         return checker
+
+    def module_view(self, config: VocabularyConfig, context: Context, module: str, read: bool) -> object:
+        facts = context.index.file_facts(module) if read else context.index.known_facts(module)
+        if facts is None:
+            return ("no source",) if read else None
+        return self.checker(config, context).view(facts)
+
+    def answers(self, config: VocabularyConfig, context: Context) -> object:
+        checker = self.checker(config, context)
+        mixins = tuple(sorted(checker.mixins.receiver.items()))
+        consulted = tuple(
+            sorted((module, tuple(sorted(names))) for module, names in checker.consulted.items() if names)
+        )
+        return (mixins, consulted)
+
+    def reuse_answers(self, config: VocabularyConfig, context: Context, answers: object) -> None:
+        mixins: tuple[tuple[tuple[str, str], str], ...]
+        consulted: tuple[tuple[str, tuple[str, ...]], ...]
+        mixins, consulted = answers  # type: ignore[misc]
+        checker = self.checker(config, context)
+        checker.use_mixins(Mixins({(module, qualname): event for (module, qualname), event in mixins}))
+        for module, names in consulted:
+            checker.consulted.setdefault(module, set()).update(names)
 
     def outcome(self, config: VocabularyConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
         return ProjectOutcome(tuple(findings))

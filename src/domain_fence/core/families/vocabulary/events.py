@@ -14,8 +14,10 @@ That is the contract's default ``scope`` (``events``); the opt-in scopes of
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, cast
 
 from domain_fence.core.families.config import EVENTS_SCOPE, EventBasePattern, VocabularyConfig
 from domain_fence.core.families.vocabulary.declarations import CODES as DECLARATION_CODES
@@ -28,7 +30,15 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, ClassFact, DeclarationFacts, ModuleFacts, Text
+from domain_fence.core.source.flow import Source
+from domain_fence.core.source.pyfacts import (
+    FUNCTIONAL_CLASS_FACTORIES,
+    ClassFact,
+    DeclarationFacts,
+    FileFacts,
+    ModuleFacts,
+    Text,
+)
 
 # Spellings that name the same class; event bases and references are compared in the
 # first form.
@@ -327,7 +337,6 @@ def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list
     a misspelt base would make every event pass unchecked. A base outside the project
     (``pydantic.BaseModel``), or in a module that cannot be read or that star-imports,
     cannot be told apart from a correct one and is not reported."""
-    prefetch_covered(config, index)
     resolver = EventResolver(index, ())
     unmatched = []
     for base in config.event_bases:
@@ -358,8 +367,11 @@ class VocabularyChecker:
         self._covered: list[str] | None = before._covered if before else None
         self.kind_attributes = frozenset(config.kind_attributes)
         self.declaration_scope = any(scope in config.scope for scope in DECLARATION_CODES)
+        # module -> the names whose return facts a check looked up ("*": all of them)
+        self.consulted: dict[str, set[str]] = {}
+        consulting = cast(ProjectIndex, _ConsultingIndex(index, self.consulted))
         self.derived = DerivedValues(
-            index, self.resolver, self.vocabulary, config.emit_functions, PARAMETERS in config.scope
+            consulting, self.resolver, self.vocabulary, config.emit_functions, PARAMETERS in config.scope
         )
 
     @functools.cached_property
@@ -373,6 +385,26 @@ class VocabularyChecker:
         if self._covered is None:
             self._covered = prefetch_covered(self.config, self.index)
         return self._covered
+
+    def use_mixins(self, mixins: Mixins) -> None:
+        """The mixins an earlier run found, when no class or base changed since."""
+        self.__dict__["mixins"] = mixins
+
+    def view(self, facts: FileFacts) -> object:
+        """What other modules' findings read of a module: its classes and their bases,
+        its bindings and star imports (how names resolve through it), whether it can be
+        read, and what its functions return, for the names looked up so far."""
+        names = facts.names
+        returns = facts.flows.returns
+        consulted = self.consulted.get(facts.module, set())
+        looked_up = sorted(returns.items()) if "*" in consulted else [(q, returns.get(q)) for q in sorted(consulted)]
+        return (
+            names.unreadable is not None,
+            tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
+            tuple(sorted(names.bindings.items())),
+            names.star_imports,
+            tuple(looked_up),
+        )
 
     def module(self, module: str) -> Iterator[Finding]:
         yield from self.mixin_findings(module)
@@ -525,3 +557,64 @@ class VocabularyChecker:
             end_col=where.col + len(where.text) if code not in ("DOM001", "DOM103") else 0,
             fields=tuple(sorted((key, value) for key, value in fields.items() if key != "hint")),
         )
+
+
+class _ConsultedReturns(dict[str, tuple[Source, ...]]):
+    """A module's return facts that note every name looked up in them (``*`` when they
+    are read whole): another module's findings depend on exactly those."""
+
+    def __init__(self, returns: dict[str, tuple[Source, ...]], note: Callable[[str], None]) -> None:
+        super().__init__(returns)
+        self._note = note
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._note(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> tuple[Source, ...]:
+        self._note(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self._note(str(key))
+        return super().__contains__(key)
+
+    def __iter__(self) -> Iterator[str]:
+        self._note("*")
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._note("*")
+        return super().__len__()
+
+    def keys(self) -> Any:
+        self._note("*")
+        return super().keys()
+
+    def values(self) -> Any:
+        self._note("*")
+        return super().values()
+
+    def items(self) -> Any:
+        self._note("*")
+        return super().items()
+
+
+class _ConsultingIndex:
+    """The project index as DOM105 reads it: each module's return facts note what is
+    looked up in them, in ``consulted``."""
+
+    def __init__(self, index: ProjectIndex, consulted: dict[str, set[str]]) -> None:
+        self._index = index
+        self._consulted = consulted
+
+    def file_facts(self, module: str) -> FileFacts | None:
+        facts = self._index.file_facts(module)
+        if facts is None:
+            return None
+        noted = self._consulted.setdefault(module, set())
+        returns = _ConsultedReturns(facts.flows.returns, noted.add)
+        return dataclasses.replace(facts, flows=dataclasses.replace(facts.flows, returns=returns))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._index, name)

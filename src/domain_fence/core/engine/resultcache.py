@@ -1,0 +1,292 @@
+"""A contract's findings kept module by module: after an edit, only the modules that
+changed are checked again, not the project.
+
+A module's findings depend on its own bytes, on the contract's configuration, on the
+tool's code, on the project's modules (where each is), and on what the check read
+of other modules: class bases, aliases, re-exports, what a helper returns, which
+definitions match a pattern. That last part is the module's *view*, as the family
+defines it (:meth:`~domain_fence.core.families.base.Reusable.module_view`): two
+versions of a module with equal views leave every other module's findings, and the
+project-wide answers, as they were.
+
+So a stored result holds, for every module of the project, the digest of its bytes
+and a digest of its view (or that no check read it: then nothing can have depended
+on it), and for every covered module its findings. A later run with the same key
+reuses the findings of every unchanged module when every changed module's view is
+as it was; it checks the changed ones again, and everything when a view changed. An
+unchanged module's view is never recomputed, so a reuse run decodes the facts of the
+changed modules only. A module whose findings include DOM001 (it could not be
+analysed: perhaps unreadable for a moment) is always checked again.
+
+Each file's digest is taken once per version: the size, modification and change
+times and inode recorded with it (when the file had settled before the run began)
+stand for it next time (as in :class:`~..source.factcache.Stamp`). An entry is written to a temporary file then moved in place,
+so concurrent runs never read half of one; a missing, damaged or foreign entry is a
+full check, never an error and never a wrong answer. Entries hold plain data only,
+read by an unpickler that builds no object of any class.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import operator
+import os
+import pickle
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from contextlib import suppress
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.source.factcache import file_digest
+
+FORMAT = "domain-fence module results 1"
+RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
+_FINDING_FIELDS = tuple(f.name for f in fields(Finding))
+_FINDING_TYPES = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
+_finding_values = operator.attrgetter(*_FINDING_FIELDS)
+
+StampKey = tuple[int, int, int, int]
+
+
+@dataclass
+class ModuleEntry:
+    """What is known of one module's file: the stamp its digest was taken under (None:
+    hash the file again), the digest (None: unknown, the module counts as changed),
+    and the digest of its view (None: no check read it)."""
+
+    stamp: StampKey | None
+    digest: bytes | None
+    view: bytes | None
+
+
+@dataclass
+class StoredResults:
+    modules: dict[str, ModuleEntry]
+    covered: list[str]
+    findings: dict[str, list[Finding]]  # covered module -> its findings
+    warnings: tuple[str, ...] = ()
+    failures: tuple[str, ...] = ()
+    answers: Any = None  # the family's project-wide answers, as plain data
+    # file -> its noqa comments (line, codes or None for all), for the files with findings
+    noqa: dict[str, tuple[tuple[int, tuple[str, ...] | None], ...]] = field(default_factory=dict)
+
+
+def view_digest(view: object) -> bytes:
+    """A digest of a view: plain data (tuples, strings, numbers), whose text is the
+    same in every process."""
+    return hashlib.blake2b(repr(view).encode("utf-8", "surrogateescape"), digest_size=16).digest()
+
+
+def stable(value: object) -> object:
+    """``value`` as plain tuples whose text is the same in every process (sets sorted)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, *((f.name, stable(getattr(value, f.name))) for f in fields(value)))
+    if isinstance(value, (set, frozenset)):
+        return ("set", *sorted((stable(item) for item in value), key=repr))
+    if isinstance(value, Mapping):
+        return ("map", *sorted(((stable(k), stable(v)) for k, v in value.items()), key=repr))
+    if isinstance(value, (list, tuple)):
+        return tuple(stable(item) for item in value)
+    if isinstance(value, (str, int, float, bool, bytes, type(None))):
+        return value
+    if isinstance(value, Path):
+        return ("path", value.as_posix())
+    return repr(value)
+
+
+_TOOL: str | None = None
+
+
+def tool_digest() -> str:
+    """The code that turns sources into findings: every file of domain-fence, and the
+    Python version. An edited checkout never reuses what older code found."""
+    global _TOOL
+    if _TOOL is None:
+        import domain_fence
+
+        digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
+        top = Path(domain_fence.__file__).parent
+        for path in sorted(top.rglob("*.py")):
+            digest.update(path.relative_to(top).as_posix().encode("utf-8", "surrogateescape") + b"\0")
+            try:
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+            except OSError:
+                digest.update(b"unreadable")
+        _TOOL = digest.hexdigest()
+    return _TOOL
+
+
+def results_key(contract: str, family: str, config: object, session: object, paths: Mapping[str, str]) -> str:
+    """What every stored finding depends on besides the sources: the contract, the
+    tool, and every module of the project with its file (``paths``: file -> module)."""
+    digest = hashlib.sha256(tool_digest().encode())
+    digest.update(repr((contract, family, stable(config), stable(session))).encode("utf-8", "surrogateescape"))
+    for path, module in sorted(paths.items()):
+        digest.update(f"{module}\0{path}\1".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+class ResultStore:
+    """One contract's stored results for the project at ``root``, under ``directory``."""
+
+    def __init__(self, directory: Path, root: Path, contract: str, key: str) -> None:
+        name = hashlib.sha256(f"{root}\0{contract}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
+        self.path = Path(directory) / "results" / f"{name}.pickle"
+        self.key = key
+
+    def load(self) -> StoredResults | None:
+        try:
+            data = _PlainUnpickler(io.BytesIO(self.path.read_bytes())).load()
+            return _parse(data, self.key)
+        except Exception:  # noqa: BLE001 -- missing, unreadable, damaged or foreign: a full check
+            return None
+
+    def save(self, stored: StoredResults) -> None:
+        data = (
+            FORMAT,
+            self.key,
+            {m: (e.stamp, e.digest, e.view) for m, e in stored.modules.items()},
+            list(stored.covered),
+            {
+                m: [tuple(getattr(f, name) for name in _FINDING_FIELDS) for f in found]
+                for m, found in stored.findings.items()
+            },
+            tuple(stored.warnings),
+            tuple(stored.failures),
+            stored.answers,
+            stored.noqa,
+        )
+        try:
+            encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(descriptor, "wb") as file:
+                    file.write(encoded)
+                os.replace(temporary, self.path)
+            except BaseException:
+                with suppress(OSError):
+                    os.unlink(temporary)
+                raise
+        except Exception:  # noqa: BLE001 -- unwritable or full: the next run checks everything
+            return
+
+
+def _parse(data: object, key: str) -> StoredResults | None:
+    if not (isinstance(data, tuple) and len(data) == 9 and data[:2] == (FORMAT, key)):
+        return None
+    raw_modules, covered, raw_findings, warnings, failures, answers, noqa = data[2:]
+    modules = {}
+    for module, (stamp, digest, view) in raw_modules.items():
+        if not (isinstance(module, str) and _optional(digest, bytes) and _optional(view, bytes)):
+            return None
+        if stamp is not None and not (isinstance(stamp, tuple) and all(isinstance(n, int) for n in stamp)):
+            return None
+        modules[module] = ModuleEntry(stamp, digest, view)
+    findings = {module: [_finding(item) for item in found] for module, found in raw_findings.items()}
+    if not all(isinstance(m, str) for m in covered) or not all(m in findings for m in covered):
+        return None
+    if not all(isinstance(w, str) for w in (*warnings, *failures)):
+        return None
+    for path, lines in noqa.items():
+        for line, codes in lines:
+            if not (isinstance(path, str) and isinstance(line, int) and (codes is None or _strings(codes))):
+                return None
+    return StoredResults(modules, list(covered), findings, tuple(warnings), tuple(failures), answers, noqa)
+
+
+def _strings(values: object) -> bool:
+    return isinstance(values, tuple) and all(isinstance(value, str) for value in values)
+
+
+def _finding(item: tuple[Any, ...]) -> Finding:
+    if len(item) != len(_FINDING_TYPES) or not all(map(isinstance, item, _FINDING_TYPES)):
+        raise ValueError("not a finding")
+    details, pairs = item[8], item[11]
+    if not all(isinstance(line, str) for line in details) or not all(
+        isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair) for pair in pairs
+    ):
+        raise ValueError("not a finding")
+    return Finding(*item)
+
+
+def _optional(value: object, kind: type) -> bool:
+    return value is None or isinstance(value, kind)
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Plain containers, strings, bytes and numbers only: a planted entry runs nothing."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed here")
+
+
+class Digests:
+    """The digests of the project's files, each taken once per run, against the
+    stamps seen when the run began (so that a file changing while it runs is never
+    recorded as the version its findings were computed from)."""
+
+    def __init__(self, paths: Mapping[str, str]) -> None:
+        self.began = time.time_ns()
+        self._modules = {module: path for path, module in paths.items()}
+        self._stamps: dict[str, StampKey | None] = {}
+        self._settled: set[str] = set()  # modules whose file had settled when the run began
+        self._digests: dict[str, bytes | None] = {}
+
+    def snapshot(self, modules: Iterable[str]) -> None:
+        """The stamp of each module's file now, before anything reads it."""
+        for module in modules:
+            if module not in self._stamps:
+                path = self._modules.get(module)
+                stamp = _stamp(path) if path is not None and path.endswith(".py") else None
+                self._stamps[module] = stamp
+                if stamp is not None and self.began - max(stamp[1], stamp[2]) > RACY_WINDOW_NS:
+                    self._settled.add(module)
+
+    def digest(self, module: str, known: ModuleEntry | None) -> bytes | None:
+        """The digest of ``module``'s bytes (``known``'s when its stamp is the one recorded
+        there); a namespace directory has the empty digest; None when unreadable."""
+        if module not in self._digests:
+            self.snapshot((module,))
+            stamp = self._stamps[module]
+            path = self._modules.get(module)
+            if path is None:
+                found: bytes | None = None
+            elif not path.endswith(".py"):
+                found = b""
+            elif stamp is None:
+                found = None
+            elif known is not None and known.stamp == stamp and known.digest is not None:
+                found = known.digest
+            else:
+                found = file_digest(path)
+            self._digests[module] = found
+        return self._digests[module]
+
+    def entry(self, module: str, digest: bytes | None, view: bytes | None) -> ModuleEntry:
+        """What to record of ``module`` after the run: its stamp only when its file had
+        settled before the run began (else its digest is taken again next time)."""
+        return ModuleEntry(self._stamps.get(module) if module in self._settled else None, digest, view)
+
+    def unchanged(self) -> bool:
+        """Every file is as it was when the run began: what was found is of these versions."""
+        for module, before in self._stamps.items():
+            path = self._modules.get(module)
+            if before is not None and path is not None and _stamp(path) != before:
+                return False
+        return True
+
+
+def _stamp(path: str) -> StampKey | None:
+    """What identifies one version of a file without reading it (see :class:`Stamp`)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)

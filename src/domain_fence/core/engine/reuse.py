@@ -1,0 +1,125 @@
+"""Per-module reuse of a contract's findings: which modules a run checks again, and
+what it records for the next one (the storage is :mod:`.resultcache`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from domain_fence.core.engine.noqa import NoqaComments
+from domain_fence.core.engine.resultcache import Digests, ModuleEntry, ResultStore, StoredResults, view_digest
+from domain_fence.core.families.base import Context, Reusable
+from domain_fence.core.model.findings import Finding
+
+UNANALYSABLE = "DOM001"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run reuses: the covered modules, the modules to check again, the
+    findings of the others, and the project-wide outcome kept with them."""
+
+    covered: list[str]
+    again: list[str]
+    kept: dict[str, list[Finding]]
+    warnings: tuple[str, ...]
+    failures: tuple[str, ...]
+    noqa: dict[str, NoqaComments]  # the noqa comments of the files whose findings are kept
+
+
+class ModuleResults:
+    """One contract's stored results, and the project as this run sees it."""
+
+    def __init__(self, family: Reusable, config: object, context: Context, store: ResultStore, digests: Digests):
+        self.family = family
+        self.config = config
+        self.context = context
+        self.store = store
+        self.digests = digests
+        self.stored: StoredResults | None = None
+        self.changed: set[str] = set()
+
+    def plan(self) -> Plan | None:
+        """What can be reused; None when the contract must be checked whole."""
+        stored = self.stored = self.store.load()
+        modules = self.context.index.modules
+        if stored is None or set(stored.modules) != set(modules):
+            return None
+        self.changed = {
+            module
+            for module in modules
+            if (digest := self.digests.digest(module, stored.modules[module])) is None
+            or digest != stored.modules[module].digest
+        }
+        try:
+            self.family.reuse_answers(self.config, self.context, stored.answers)
+        except Exception:  # noqa: BLE001 -- answers of another shape: check everything
+            self.context.forget()
+            return None
+        for module in sorted(self.changed):
+            before = stored.modules[module].view
+            if before is not None and view_digest(self._view(module, read=True)) != before:
+                # What other modules read of it changed: anything may differ, and the
+                # answers taken up are not the project's any more.
+                self.context.forget()
+                return None
+        again = [
+            module
+            for module in stored.covered
+            if module in self.changed or any(f.code == UNANALYSABLE for f in stored.findings[module])
+        ]
+        kept = {module: stored.findings[module] for module in stored.covered if module not in again}
+        paths = {finding.path for found in kept.values() for finding in found}
+        noqa = {
+            path: NoqaComments({line: None if codes is None else frozenset(codes) for line, codes in lines})
+            for path, lines in stored.noqa.items()
+            if path in paths
+        }
+        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa)
+
+    def save(
+        self,
+        covered: list[str],
+        findings: dict[str, list[Finding]],
+        warnings: tuple[str, ...],
+        failures: tuple[str, ...],
+        comments: Callable[[str], NoqaComments],
+    ) -> None:
+        """Record what this run found, when no file changed while it ran; ``comments``
+        gives the noqa comments of a file (each file's bytes decide them)."""
+        index = self.context.index
+        stored = self.stored
+        answers = self.family.answers(self.config, self.context)
+        # A view is a function of the module's bytes and of the answers (which grow
+        # only by reading the modules whose views they widen): while the answers are
+        # as they were, an unchanged module's view is too.
+        same_answers = stored is not None and answers == stored.answers
+        entries: dict[str, ModuleEntry] = {}
+        for module in index.modules:
+            before = stored.modules.get(module) if stored is not None else None
+            digest = self.digests.digest(module, before)
+            if before is None or module in self.changed:
+                again = True
+            elif before.view is None or not same_answers:
+                again = index.known_facts(module) is not None
+            else:
+                again = False
+            if again:
+                view = self._view(module, read=False)
+                seen = None if view is None else view_digest(view)
+            else:
+                seen = before.view if before is not None else None
+            entries[module] = self.digests.entry(module, digest, seen)
+        paths = sorted({finding.path for found in findings.values() for finding in found})
+        noqa = {
+            path: tuple(
+                (line, None if codes is None else tuple(sorted(codes))) for line, codes in comments(path).lines.items()
+            )
+            for path in paths
+        }
+        if not self.digests.unchanged():
+            return
+        self.store.save(StoredResults(entries, covered, findings, warnings, failures, answers, noqa))
+
+    def _view(self, module: str, read: bool) -> object:
+        return self.family.module_view(self.config, self.context, module, read)

@@ -1,0 +1,172 @@
+"""A small project whose findings cross modules every way a check can: an event base
+re-exported by a package, a hierarchy through another module, a mixin elsewhere, a
+helper one call deep (DOM105), placement matches in allowed modules, a forbidden
+import; and the edits that move findings between modules."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from perf_support import SETTLED, edit, settle
+
+# Each edit settles at its own time: grimp's cache tells versions of a file apart by
+# modification time only (and so would serve a stale graph after two edits at one).
+_MOMENTS = itertools.count(int(SETTLED) + 60, 60)
+
+
+def changed(path: Path, text: str) -> None:
+    edit(path, text, when=next(_MOMENTS))
+
+
+CONFIG = """\
+[importlinter]
+root_package = shop
+contract_types =
+    boundary: domain_fence.integrations.importlinter.BoundaryContract
+    vocabulary: domain_fence.integrations.importlinter.VocabularyContract
+    placement: domain_fence.integrations.importlinter.PlacementContract
+
+[importlinter:contract:runtime-knows-no-experiment]
+name = Runtime does not import experiment code
+type = boundary
+source_modules =
+    shop.runtime
+forbidden_modules =
+    shop.experiment
+
+[importlinter:contract:events-speak-runtime]
+name = Runtime events carry no experiment vocabulary
+type = vocabulary
+modules =
+    shop.runtime
+event_bases =
+    shop.runtime.base.Event
+words =
+    episode
+
+[importlinter:contract:declarations-speak-runtime]
+name = Runtime attributes carry no experiment vocabulary
+type = vocabulary
+modules =
+    shop.runtime
+scope =
+    attributes
+    parameters
+words =
+    episode
+
+[importlinter:contract:experiment-owns-its-machinery]
+name = Experiment machinery lives under experiment
+type = placement
+symbols =
+    init_telemetry
+    configure_*
+allowed_modules =
+    shop.experiment
+"""
+
+FILES = {
+    ".importlinter": CONFIG,
+    "shop/__init__.py": "",
+    "shop/runtime/__init__.py": "from shop.runtime.base import Event as Event\n",
+    "shop/runtime/base.py": "class Event:\n    pass\n",
+    "shop/runtime/middle.py": "class Middle:\n    pass\n",
+    "shop/runtime/mixins.py": (
+        "class EpisodeMixin:\n    episode_id: int = 0\n\n\nclass CountMixin:\n    episode_total: int = 0\n"
+    ),
+    "shop/runtime/events.py": (
+        "from shop.runtime import Event\n"
+        "from shop.runtime.middle import Middle\n"
+        "from shop.runtime.mixins import EpisodeMixin\n\n\n"
+        "class StepEvent(Event, EpisodeMixin):\n    step: int = 0\n\n\n"
+        "class Later(Middle):\n    episode_tag: int = 0\n"
+    ),
+    "shop/runtime/helpers.py": (
+        "def current_step(state):\n    return state.episode_index\n\n\ndef plain(state):\n    return state.size\n"
+    ),
+    "shop/runtime/emit.py": (
+        "from shop.runtime.events import StepEvent\n"
+        "from shop.runtime.helpers import current_step\n\n\n"
+        "def emit(state):\n    value = current_step(state)\n    return StepEvent(step=value)\n"
+    ),
+    "shop/runtime/other.py": "from shop.runtime.events import StepEvent\n\n\nclass Quiet:\n    pass\n",
+    "shop/runtime/leaf.py": "def area(width, height):\n    return width * height\n",
+    "shop/runtime/setup.py": "def init_telemetry():\n    return None\n",
+    "shop/runtime/bad.py": "from shop.experiment import runner\n\nVALUE = runner\n",
+    "shop/experiment/__init__.py": "",
+    "shop/experiment/runner.py": "from shop.runtime import leaf\n\n\ndef init_telemetry():\n    return leaf\n",
+}
+
+
+def write_project(root: Path) -> Path:
+    for name, text in FILES.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    settle(root)
+    return root
+
+
+def append(root: Path, name: str, text: str) -> None:
+    path = root / name
+    changed(path, path.read_text(encoding="utf-8") + text)
+
+
+def replace(root: Path, name: str, old: str, new: str) -> None:
+    path = root / name
+    before = path.read_text(encoding="utf-8")
+    assert old in before, (name, old)
+    changed(path, before.replace(old, new))
+
+
+def create(root: Path, name: str, text: str) -> None:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    changed(path, text)
+
+
+def delete(root: Path, name: str) -> None:
+    (root / name).unlink()
+
+
+# Each edit, and what it changes for a module other than the one edited (or for all).
+EDITS = {
+    "a leaf edited": lambda root: append(root, "shop/runtime/leaf.py", "\n\ndef _added(value):\n    return value\n"),
+    "a base class in another module now derives from an event": lambda root: create(
+        root, "shop/runtime/middle.py", "from shop.runtime.base import Event\n\n\nclass Middle(Event):\n    pass\n"
+    ),
+    "an event subclass added elsewhere takes a mixin": lambda root: append(
+        root,
+        "shop/runtime/other.py",
+        "\n\nfrom shop.runtime.mixins import CountMixin\n\n\nclass Extra(StepEvent, CountMixin):\n    pass\n",
+    ),
+    "a re-export renamed": lambda root: replace(
+        root, "shop/runtime/__init__.py", "import Event as Event", "import Event as BaseEvent"
+    ),
+    "a helper's return value changed": lambda root: replace(
+        root, "shop/runtime/helpers.py", "state.episode_index", "state.step_index"
+    ),
+    "a helper's lines moved": lambda root: replace(
+        root, "shop/runtime/helpers.py", "def current_step", "\n\n# moved down\ndef current_step"
+    ),
+    "a module added": lambda root: create(
+        root,
+        "shop/runtime/added.py",
+        "from shop.runtime.base import Event\n\n\nclass Added(Event):\n    episode_count: int = 0\n",
+    ),
+    "a module deleted": lambda root: delete(root, "shop/runtime/middle.py"),
+    "a module made unreadable": lambda root: append(root, "shop/runtime/leaf.py", "\ndef broken(:\n"),
+    "an allowed module matches a pattern": lambda root: append(
+        root, "shop/experiment/runner.py", "\n\ndef configure_run():\n    return None\n"
+    ),
+    "an import made forbidden": lambda root: append(
+        root, "shop/runtime/leaf.py", "\nfrom shop.experiment import runner\n"
+    ),
+    "a noqa comment added": lambda root: replace(
+        root, "shop/runtime/events.py", "episode_tag: int = 0", "episode_tag: int = 0  # noqa: DOM101"
+    ),
+    "the configuration changed": lambda root: replace(
+        root, ".importlinter", "words =\n    episode\n", "words =\n    episode\n    step\n"
+    ),
+}

@@ -1,0 +1,203 @@
+"""Findings kept module by module between runs: after an edit, a run checks again
+only the modules it must, and reports exactly what a run without any cache reports.
+
+Every edit of :data:`reuse_project.EDITS` moves findings across modules (a base
+class, a re-export, a mixin, a helper one call deep, a placement match elsewhere)
+or changes what every module is checked against; each is checked through
+``domain-fence check`` and through ``lint-imports`` against a run with no cache at
+all. Which modules were checked again is read from the engine's counter."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from reuse_project import EDITS, append, changed, replace, write_project
+from support import run_tool
+
+from domain_fence.core.engine.resultcache import FORMAT
+from domain_fence.integrations.importlinter.configuration import load_configuration
+from domain_fence.integrations.importlinter.session import engine_for
+
+CONTRACTS = (
+    "runtime-knows-no-experiment",
+    "events-speak-runtime",
+    "declarations-speak-runtime",
+    "experiment-owns-its-machinery",
+)
+REUSABLE = CONTRACTS[1:]  # boundary is checked whole from the import graph every time
+
+
+def check(root: Path, *args: str):
+    return run_tool("domain-fence", "check", "--format", "json", *args, cwd=root)
+
+
+def stored_results(root: Path) -> list[Path]:
+    directory = root / ".domain_fence_cache" / "results"
+    return sorted(directory.glob("*.pickle")) if directory.is_dir() else []
+
+
+def assert_same_as_uncached(root: Path) -> None:
+    cached, uncached = check(root), check(root, "--no-cache")
+    assert cached.returncode == uncached.returncode, (cached.output, uncached.output)
+    assert json.loads(cached.stdout) == json.loads(uncached.stdout)
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    root = write_project(tmp_path / "project")
+    first = check(root)
+    assert first.returncode == 1, first.output
+    assert len(stored_results(root)) == len(REUSABLE)
+    return root
+
+
+@pytest.mark.parametrize("change", sorted(EDITS))
+def test_a_run_after_an_edit_reports_what_a_run_without_cache_reports(project, change):
+    EDITS[change](project)
+    assert_same_as_uncached(project)
+    # ... and so does the run after it, from what this one stored.
+    append(project, "shop/runtime/leaf.py", "\n# once more\n")
+    assert_same_as_uncached(project)
+
+
+def test_every_edit_in_turn_reports_what_a_run_without_cache_reports(project):
+    unreadable = "a module made unreadable"
+    for change in [*sorted(set(EDITS) - {unreadable}), unreadable]:
+        EDITS[change](project)
+        assert_same_as_uncached(project)
+    replace(project, "shop/runtime/leaf.py", "def broken(:", "def mended():\n    pass")
+    assert_same_as_uncached(project)
+
+
+def test_a_baseline_recorded_and_edited_is_applied_to_reused_findings(project):
+    recorded = run_tool("domain-fence", "baseline", cwd=project)
+    assert recorded.returncode == 0, recorded.output
+    append(project, "shop/runtime/leaf.py", "\n\ndef _added(value):\n    return value\n")
+    assert_same_as_uncached(project)
+    assert check(project).returncode == 0  # every finding baselined
+    baseline = project / ".domain-fence-baseline.json"
+    entries = json.loads(baseline.read_text())
+    changed(baseline, json.dumps({**entries, "entries": entries["entries"][1:]}, indent=2))
+    assert_same_as_uncached(project)
+    assert check(project).returncode == 1
+
+
+def test_lint_imports_reports_what_it_reports_without_cache(project):
+    def lint_imports(*args: str) -> tuple[int, list[str]]:
+        done = run_tool("lint-imports", "--no-logo", *args, cwd=project)
+        # grimp's cache counts a deleted file among those analysed: not ours to judge.
+        lines = [line for line in done.stdout.splitlines() if not re.fullmatch(r"Analyzed .*|-+", line)]
+        return done.returncode, lines
+
+    assert lint_imports()[0] == 1
+    for change in ("a leaf edited", "an event subclass added elsewhere takes a mixin", "a module deleted"):
+        EDITS[change](project)
+        assert lint_imports() == lint_imports("--no-cache")
+
+
+def checked_modules(root: Path, cache: bool = True) -> dict[str, list[str]]:
+    """Check every contract as ``domain-fence check`` does; which modules each checked."""
+    configuration = load_configuration(root / ".importlinter")
+    if not cache:
+        configuration.cache_dir = None
+    engine = engine_for(configuration)
+    engine.validate()
+    engine.check()
+    engine.save()
+    return engine.checked
+
+
+def test_after_a_leaf_is_edited_only_that_module_is_checked_again(project):
+    covered = checked_modules(project, cache=False)
+    assert all("shop.runtime.leaf" in covered[contract] and len(covered[contract]) > 5 for contract in CONTRACTS)
+    boundary = covered[CONTRACTS[0]]
+
+    def only(*modules: str) -> dict[str, list[str]]:
+        return {**{contract: list(modules) for contract in REUSABLE}, CONTRACTS[0]: boundary}
+
+    assert checked_modules(project) == only()
+    append(project, "shop/runtime/leaf.py", "\n\ndef _added(value):\n    return value\n")
+    assert checked_modules(project) == only("shop.runtime.leaf")
+    assert checked_modules(project) == only()
+
+
+def test_what_other_modules_read_changing_checks_everything_again(project):
+    covered = checked_modules(project, cache=False)["events-speak-runtime"]
+    replace(project, "shop/runtime/helpers.py", "state.episode_index", "state.step_index")
+    assert checked_modules(project)["events-speak-runtime"] == covered
+    # A function nobody calls is added to the same module: only it is checked again.
+    append(project, "shop/runtime/helpers.py", "\n\ndef unused(state):\n    return state.episode_count\n")
+    assert checked_modules(project)["events-speak-runtime"] == ["shop.runtime.helpers"]
+    # A class's bases changed: every module is checked again.
+    replace(project, "shop/runtime/other.py", "class Quiet:", "class Quiet(StepEvent):")
+    assert checked_modules(project)["events-speak-runtime"] == covered
+
+
+def test_a_module_that_could_not_be_analysed_is_checked_again_every_time(project):
+    append(project, "shop/runtime/leaf.py", "\ndef broken(:\n")
+    checked_modules(project)
+    append(project, "shop/runtime/setup.py", "\n# unrelated\n")
+    checked = checked_modules(project)["events-speak-runtime"]
+    assert checked == ["shop.runtime.leaf", "shop.runtime.setup"]
+
+
+def test_findings_of_unchanged_modules_come_from_the_store(project):
+    """A stored finding altered by hand is reported as stored: proof it was reused
+    (the run cache, which would replay the whole report, misses after the edit)."""
+    for path in stored_results(project):
+        data = pickle.loads(path.read_bytes())
+        assert data[0] == FORMAT
+        for found in data[4].values():
+            found[:] = [(*f[:4], "STORED " + f[4], *f[5:]) for f in found]
+        path.write_bytes(pickle.dumps(data))
+    append(project, "shop/runtime/leaf.py", "\n# edited\n")
+    report = json.loads(check(project).stdout)
+    messages = [f["message"] for c in report["contracts"] if c["id"] in REUSABLE for f in c["findings"]]
+    assert messages and all(message.startswith("STORED ") for message in messages)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda path: path.write_bytes(b"not a pickle"),
+        lambda path: path.write_bytes(pickle.dumps(("another format", "key"))),
+        lambda path: path.write_bytes(b"\x80\x05cos\nsystem\n."),  # names a function: refused
+        lambda path: path.write_bytes(path.read_bytes()[:100]),
+    ],
+    ids=["garbage", "foreign", "planted", "truncated"],
+)
+def test_a_damaged_store_costs_a_full_check_never_a_wrong_answer(project, damage):
+    for path in stored_results(project):
+        damage(path)
+    append(project, "shop/runtime/leaf.py", "\n# edited\n")
+    assert_same_as_uncached(project)
+    assert len(stored_results(project)) == len(REUSABLE)
+
+
+def test_without_a_cache_nothing_is_stored(tmp_path):
+    root = write_project(tmp_path / "project")
+    environment = {"DOMAIN_FENCE_NO_CACHE": "1"}
+    assert run_tool("domain-fence", "check", cwd=root, env=environment).returncode == 1
+    assert not stored_results(root)
+    assert not os.path.exists(root / ".domain_fence_cache")
+
+
+def test_a_long_lived_engine_told_of_a_change_reuses_nothing_stale(project):
+    """The language server keeps one engine: a file changed on disk is checked anew."""
+    engine = engine_for(load_configuration(project / ".importlinter"))
+    engine.validate()
+    engine.check()
+    replace(project, "shop/runtime/helpers.py", "state.episode_index", "state.step_index")
+    engine.file_changed(project / "shop/runtime/helpers.py")
+    after = engine.check()
+    fresh_configuration = load_configuration(project / ".importlinter")
+    fresh_configuration.cache_dir = None
+    fresh = engine_for(fresh_configuration)
+    fresh.validate()
+    assert after == fresh.check()
+    assert not any(f.code == "DOM105" for result in after for f in result.findings)
