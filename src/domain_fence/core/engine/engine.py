@@ -1,0 +1,599 @@
+"""The one engine every front end calls.
+
+Given the contracts of a configuration (each a family and its typed options), the
+project, optionally the import graph and in-memory buffers, it returns the findings
+with the baseline, ``noqa`` comments and stale entries already applied. ``check``,
+``lint-imports`` (through our contract types), flake8, pytest and the language server
+only render what it returns, so they cannot disagree on what a finding is.
+
+Rules applied here and nowhere else:
+
+- a finding on a line whose ``# noqa`` comment names its code (or is bare) is
+  *suppressed*: listed, never failing;
+- a finding whose fingerprint the contract's baseline records is *baselined*;
+- DOM001 (a file that cannot be analysed) is never baselined nor suppressed: it may
+  hide anything;
+- a baseline entry that matches no finding (suppressed ones included) is *stale*:
+  DOM002 at the entry, a warning or nothing, per ``unmatched_baseline_alerting``.
+
+With a persistent cache, the findings of a contract whose family allows it are kept
+module by module (:mod:`.resultcache`, :mod:`.reuse`): a later run checks again only
+the modules that changed, unless what other modules read of one changed. The rules
+above are applied to reused findings as to new ones, every run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from domain_fence.core.engine import rekey
+from domain_fence.core.engine.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
+from domain_fence.core.engine.noqa import NoqaComments
+from domain_fence.core.engine.resultcache import Digests, ResultStore, results_key
+from domain_fence.core.engine.reuse import ModuleResults
+from domain_fence.core.families import Context, Family, GraphUnavailableError
+from domain_fence.core.families.base import reusable
+from domain_fence.core.index.blockers import Blocker, blocker_finding, skipped_findings
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model import fingerprints
+from domain_fence.core.model.census import take_census
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import (
+    ContractResult,
+    Dependency,
+    Domains,
+    Link,
+    baseline_entry_lines,
+    stale_finding,
+)
+
+if TYPE_CHECKING:
+    from grimp import ImportGraph
+
+    from domain_fence.core.source.pyfacts import FileFacts
+
+UNANALYSABLE = fingerprints.UNANALYSABLE
+
+
+@dataclass(frozen=True)
+class ContractSpec:
+    """One contract of the configuration that a family checks."""
+
+    id: str
+    name: str
+    type: str  # as the configuration names it
+    family: Family
+    config: Any  # the family's typed configuration; has ``baseline``
+    section: str  # where it is written, for messages: ``[importlinter:contract:x]``
+    section_line: int = 1
+    guidance: str = ""
+
+    @property
+    def baseline_path(self) -> Path:
+        path: Path = self.config.baseline.path
+        return path
+
+
+@dataclass(frozen=True)
+class Settings:
+    config_path: Path  # the configuration file; paths in it are relative to its directory
+    root_packages: tuple[str, ...]
+    contracts: tuple[ContractSpec, ...]
+    session: Mapping[str, Any] = field(default_factory=dict)  # import-linter's session options
+    cache_dir: Path | None = None
+
+    @property
+    def root(self) -> Path:
+        return self.config_path.parent
+
+
+class ConfigurationProblems(Exception):
+    """What the configuration names that the project does not have: one line each,
+    naming the file, the section and the option. Every front end exits 2 on it."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+@dataclass(frozen=True)
+class FileFindings:
+    """One file's findings, split as a report splits them."""
+
+    reported: tuple[Finding, ...] = ()  # new: they fail
+    suppressed: tuple[Finding, ...] = ()  # by a noqa comment
+    baselined: tuple[Finding, ...] = ()
+
+
+class Engine:
+    """Checks one configuration's contracts against one project.
+
+    What it learns (the index's facts, the graph, each family's project-wide answers)
+    is kept until :meth:`file_changed` or a buffer says the project changed.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        build_graph: Callable[[], ImportGraph] | None = None,
+        index: ProjectIndex | None = None,
+    ) -> None:
+        self.settings = settings
+        self.index = index or ProjectIndex.build(settings.root, settings.root_packages, cache_dir=settings.cache_dir)
+        self.context = Context(
+            root=self.index.root,
+            root_packages=settings.root_packages,
+            index=self.index,
+            build_graph=build_graph,
+            session=settings.session,
+        )
+        self._baselines: dict[Path, Baseline] = {}  # by resolved path
+        self._resolved: dict[Path, Path] = {}
+        # module -> the imports of its file when the import graph was built (or since
+        # checked equal): a saved file whose imports changed needs a new graph
+        self._graph_imports: dict[str, frozenset[tuple[str, str | None, int, bool]]] = {}
+        # contract -> the modules its last check checked (not reused from an earlier run)
+        self.checked: dict[str, list[str]] = {}
+        self._noqa: dict[str, NoqaComments] = {}  # file -> its noqa comments, until it changes
+        self._digests = self._snapshot()
+
+    def _snapshot(self, again: bool = False) -> Digests | None:
+        """The stamp of every file before anything is read, when findings may be kept
+        between runs (a persistent cache, a contract whose family allows it). Engines
+        sharing an index (lint-imports builds one per contract) share the first
+        engine's: the facts they read were read after it; ``again``: a new one."""
+        if self.index.cache is None or not any(reusable(spec.family) for spec in self.contracts):
+            return None
+        shared = _SNAPSHOTS.get(id(self.index))
+        if shared is not None and shared[0] is self.index and not again:
+            return shared[1]
+        digests = Digests(self.index.absolute_paths())
+        digests.snapshot(self.index.modules)
+        if len(_SNAPSHOTS) >= 16:
+            _SNAPSHOTS.clear()
+        _SNAPSHOTS[id(self.index)] = (self.index, digests)
+        return digests
+
+    @property
+    def contracts(self) -> tuple[ContractSpec, ...]:
+        return self.settings.contracts
+
+    def contract(self, contract_id: str) -> ContractSpec:
+        for spec in self.contracts:
+            if spec.id == contract_id:
+                return spec
+        raise KeyError(contract_id)
+
+    # -- what must hold first -----------------------------------------------------------
+
+    def problems(self) -> list[str]:
+        """Configuration problems found against the project, one line each naming the
+        file, the section and the option."""
+        path = self.settings.config_path
+        missing = self.missing_root_packages()
+        if missing:
+            return [f"{path}: [importlinter] {missing}"]
+        lines = []
+        for spec in self.contracts:
+            lines += [f"{path}: {spec.section} {line}" for line in self.contract_problems(spec)]
+        return lines
+
+    def missing_root_packages(self) -> str | None:
+        if not self.index.missing:
+            return None
+        return (
+            f"root_packages: cannot find {', '.join(sorted(self.index.missing))} "
+            f"(looked in {self.settings.root}, its src/ and sys.path)"
+        )
+
+    def contract_problems(self, spec: ContractSpec) -> list[str]:
+        """``option: problem`` for what ``spec`` names that the project does not have."""
+        return spec.family.problems(spec.config, self.context)
+
+    def validate(self) -> None:
+        """Raise ConfigurationProblems (and BaselineError for an unusable baseline)."""
+        problems = self.problems()
+        if problems:
+            raise ConfigurationProblems(problems)
+        for spec in self.contracts:
+            self.baseline(spec)
+
+    # -- the whole project --------------------------------------------------------------
+
+    def check(self, contract_ids: Iterable[str] | None = None) -> list[ContractResult]:
+        wanted = None if contract_ids is None else set(contract_ids)
+        return [self.check_contract(spec) for spec in self.contracts if wanted is None or spec.id in wanted]
+
+    def check_contract(self, spec: ContractSpec) -> ContractResult:
+        found, outcome_warnings, failures, extra = self._project_findings(spec)
+        return self._result(spec, found, outcome_warnings, failures, extra)
+
+    def current(self, spec: ContractSpec) -> list[Finding]:
+        """What the contract finds now, neither baselined nor suppressed by noqa: what
+        ``domain-fence baseline`` records (DOM001 aside, which no baseline accepts)."""
+        found = self._project_findings(spec)[0]
+        kept, _ = self._split_noqa(found)
+        return kept
+
+    def _project_findings(
+        self, spec: ContractSpec
+    ) -> tuple[list[Finding], tuple[str, ...], tuple[str, ...], Mapping[str, Any]]:
+        blocked = self._blocked(spec)
+        if blocked is not None:
+            return blocked, (), (), {}
+        family, config = spec.family, spec.config
+        # What the index could not analyse may hide anything: never a silent pass.
+        unanalysed = skipped_findings(self.index, spec.id)
+        results = self._module_results(spec)
+        plan = results.plan() if results is not None else None
+        if results is not None and plan is not None:
+            by_module = dict(plan.kept)
+            by_module.update((module, family.check_module(config, self.context, module)) for module in plan.again)
+            self.checked[spec.id] = plan.again
+            for path, comments in plan.noqa.items():
+                self._noqa.setdefault(path, comments)
+            results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments)
+            found = [finding for module in plan.covered for finding in by_module[module]]
+            return [*found, *unanalysed], plan.warnings, plan.failures, {}
+        covered = family.covered(config, self.context)
+        family.prepare(config, self.context, covered)
+        by_module = {module: family.check_module(config, self.context, module) for module in covered}
+        found = [finding for module in covered for finding in by_module[module]]
+        outcome = family.outcome(config, self.context, found)
+        self.checked[spec.id] = covered
+        if results is not None and not outcome.extra and list(outcome.findings) == found:
+            results.save(covered, by_module, outcome.warnings, outcome.failures, self._comments)
+        return [*outcome.findings, *unanalysed], outcome.warnings, outcome.failures, outcome.extra
+
+    def _module_results(self, spec: ContractSpec) -> ModuleResults | None:
+        """The contract's findings kept module by module, when they can be (no editor
+        buffer: those are not files a later run sees)."""
+        family = reusable(spec.family)
+        if family is None or self._digests is None or self.index.cache is None:
+            return None
+        if any(map(self.index.has_buffer, self.index.modules)):
+            return None
+        paths = self.index.absolute_paths()
+        key = results_key(spec.id, spec.family.name, spec.config, dict(self.settings.session), paths)
+        store = ResultStore(self.index.cache.directory, self.index.root, spec.id, key)
+        return ModuleResults(family, spec.config, self.context, store, self._digests)
+
+    def _blocked(self, spec: ContractSpec) -> list[Finding] | None:
+        """DOM001 for each file keeping the import graph from being built, when the
+        contract needs it; None when it can run."""
+        if not spec.family.needs_graph:
+            return None
+        try:
+            self.context.graph()
+        except GraphUnavailableError as error:
+            if error.blockers:
+                found = [blocker_finding(blocker, spec.id) for blocker in error.blockers]
+                at = {(f.path, f.line) for f in found}
+                return sorted(
+                    [*found, *(f for f in skipped_findings(self.index, spec.id) if (f.path, f.line) not in at)]
+                )
+            where = Blocker(
+                self._relative(self.settings.config_path),
+                spec.section_line,
+                f"the import graph cannot be built: {error.reason}",
+                spec.id,
+            )
+            return [blocker_finding(where, spec.id, details=("contract not run",))]
+        return None
+
+    # -- one file -----------------------------------------------------------------------
+
+    def findings_in(self, path: Path | str, text: str | None = None) -> FileFindings:
+        """The findings of every contract located in the file at ``path``, checked from
+        ``text`` when given (an editor's buffer, flake8's stdin)."""
+        module = self.index.module_for_path(path)
+        if module is None:  # a file the index did not analyse (shadowed, in a plain directory)
+            return FileFindings(self._skipped_at(path))
+        if text is not None:
+            self.use_buffer(module, text)
+        shown = self.index.relative_path(module)
+        reported: dict[tuple[int, int, str, str], Finding] = {}
+        suppressed: list[Finding] = []
+        baselined: list[Finding] = []
+        for spec in self.contracts:
+            blocked = self._blocked(spec)
+            found = blocked if blocked is not None else spec.family.check_module(spec.config, self.context, module)
+            found = [finding for finding in found if finding.path == shown]
+            kept, quiet = self._split_noqa(found)
+            new, recorded = self._split_baseline(spec, kept)
+            for finding in new:
+                reported.setdefault((finding.line, finding.col, finding.code, finding.message), finding)
+            suppressed += quiet
+            baselined += recorded
+        return FileFindings(
+            tuple(sorted(reported.values())), tuple(sorted(set(suppressed))), tuple(sorted(set(baselined)))
+        )
+
+    def _skipped_at(self, path: Path | str) -> tuple[Finding, ...]:
+        shown = self._relative(Path(os.path.abspath(path)))
+        found = {f for spec in self.contracts for f in skipped_findings(self.index, spec.id) if f.path == shown}
+        unique = {(f.line, f.col, f.code, f.message): f for f in sorted(found)}
+        return tuple(sorted(unique.values()))
+
+    def use_buffer(self, module: str, text: str) -> None:
+        """Check ``module`` from ``text``. An edit that leaves what other modules depend
+        on as it was (its views, :meth:`_views`) keeps the project-wide answers: the
+        next keystroke costs one module, not the project."""
+        if module not in self._graph_imports and not self.index.has_buffer(module):
+            saved = self.index.file_facts(module)  # what the import graph was built from
+            if saved is not None:
+                self._graph_imports[module] = _imports(saved)
+        before = self._views(module)
+        if self.index.use_buffer(module, text):
+            self._noqa.clear()
+            reshaped = before is None or self._views(module) != before
+            self.context.forget_module(module, reshaped=reshaped)
+
+    def _views(self, module: str) -> list[object] | None:
+        """What every contract's findings in other modules, and its project-wide
+        answers, read of ``module`` (see :class:`~..families.base.Reusable`); None when
+        its facts are not known yet."""
+        if self.index.known_facts(module) is None:
+            return None
+        views = []
+        for spec in self.contracts:
+            family = reusable(spec.family)
+            if family is not None:
+                views.append(family.module_view(spec.config, self.context, module, True))
+        return views
+
+    def drop_buffer(self, path: Path | str) -> None:
+        module = self.index.module_for_path(path)
+        if module is not None and self.index.drop_buffer(module):
+            self._noqa.clear()
+            self.context.forget_module(module, reshaped=True)  # read from its file again
+
+    def file_changed(self, path: Path | str) -> None:
+        """A file changed on disk: what depended on it is computed again. The import
+        graph is built again (when next needed) only if the file's imports changed."""
+        module = self.index.module_for_path(path)
+        if module is not None:
+            before = self._graph_imports.pop(module, None)
+            if before is None and not self.index.has_buffer(module):
+                known = self.index.known_facts(module)
+                before = None if known is None else _imports(known)
+            self.index.forget(module)
+            after = self._saved_imports(module)
+            if before is None or after is None or before != after:  # unknown, or changed
+                self._graph_imports.clear()
+                self.context.forget_graph()
+                self.context.forget()
+            else:
+                self._graph_imports[module] = after
+                self.context.forget_module(module, reshaped=True)
+        else:
+            self.context.forget()
+        self._noqa.clear()
+        if self._digests is not None:
+            self._digests = self._snapshot(again=True)
+        self._baselines.clear()
+        self._resolved.clear()
+
+    def _saved_imports(self, module: str) -> frozenset[tuple[str, str | None, int, bool]] | None:
+        """The imports of ``module``'s file as saved; None when unknown (a buffer that
+        differs from the file)."""
+        if not self.index.has_buffer(module):
+            facts = self.index.file_facts(module)
+        elif self.index.text(module) == self.index.disk_text(module):  # the buffer just saved
+            facts = self.index.known_facts(module)
+        else:
+            facts = None
+        return None if facts is None else _imports(facts)
+
+    def prepare(self, modules: list[str]) -> None:
+        """Read ahead, together, what checking ``modules`` one by one will read."""
+        for spec in self.contracts:
+            if self._blocked(spec) is not None:
+                continue
+            covered = set(spec.family.covered(spec.config, self.context))
+            spec.family.prepare(spec.config, self.context, [m for m in modules if m in covered])
+
+    def save(self) -> None:
+        self.index.save()
+
+    # -- the rules applied to every finding ---------------------------------------------
+
+    def _split_noqa(self, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+        comments: dict[str, NoqaComments] = {}
+        kept: list[Finding] = []
+        suppressed: list[Finding] = []
+        for finding in findings:
+            if finding.code == UNANALYSABLE:
+                kept.append(finding)
+                continue
+            if finding.path not in comments:
+                comments[finding.path] = self._comments(finding.path)
+            (suppressed if comments[finding.path].suppresses(finding.line, finding.code) else kept).append(finding)
+        return kept, suppressed
+
+    def _comments(self, path: str) -> NoqaComments:
+        """The noqa comments of the file at ``path``, read once for every contract."""
+        if path not in self._noqa:
+            module = self.index.module_for_path(self.settings.root / path)
+            text = self.index.text(module) if module is not None else None
+            self._noqa[path] = NoqaComments.of(text) if text is not None else NoqaComments({})
+        return self._noqa[path]
+
+    def _split_baseline(self, spec: ContractSpec, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+        recorded = self.baseline(spec).fingerprints(spec.id)
+        new = [f for f in findings if f.code == UNANALYSABLE or f.fingerprint not in recorded]
+        baselined = [f for f in findings if f.code != UNANALYSABLE and f.fingerprint in recorded]
+        return new, baselined
+
+    def baseline(self, spec: ContractSpec) -> Baseline:
+        """The contract's baseline file, read once (BaselineError when unusable)."""
+        path = spec.baseline_path
+        key = self._resolved.get(path)
+        if key is None:  # resolved once: asked for every file flake8 or the editor checks
+            key = self._resolved[path] = path.resolve()
+        if key not in self._baselines:
+            self._baselines[key] = load_baseline(path)
+        return self._baselines[key]
+
+    def _result(
+        self,
+        spec: ContractSpec,
+        found: list[Finding],
+        warnings: tuple[str, ...],
+        failures: tuple[str, ...],
+        extra: Mapping[str, Any],
+    ) -> ContractResult:
+        found = sorted(set(found))
+        kept_findings, suppressed = self._split_noqa(found)
+        new, baselined = self._split_baseline(spec, kept_findings)
+        recorded = self.baseline(spec).fingerprints(spec.id)
+        stale_prints = sorted(recorded - {f.fingerprint for f in found})
+        level = spec.config.baseline.stale
+        stale = self._stale_findings(spec, stale_prints) if level == "error" else []
+        if level == "warn":
+            warnings = (*warnings, *(stale_message(fingerprint) for fingerprint in stale_prints))
+        chains: Mapping[str, tuple[Link, ...]] = extra.get("chains", {})
+        domains: Domains | None = extra.get("domains")
+        return ContractResult(
+            id=spec.id,
+            name=spec.name,
+            type=spec.type,
+            kept=not new and not stale and not failures,
+            findings=tuple(new),
+            baselined=tuple(baselined),
+            stale=tuple(stale),
+            suppressed=tuple(suppressed),
+            warnings=tuple(sorted(warnings)),
+            failures=tuple(failures),
+            dependencies=_dependencies(new, chains),
+            domains=domains,
+            baselined_edges=tuple(sorted(e for f in baselined if (e := fingerprints.parse_edge(f.fingerprint)))),
+            guidance=spec.guidance,
+            baseline=self._relative(spec.baseline_path),
+            census=take_census(kept_findings, recorded) if getattr(spec.family, "census", False) else None,
+        )
+
+    def _stale_findings(self, spec: ContractSpec, stale_prints: list[str]) -> list[Finding]:
+        if not stale_prints:
+            return []
+        try:
+            lines = baseline_entry_lines(spec.baseline_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            lines = {}
+        shown = self._relative(spec.baseline_path)
+        return [stale_finding(spec.id, f, shown, lines.get((spec.id, f), 1)) for f in stale_prints]
+
+    def _relative(self, path: Path) -> str:
+        path = Path(path).resolve()
+        root = self.index.root
+        return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+
+    # -- recording ----------------------------------------------------------------------
+
+    def record(self, prune: bool = False, renames: RenameHistory | None = None) -> list[str]:
+        """Record (or with ``prune`` only strike) the baseline entries of every contract;
+        per baseline file a summary line and one line per entry added, pruned or
+        re-keyed, then one per file no baseline accepts.
+
+        An entry of a module renamed since is re-keyed to the module's new name, with
+        ``prune`` too (:mod:`.rekey`); ``renames`` tells, for a baseline file, the module
+        renames the project's history shows since it was recorded (None: unknown).
+
+        Raises GraphUnavailableError when a contract needs the import graph and it
+        cannot be built: recording without it would strike every boundary entry."""
+        if any(spec.family.needs_graph for spec in self.contracts):
+            self.context.graph()
+        current: dict[Path, dict[str, list[BaselineEntry]]] = defaultdict(dict)
+        paths: dict[Path, Path] = {}
+        unanalysable: set[str] = set()
+        for spec in self.contracts:
+            entries = []
+            for finding in self.current(spec):
+                if finding.code == UNANALYSABLE:
+                    unanalysable.add(f"{finding.symbol}: {finding.message}")
+                    continue
+                entries.append(BaselineEntry(spec.id, finding.fingerprint, f"{finding.code} {finding.message}"))
+            key = spec.baseline_path.resolve()
+            paths.setdefault(key, spec.baseline_path)
+            current[key][spec.id] = sorted(set(entries))
+        lines = [
+            line
+            for key, by_contract in sorted(current.items())
+            for line in self._update_baseline(paths[key], by_contract, prune, renames)
+        ]
+        return lines + [f"not recorded, fix it (no baseline accepts {UNANALYSABLE}): {d}" for d in sorted(unanalysable)]
+
+    def _update_baseline(
+        self, path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, renames: RenameHistory | None
+    ) -> list[str]:
+        recorded = load_baseline(path)
+        # Entries of contracts that no longer write to this file can never match again.
+        updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))
+        found = Baseline(path, tuple(e for entries in by_contract.values() for e in entries))
+        modules = frozenset(self.index.modules)
+        # The history is asked only when an entry went and another came.
+        confirmed = renames(path) if renames is not None and rekey.might_carry(recorded, found) else None
+        carried = {(r.contract, r.new) for r in rekey.changes(recorded, found, modules, confirmed).rekeyed}
+        for contract, entries in by_contract.items():
+            if prune:
+                keep = {e.fingerprint for e in entries}
+                kept = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep]
+                entries = kept + [e for e in entries if (contract, e.fingerprint) in carried]
+            updated = updated.replace_contract(contract, entries)
+        changed = write_baseline(updated)
+        self._baselines.pop(path.resolve(), None)
+        change = rekey.changes(recorded, updated, modules, confirmed)
+        before = {(e.contract, e.fingerprint) for e in recorded.entries}
+        after = {(e.contract, e.fingerprint) for e in updated.entries}
+        rekeyed = f"{len(change.rekeyed)} re-keyed, " if change.rekeyed else ""
+        summary = (
+            f"{self._relative(path)}: {len(after)} recorded ({len(change.added)} added, "
+            f"{len(change.pruned)} pruned, {rekeyed}{len(after & before)} still present); "
+            f"{'written' if changed else 'unchanged'}"
+        )
+        return [summary, *rekey.change_lines(change)]
+
+
+# Each index's snapshot of the files' stamps (see Engine._snapshot), with the index.
+_SNAPSHOTS: dict[int, tuple[ProjectIndex, Digests]] = {}
+
+# A baseline file -> the module renames (old -> new) since it was recorded, or None.
+RenameHistory = Callable[[Path], Mapping[str, str] | None]
+
+
+def _imports(facts: FileFacts) -> frozenset[tuple[str, str | None, int, bool]]:
+    """What the import graph knows of a module: the modules it imports, on which lines."""
+    return frozenset((f.source, f.name, f.line, f.type_checking) for f in facts.imports)
+
+
+def stale_message(fingerprint: str) -> str:
+    from domain_fence.core.model.rules import get_rule
+
+    return "DOM002 " + get_rule("DOM002").format(fingerprint=fingerprint)
+
+
+def _dependencies(new: list[Finding], chains: Mapping[str, tuple[Link, ...]]) -> tuple[Dependency, ...]:
+    """The new crossing imports, grouped as import-linter groups its chains."""
+    grouped: dict[tuple[str, str], set[tuple[Link, ...]]] = defaultdict(set)
+    for finding in new:
+        chain = chains.get(finding.fingerprint)
+        if chain:
+            grouped[chain[0].importer, chain[-1].imported].add(chain)
+    return tuple(
+        Dependency(importer, imported, tuple(sorted(found))) for (importer, imported), found in sorted(grouped.items())
+    )
+
+
+__all__ = [
+    "BaselineError",
+    "ConfigurationProblems",
+    "ContractSpec",
+    "Engine",
+    "FileFindings",
+    "Settings",
+]
