@@ -14,6 +14,7 @@ without re-reading the project for each file.
 
 from __future__ import annotations
 
+import ast
 import gc
 import os
 from collections.abc import Iterable, Iterator
@@ -26,11 +27,14 @@ from domain_fence.core.index.workers import worker_pool
 from domain_fence.core.source.factcache import (
     FactCache,
     Stamp,
+    bytes_digest,
     cache_directory,
     decode_declarations,
     decode_facts,
+    decode_flows,
     encode,
 )
+from domain_fence.core.source.flow import FlowFacts
 from domain_fence.core.source.modules import (
     Discovery,
     ModuleNotFound,
@@ -39,8 +43,8 @@ from domain_fence.core.source.modules import (
     discover_modules,
     locate_package,
 )
-from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts, extract
-from domain_fence.core.source.reading import Unreadable, load_tree, parse_source, read_source
+from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts, extract, extract_traced, flow_facts
+from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source, read_source
 
 
 class _FromEnvironment:
@@ -71,6 +75,8 @@ class ProjectIndex:
     _by_path: dict[str, str] | None = field(default=None, repr=False)  # absolute path -> module
     _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
     _buffers: dict[str, str] = field(default_factory=dict, repr=False)  # module -> text checked instead of its file
+    _flows: dict[str, FlowFacts | None] = field(default_factory=dict, repr=False)  # extracted when asked
+    _trace: tuple[bytes, ...] = field(default=(), repr=False)  # see trace_when_mentioned
 
     @classmethod
     def build(
@@ -154,9 +160,44 @@ class ProjectIndex:
         self._declarations[module] = declarations
         return declarations
 
+    def flows(self, module: str) -> FlowFacts | None:
+        """Where the values ``module`` passes come from (:func:`~.pyfacts.flow_facts`);
+        None for a module without facts or one that cannot be read. Extracted only when
+        first asked for (DOM105 asks for the modules that may build an event, and the
+        helpers they call), then found in memory or in the fact cache like any fact."""
+        if module not in self._flows:
+            self._flows[module] = self._find_flows(module)
+        return self._flows[module]
+
+    def _find_flows(self, module: str) -> FlowFacts | None:
+        facts = self.file_facts(module)
+        if facts is None or facts.unreadable is not None:
+            return None
+        path = self.modules[module]
+        if module in self._buffers:  # the text checked: its flows go when it does
+            return flow_facts(module, facts.is_package, parse_source(self._buffers[module], str(path)))
+        job = _Job(module, facts.is_package, path, Stamp.of(path))
+        found = _FLOWS.get(job.key) if job.stamp else None
+        if found is None and job.stamp and self.cache:
+            found = self.cache.load_flows(job.stamp, module, job.is_package)
+        if found is None:
+            found, digest = _extract_flows(job)
+            if self.cache and job.stamp and digest is not None:
+                self.cache.store_flows(job.stamp, digest, encode(found), module, job.is_package)
+        if job.stamp:
+            _FLOWS[job.key] = found
+        return found
+
+    def trace_when_mentioned(self, names: Iterable[str]) -> None:
+        """A file parsed from now on whose bytes mention one of ``names`` (an event
+        base's) is likely to be asked for its flow facts: they are extracted at once,
+        from the same tree. Only a hint: :meth:`flows` gives the same flow facts."""
+        self._trace = tuple(sorted({*self._trace, *(name.encode("utf-8") for name in names if name)}))
+
     def prefetch(self, modules: Iterable[str]) -> None:
         """Make the facts of ``modules`` ready, parsing those neither in memory nor in
         the cache, in parallel when there are many."""
+        trace = self._trace
         with _no_cyclic_collection():
             jobs: list[_Job] = []
             for module in modules:
@@ -166,7 +207,7 @@ class ProjectIndex:
                 if path is None or not _is_source(path):
                     self._facts[module] = None
                     continue
-                job = _Job(module, self.is_package(module), path, Stamp.of(path))
+                job = _Job(module, self.is_package(module), path, Stamp.of(path), trace)
                 found = _MEMORY.get(job.key) if job.stamp else None
                 if found is None and job.stamp and self.cache:
                     found = self.cache.load(job.stamp, module, job.is_package)
@@ -175,12 +216,20 @@ class ProjectIndex:
                     jobs.append(job)
                 else:
                     self._keep(job, found)
-            for job, (facts, pickled, declarations) in zip(jobs, _extract_all(jobs, self.parallel), strict=True):
+            for job, (facts, pickled, declarations, traced) in zip(
+                jobs, _extract_all(jobs, self.parallel), strict=True
+            ):
                 self._keep(job, (facts, declarations))
+                flows = _traced_flows(traced)
+                if flows is not None and job.stamp:
+                    _FLOWS[job.key] = flows
                 if self.cache and job.stamp and facts.unreadable is None:
                     pickled = pickled or encode(facts)
                     encoded = declarations if isinstance(declarations, bytes) else encode(declarations)
                     self.cache.store(job.stamp, pickled, encoded, job.module, job.is_package)
+                    if traced is not None and flows is not None:
+                        pickled_flows = traced[0] if isinstance(traced[0], bytes) else encode(flows)
+                        self.cache.store_flows(job.stamp, traced[1], pickled_flows, job.module, job.is_package)
             if self.cache and len(jobs) >= SAVE_AFTER:
                 self.cache.save()
 
@@ -204,6 +253,7 @@ class ProjectIndex:
         self._buffers[module] = text
         tree = parse_source(text, str(self.modules[module]))
         self._facts[module], self._declarations[module] = extract(module, self.is_package(module), tree)
+        self._flows.pop(module, None)
         return True
 
     def has_buffer(self, module: str) -> bool:
@@ -221,6 +271,7 @@ class ProjectIndex:
         if module not in self._buffers:
             self._facts.pop(module, None)
             self._declarations.pop(module, None)
+            self._flows.pop(module, None)
 
     def text(self, module: str) -> str | None:
         """The text ``module`` is checked from (its buffer, else its file); None when
@@ -261,6 +312,7 @@ class _Job:
     is_package: bool
     path: Path
     stamp: Stamp | None  # None when the file cannot be stat'ed: parsed (to say why), not cached
+    trace: tuple[bytes, ...] = ()  # extract the flow facts too when the bytes mention one of these
 
     @property
     def key(self) -> tuple[Stamp | None, str, bool]:
@@ -270,25 +322,63 @@ class _Job:
 # Facts by file version, shared by every index of the process: lint-imports builds an
 # index per contract, and each then finds the files the others parsed.
 _MEMORY: dict[tuple[Stamp | None, str, bool], tuple[FileFacts, DeclarationFacts | bytes]] = {}
-# The facts, pickled too when they came from a worker, and the declarations (pickled
-# when they came from a worker, see ProjectIndex.declarations).
-Extracted = tuple[FileFacts, "bytes | None", "DeclarationFacts | bytes"]
+# Flow facts by file version, extracted when asked for (see ProjectIndex.flows).
+_FLOWS: dict[tuple[Stamp | None, str, bool], FlowFacts] = {}
+# The facts, pickled too when they came from a worker, the declarations (pickled when
+# they came from a worker, see ProjectIndex.declarations), and the flow facts extracted
+# with them (pickled from a worker) with the digest of the bytes they are of, or None.
+Traced = tuple["FlowFacts | bytes", bytes]
+Extracted = tuple[FileFacts, "bytes | None", "DeclarationFacts | bytes", "Traced | None"]
 
 
-def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts]:
-    return extract(job.module, job.is_package, load_tree(job.path))
+def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, bytes] | None]:
+    if not job.trace:
+        return (*extract(job.module, job.is_package, load_tree(job.path)), None)
+    data, tree = _read_tree(job.path)
+    if isinstance(data, bytes) and not isinstance(tree, Unreadable) and any(name in data for name in job.trace):
+        facts, declarations, flows = extract_traced(job.module, job.is_package, tree)
+        return facts, declarations, (flows, bytes_digest(data))
+    return (*extract(job.module, job.is_package, tree), None)
+
+
+def _traced_flows(traced: Traced | None) -> FlowFacts | None:
+    if traced is None:
+        return None
+    return decode_flows(traced[0]) if isinstance(traced[0], bytes) else traced[0]
+
+
+def _read_tree(path: Path) -> tuple[bytes | None, ast.Module | Unreadable]:
+    """The file's bytes (None when unreadable) and its tree, as :func:`load_tree` reads it."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None, load_tree(path)  # says why
+    text = decode(data)
+    return data, text if isinstance(text, Unreadable) else parse_source(text, str(path))
+
+
+def _extract_flows(job: _Job) -> tuple[FlowFacts, bytes | None]:
+    """The flow facts of the job's file, and the digest of the bytes they are of (None
+    when it cannot be read: such flows are never cached)."""
+    data, tree = _read_tree(job.path)
+    with _no_cyclic_collection():
+        flows = flow_facts(job.module, job.is_package, tree)
+    return flows, bytes_digest(data) if data is not None else None
 
 
 def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
     with _no_cyclic_collection():
-        return [(facts, None, declarations) for facts, declarations in map(_extract, jobs)]
+        return [(facts, None, declarations, traced) for facts, declarations, traced in map(_extract, jobs)]
 
 
-def _extract_pickled(jobs: list[_Job]) -> list[tuple[bytes, bytes]]:
+def _extract_pickled(jobs: list[_Job]) -> list[tuple[bytes, bytes, tuple[bytes, bytes] | None]]:
     """In a worker: the facts pickled, as the parent caches them (and the declarations
     stay pickled until a contract asks for them)."""
     with _no_cyclic_collection():
-        return [(encode(facts), encode(declarations)) for facts, declarations in map(_extract, jobs)]
+        return [
+            (encode(facts), encode(declarations), (encode(traced[0]), traced[1]) if traced else None)
+            for facts, declarations, traced in map(_extract, jobs)
+        ]
 
 
 @contextmanager
@@ -323,9 +413,9 @@ def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
             }
             extracted = []
             for job in jobs:
-                pickled, declarations = by_job[id(job)]
+                pickled, declarations, traced = by_job[id(job)]
                 facts = decode_facts(pickled)
-                extracted.append((facts, pickled, declarations) if facts else _extract_chunk([job])[0])
+                extracted.append((facts, pickled, declarations, traced) if facts else _extract_chunk([job])[0])
             return extracted
     return _extract_chunk(jobs)
 

@@ -15,7 +15,9 @@ Packs and entries are pickles read by an unpickler that can build nothing but pl
 containers and the fact classes, so a planted cache file cannot run code. The pack
 records the key it was written under (the extractor's version and source, the Python
 version); each entry the file's size and modification time and the module name it
-was read as. A mismatch in any of them is a miss.
+was read as. A mismatch in any of them is a miss. An entry's flow facts (DOM105's,
+extracted only for the modules that need them, see :func:`..pyfacts.flow_facts`) join
+it when first extracted, and only when they are of the same bytes.
 
 The facts do not depend on the configuration (every contract reads what it needs
 from the same facts), so the configuration is not part of the key.
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from domain_fence.core.source.flow import FlowFacts
     from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts
 
 FACTS_VERSION = 4  # bump when the meaning of a fact changes without its code changing
@@ -101,9 +104,14 @@ def file_digest(path: str) -> bytes | None:
         return None
 
 
+def bytes_digest(data: bytes) -> bytes:
+    """:func:`file_digest` of a file holding ``data``."""
+    return hashlib.blake2b(data).digest()
+
+
 # An entry: (stamp key, digest of the bytes, module, is_package, pickled FileFacts,
-# pickled DeclarationFacts)
-Entry = tuple[tuple[int, int, int, int], bytes, str, bool, bytes, bytes]
+# pickled DeclarationFacts, pickled FlowFacts or None while not extracted)
+Entry = tuple[tuple[int, int, int, int], bytes, str, bool, bytes, bytes, bytes | None]
 _OPEN: dict[tuple[str, str], FactCache] = {}
 
 
@@ -132,21 +140,37 @@ class FactCache:
         (see :func:`decode_declarations`); None when the cache has no such entry."""
         from domain_fence.core.source.pyfacts import FileFacts
 
-        entry = self._new.get(stamp.path) or self._read_once().get(stamp.path)
-        if not (isinstance(entry, tuple) and len(entry) == 6 and entry[2:4] == (module, is_package)):
+        entry = self._entry(stamp, module, is_package)
+        if entry is None:
             return None
-        if entry[0] != stamp.key:
+        facts, declarations = _decode(entry[4]), entry[5]
+        if not (isinstance(facts, FileFacts) and facts.module == module and facts.is_package == is_package):
+            return None
+        return (facts, declarations) if isinstance(declarations, bytes) else None
+
+    def load_flows(self, stamp: Stamp, module: str, is_package: bool) -> FlowFacts | None:
+        """The flow facts of the file at ``stamp``; None when they were never stored."""
+        entry = self._entry(stamp, module, is_package)
+        return decode_flows(entry[6]) if entry is not None else None
+
+    def _entry(self, stamp: Stamp, module: str, is_package: bool) -> Entry | None:
+        entry = self._known(stamp.path, module, is_package)
+        if entry is not None and entry[0] != stamp.key:
             # A new stamp (a checkout, a restored cache, a rewrite): the bytes decide.
             digest = file_digest(stamp.path)
             if digest is None or digest != entry[1]:
                 return None
             if stamp.settled:  # the same bytes: known under the new stamp from now on
-                self._new[stamp.path] = (stamp.key, *entry[1:])
+                entry = self._new[stamp.path] = (stamp.key, *entry[1:])
                 self._save_at_exit()
-        facts, declarations = _decode(entry[4]), entry[5]
-        if not (isinstance(facts, FileFacts) and facts.module == module and facts.is_package == is_package):
-            return None
-        return (facts, declarations) if isinstance(declarations, bytes) else None
+        return entry
+
+    def _known(self, path: str, module: str, is_package: bool) -> Entry | None:
+        """The entry of ``path`` read as ``module``, whatever its stamp."""
+        entry = self._new.get(path) or self._read_once().get(path)
+        if isinstance(entry, tuple) and len(entry) == 7 and entry[2:4] == (module, is_package):
+            return entry
+        return None
 
     def store(self, stamp: Stamp, facts: bytes, declarations: bytes, module: str, is_package: bool) -> None:
         """Keep the (pickled, see :func:`encode`) facts of the file at ``stamp`` until
@@ -156,7 +180,19 @@ class FactCache:
         digest = file_digest(stamp.path)
         if digest is None or Stamp.of(stamp.path) != stamp:
             return  # changed since it was parsed: these facts may not be of these bytes
-        self._new[stamp.path] = (stamp.key, digest, module, is_package, facts, declarations)
+        known = self._known(stamp.path, module, is_package)
+        flows = known[6] if known is not None and known[1] == digest else None  # of the same bytes: still true
+        self._new[stamp.path] = (stamp.key, digest, module, is_package, facts, declarations, flows)
+        self._save_at_exit()
+
+    def store_flows(self, stamp: Stamp, digest: bytes, flows: bytes, module: str, is_package: bool) -> None:
+        """Keep the (pickled) flow facts of the file at ``stamp``, extracted from bytes
+        whose :func:`bytes_digest` is ``digest``, beside its other facts: only when those
+        are stored already, and are of the same bytes."""
+        known = self._known(stamp.path, module, is_package)
+        if known is None or known[1] != digest:
+            return
+        self._new[stamp.path] = (*known[:6], flows)
         self._save_at_exit()
 
     def _save_at_exit(self) -> None:
@@ -212,7 +248,7 @@ class FactCache:
                 _write_atomically(marker, text.encode())
 
 
-def encode(facts: FileFacts | DeclarationFacts) -> bytes:
+def encode(facts: FileFacts | DeclarationFacts | FlowFacts) -> bytes:
     return pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -231,6 +267,14 @@ def decode_declarations(data: bytes, module: str) -> DeclarationFacts | None:
 
     declarations = _decode(data)
     return declarations if isinstance(declarations, DeclarationFacts) and declarations.module == module else None
+
+
+def decode_flows(data: object) -> FlowFacts | None:
+    """Flow facts pickled by :func:`encode`; None when ``data`` is not such facts."""
+    from domain_fence.core.source.flow import FlowFacts
+
+    flows = _decode(data)
+    return flows if isinstance(flows, FlowFacts) else None
 
 
 def _decode(data: object) -> object:

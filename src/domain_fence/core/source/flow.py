@@ -17,7 +17,11 @@ The facts are word-independent: every identifier is kept (interned, one per
 identifier and sink), and matching them against a contract's words is left to the
 check, so the fact cache stays valid whatever the configuration says. Which calls build
 events is not known here either (that needs the whole project): every call with
-keywords is a candidate.
+keywords is a candidate. Tracing every function costs about as much as all the other
+facts of a file together, so these facts are not extracted with the others: the index
+extracts them when the check asks (``ProjectIndex.flows``), for the modules whose other
+facts show that they may build an event and for the helpers those call, and caches
+them beside the file's other facts.
 """
 
 from __future__ import annotations

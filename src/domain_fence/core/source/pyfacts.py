@@ -6,9 +6,11 @@ so the tree can be dropped at once: the index keeps (and caches on disk) these
 facts, never trees. It is a pure function of the module's name, whether it is a
 package, and its tree. The declarations are a separate value: only the vocabulary
 contract's opt-in scopes read them, and they are the bulk of the facts, so the
-cache decodes them only when asked. Names are resolved only as far as this module can see
-(``from .base import Event as E`` makes ``E`` mean ``pkg.base.Event``); following
-re-exports into other modules is left to the caller, which has the whole project.
+cache decodes them only when asked. The flow facts DOM105 reads are extracted apart
+(:func:`flow_facts`), for the few modules that need them. Names are resolved only as
+far as this module can see (``from .base import Event as E`` makes ``E`` mean
+``pkg.base.Event``); following re-exports into other modules is left to the caller,
+which has the whole project.
 
 The walk visits statements, and the expressions of each statement only to find
 calls: every import, class and definition is a statement, so this finds them all
@@ -77,6 +79,9 @@ class ModuleFacts:
     bindings: dict[str, str] = field(default_factory=dict)  # top-level name -> dotted target
     star_imports: tuple[str, ...] = ()  # modules imported with ``from x import *``
     calls: tuple[CallFact, ...] = ()
+    # Callees of calls assigned to a local whose attribute the same scope sets
+    # (``event = Recognized()`` then ``event.label = ...``), resolved like ``calls``.
+    constructed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,7 +166,6 @@ class FileFacts:
     methods: tuple[MethodDefinition, ...] = ()  # placement
     imports: tuple[ImportFact, ...] = ()  # boundary, per file
     escaping_imports: tuple[int, ...] = ()  # lines of relative imports above the top-level package
-    flows: FlowFacts = field(default_factory=FlowFacts)  # DOM105: where passed values come from
 
     @property
     def unreadable(self) -> Unreadable | None:
@@ -169,17 +173,25 @@ class FileFacts:
 
 
 def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> tuple[FileFacts, DeclarationFacts]:
-    """Every family's facts about ``module`` from its tree, in one walk."""
+    """Every family's facts about ``module`` from its tree, in one walk (but its flow
+    facts: see :func:`flow_facts`)."""
     if tree is None or isinstance(tree, Unreadable):
         unreadable = tree if isinstance(tree, Unreadable) else None
         return FileFacts(module, is_package, ModuleFacts(module, unreadable)), DeclarationFacts(module, unreadable)
-    walk = _Walk(module, is_package)
-    statements = list(_module_statements(tree))
-    walk.functional_classes(statements)
-    walk.body(tree.body, 1, (), _Context())
-    local_classes = _top_level_classes(statements)
-    bindings, stars = walk.bindings(statements, local_classes)
-    resolver = _Resolver(module, bindings, local_classes, bool(stars))
+    return _facts(module, is_package, tree, *_walked(module, is_package, tree))
+
+
+def extract_traced(module: str, is_package: bool, tree: ast.Module) -> tuple[FileFacts, DeclarationFacts, FlowFacts]:
+    """:func:`extract` and :func:`flow_facts` from one walk: for a file that will likely
+    need both, cheaper than reading it again when its flow facts are asked for."""
+    walk, statements, resolver = _walked(module, is_package, tree)
+    facts, declarations = _facts(module, is_package, tree, walk, statements, resolver)
+    return facts, declarations, _flows(module, tree, walk, resolver)
+
+
+def _facts(
+    module: str, is_package: bool, tree: ast.Module, walk: _Walk, statements: list[ast.stmt], resolver: _Resolver
+) -> tuple[FileFacts, DeclarationFacts]:
     classes = [resolver.functional_class(statement) for statement in statements]
     classes += [resolver.class_fact(node, scope, attributes) for node, scope, attributes in walk.classes]
     calls = [call for call in (resolver.call(node, scope) for node, scope in walk.calls) if call is not None]
@@ -187,9 +199,10 @@ def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None)
         module=module,
         # A class defined twice counts as its last definition, as at run time.
         classes={c.qualname: c for c in sorted((c for c in classes if c), key=lambda c: (c.line, c.col))},
-        bindings=bindings,
-        star_imports=tuple(stars),
+        bindings=resolver.bindings,
+        star_imports=tuple(walk.stars),
         calls=tuple(sorted(calls, key=lambda c: [(k.line, k.col) for k in c.keywords])),
+        constructed=tuple(sorted({c for c in map(resolver.resolve, walk.constructed()) if c})),
     )
     facts = FileFacts(
         module=module,
@@ -199,11 +212,34 @@ def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None)
         methods=tuple(method_definitions(tree.body)),
         imports=tuple(walk.import_facts),
         escaping_imports=tuple(walk.escaping),
-        flows=module_flows(
-            module, tree, resolver.resolve_dotted, ((c, ".".join(s) or MODULE_SCOPE) for c, s in walk.calls)
-        ),
     )
     return facts, walk.declarations()
+
+
+def flow_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> FlowFacts:
+    """Where the values ``module`` passes come from (DOM105, :mod:`.flow`). Tracing them
+    costs about as much as every other fact together, and only the modules that build
+    events (and the helpers those call) need them: the index extracts them when asked."""
+    if tree is None or isinstance(tree, Unreadable):
+        return FlowFacts()
+    walk, _, resolver = _walked(module, is_package, tree)
+    return _flows(module, tree, walk, resolver)
+
+
+def _flows(module: str, tree: ast.Module, walk: _Walk, resolver: _Resolver) -> FlowFacts:
+    keyword_calls = ((call, ".".join(scope) or MODULE_SCOPE) for call, scope in walk.calls)
+    return module_flows(module, tree, resolver.resolve_dotted, keyword_calls)
+
+
+def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, list[ast.stmt], _Resolver]:
+    """The module's statements walked once, and how its names resolve."""
+    walk = _Walk(module, is_package)
+    statements = list(_module_statements(tree))
+    walk.functional_classes(statements)
+    walk.body(tree.body, 1, (), _Context())
+    local_classes = _top_level_classes(statements)
+    bindings, walk.stars = walk.bindings(statements, local_classes)
+    return walk, statements, _Resolver(module, bindings, local_classes, bool(walk.stars))
 
 
 def file_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> FileFacts:
@@ -252,6 +288,15 @@ class _Walk:
         self.calls: list[tuple[ast.Call, tuple[str, ...]]] = []
         self.definitions: list[DefinitionFact] = []
         self.members: list[MemberFact] = []
+        self.stars: list[str] = []  # modules star-imported, once the bindings are known
+        # ``local = call(...)`` and ``local.attribute = ...``, by scope (see ``constructed``)
+        self.assigned_calls: list[tuple[tuple[str, ...], str, ast.expr]] = []  # (scope, local, callee)
+        self.attribute_holders: set[tuple[tuple[str, ...], str]] = set()  # (scope, local)
+
+    def constructed(self) -> list[ast.expr]:
+        """The callees of calls assigned to a local that the same scope sets an attribute
+        of: the objects whose attributes the flow facts may make sinks (``ATTRIBUTE``)."""
+        return [callee for scope, local, callee in self.assigned_calls if (scope, local) in self.attribute_holders]
 
     def functional_classes(self, statements: list[ast.stmt]) -> None:
         """``X = TypedDict("X", {...})`` at module level declares class X and its fields."""
@@ -288,6 +333,8 @@ class _Walk:
             for target in targets:
                 for attribute in _receiver_attributes(target, context.receiver):
                     self.members.append(MemberFact(owner, attribute, False))
+        if type(node) in _ASSIGNING:
+            self.local_assignment(node, scope)
         for name in node._fields:
             value = getattr(node, name)
             if type(value) is list:
@@ -329,6 +376,30 @@ class _Walk:
             return _Context(True, None, None, None, context.type_checking)  # a nested function with its own ``self``
         return context
 
+    def local_assignment(self, node: ast.stmt, scope: tuple[str, ...]) -> None:
+        """Note ``local = call(...)`` and the locals whose attributes ``node`` assigns
+        (on the hot path: the usual ``name = value`` costs two type checks)."""
+        value: ast.expr | None = None
+        if type(node) is ast.Assign:
+            targets, value = node.targets, node.value
+        elif type(node) is ast.AnnAssign:
+            targets, value = [node.target], node.value
+        elif type(node) is ast.AugAssign or type(node) is ast.For or type(node) is ast.AsyncFor:
+            targets = [node.target]
+        else:
+            targets = [item.optional_vars for item in getattr(node, "items", ()) if item.optional_vars is not None]
+        for target in targets:
+            kind = type(target)
+            if kind is ast.Attribute:
+                if type(target.value) is ast.Name:  # type: ignore[attr-defined]
+                    self.attribute_holders.add((scope, target.value.id))  # type: ignore[attr-defined]
+            elif kind is not ast.Name:
+                self.attribute_holders.update((scope, holder) for holder in _attribute_holders(target))
+        if type(value) is ast.Call:
+            self.assigned_calls += [(scope, t.id, value.func) for t in targets if type(t) is ast.Name]
+        elif type(value) is ast.Tuple or type(value) is ast.List:
+            self.assigned_calls += [(scope, local, call.func) for local, call in _calls_assigned(targets, value)]
+
     def import_statement(self, node: ast.Import | ast.ImportFrom, depth: int, context: _Context) -> None:
         self.imports.append((depth, len(self.imports), node))
         line, type_checking = node.lineno, context.type_checking
@@ -351,6 +422,8 @@ class _Walk:
             kind = type(current)
             if isinstance(current, ast.Call) and current.keywords:  # only those with keywords make CallFacts
                 self.calls.append((current, scope))
+            elif kind is ast.comprehension:  # ``[... for local.attribute in ...]`` assigns it too
+                self.attribute_holders.update((scope, h) for h in _attribute_holders(current.target))  # type: ignore[attr-defined]
             for name in _node_fields(kind):
                 value = getattr(current, name)
                 if type(value) is list:
@@ -775,6 +848,32 @@ def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[st
     """Last parts of the decorators' names: ``staticmethod``, ``setter``, ``cache``."""
     names = (dotted_name(d.func if isinstance(d, ast.Call) else d) for d in function.decorator_list)
     return {name.rsplit(".", 1)[-1] for name in names if name}
+
+
+_ASSIGNING = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith})
+
+
+def _attribute_holders(target: ast.expr) -> Iterator[str]:
+    """The locals ``target`` assigns an attribute of: ``event`` for ``event.label``."""
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+        yield target.value.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _attribute_holders(element)
+    elif isinstance(target, ast.Starred):
+        yield from _attribute_holders(target.value)
+
+
+def _calls_assigned(targets: list[ast.expr], value: ast.Tuple | ast.List) -> Iterator[tuple[str, ast.Call]]:
+    """``(local, call)`` for ``a, b = f(), g()``, element by element, as the flow facts
+    pair them (a starred element pairs nothing)."""
+    if any(isinstance(element, ast.Starred) for element in value.elts):
+        return
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == len(value.elts):
+            for element, item in zip(target.elts, value.elts, strict=True):
+                if isinstance(element, ast.Name) and isinstance(item, ast.Call):
+                    yield element.id, item
 
 
 def _receiver_attributes(target: ast.expr, receiver: str) -> Iterator[Text]:

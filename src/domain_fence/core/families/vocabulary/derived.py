@@ -87,10 +87,10 @@ class DerivedValues:
 
     def module(self, module: str, events: frozenset[str]) -> Iterator[Derived]:
         """The derived values of ``module``; ``events`` are the qualnames of its event classes."""
-        facts = self.index.file_facts(module)
-        if facts is None:
+        flows = self.index.flows(module) if self.may_build_events(module, events) else None
+        if flows is None:
             return
-        for sink in facts.flows.sinks:
+        for sink in flows.sinks:
             target = self.target(module, sink, events)
             if target is None:
                 continue
@@ -112,6 +112,22 @@ class DerivedValues:
                     "hint": origin.match.hint,
                 },
             )
+
+    def may_build_events(self, module: str, events: frozenset[str]) -> bool:
+        """Whether ``module`` can hold a sink :meth:`target` accepts, by its other facts:
+        it defines an event (a field sink), calls an event or an emit function with
+        keywords (a keyword sink), or sets an attribute of what a call it assigns to a
+        local returns (an attribute sink). Only then are its flow facts read."""
+        if events:
+            return True
+        facts = self.index.file_facts(module)
+        if facts is None:
+            return False
+        for call in facts.names.calls:
+            callee = self.resolver.canonical(call.callee)
+            if self.resolver.is_event(callee) or self.is_emit_function(call.callee, callee):
+                return True
+        return any(self.resolver.is_event(self.resolver.canonical(c)) for c in facts.names.constructed)
 
     def target(self, module: str, sink: Sink, events: frozenset[str]) -> tuple[str, str, str, bool] | None:
         """(how the message says it, the symbol, the fingerprint's place, whether
@@ -178,10 +194,10 @@ class DerivedValues:
 
     def _find_returns(self, canonical: str) -> tuple[str, tuple[Source, ...]] | None:
         module, rest = self.resolver.split(canonical)
-        facts = self.index.file_facts(module) if module and rest else None
-        if facts is None:
+        flows = self.index.flows(module) if module and rest else None
+        if flows is None:
             return None
-        found = facts.flows.returns.get(rest)
+        found = flows.returns.get(rest)
         if found is not None:
             return canonical, found
         owner, dot, method = rest.rpartition(".")
@@ -200,8 +216,8 @@ class DerivedValues:
             for base in fact.bases:
                 resolved = self.resolver.canonical(base)
                 base_module, base_rest = self.resolver.split(resolved)
-                base_facts = self.index.file_facts(base_module) if base_module and base_rest else None
-                inherited = base_facts.flows.returns.get(f"{base_rest}.{method}") if base_facts else None
+                base_flows = self.index.flows(base_module) if base_module and base_rest else None
+                inherited = base_flows.returns.get(f"{base_rest}.{method}") if base_flows else None
                 if inherited is not None:
                     return f"{resolved}.{method}", inherited
                 pending.append(resolved)

@@ -30,7 +30,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.flow import Source
+from domain_fence.core.source.flow import FlowFacts, Source
 from domain_fence.core.source.pyfacts import (
     FUNCTIONAL_CLASS_FACTORIES,
     ClassFact,
@@ -305,6 +305,7 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
     covered = [module for module in (index.modules if among is None else among) if config.covers(module)]
     resolver = EventResolver(index, ())
     base_modules = [resolver.split(base)[0] for base in config.event_bases]
+    index.trace_when_mentioned(_likely_traced(config))
     index.prefetch([*covered, *(module for module in base_modules if module)])
     if EVENTS_SCOPE in config.scope:
         # Resolving every class's bases and every call's callee reads the modules they
@@ -316,6 +317,17 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
             pending = {hop for reference in pending for hop in resolver.hops(reference)} - seen
             seen |= pending
     return covered
+
+
+def _likely_traced(config: VocabularyConfig) -> list[str]:
+    """Names whose mention makes a file likely to be asked for its flow facts (DOM105):
+    the event bases' and the emit functions'. Only a hint, so that such a file is read
+    once (what DOM105 finds never depends on it)."""
+    if EVENTS_SCOPE not in config.scope:
+        return []
+    names = [base.rsplit(".", 1)[-1] for base in config.event_bases]
+    names += [pattern.rsplit(".", 1)[-1] for pattern in config.emit_functions]
+    return [name for name in names if name.isidentifier()]  # no wildcard
 
 
 def _references(facts: ModuleFacts | None) -> Iterator[str]:
@@ -357,6 +369,7 @@ class VocabularyChecker:
     ) -> None:
         self.config = config
         self.index = index
+        index.trace_when_mentioned(_likely_traced(config))  # before the resolver reads the event bases
         self.resolver: EventResolver = (
             carried[0].resolver.reshaped(carried[1])
             if carried
@@ -395,8 +408,9 @@ class VocabularyChecker:
         its bindings and star imports (how names resolve through it), whether it can be
         read, and what its functions return, for the names looked up so far."""
         names = facts.names
-        returns = facts.flows.returns
         consulted = self.consulted.get(facts.module, set())
+        flows = self.index.flows(facts.module) if consulted else None  # traced and cached when consulted
+        returns = flows.returns if flows is not None else {}
         looked_up = sorted(returns.items()) if "*" in consulted else [(q, returns.get(q)) for q in sorted(consulted)]
         return (
             names.unreadable is not None,
@@ -608,13 +622,12 @@ class _ConsultingIndex:
         self._index = index
         self._consulted = consulted
 
-    def file_facts(self, module: str) -> FileFacts | None:
-        facts = self._index.file_facts(module)
-        if facts is None:
+    def flows(self, module: str) -> FlowFacts | None:
+        flows = self._index.flows(module)
+        if flows is None:
             return None
         noted = self._consulted.setdefault(module, set())
-        returns = _ConsultedReturns(facts.flows.returns, noted.add)
-        return dataclasses.replace(facts, flows=dataclasses.replace(facts.flows, returns=returns))
+        return dataclasses.replace(flows, returns=_ConsultedReturns(flows.returns, noted.add))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._index, name)

@@ -1,0 +1,200 @@
+"""DOM105's flow facts are extracted only for the modules that may build an event and
+for the helpers those call (at once, from the same tree, for a file that mentions an
+event base); once extracted, the fact cache serves them like any fact, so a warm run, a
+restored cache or a one-file edit traces nothing it traced before. An editor's buffer
+is traced from its text."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from perf_support import edit, settle
+from support import FIXTURES
+
+from domain_fence.core.engine import Engine
+from domain_fence.core.index import project as index_module
+from domain_fence.core.source import factcache
+from domain_fence.integrations.importlinter.configuration import load_configuration
+from domain_fence.integrations.importlinter.session import engine_for
+
+DERIVED = FIXTURES / "vocabulary" / "derived"
+BUILDERS_AND_HELPERS = [
+    "leaks.runtime.events",  # defines the events (and their field defaults)
+    "leaks.runtime.fields",  # defines events too
+    "leaks.runtime.helpers",  # builds none, but the learners call its functions
+    "leaks.runtime.learner",
+    "leaks.runtime.traps",
+]
+# Calls with keywords and sets attributes, with experiment words, and builds no event.
+QUIET = """\
+from leaks.runtime.helpers import summarize
+
+
+def step(self, learner):
+    record = dict(label=self.episode, stats=summarize(learner))
+    holder = make_holder()
+    holder.label = self.primary_target
+    return record
+"""
+
+
+@pytest.fixture(autouse=True)
+def new_process(monkeypatch):
+    forget(monkeypatch)
+
+
+def forget(monkeypatch) -> None:
+    """What a new process starts from: the cache on disk, nothing in memory."""
+    monkeypatch.setattr(index_module, "_MEMORY", {})
+    monkeypatch.setattr(index_module, "_FLOWS", {})
+    monkeypatch.setattr(factcache, "_OPEN", {})
+
+
+@pytest.fixture
+def traced(monkeypatch) -> list[str]:
+    """The modules whose flow facts are extracted (rather than found in memory or the
+    cache): when asked for, or with the module's other facts."""
+    modules: list[str] = []
+    for name in ("flow_facts", "extract_traced"):
+        real = getattr(index_module, name)
+
+        def recording(module, is_package, tree, real=real):
+            modules.append(module)
+            return real(module, is_package, tree)
+
+        monkeypatch.setattr(index_module, name, recording)
+    return modules
+
+
+@pytest.fixture
+def parsed(monkeypatch) -> list[str]:
+    """The files parsed, for their facts or their flow facts."""
+    files: list[str] = []
+    real_load, real_read = index_module.load_tree, index_module._read_tree
+
+    def loading(path):
+        files.append(Path(path).name)
+        return real_load(path)
+
+    def reading(path):
+        files.append(Path(path).name)
+        return real_read(path)
+
+    monkeypatch.setattr(index_module, "load_tree", loading)
+    monkeypatch.setattr(index_module, "_read_tree", reading)
+    return files
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(DERIVED, root, ignore=shutil.ignore_patterns("__pycache__", ".domain_fence_cache"))
+    (root / "leaks" / "runtime" / "quiet.py").write_text(QUIET, encoding="utf-8")
+    settle(root)
+    return root
+
+
+def engine(root: Path, cached: bool = True) -> Engine:
+    configuration = load_configuration(root / ".importlinter")
+    configuration.cache_dir = root / ".cache" if cached else None
+    return engine_for(configuration)
+
+
+def check(root: Path, cached: bool = True) -> list[str]:
+    """The fingerprints of every finding, the cache written as a run's exit writes it."""
+    checker = engine(root, cached)
+    found = [f.fingerprint for spec in checker.contracts for f in checker.check_contract(spec).findings]
+    checker.save()
+    return sorted(found)
+
+
+def derived(fingerprints: list[str]) -> list[str]:
+    return [f for f in fingerprints if f.startswith("DOM105:")]
+
+
+def test_flow_facts_are_extracted_once_and_only_where_events_may_be_built(project, traced, parsed):
+    found = check(project, cached=False)
+    assert len(derived(found)) >= 25
+    assert sorted(traced) == BUILDERS_AND_HELPERS
+    # Those naming the event base were traced as they were parsed; only the others that
+    # turned out to need it were read again.
+    assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py", "traps.py"]
+
+
+def test_a_module_setting_an_attribute_of_an_event_it_builds_is_traced(project, traced):
+    # No keyword, no binding of the event class: only the module's own call says so.
+    (project / "leaks" / "runtime" / "quiet.py").write_text(
+        "from leaks.runtime import events as ev\n\n\ndef step(self):\n"
+        "    made = ev.Recognized()\n    made.label = self.primary_target\n    return made\n",
+        encoding="utf-8",
+    )
+    found = check(project, cached=False)
+    assert "DOM105:leaks.runtime.quiet:step:Recognized.label<-primary_target" in found
+    assert "leaks.runtime.quiet" in traced
+
+
+def test_a_warm_run_traces_and_parses_nothing(project, monkeypatch, traced, parsed):
+    first = check(project)
+    assert sorted(traced) == BUILDERS_AND_HELPERS
+    forget(monkeypatch)
+    traced.clear()
+    parsed.clear()
+    assert check(project) == first
+    assert traced == [] and parsed == []
+
+
+def test_a_restored_cache_serves_the_flow_facts_of_every_unchanged_file(project, monkeypatch, traced, parsed):
+    first = check(project)
+    settle(project, when=1_700_000_000)  # a checkout: every file a new modification time
+    forget(monkeypatch)
+    traced.clear()
+    parsed.clear()
+    assert check(project) == first
+    assert traced == [] and parsed == []
+
+
+def test_an_edited_file_alone_is_parsed_and_traced_again(project, monkeypatch, traced, parsed):
+    first = check(project)
+    learner = project / "leaks" / "runtime" / "learner.py"
+    edit(learner, learner.read_text(encoding="utf-8") + "\n# edited\n")
+    quiet = project / "leaks" / "runtime" / "quiet.py"
+    edit(quiet, quiet.read_text(encoding="utf-8") + "\n# edited\n")
+    forget(monkeypatch)
+    traced.clear()
+    parsed.clear()
+    assert check(project) == first
+    assert sorted(parsed) == ["learner.py", "quiet.py"]
+    assert traced == ["leaks.runtime.learner"]  # quiet.py builds no event: never traced
+
+
+def test_flow_facts_of_a_buffer_come_from_its_text(project, traced):
+    checker = engine(project)
+    path = project / "leaks" / "runtime" / "quiet.py"
+    leak = QUIET + (
+        "\n\ndef report(self):\n    from leaks.runtime.events import Recognized\n\n"
+        "    return Recognized(object_id=self.primary_target)\n"
+    )
+    assert derived([f.fingerprint for f in checker.findings_in(path).reported]) == []
+    assert "leaks.runtime.quiet" not in traced
+    reported = checker.findings_in(path, leak).reported
+    assert derived([f.fingerprint for f in reported]) == [
+        "DOM105:leaks.runtime.quiet:report:Recognized(object_id)<-primary_target"
+    ]
+    # The file on disk is as it was: dropping the buffer drops what its text said.
+    checker.drop_buffer(path)
+    assert derived([f.fingerprint for f in checker.findings_in(path).reported]) == []
+
+
+def test_an_edited_helper_buffer_changes_what_its_callers_report(project):
+    checker = engine(project)
+    learner = project / "leaks" / "runtime" / "learner.py"
+    helpers = project / "leaks" / "runtime" / "helpers.py"
+    through = (
+        "DOM105:leaks.runtime.learner:Learner.helper_in_another_module:Recognized(stats)<-summarize().primary_target"
+    )
+    assert through in [f.fingerprint for f in checker.findings_in(learner).reported]
+    text = helpers.read_text(encoding="utf-8").replace("picked = learner.primary_target", "picked = learner.lm_id")
+    checker.findings_in(helpers, text)
+    assert through not in [f.fingerprint for f in checker.findings_in(learner).reported]
