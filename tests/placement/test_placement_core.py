@@ -189,3 +189,26 @@ def test_allowed_modules_use_import_linter_expressions(index):
 )
 def test_bytes_filter_never_skips_a_file_that_could_match(patterns, data, could_match):
     assert bytes_filter(patterns)(data) is could_match
+
+
+def test_prepare_reads_together_the_files_that_may_match_and_no_other(monkeypatch):
+    # Checked module by module, the candidates would be parsed one at a time; the
+    # allowed modules' candidates too (which patterns match nothing reads them).
+    from domain_fence.core.families import Context
+    from domain_fence.core.families.placement import PLACEMENT
+
+    fresh = ProjectIndex.build(PROJECT, ["tbp.monty"], cache_dir=None)
+    batches: list[list[str]] = []
+    prefetch = fresh.prefetch
+    monkeypatch.setattr(fresh, "prefetch", lambda modules: (batches.append(list(modules)), prefetch(batches[-1])))
+    context = Context(PROJECT, ("tbp.monty",), fresh)
+    modules = sorted(fresh.modules)
+    PLACEMENT.prepare(make_config(), context, modules)
+    assert len(batches) == 1
+    read = set(batches[0])
+    assert read and read < set(modules)
+    assert any(m.startswith("tbp.monty.experiment") for m in read)
+    assert all(
+        b"init_telemetry" in fresh.modules[m].read_bytes() or b"PostEpisode" in fresh.modules[m].read_bytes()
+        for m in read
+    )

@@ -15,6 +15,7 @@ from domain_fence.core.families.placement.definitions import (
     check_placement,
     facts_definitions,
     module_placement_findings,
+    prefetch_candidates,
 )
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.source.modules import matches_any
@@ -41,7 +42,9 @@ class PlacementFamily:
         return list(context.index.modules)
 
     def prepare(self, config: PlacementConfig, context: Context, modules: list[str]) -> None:
-        return None  # the bytes prefilter decides which files are parsed at all
+        # The bytes prefilter decides which files are parsed at all; those are parsed
+        # together (the allowed modules' too: which patterns match nothing reads them).
+        prefetch_candidates(context.index, modules, config.symbols)
 
     def check_module(self, config: PlacementConfig, context: Context, module: str) -> list[Finding]:
         if not matches_any(module, config.allowed_modules):

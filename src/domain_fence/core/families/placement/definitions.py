@@ -211,11 +211,18 @@ def scan_definitions(index: ProjectIndex, patterns: Sequence[str], contract: str
     return _scan(index, index.modules, patterns, contract)
 
 
-def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], contract: str) -> Scan:
-    """The matching definitions of ``modules``, parsing only the files that may hold one."""
+def prefetch_candidates(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str]) -> list[str]:
+    """The modules that may define a match, their facts read together (in parallel when
+    many are to be parsed): checked one by one, they would be parsed one by one."""
     could_match = bytes_filter(patterns)
     candidates = [module for module in modules if _passes(index, module, patterns, could_match)]
-    index.prefetch(candidates)  # in parallel when many are to be parsed
+    index.prefetch(candidates)
+    return candidates
+
+
+def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], contract: str) -> Scan:
+    """The matching definitions of ``modules``, parsing only the files that may hold one."""
+    candidates = prefetch_candidates(index, modules, patterns)
     found: list[Definition] = []
     unreadable: list[Finding] = []
     for module in candidates:
