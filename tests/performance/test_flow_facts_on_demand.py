@@ -198,3 +198,23 @@ def test_an_edited_helper_buffer_changes_what_its_callers_report(project):
     text = helpers.read_text(encoding="utf-8").replace("picked = learner.primary_target", "picked = learner.lm_id")
     checker.findings_in(helpers, text)
     assert through not in [f.fingerprint for f in checker.findings_in(learner).reported]
+
+
+def test_many_flows_are_traced_together_builders_first_then_their_helpers(project, monkeypatch):
+    # Asked for one by one, a large project's builders and helpers would be traced one
+    # by one; read ahead, each step's files go to the workers together.
+    expected = check(project, cached=False)
+    forget(monkeypatch)
+    batches: list[list[str]] = []
+    real = index_module._extract_all_flows
+
+    def recording(jobs):
+        batches.append(sorted(job.module for job in jobs))
+        return real(jobs)
+
+    monkeypatch.setattr(index_module, "PARALLEL_MIN_FLOWS", 1)
+    monkeypatch.setattr(index_module, "_extract_all_flows", recording)
+    assert check(project, cached=False) == expected
+    # The builders naming the event base were traced as they were parsed: the others
+    # go first, then the helpers.
+    assert batches == [["leaks.runtime.traps"], ["leaks.runtime.helpers"]]

@@ -62,6 +62,7 @@ class VocabularyFamily:
 
     def prepare(self, config: VocabularyConfig, context: Context, modules: list[str]) -> None:
         prefetch_covered(config, context.index, among=modules)
+        self.checker(config, context).read_ahead_flows(modules)
 
     def check_module(self, config: VocabularyConfig, context: Context, module: str) -> list[Finding]:
         return sorted(self.checker(config, context).module(module))

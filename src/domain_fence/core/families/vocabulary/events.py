@@ -30,7 +30,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.flow import FlowFacts, Source
+from domain_fence.core.source.flow import CALL, FlowFacts, Source
 from domain_fence.core.source.pyfacts import (
     FUNCTIONAL_CLASS_FACTORIES,
     ClassFact,
@@ -471,6 +471,29 @@ class VocabularyChecker:
         alone are kept (the facts read ahead for the covered modules are still in
         memory: a module a new name leads to is read when asked for)."""
         return VocabularyChecker(self.config, self.index, carried=(self, module))
+
+    def read_ahead_flows(self, modules: Iterable[str]) -> None:
+        """DOM105 reads the flow facts of the modules that may build an event, then those
+        of the helpers they call: each step's files traced together, not one by one."""
+        if EVENTS_SCOPE not in self.config.scope:
+            return
+        builders = []
+        for module in modules:
+            facts = self.resolver.facts(module) if self.config.covers(module) else None
+            if facts is None or facts.unreadable is not None:
+                continue
+            events = frozenset(q for q in facts.classes if self.resolver.is_event(f"{module}.{q}"))
+            if self.derived.may_build_events(module, events):
+                builders.append(module)
+        self.index.prefetch_flows(builders)
+        helpers = set()
+        for module in builders:
+            flows = self.index.flows(module)
+            for sink in flows.sinks if flows is not None else ():
+                for source in sink.sources:
+                    if source.kind == CALL and source.callee:
+                        helpers.add(self.resolver.split(self.resolver.canonical(source.callee))[0])
+        self.index.prefetch_flows(sorted(helper for helper in helpers if helper))
 
     def derived_values(self, module: str, events: frozenset[str]) -> Iterator[Finding]:
         """DOM105: events built from values derived from experiment knowledge (:mod:`.derived`)."""
