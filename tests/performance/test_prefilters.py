@@ -162,8 +162,8 @@ def test_the_bytes_filter_lets_through_every_method_a_pattern_matches(owner, inn
         assert bytes_filter([pattern])(data.encode()), (qualified, pattern)
 
 
-def everything_parsed(config, index: ProjectIndex):
-    """The placement check by parsing every file: the reference."""
+def every_definition(index: ProjectIndex):
+    """Every file parsed: its definitions, and the modules that cannot be read."""
     definitions, unreadable = [], []
     for module, path in index.modules.items():
         if not path.name.endswith(".py"):
@@ -174,6 +174,12 @@ def everything_parsed(config, index: ProjectIndex):
             continue
         tree = parse_source(decode(path.read_bytes()))
         definitions += definitions_in(module, index.relative_path(module), tree)
+    return definitions, unreadable
+
+
+def everything_parsed(config, parsed):
+    """The placement check from every file's definitions (:func:`every_definition`): the reference."""
+    definitions, unreadable = parsed
     relevant = [d for d in definitions if d.kind in config.kinds]
     unmatched = tuple(p for p in config.symbols if not any(d.matches(p) for d in relevant))
     return placement_findings(config, relevant), unmatched, unreadable
@@ -222,11 +228,12 @@ def test_the_placement_check_finds_what_parsing_every_file_finds(tmp_path, root,
     index = ProjectIndex.build(project, [package], search_paths=[str(project)], cache_dir=None)
     modules = sorted(index.modules)
     allowed_choices = [modules[0], modules[len(modules) // 2], f"{package}.**"]
+    parsed = every_definition(index)
     for symbols in symbol_sets(index):
         for allowed in allowed_choices:
             config = parse_placement("p", "p", {"symbols": symbols, "allowed_modules": allowed}, project)
             result = check_placement(config, index)
-            findings, unmatched, unreadable = everything_parsed(config, index)
+            findings, unmatched, unreadable = everything_parsed(config, parsed)
             assert [f for f in result.findings if f.code == "DOM201"] == findings
             assert result.unmatched_patterns == unmatched
             reported = {f.symbol for f in result.findings if f.code == "DOM001"}
