@@ -17,10 +17,11 @@ from __future__ import annotations
 import ast
 import gc
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from domain_fence.core.index.isolation import WORKER_MODULES, preload
 from domain_fence.core.index.workers import worker_pool
@@ -364,6 +365,7 @@ _FLOWS: dict[tuple[Stamp | None, str, bool], FlowFacts] = {}
 # with them (pickled from a worker) with the digest of the bytes they are of, or None.
 Traced = tuple["FlowFacts | bytes", bytes]
 Extracted = tuple[FileFacts, "bytes | None", "DeclarationFacts | bytes", "Traced | None"]
+Result = TypeVar("Result")  # what a worker returns for one job
 
 
 def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, bytes] | None]:
@@ -407,27 +409,14 @@ def _extract_flows_pickled(jobs: list[_Job]) -> list[tuple[bytes, bytes | None]]
 
 
 def _extract_all_flows(jobs: list[_Job]) -> list[tuple[FlowFacts, bytes | None]]:
-    workers = _workers(len(jobs) * FLOW_WEIGHT)
-    if workers > 1:
-        chunks = [jobs[start::workers] for start in range(workers)]
-        try:
-            with worker_pool(workers) as pool, _no_cyclic_collection():
-                done = list(pool.map(_extract_flows_pickled, chunks))
-        except Exception:  # noqa: BLE001 -- no processes here (a sandbox, a daemon): trace in this one
-            pass
-        else:
-            by_job = {
-                id(job): result
-                for chunk, results in zip(chunks, done, strict=True)
-                for job, result in zip(chunk, results, strict=True)
-            }
-            traced = []
-            for job in jobs:
-                pickled, digest = by_job[id(job)]
-                found = decode_flows(pickled)
-                traced.append((found, digest) if found is not None else _extract_flows(job))
-            return traced
-    return [_extract_flows(job) for job in jobs]
+    done = _in_workers(jobs, _workers(len(jobs) * FLOW_WEIGHT), 1, _extract_flows_pickled)
+    if done is None:
+        return [_extract_flows(job) for job in jobs]
+    traced = []
+    for job, (pickled, digest) in zip(jobs, done, strict=True):
+        found = decode_flows(pickled)
+        traced.append((found, digest) if found is not None else _extract_flows(job))
+    return traced
 
 
 def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
@@ -462,26 +451,35 @@ def _no_cyclic_collection() -> Iterator[None]:
 
 def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
     workers = _workers(len(jobs)) if parallel and len(jobs) >= PARALLEL_MIN_FILES else 1
-    if workers > 1:
-        chunks = [jobs[start :: workers * 4] for start in range(workers * 4)]
-        try:
-            with worker_pool(workers) as pool, _no_cyclic_collection():
-                done = list(pool.map(_extract_pickled, chunks))
-        except Exception:  # noqa: BLE001 -- no processes here (a sandbox, a daemon): parse in this one
-            pass
-        else:
-            by_job = {
-                id(job): pickled
-                for chunk, results in zip(chunks, done, strict=True)
-                for job, pickled in zip(chunk, results, strict=True)
-            }
-            extracted = []
-            for job in jobs:
-                pickled, declarations, traced = by_job[id(job)]
-                facts = decode_facts(pickled)
-                extracted.append((facts, pickled, declarations, traced) if facts else _extract_chunk([job])[0])
-            return extracted
-    return _extract_chunk(jobs)
+    done = _in_workers(jobs, workers, 4, _extract_pickled)
+    if done is None:
+        return _extract_chunk(jobs)
+    extracted = []
+    for job, (pickled, declarations, traced) in zip(jobs, done, strict=True):
+        facts = decode_facts(pickled)
+        extracted.append((facts, pickled, declarations, traced) if facts else _extract_chunk([job])[0])
+    return extracted
+
+
+def _in_workers(
+    jobs: list[_Job], workers: int, chunks_per_worker: int, work: Callable[[list[_Job]], list[Result]]
+) -> list[Result] | None:
+    """``work``'s result for each job, in the jobs' order, from ``workers`` processes;
+    None when one is not worth it or processes cannot be started (a sandbox, a daemon)."""
+    if workers <= 1:
+        return None
+    chunks = [jobs[start :: workers * chunks_per_worker] for start in range(workers * chunks_per_worker)]
+    try:
+        with worker_pool(workers) as pool, _no_cyclic_collection():
+            done = list(pool.map(work, chunks))
+    except Exception:  # noqa: BLE001 -- no processes here: the caller works in this one
+        return None
+    by_job = {
+        id(job): result
+        for chunk, results in zip(chunks, done, strict=True)
+        for job, result in zip(chunk, results, strict=True)
+    }
+    return [by_job[id(job)] for job in jobs]
 
 
 def _workers(files: int) -> int:
