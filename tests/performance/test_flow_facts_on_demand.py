@@ -123,6 +123,22 @@ def test_flow_facts_are_extracted_once_and_only_where_events_may_be_built(projec
     assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py", "traps.py"]
 
 
+def test_events_named_by_a_pattern_are_traced_as_their_builders_are_parsed(project, monkeypatch, traced, parsed):
+    expected = check(project, cached=False)
+    forget(monkeypatch)
+    config = project / ".importlinter"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("leaks.runtime.events.Event", "leaks.runtime.events:Eve*"), encoding="utf-8")
+    traced.clear()
+    parsed.clear()
+    assert check(project, cached=False) == expected
+    assert sorted(traced) == BUILDERS_AND_HELPERS
+    # The pattern's modules are read first; the events they define name the builders
+    # to trace as they are parsed (traps.py builds a Recognized, and names no base).
+    # Only the helper is read again, once the builders' flows say it is one.
+    assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py"]
+
+
 def test_a_module_setting_an_attribute_of_an_event_it_builds_is_traced(project, traced):
     # No keyword, no binding of the event class: only the module's own call says so.
     (project / "leaks" / "runtime" / "quiet.py").write_text(

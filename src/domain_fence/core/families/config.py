@@ -101,10 +101,17 @@ class EventBasePattern:
     text: str
 
     def matches(self, module: str, qualname: str) -> bool:
-        if not fnmatchcase(qualname, self.classes):
-            return False
+        return fnmatchcase(qualname, self.classes) and self.covers_module(module)
+
+    def covers_module(self, module: str) -> bool:
+        """``module`` is matched by ``modules`` or below one that is."""
         parts = module.split(".")
         return any(self.modules.matches(".".join(parts[:end])) for end in range(len(parts), 0, -1))
+
+    def literal_part(self) -> str:
+        """The longest run of ``classes`` without a wildcard: every name it matches
+        contains it (``Event`` for ``*Event``; empty for ``*``)."""
+        return max(re.split(r"[*?]", re.sub(r"\[[^]]*\]", "*", self.classes)), key=len)
 
     def __str__(self) -> str:
         return self.text

@@ -177,8 +177,11 @@ class ProjectIndex:
         """Make the flow facts of ``modules`` ready, tracing together (in parallel when
         there are many) those neither in memory nor in the cache: asked for one by one,
         they would be traced one by one."""
+        modules = list(dict.fromkeys(modules))
+        # A module not read yet is parsed once for its facts and its flows together.
+        self.prefetch((m for m in modules if m not in self._facts and m not in self._flows), trace_all=True)
         jobs = []
-        for module in dict.fromkeys(modules):
+        for module in modules:
             if module in self._flows or module in self._buffers:
                 continue
             job = self._flow_job(module)
@@ -230,10 +233,12 @@ class ProjectIndex:
         from the same tree. Only a hint: :meth:`flows` gives the same flow facts."""
         self._trace = tuple(sorted({*self._trace, *(name.encode("utf-8") for name in names if name)}))
 
-    def prefetch(self, modules: Iterable[str]) -> None:
+    def prefetch(self, modules: Iterable[str], *, trace_all: bool = False, mentioning: Iterable[str] = ()) -> None:
         """Make the facts of ``modules`` ready, parsing those neither in memory nor in
-        the cache, in parallel when there are many."""
-        trace = self._trace
+        the cache, in parallel when there are many. Their flow facts are extracted from
+        the same trees for the files that mention a name of :meth:`trace_when_mentioned`
+        or of ``mentioning``, or for every file with ``trace_all``."""
+        trace = (b"",) if trace_all else tuple({*self._trace, *(n.encode("utf-8") for n in mentioning if n)})
         with _no_cyclic_collection():
             jobs: list[_Job] = []
             for module in modules:

@@ -16,6 +16,7 @@ from domain_fence.core.families.config import EVENTS_SCOPE, VocabularyConfig, pa
 from domain_fence.core.families.vocabulary.events import (
     VocabularyChecker,
     prefetch_covered,
+    prime_flow_hints,
     unmatched_event_bases,
     unmatched_module_expressions,
 )
@@ -42,6 +43,7 @@ class VocabularyFamily:
         return parse_vocabulary(contract, name, raw, root)
 
     def problems(self, config: VocabularyConfig, context: Context) -> list[str]:
+        prime_flow_hints(config, context.index)  # before any contract reads the covered files
         problems = [
             f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
             for expression in unmatched_module_expressions(config, context.index)

@@ -305,7 +305,7 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
     covered = [module for module in (index.modules if among is None else among) if config.covers(module)]
     resolver = EventResolver(index, ())
     base_modules = [resolver.split(base)[0] for base in config.event_bases]
-    index.trace_when_mentioned(_likely_traced(config))
+    prime_flow_hints(config, index)
     index.prefetch([*covered, *(module for module in base_modules if module)])
     if EVENTS_SCOPE in config.scope:
         # Resolving every class's bases and every call's callee reads the modules they
@@ -317,6 +317,38 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
             pending = {hop for reference in pending for hop in resolver.hops(reference)} - seen
             seen |= pending
     return covered
+
+
+def prime_flow_hints(config: VocabularyConfig, index: ProjectIndex) -> None:
+    """Before the covered files are parsed, tell the index which names make a file
+    likely to be asked for its flow facts (DOM105), so that it is parsed once for both.
+
+    Beside the event bases' and emit functions' own names (:func:`_likely_traced`), an
+    ``event_bases`` pattern (``tbp.monty.**.telemetry:*Event``) names the classes it
+    matches: the modules under its module part are read first (tracing those that
+    mention the pattern's literal part: they may define an event), and the names of
+    the events they define join the hint. Only a hint: what DOM105 finds never
+    depends on it, a file it misses is traced when asked."""
+    if EVENTS_SCOPE not in config.scope or _PRIMED.get((config, id(index))) is index:
+        return
+    names = _likely_traced(config)
+    if config.event_base_patterns:
+        patterns = config.event_base_patterns
+        under = [module for module in index.modules if any(p.covers_module(module) for p in patterns)]
+        index.prefetch(under, mentioning=[*names, *(p.literal_part() for p in patterns)])
+        resolver = EventResolver(index, config.event_bases, patterns)
+        for module in under:
+            facts = resolver.facts(module)
+            for qualname in facts.classes if facts is not None else ():
+                if resolver.is_event(f"{module}.{qualname}"):
+                    names.append(qualname.rsplit(".", 1)[-1])
+    index.trace_when_mentioned(names)
+    if len(_PRIMED) >= 16:
+        _PRIMED.clear()
+    _PRIMED[(config, id(index))] = index
+
+
+_PRIMED: dict[tuple[VocabularyConfig, int], ProjectIndex] = {}
 
 
 def _likely_traced(config: VocabularyConfig) -> list[str]:
@@ -486,13 +518,15 @@ class VocabularyChecker:
             if self.derived.may_build_events(module, events):
                 builders.append(module)
         self.index.prefetch_flows(builders)
-        helpers = set()
+        callees: set[str] = set()
         for module in builders:
             flows = self.index.flows(module)
             for sink in flows.sinks if flows is not None else ():
-                for source in sink.sources:
-                    if source.kind == CALL and source.callee:
-                        helpers.add(self.resolver.split(self.resolver.canonical(source.callee))[0])
+                callees.update(source.callee for source in sink.sources if source.kind == CALL and source.callee)
+        # Finding which function a name is reads the module it names: read those first,
+        # for their facts and flows at once (a helper's module, most often).
+        self.index.prefetch_flows(sorted({m for m in (self.resolver.split(c)[0] for c in callees) if m}))
+        helpers = {self.resolver.split(self.resolver.canonical(callee))[0] for callee in callees}
         self.index.prefetch_flows(sorted(helper for helper in helpers if helper))
 
     def derived_values(self, module: str, events: frozenset[str]) -> Iterator[Finding]:
