@@ -139,6 +139,21 @@ def test_events_named_by_a_pattern_are_traced_as_their_builders_are_parsed(proje
     assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py"]
 
 
+def test_a_hint_traces_only_the_files_of_the_modules_it_is_for(project, traced):
+    # DOM105 reports in the modules a contract covers: a file elsewhere that mentions
+    # an event base (a web form naming a model's Field) is parsed for its facts alone.
+    (project / "leaks" / "experiment" / "mentions.py").write_text(
+        "from leaks.runtime.events import Event\n\nMADE = Event()\n", encoding="utf-8"
+    )
+    index = index_module.ProjectIndex.build(project, ["leaks"], cache_dir=None)
+    index.trace_when_mentioned(["Event"], among=lambda module: module.startswith("leaks.runtime."))
+    index.prefetch(["leaks.experiment.mentions", "leaks.runtime.fields", "leaks.runtime.helpers"])
+    assert traced == ["leaks.runtime.fields"]
+    index.prefetch(["leaks.experiment.episodes"], mentioning=["Event"], among=lambda module: True)
+    index.prefetch(["leaks.runtime.events"], trace_all=True)
+    assert traced == ["leaks.runtime.fields", "leaks.runtime.events"]
+
+
 def test_a_module_setting_an_attribute_of_an_event_it_builds_is_traced(project, traced):
     # No keyword, no binding of the event class: only the module's own call says so.
     (project / "leaks" / "runtime" / "quiet.py").write_text(

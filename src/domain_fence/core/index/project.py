@@ -80,7 +80,8 @@ class ProjectIndex:
     _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
     _buffers: dict[str, str] = field(default_factory=dict, repr=False)  # module -> text checked instead of its file
     _flows: dict[str, FlowFacts | None] = field(default_factory=dict, repr=False)  # extracted when asked
-    _trace: tuple[bytes, ...] = field(default=(), repr=False)  # see trace_when_mentioned
+    # see trace_when_mentioned: names, and the modules whose files they are looked for in
+    _trace: tuple[tuple[tuple[bytes, ...], Callable[[str], bool] | None], ...] = field(default=(), repr=False)
 
     @classmethod
     def build(
@@ -227,18 +228,37 @@ class ProjectIndex:
             _FLOWS[job.key] = found
         return found
 
-    def trace_when_mentioned(self, names: Iterable[str]) -> None:
+    def trace_when_mentioned(self, names: Iterable[str], among: Callable[[str], bool] | None = None) -> None:
         """A file parsed from now on whose bytes mention one of ``names`` (an event
-        base's) is likely to be asked for its flow facts: they are extracted at once,
-        from the same tree. Only a hint: :meth:`flows` gives the same flow facts."""
-        self._trace = tuple(sorted({*self._trace, *(name.encode("utf-8") for name in names if name)}))
+        base's), of a module ``among`` accepts (any, by default), is likely to be asked
+        for its flow facts: they are extracted at once, from the same tree. Only a
+        hint: :meth:`flows` gives the same flow facts."""
+        encoded = tuple(sorted({name.encode("utf-8") for name in names if name}))
+        if encoded and (encoded, among) not in self._trace:
+            self._trace = (*self._trace, (encoded, among))
 
-    def prefetch(self, modules: Iterable[str], *, trace_all: bool = False, mentioning: Iterable[str] = ()) -> None:
+    def _names_to_trace(
+        self, module: str, extra: tuple[bytes, ...], among: Callable[[str], bool] | None
+    ) -> tuple[bytes, ...]:
+        names = {name for names, accepts in self._trace if accepts is None or accepts(module) for name in names}
+        if extra and (among is None or among(module)):
+            names.update(extra)
+        return tuple(sorted(names))
+
+    def prefetch(
+        self,
+        modules: Iterable[str],
+        *,
+        trace_all: bool = False,
+        mentioning: Iterable[str] = (),
+        among: Callable[[str], bool] | None = None,
+    ) -> None:
         """Make the facts of ``modules`` ready, parsing those neither in memory nor in
         the cache, in parallel when there are many. Their flow facts are extracted from
         the same trees for the files that mention a name of :meth:`trace_when_mentioned`
-        or of ``mentioning``, or for every file with ``trace_all``."""
-        trace = (b"",) if trace_all else tuple({*self._trace, *(n.encode("utf-8") for n in mentioning if n)})
+        or of ``mentioning`` (in a module ``among`` accepts), or for every file with
+        ``trace_all``."""
+        extra = tuple(name.encode("utf-8") for name in mentioning if name)
         with _no_cyclic_collection():
             jobs: list[_Job] = []
             for module in modules:
@@ -248,6 +268,7 @@ class ProjectIndex:
                 if path is None or not _is_source(path):
                     self._facts[module] = None
                     continue
+                trace = (b"",) if trace_all else self._names_to_trace(module, extra, among)
                 job = _Job(module, self.is_package(module), path, Stamp.of(path), trace)
                 found = _MEMORY.get(job.key) if job.stamp else None
                 if found is None and job.stamp and self.cache:

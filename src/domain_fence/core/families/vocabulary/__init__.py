@@ -16,7 +16,6 @@ from domain_fence.core.families.config import EVENTS_SCOPE, VocabularyConfig, pa
 from domain_fence.core.families.vocabulary.events import (
     VocabularyChecker,
     prefetch_covered,
-    prime_flow_hints,
     unmatched_event_bases,
     unmatched_module_expressions,
 )
@@ -43,7 +42,9 @@ class VocabularyFamily:
         return parse_vocabulary(contract, name, raw, root)
 
     def problems(self, config: VocabularyConfig, context: Context) -> list[str]:
-        prime_flow_hints(config, context.index)  # before any contract reads the covered files
+        # Every covered file is read in any case: read them now, together (the event
+        # bases' modules among them), before any contract reads them one by one.
+        prefetch_covered(config, context.index)
         problems = [
             f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
             for expression in unmatched_module_expressions(config, context.index)

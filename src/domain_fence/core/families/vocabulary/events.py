@@ -335,14 +335,14 @@ def prime_flow_hints(config: VocabularyConfig, index: ProjectIndex) -> None:
     if config.event_base_patterns:
         patterns = config.event_base_patterns
         under = [module for module in index.modules if any(p.covers_module(module) for p in patterns)]
-        index.prefetch(under, mentioning=[*names, *(p.literal_part() for p in patterns)])
+        index.prefetch(under, mentioning=[*names, *(p.literal_part() for p in patterns)], among=config.covers)
         resolver = EventResolver(index, config.event_bases, patterns)
         for module in under:
             facts = resolver.facts(module)
             for qualname in facts.classes if facts is not None else ():
                 if resolver.is_event(f"{module}.{qualname}"):
                     names.append(qualname.rsplit(".", 1)[-1])
-    index.trace_when_mentioned(names)
+    index.trace_when_mentioned(names, among=config.covers)  # DOM105 reports in the covered modules only
     if len(_PRIMED) >= 16:
         _PRIMED.clear()
     _PRIMED[(config, id(index))] = index
@@ -401,7 +401,8 @@ class VocabularyChecker:
     ) -> None:
         self.config = config
         self.index = index
-        index.trace_when_mentioned(_likely_traced(config))  # before the resolver reads the event bases
+        # before the resolver reads the event bases
+        index.trace_when_mentioned(_likely_traced(config), among=config.covers)
         self.resolver: EventResolver = (
             carried[0].resolver.reshaped(carried[1])
             if carried
