@@ -15,8 +15,10 @@ without re-reading the project for each file.
 from __future__ import annotations
 
 import ast
+import functools
 import gc
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -398,10 +400,27 @@ def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, b
     if not job.trace:
         return (*extract(job.module, job.is_package, load_tree(job.path)), None)
     data, tree = _read_tree(job.path)
-    if isinstance(data, bytes) and not isinstance(tree, Unreadable) and any(name in data for name in job.trace):
+    if isinstance(data, bytes) and not isinstance(tree, Unreadable) and _may_build(job.trace, data):
         facts, declarations, flows = extract_traced(job.module, job.is_package, tree)
         return facts, declarations, (flows, bytes_digest(data))
     return (*extract(job.module, job.is_package, tree), None)
+
+
+def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:
+    """Whether ``data`` names one of ``names`` where a class can be built or derived
+    from: a callee (``CharField(``, ``emit_event(``) or a class's base.
+    A file that mentions one only elsewhere (a docstring, an ``isinstance``) is
+    rarely asked for its flow facts; when it is, they are traced then."""
+    if b"" in names:
+        return True
+    mentioned = tuple(name for name in names if name in data)
+    return bool(mentioned) and _building(mentioned).search(data) is not None
+
+
+@functools.lru_cache(maxsize=64)
+def _building(names: tuple[bytes, ...]) -> re.Pattern[bytes]:
+    either = b"|".join(map(re.escape, names))
+    return re.compile(rb"\w*(?:%s)\w*\s*\(|\bclass\s+\w+\s*\([^:]*?(?:%s)" % (either, either))
 
 
 def _traced_flows(traced: Traced | None) -> FlowFacts | None:
