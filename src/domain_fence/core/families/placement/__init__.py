@@ -44,7 +44,9 @@ class PlacementFamily:
     def prepare(self, config: PlacementConfig, context: Context, modules: list[str]) -> None:
         # The bytes prefilter decides which files are parsed at all; those are parsed
         # together (the allowed modules' too: which patterns match nothing reads them).
-        prefetch_candidates(context.index, modules, config.symbols)
+        candidates = prefetch_candidates(context.index, modules, config.symbols)
+        # Which files the filter let through: a module's view need not read it again.
+        context.memo[("placement-judged", config)] = (frozenset(modules), frozenset(candidates))
 
     def check_module(self, config: PlacementConfig, context: Context, module: str) -> list[Finding]:
         if not matches_any(module, config.allowed_modules):
@@ -70,6 +72,10 @@ class PlacementFamily:
         every file's bytes are read, to skip those that cannot match."""
         index = context.index
         facts = index.known_facts(module)
+        judged = context.memo.get(("placement-judged", config))
+        if facts is None and judged and module in judged[0] and module not in judged[1]:
+            if not index.has_buffer(module):
+                return ()  # its file cannot define a match (read in this run: unchanged since)
         if facts is None or facts.unreadable is not None:
             path = index.modules.get(module)
             if path is None or not path.name.endswith(".py"):
