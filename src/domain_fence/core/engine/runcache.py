@@ -29,7 +29,6 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -120,6 +119,8 @@ class RunCache:
         return Replay(text, status) if current is not None and current == digest else None
 
     def store(self, inputs: Inputs, digest: str, text: str, status: int) -> None:
+        import tempfile  # only a run that was not replayed stores one
+
         entry = {
             "version": RUN_CACHE_VERSION,
             "invocation": _as_json(self.invocation),
