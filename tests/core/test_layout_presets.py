@@ -8,7 +8,8 @@ import pytest
 from support import FIXTURES
 
 from domain_fence.core.setup.layout import LayoutError, read_layout, runtime_partition
-from domain_fence.core.setup.presets import MONTY, plan_detected, plan_preset, render_importlinter
+from domain_fence.core.setup.preset_names import PRESET_NAMES
+from domain_fence.core.setup.presets import MONTY, PRESETS, plan_detected, plan_preset, render_importlinter
 
 
 def make_tree(root: Path, *files: str) -> Path:
@@ -63,6 +64,11 @@ def test_runtime_is_everything_that_holds_no_experiment_package(tmp_path):
     assert plan.experiment == ("app.experiment", "app.frameworks.experiments")
     assert plan.runtime == ("app.core", "app.frameworks.models")
     assert runtime_partition(layout, []) == ["app.core", "app.experiment", "app.frameworks"]
+
+
+def test_the_command_line_offers_every_preset_and_no_other():
+    # `init --preset` offers these names without importing the presets.
+    assert tuple(sorted(PRESETS)) == PRESET_NAMES
 
 
 def test_monty_preset_plan_leaves_out_missing_modules():

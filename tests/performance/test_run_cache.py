@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -52,6 +53,71 @@ def test_an_unchanged_project_replays_the_last_report(project):
     assert (replayed.returncode, replayed.stdout) == (1, MARKER)
     into_file = check(project, "--output", "report.txt")
     assert into_file.returncode == 1 and (project / "report.txt").read_text() == MARKER
+
+
+# What a replay needs none of: the analysis, the fact cache, init's planning, the
+# contract types and the libraries a full check runs.
+NOT_IMPORTED_BY_A_REPLAY = (
+    "domain_fence.core.engine.baseline",
+    "domain_fence.core.engine.engine",
+    "domain_fence.core.families",
+    "domain_fence.core.index",
+    "domain_fence.core.setup.helpers",
+    "domain_fence.core.setup.layout",
+    "domain_fence.core.setup.presets",
+    "domain_fence.core.source.factcache",
+    "domain_fence.core.source.modules",
+    "domain_fence.core.source.pyfacts",
+    "domain_fence.integrations.importlinter",
+    "grimp",
+    "importlinter",
+    "rich",
+)
+
+REPLAY_IN_A_FRESH_INTERPRETER = """
+import json, sys
+from domain_fence.integrations.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit:
+    status = exit.code
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+def python(script: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` in a fresh interpreter of this environment, as the console script runs."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    command = [sys.executable, "-c", script, *args]
+    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=120)
+
+
+def test_a_replay_imports_neither_the_analysis_nor_the_libraries_of_a_check(project):
+    replayed = python(REPLAY_IN_A_FRESH_INTERPRETER, "check", cwd=project)
+    assert replayed.stdout == MARKER, replayed.stderr
+    outcome = json.loads(replayed.stderr)
+    assert outcome["status"] == 1
+    imported = [
+        module
+        for module in outcome["modules"]
+        if any(module == heavy or module.startswith(heavy + ".") for heavy in NOT_IMPORTED_BY_A_REPLAY)
+    ]
+    assert imported == []
+
+
+THE_CONSOLE_SCRIPT_WATCHED_AT_EXIT = """
+import atexit, gc, sys
+atexit.register(lambda: print(f"frozen at exit: {gc.get_freeze_count() > 0}", file=sys.stderr))
+from domain_fence.integrations.cli import run
+sys.argv[0] = "domain-fence"
+run()
+"""
+
+
+def test_the_console_script_leaves_what_is_alive_out_of_the_collections_at_exit(project):
+    ended = python(THE_CONSOLE_SCRIPT_WATCHED_AT_EXIT, "check", cwd=project)
+    # The exit handlers still run, after the report and with its status.
+    assert (ended.returncode, ended.stdout, ended.stderr) == (1, MARKER, "frozen at exit: True\n")
 
 
 def test_the_report_replayed_is_the_report_of_a_full_run(tmp_path):

@@ -29,13 +29,11 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package
+from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
 RUN_CACHE_VERSION = 1
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
@@ -44,8 +42,11 @@ KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the old
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its mtime tick
 
 
-@dataclass(frozen=True)
-class Invocation:
+# Named tuples rather than dataclasses: a replay creates these classes in every run,
+# and a named tuple costs a fraction of a frozen dataclass to create.
+
+
+class Invocation(NamedTuple):
     """What was asked: two runs with equal invocations and inputs print the same."""
 
     directory: str  # the current directory
@@ -69,12 +70,11 @@ class Invocation:
         return [str(root / name) for name in CONFIG_FILES]
 
     def file_name(self) -> str:
-        text = json.dumps(asdict(self), sort_keys=True)
+        text = json.dumps(self._asdict(), sort_keys=True)
         return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json"
 
 
-@dataclass(frozen=True)
-class Inputs:
+class Inputs(NamedTuple):
     """What a run read, named so that a later run can check it is unchanged."""
 
     config_candidates: tuple[str, ...]
@@ -83,8 +83,7 @@ class Inputs:
     project_root: str
 
 
-@dataclass(frozen=True)
-class Replay:
+class Replay(NamedTuple):
     text: str
     status: int
 
@@ -114,12 +113,14 @@ class RunCache:
             return None
         if not (isinstance(text, str) and isinstance(status, int) and isinstance(digest, str)):
             return None
-        if not all(isinstance(item, str) for group in asdict(inputs).values() for item in _items(group)):
+        if not all(isinstance(item, str) for group in inputs for item in _items(group)):
             return None
         current = input_digest(inputs)
         return Replay(text, status) if current is not None and current == digest else None
 
     def store(self, inputs: Inputs, digest: str, text: str, status: int) -> None:
+        import tempfile  # only a run that was not replayed stores one
+
         entry = {
             "version": RUN_CACHE_VERSION,
             "invocation": _as_json(self.invocation),
@@ -188,6 +189,7 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
     while pending:
         directory = pending.pop()
         records, below = [directory], []
+        record = records.append  # bound once per directory, called for each of thousands of entries
         try:
             with os.scandir(directory) as entries:
                 for entry in entries:
@@ -195,20 +197,20 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                     if name == "__pycache__":
                         continue
                     if entry.is_dir(follow_symlinks=False):
-                        records.append("d " + name)
+                        record("d " + name)
                         below.append(entry.path)
                     elif entry.is_symlink() and entry.is_dir():
                         return None  # its target may change while the tree does not
                     elif name.endswith((".py", ".so", ".pyd")):
                         status = entry.stat()
-                        newest = max(newest, status.st_mtime_ns)
+                        modified = status.st_mtime_ns
+                        if modified > newest:
+                            newest = modified
                         # The change time and inode too: a file rewritten with its size and
                         # modification time kept (or set back) is a change all the same.
-                        records.append(
-                            f"p {name} {status.st_size} {status.st_mtime_ns} {status.st_ctime_ns} {status.st_ino}"
-                        )
+                        record(f"p {name} {status.st_size} {modified} {status.st_ctime_ns} {status.st_ino}")
                     else:
-                        records.append("f " + name)
+                        record("f " + name)
         except OSError as error:
             records.append(f"unreadable {error.errno}")
         records[1:] = sorted(records[1:])
@@ -228,7 +230,7 @@ def _file_content(path: str) -> bytes:
 
 
 def _as_json(value: Invocation | Inputs) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(json.dumps(asdict(value)))
+    loaded: dict[str, Any] = json.loads(json.dumps(value._asdict()))
     return loaded
 
 

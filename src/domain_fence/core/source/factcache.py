@@ -33,11 +33,16 @@ import pickle
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from domain_fence.core.source.cachedir import CACHE_DIR_ENV as CACHE_DIR_ENV
+from domain_fence.core.source.cachedir import DEFAULT_DIRECTORY as DEFAULT_DIRECTORY
+from domain_fence.core.source.cachedir import NO_CACHE_ENV as NO_CACHE_ENV
+from domain_fence.core.source.cachedir import cache_directory as cache_directory
 
 if TYPE_CHECKING:
     from domain_fence.core.source.flow import FlowFacts
@@ -45,24 +50,9 @@ if TYPE_CHECKING:
 
 FACTS_VERSION = 4  # bump when the meaning of a fact changes without its code changing
 PACK_FORMAT = "domain-fence facts 1"
-DEFAULT_DIRECTORY = ".domain_fence_cache"
-CACHE_DIR_ENV = "DOMAIN_FENCE_CACHE_DIR"
-NO_CACHE_ENV = "DOMAIN_FENCE_NO_CACHE"
 # A file modified this recently may be modified again within the same clock tick
 # without its size changing; its facts are not kept until it has settled.
 RACY_WINDOW_NS = 2_000_000_000
-
-
-def cache_directory(root: Path, environ: Mapping[str, str] | None = None) -> Path | None:
-    """Where the caches of the project at ``root`` go, or None when caching is off:
-    ``DOMAIN_FENCE_NO_CACHE`` (any value but empty, 0, false or no) turns it off,
-    ``DOMAIN_FENCE_CACHE_DIR`` moves it (relative to the current directory)."""
-    if environ is None:
-        environ = os.environ
-    if environ.get(NO_CACHE_ENV, "").strip().lower() not in ("", "0", "false", "no"):
-        return None
-    relocated = environ.get(CACHE_DIR_ENV, "").strip()
-    return Path(relocated).resolve() if relocated else Path(root) / DEFAULT_DIRECTORY
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,11 @@
 
 Nothing here imports the code being checked: top-level packages are located with
 ``importlib.machinery.PathFinder``, which reads directories but runs no code, and the
-rest of a dotted name is resolved by walking those directories.
+rest of a dotted name is resolved by walking those directories (:mod:`.packages`).
 """
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import os
 import re
 import stat
@@ -17,9 +15,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-
-class ModuleNotFound(Exception):
-    """A root package could not be located."""
+from domain_fence.core.source.packages import ModuleNotFound as ModuleNotFound
+from domain_fence.core.source.packages import default_search_paths as default_search_paths
+from domain_fence.core.source.packages import locate_package as locate_package
 
 
 @dataclass(frozen=True)
@@ -74,31 +72,6 @@ def module_expression_error(text: str) -> str | None:
 
 def matches_any(module: str, expressions: Iterable[ModuleExpression]) -> bool:
     return any(expression.matches(module) for expression in expressions)
-
-
-def locate_package(name: str, search_paths: list[str]) -> list[Path]:
-    """Directories holding package ``name`` (several for a namespace package).
-
-    Raises ModuleNotFound when it is not found on ``search_paths``, or is a single
-    module rather than a package.
-    """
-    top, *rest = name.split(".")
-    spec = importlib.machinery.PathFinder.find_spec(top, search_paths)
-    if spec is None:
-        # Editable installs register finders on sys.meta_path instead of path entries.
-        # find_spec on a top-level name locates it without executing it.
-        try:
-            spec = importlib.util.find_spec(top)
-        except (ImportError, ValueError):  # e.g. a module in sys.modules without a spec
-            spec = None
-    if spec is None or spec.submodule_search_locations is None:
-        raise ModuleNotFound(f"root package {name!r} not found (searched {', '.join(search_paths) or 'nothing'})")
-    directories = [Path(location) for location in spec.submodule_search_locations]
-    for segment in rest:
-        directories = [d / segment for d in directories if (d / segment).is_dir()]
-        if not directories:
-            raise ModuleNotFound(f"root package {name!r} not found below {top!r}")
-    return directories
 
 
 def regular_parent(name: str, search_paths: list[str]) -> str | None:
@@ -270,17 +243,6 @@ def _is_directory(entry: os.DirEntry[str]) -> bool:
 
 def _has_init(entry: os.DirEntry[str]) -> bool:
     return os.path.isfile(os.path.join(entry.path, "__init__.py"))
-
-
-def default_search_paths(project_root: Path) -> list[str]:
-    """Where root packages are looked for: the project root (as ``lint-imports`` does),
-    its ``src`` directory when there is one, then ``sys.path``."""
-    import sys
-
-    paths = [str(project_root)]
-    if (project_root / "src").is_dir():
-        paths.append(str(project_root / "src"))
-    return paths + [p for p in sys.path if p not in paths]
 
 
 def resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str | None:
