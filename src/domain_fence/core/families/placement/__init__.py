@@ -73,9 +73,9 @@ class PlacementFamily:
         index = context.index
         facts = index.known_facts(module)
         judged = context.memo.get(("placement-judged", config))
-        if facts is None and judged and module in judged[0] and module not in judged[1]:
-            if not index.has_buffer(module):
-                return ()  # its file cannot define a match (read in this run: unchanged since)
+        unread = facts is None and not index.has_buffer(module)
+        if unread and judged and module in judged[0] and module not in judged[1]:
+            return ()  # its file cannot define a match (read in this run: unchanged since)
         if facts is None or facts.unreadable is not None:
             path = index.modules.get(module)
             if path is None or not path.name.endswith(".py"):
