@@ -51,6 +51,7 @@ def timed(corpus: Path, off: bool, extra: list[str]) -> tuple[float, float]:
     for cache in CACHES:
         shutil.rmtree(corpus / cache, ignore_errors=True)
     env = {**os.environ, "PYTHONPATH": str(corpus / "src")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled once, not on every run
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(

@@ -234,7 +234,8 @@ TOOL_NAMES = ("domain-fence", "lint-imports", "lint-imports+fence", "flake8", "t
 
 def tool_environment(corpus: Corpus, tool: Tool | None = None) -> dict[str, str]:
     env = dict(os.environ)
-    for name in ("PYTHONSTARTUP", FENCE_CACHE_ENV, "DOMAIN_FENCE_NO_CACHE"):
+    # PYTHONDONTWRITEBYTECODE: an editable install would be compiled again on every run.
+    for name in ("PYTHONSTARTUP", "PYTHONDONTWRITEBYTECODE", FENCE_CACHE_ENV, "DOMAIN_FENCE_NO_CACHE"):
         env.pop(name, None)
     env["PYTHONPATH"] = str(corpus.src)
     env.update(dict(tool.env) if tool else {})
