@@ -62,7 +62,7 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")  # a zombie has ended; only its parent's wait is missing
 
 
-@pytest.mark.parametrize("delay", [0.0, 0.01, 0.05, 0.1, 0.2, 0.4])
+@pytest.mark.parametrize("delay", [0.0, 0.05, 0.2])
 def test_ctrl_c_while_the_graph_is_built_exits_130_with_one_line(tmp_path, delay):
     root = many_modules(tmp_path, 600)
     lock = root / ".import_linter_cache" / "domain-fence.lock"
