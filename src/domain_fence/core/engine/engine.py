@@ -324,6 +324,8 @@ class Engine:
         """Check ``module`` from ``text``. An edit that leaves what other modules depend
         on as it was (its views, :meth:`_views`) keeps the project-wide answers: the
         next keystroke costs one module, not the project."""
+        if not self.index.has_buffer(module) and text == self.index.disk_text(module):
+            return  # the saved file (flake8 hands every file so): nothing changes
         if module not in self._graph_imports and not self.index.has_buffer(module):
             saved = self.index.file_facts(module)  # what the import graph was built from
             if saved is not None:
