@@ -105,6 +105,7 @@ def engine(root: Path, cached: bool = True) -> Engine:
 def check(root: Path, cached: bool = True) -> list[str]:
     """The fingerprints of every finding, the cache written as a run's exit writes it."""
     checker = engine(root, cached)
+    checker.validate()  # as every front end does first
     found = [f.fingerprint for spec in checker.contracts for f in checker.check_contract(spec).findings]
     checker.save()
     return sorted(found)
@@ -137,6 +138,34 @@ def test_events_named_by_a_pattern_are_traced_as_their_builders_are_parsed(proje
     # to trace as they are parsed (traps.py builds a Recognized, and names no base).
     # Only the helper is read again, once the builders' flows say it is one.
     assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py"]
+
+
+def test_a_run_that_parses_nothing_reads_no_module_for_the_hints(project, monkeypatch, traced, parsed):
+    from domain_fence.core.families import vocabulary
+    from domain_fence.core.families.vocabulary import events
+
+    config = project / ".importlinter"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("leaks.runtime.events.Event", "leaks.runtime.events:Eve*"), encoding="utf-8")
+    first = check(project)
+    forget(monkeypatch)
+    primed: list[str] = []
+    real = events.prime_flow_hints
+
+    def priming(config, index):
+        primed.append(config.contract)
+        real(config, index)
+
+    monkeypatch.setattr(events, "prime_flow_hints", priming)
+    monkeypatch.setattr(vocabulary, "prime_flow_hints", priming)
+    traced.clear()
+    parsed.clear()
+    assert check(project) == first
+    assert (primed, traced, parsed) == ([], [], [])  # every fact from the cache: no hint needed
+    edit(project / "leaks" / "runtime" / "learner.py", "from leaks.runtime.events import Recognized\n")
+    forget(monkeypatch)
+    check(project)
+    assert primed == ["runtime-events-speak-runtime"]  # once, before the edited file is parsed
 
 
 def test_a_hint_traces_only_the_files_of_the_modules_it_is_for(project, traced):

@@ -84,6 +84,8 @@ class ProjectIndex:
     _flows: dict[str, FlowFacts | None] = field(default_factory=dict, repr=False)  # extracted when asked
     # see trace_when_mentioned: names, and the modules whose files they are looked for in
     _trace: tuple[tuple[tuple[bytes, ...], Callable[[str], bool] | None], ...] = field(default=(), repr=False)
+    _primers: dict[object, Callable[[], None]] = field(default_factory=dict, repr=False)  # see before_parsing
+    _primed: set[object] = field(default_factory=set, repr=False)
 
     @classmethod
     def build(
@@ -239,6 +241,14 @@ class ProjectIndex:
         if encoded and (encoded, among) not in self._trace:
             self._trace = (*self._trace, (encoded, among))
 
+    def before_parsing(self, key: object, primer: Callable[[], None]) -> None:
+        """Run ``primer`` (once per ``key``) before the first file is parsed: it may tell
+        :meth:`trace_when_mentioned` what it learns from a few files. A run that parses
+        nothing (every fact cached) never runs it."""
+        if key not in self._primed:
+            self._primed.add(key)
+            self._primers[key] = primer
+
     def _names_to_trace(
         self, module: str, extra: tuple[bytes, ...], among: Callable[[str], bool] | None
     ) -> tuple[bytes, ...]:
@@ -261,6 +271,7 @@ class ProjectIndex:
         or of ``mentioning`` (in a module ``among`` accepts), or for every file with
         ``trace_all``."""
         extra = tuple(name.encode("utf-8") for name in mentioning if name)
+        modules = list(modules)
         with _no_cyclic_collection():
             jobs: list[_Job] = []
             for module in modules:
@@ -280,6 +291,14 @@ class ProjectIndex:
                     jobs.append(job)
                 else:
                     self._keep(job, found)
+            if jobs and self._primers:  # a file is to be parsed: the hints first
+                for job in jobs:
+                    del self._facts[job.module]
+                primers, self._primers = self._primers, {}
+                for primer in primers.values():
+                    primer()
+                self.prefetch(modules, trace_all=trace_all, mentioning=mentioning, among=among)
+                return
             for job, (facts, pickled, declarations, traced) in zip(
                 jobs, _extract_all(jobs, self.parallel), strict=True
             ):

@@ -7,6 +7,7 @@ The rules themselves live in :mod:`..events` (DOM101-DOM104) and
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from domain_fence.core.families.config import EVENTS_SCOPE, VocabularyConfig, pa
 from domain_fence.core.families.vocabulary.events import (
     VocabularyChecker,
     prefetch_covered,
+    prime_flow_hints,
     unmatched_event_bases,
     unmatched_module_expressions,
 )
@@ -42,9 +44,8 @@ class VocabularyFamily:
         return parse_vocabulary(contract, name, raw, root)
 
     def problems(self, config: VocabularyConfig, context: Context) -> list[str]:
-        # Every covered file is read in any case: read them now, together (the event
-        # bases' modules among them), before any contract reads them one by one.
-        prefetch_covered(config, context.index)
+        # Before any contract parses the covered files (the boundary's may come first).
+        context.index.before_parsing(("flow hints", config), functools.partial(prime_flow_hints, config, context.index))
         problems = [
             f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
             for expression in unmatched_module_expressions(config, context.index)

@@ -305,7 +305,7 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
     covered = [module for module in (index.modules if among is None else among) if config.covers(module)]
     resolver = EventResolver(index, ())
     base_modules = [resolver.split(base)[0] for base in config.event_bases]
-    prime_flow_hints(config, index)
+    index.before_parsing(("flow hints", config), functools.partial(prime_flow_hints, config, index))
     index.prefetch([*covered, *(module for module in base_modules if module)])
     if EVENTS_SCOPE in config.scope:
         # Resolving every class's bases and every call's callee reads the modules they
@@ -329,7 +329,7 @@ def prime_flow_hints(config: VocabularyConfig, index: ProjectIndex) -> None:
     mention the pattern's literal part: they may define an event), and the names of
     the events they define join the hint. Only a hint: what DOM105 finds never
     depends on it, a file it misses is traced when asked."""
-    if EVENTS_SCOPE not in config.scope or _PRIMED.get((config, id(index))) is index:
+    if EVENTS_SCOPE not in config.scope:
         return
     names = _likely_traced(config)
     if config.event_base_patterns:
@@ -343,12 +343,6 @@ def prime_flow_hints(config: VocabularyConfig, index: ProjectIndex) -> None:
                 if resolver.is_event(f"{module}.{qualname}"):
                     names.append(qualname.rsplit(".", 1)[-1])
     index.trace_when_mentioned(names, among=config.covers)  # DOM105 reports in the covered modules only
-    if len(_PRIMED) >= 16:
-        _PRIMED.clear()
-    _PRIMED[(config, id(index))] = index
-
-
-_PRIMED: dict[tuple[VocabularyConfig, int], ProjectIndex] = {}
 
 
 def _likely_traced(config: VocabularyConfig) -> list[str]:
