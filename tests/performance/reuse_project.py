@@ -96,6 +96,8 @@ FILES = {
     "shop/runtime/bad.py": "from shop.experiment import runner\n\nVALUE = runner\n",
     "shop/experiment/__init__.py": "",
     "shop/experiment/runner.py": "from shop.runtime import leaf\n\n\ndef init_telemetry():\n    return leaf\n",
+    # After runner in module order: its pattern is matched by then, so it is never parsed.
+    "shop/experiment/zlate.py": '"""Not yet: def init_telemetry() moves here."""\n',
 }
 
 
@@ -159,6 +161,13 @@ EDITS = {
     "a module made unreadable": lambda root: append(root, "shop/runtime/leaf.py", "\ndef broken(:\n"),
     "an allowed module matches a pattern": lambda root: append(
         root, "shop/experiment/runner.py", "\n\ndef configure_run():\n    return None\n"
+    ),
+    "an allowed module never parsed defines a matched pattern": lambda root: append(
+        root, "shop/experiment/zlate.py", "\n\ndef init_telemetry():\n    return None\n"
+    ),
+    "an allowed match moves to a module never parsed": lambda root: (
+        replace(root, "shop/experiment/runner.py", "def init_telemetry", "def start_telemetry"),
+        append(root, "shop/experiment/zlate.py", "\n\ndef init_telemetry():\n    return None\n"),
     ),
     "an import made forbidden": lambda root: append(
         root, "shop/runtime/leaf.py", "\nfrom shop.experiment import runner\n"

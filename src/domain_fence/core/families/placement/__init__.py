@@ -15,6 +15,7 @@ from domain_fence.core.families.placement.definitions import (
     check_placement,
     facts_definitions,
     module_placement_findings,
+    passes_filter,
     prefetch_candidates,
 )
 from domain_fence.core.model.findings import Finding
@@ -42,9 +43,14 @@ class PlacementFamily:
         return list(context.index.modules)
 
     def prepare(self, config: PlacementConfig, context: Context, modules: list[str]) -> None:
-        # The bytes prefilter decides which files are parsed at all; those are parsed
-        # together (the allowed modules' too: which patterns match nothing reads them).
-        candidates = prefetch_candidates(context.index, modules, config.symbols)
+        # The bytes prefilter decides which files are parsed at all; those outside the
+        # allowed modules are parsed together. An allowed module's file is parsed only
+        # while a pattern it may define is matched nowhere yet (check_placement).
+        index = context.index
+        allowed = {module for module in modules if matches_any(module, config.allowed_modules)}
+        candidates = prefetch_candidates(index, [m for m in modules if m not in allowed], config.symbols)
+        could_match = bytes_filter(config.symbols)
+        candidates += [m for m in modules if m in allowed and passes_filter(index, m, config.symbols, could_match)]
         # Which files the filter let through: a module's view need not read it again.
         context.memo[("placement-judged", config)] = (frozenset(modules), frozenset(candidates))
 
@@ -69,7 +75,12 @@ class PlacementFamily:
         """The patterns the module's definitions match, or that it cannot be read: all
         that the project-wide answers (which patterns match nothing, which unreadable
         allowed module may hide a match) read of it. ``read`` makes no difference:
-        every file's bytes are read, to skip those that cannot match."""
+        every file's bytes are read, to skip those that cannot match.
+
+        An allowed module whose file the check did not parse has for its view the
+        patterns its bytes may define: it was not parsed because each of them was
+        matched already, by a module whose own view is what it matches, so while that
+        module's view and these patterns stay as they are, no answer can change."""
         index = context.index
         facts = index.known_facts(module)
         judged = context.memo.get(("placement-judged", config))
@@ -81,10 +92,14 @@ class PlacementFamily:
             if path is None or not path.name.endswith(".py"):
                 return ()
             try:
-                could_match = bytes_filter(config.symbols)(path.read_bytes())
+                data: bytes | None = path.read_bytes()
             except OSError:
-                could_match = True
-            facts = index.file_facts(module) if could_match else None
+                data = None
+            if data is not None and not bytes_filter(config.symbols)(data):
+                return ()
+            if unread and data is not None and matches_any(module, config.allowed_modules):
+                return ("not parsed", tuple(p for p in config.symbols if bytes_filter((p,))(data)))
+            facts = index.file_facts(module)
             if facts is None:
                 return ()
         if facts.unreadable is not None:

@@ -215,7 +215,7 @@ def prefetch_candidates(index: ProjectIndex, modules: Iterable[str], patterns: S
     """The modules that may define a match, their facts read together (in parallel when
     many are to be parsed): checked one by one, they would be parsed one by one."""
     could_match = bytes_filter(patterns)
-    candidates = [module for module in modules if _passes(index, module, patterns, could_match)]
+    candidates = [module for module in modules if passes_filter(index, module, patterns, could_match)]
     index.prefetch(candidates)
     return candidates
 
@@ -237,7 +237,9 @@ def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], 
     return Scan(tuple(sorted(found)), tuple(sorted(unreadable)))
 
 
-def _passes(index: ProjectIndex, module: str, patterns: Sequence[str], could_match: Callable[[bytes], bool]) -> bool:
+def passes_filter(
+    index: ProjectIndex, module: str, patterns: Sequence[str], could_match: Callable[[bytes], bool]
+) -> bool:
     """Whether ``module`` may define a name matching ``patterns``: from its facts when
     another contract has read them already, else from its bytes."""
     file = index.modules.get(module)
@@ -299,7 +301,7 @@ def _match_in(
     for module in modules:
         if not unmatched:
             break
-        wanted = [pattern for pattern in unmatched if _passes(index, module, [pattern], filters[pattern])]
+        wanted = [pattern for pattern in unmatched if passes_filter(index, module, [pattern], filters[pattern])]
         facts = index.file_facts(module) if wanted else None
         if facts is None:
             continue

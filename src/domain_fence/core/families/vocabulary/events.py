@@ -376,6 +376,7 @@ def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list
     (``pydantic.BaseModel``), or in a module that cannot be read or that star-imports,
     cannot be told apart from a correct one and is not reported."""
     resolver = EventResolver(index, ())
+    index.prefetch(module for module in (resolver.split(base)[0] for base in config.event_bases) if module)
     unmatched = []
     for base in config.event_bases:
         module, rest = resolver.split(base)
