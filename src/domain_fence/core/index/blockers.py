@@ -19,6 +19,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
+from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
 NOT_RUN = "contract not run: the import graph cannot be built until this is fixed"
 
@@ -96,6 +97,26 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
                     else:
                         pending.append((Path(entry.path), ancestors | {real}, in_package or is_package))
     return sorted(found)
+
+
+def graph_refused(index: ProjectIndex, root_packages: Iterable[str]) -> bool:
+    """Whether building the import graph would stop before any file is parsed, as the
+    front ends' builder checks first: a project path that is not UTF-8, a root package
+    not found or inside a regular package, a symlink loop or a file name that is not
+    UTF-8 below the packages, or a file the graph needs that the index could not read.
+    Asked instead of building the graph when its result is kept from an earlier run."""
+    if not is_utf8(str(index.root)) or skipped_blockers(index, graph_only=True):
+        return True
+    search_paths = default_search_paths(index.root)
+    directories: list[Path] = []
+    for package in root_packages:
+        if regular_parent(package, search_paths) is not None:
+            return True
+        try:
+            directories += locate_package(package, search_paths)
+        except ModuleNotFound:
+            return True
+    return bool(walk_blockers(index.root, directories))
 
 
 def source_blockers(index: ProjectIndex) -> list[Blocker]:
