@@ -76,9 +76,10 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
     found: set[Blocker] = set()
     for top in directories:
         top = Path(top)
-        pending = [(top, frozenset({os.path.realpath(top)}), (top / "__init__.py").is_file())]
+        top_real = os.path.realpath(top)
+        pending = [(top, top_real, frozenset({top_real}), (top / "__init__.py").is_file())]
         while pending:
-            directory, ancestors, in_package = pending.pop()
+            directory, directory_real, ancestors, in_package = pending.pop()
             try:
                 entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
             except OSError:
@@ -87,7 +88,10 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
                 if _is_python_file(entry.name) and not is_utf8(entry.name):
                     found.add(_blocker(root, Path(entry.path), "file name is not valid UTF-8"))
                 elif entry.name.isidentifier() and _is_directory(entry):
-                    real = os.path.realpath(entry.path)
+                    # Resolving costs a system call per path component: only for a link.
+                    real = (
+                        os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(directory_real, entry.name)
+                    )
                     is_package = os.path.isfile(os.path.join(entry.path, "__init__.py"))
                     if in_package and not is_package:
                         continue  # grimp goes no further into a plain directory of a package
@@ -95,7 +99,7 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
                         target = printable_path(root, Path(real))
                         found.add(_blocker(root, Path(entry.path), f"symlink loop: leads back to {target}"))
                     else:
-                        pending.append((Path(entry.path), ancestors | {real}, in_package or is_package))
+                        pending.append((Path(entry.path), real, ancestors | {real}, in_package or is_package))
     return sorted(found)
 
 
