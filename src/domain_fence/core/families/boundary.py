@@ -155,8 +155,8 @@ class BoundaryFamily:
             return ("unread",) if unread and not read else None
         if facts.unreadable is not None or facts.escaping_imports:
             return None
-        if unread:
-            return ("unread",)
+        if unread or not facts.imports:
+            return ("unread",) if unread else ()
         text = index.text(module)
         if text is None:
             return None
