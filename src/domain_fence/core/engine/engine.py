@@ -126,8 +126,14 @@ class Engine:
         settings: Settings,
         build_graph: Callable[[], ImportGraph] | None = None,
         index: ProjectIndex | None = None,
+        graph_from_bytes: Callable[[], bool] | None = None,
     ) -> None:
         self.settings = settings
+        # Whether the graphs ``build_graph`` gives are read from the files' bytes as they
+        # are (not from a cache trusting modification times): only then is a result
+        # computed from one kept, or a kept one taken instead. Asked when first needed.
+        self._graph_from_bytes = graph_from_bytes
+        self._graph_follows_bytes: bool | None = None
         self.index = index or ProjectIndex.build(settings.root, settings.root_packages, cache_dir=settings.cache_dir)
         self.context = Context(
             root=self.index.root,
@@ -153,7 +159,7 @@ class Engine:
         between runs (a persistent cache, a contract whose family allows it). Engines
         sharing an index (lint-imports builds one per contract) share the first
         engine's: the facts they read were read after it; ``again``: a new one."""
-        if self.index.cache is None or not any(reusable(spec.family) for spec in self.contracts):
+        if self.index.cache is None or not any(self._keeps_results(spec, ask=False) for spec in self.contracts):
             return None
         shared = _SNAPSHOTS.get(id(self.index))
         if shared is not None and shared[0] is self.index and not again:
@@ -282,7 +288,7 @@ class Engine:
         """The contract's findings kept module by module, when they can be (no editor
         buffer: those are not files a later run sees)."""
         family = reusable(spec.family)
-        if family is None or self._digests is None or self.index.cache is None:
+        if family is None or not self._keeps_results(spec) or self._digests is None or self.index.cache is None:
             return None
         if any(map(self.index.has_buffer, self.index.modules)):
             return None
@@ -293,6 +299,17 @@ class Engine:
         key = results_key(spec.id, spec.family.name, spec.config, session, paths)
         store = ResultStore(self.index.cache.directory, self.index.root, spec.id, key)
         return ModuleResults(family, spec.config, self.context, store, self._digests, view_keeps_findings(spec.family))
+
+    def _keeps_results(self, spec: ContractSpec, ask: bool = True) -> bool:
+        """Whether the contract's results may be kept between runs; without ``ask``, only
+        whether they may be, before the graph builder is asked."""
+        if reusable(spec.family) is None or not spec.family.needs_graph:
+            return reusable(spec.family) is not None
+        if self._graph_from_bytes is None or not ask:
+            return self._graph_from_bytes is not None
+        if self._graph_follows_bytes is None:
+            self._graph_follows_bytes = self._graph_from_bytes()
+        return self._graph_follows_bytes
 
     def _blocked(self, spec: ContractSpec) -> list[Finding] | None:
         """DOM001 for each file keeping the import graph from being built, when the
