@@ -279,7 +279,7 @@ class Engine:
 
     def _graph_would_build(self) -> bool:
         """Whether nothing keeps the import graph from being built before a file is read
-        (see :func:`~..index.blockers.graph_refusals`): else a full check says what."""
+        (see :func:`~..index.blockers.graph_refused`): else a full check says what."""
         if self._graph_refused is None:
             self._graph_refused = graph_refused(self.index, self.settings.root_packages)
         return not self._graph_refused
@@ -423,6 +423,7 @@ class Engine:
         else:
             self.context.forget()
         self._noqa.clear()
+        self._graph_refused = None
         if self._digests is not None:
             self._digests = self._snapshot(again=True)
         self._baselines.clear()
