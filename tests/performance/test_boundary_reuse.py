@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from reuse_project import append, changed, create, delete, replace, write_project
+from support import run_tool
 
 import domain_fence.integrations.importlinter.results as results
 from domain_fence.core.engine.resultcache import ResultStore
@@ -241,3 +242,12 @@ def test_a_changed_file_s_noqa_comments_are_read_again(project, builds):
     replace(project, "shop/runtime/bad.py", "HEAD = 1\n", "HEAD = 1  # noqa: DOM301\n")
     assert run(project, "--format", "json") == fresh(project, "--format", "json")
     assert len(builds) == 1  # the uncached run's
+
+
+def test_lint_imports_keeps_no_boundary_result(tmp_path):
+    """lint-imports builds the graph it hands our contracts with grimp's own cache,
+    which trusts modification times: a result computed from it is never kept."""
+    root = write_project(tmp_path / "project")
+    assert run_tool("lint-imports", "--no-logo", cwd=root).returncode == 1
+    assert (root / ".domain_fence_cache" / "results").is_dir()  # the other contracts'
+    assert not boundary_store(root).exists()
