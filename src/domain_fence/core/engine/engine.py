@@ -18,8 +18,12 @@ Rules applied here and nowhere else:
 
 With a persistent cache, the findings of a contract whose family allows it are kept
 module by module (:mod:`.resultcache`, :mod:`.reuse`): a later run checks again only
-the modules that changed, unless what other modules read of one changed. The rules
-above are applied to reused findings as to new ones, every run.
+the modules that changed, unless what other modules read of one changed. A boundary
+contract's result is the import graph's, so it is kept whole, outcome included,
+while no module's imports changed (its family's views are the imports): then the
+graph is not built, only what would refuse it before any file is read is looked for
+(:func:`~..index.blockers.graph_refused`). The rules above are applied to reused
+findings as to new ones, every run.
 """
 
 from __future__ import annotations
@@ -34,11 +38,11 @@ from typing import TYPE_CHECKING, Any
 from domain_fence.core.engine import rekey
 from domain_fence.core.engine.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
 from domain_fence.core.engine.noqa import NoqaComments
-from domain_fence.core.engine.resultcache import Digests, ResultStore, results_key
+from domain_fence.core.engine.resultcache import Digests, ResultStore, graph_builder_version, plain_extra, results_key
 from domain_fence.core.engine.reuse import ModuleResults
 from domain_fence.core.families import Context, Family, GraphUnavailableError
-from domain_fence.core.families.base import reusable
-from domain_fence.core.index.blockers import Blocker, blocker_finding, skipped_findings
+from domain_fence.core.families.base import reusable, view_keeps_findings
+from domain_fence.core.index.blockers import Blocker, blocker_finding, graph_refused, skipped_findings
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import take_census
@@ -122,8 +126,14 @@ class Engine:
         settings: Settings,
         build_graph: Callable[[], ImportGraph] | None = None,
         index: ProjectIndex | None = None,
+        graph_from_bytes: Callable[[], bool] | None = None,
     ) -> None:
         self.settings = settings
+        # Whether the graphs ``build_graph`` gives are read from the files' bytes as they
+        # are (not from a cache trusting modification times): only then is a result
+        # computed from one kept, or a kept one taken instead. Asked when first needed.
+        self._graph_from_bytes = graph_from_bytes
+        self._graph_follows_bytes: bool | None = None
         self.index = index or ProjectIndex.build(settings.root, settings.root_packages, cache_dir=settings.cache_dir)
         self.context = Context(
             root=self.index.root,
@@ -141,13 +151,15 @@ class Engine:
         self.checked: dict[str, list[str]] = {}
         self._noqa: dict[str, NoqaComments] = {}  # file -> its noqa comments, until it changes
         self._digests = self._snapshot()
+        self._incomplete: list[ModuleResults] = []  # stored results whose views the run may complete
+        self._graph_refused: bool | None = None
 
     def _snapshot(self, again: bool = False) -> Digests | None:
         """The stamp of every file before anything is read, when findings may be kept
         between runs (a persistent cache, a contract whose family allows it). Engines
         sharing an index (lint-imports builds one per contract) share the first
         engine's: the facts they read were read after it; ``again``: a new one."""
-        if self.index.cache is None or not any(reusable(spec.family) for spec in self.contracts):
+        if self.index.cache is None or not any(self._keeps_results(spec, ask=False) for spec in self.contracts):
             return None
         shared = _SNAPSHOTS.get(id(self.index))
         if shared is not None and shared[0] is self.index and not again:
@@ -223,45 +235,81 @@ class Engine:
     def _project_findings(
         self, spec: ContractSpec
     ) -> tuple[list[Finding], tuple[str, ...], tuple[str, ...], Mapping[str, Any]]:
-        blocked = self._blocked(spec)
-        if blocked is not None:
-            return blocked, (), (), {}
         family, config = spec.family, spec.config
-        # What the index could not analyse may hide anything: never a silent pass.
-        unanalysed = skipped_findings(self.index, spec.id)
         results = self._module_results(spec)
         plan = results.plan() if results is not None else None
+        if family.needs_graph and plan is not None and not (plan.whole and self._graph_would_build()):
+            plan = None  # the graph is needed: what it is built from may have changed
+        if plan is None or not plan.whole:
+            blocked = self._blocked(spec)
+            if blocked is not None:
+                return blocked, (), (), {}
+        # What the index could not analyse may hide anything: never a silent pass.
+        unanalysed = skipped_findings(self.index, spec.id)
         if results is not None and plan is not None:
             by_module = dict(plan.kept)
             by_module.update((module, family.check_module(config, self.context, module)) for module in plan.again)
             self.checked[spec.id] = plan.again
             for path, comments in plan.noqa.items():
                 self._noqa.setdefault(path, comments)
-            results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments)
+            extra = plan.extra if family.needs_graph else None
+            stored_extra = None if extra is None else plain_extra(extra)
+            results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments, stored_extra)
+            self._completing(results)
             found = [finding for module in plan.covered for finding in by_module[module]]
-            return [*found, *unanalysed], plan.warnings, plan.failures, {}
+            return [*found, *unanalysed], plan.warnings, plan.failures, extra or {}
         covered = family.covered(config, self.context)
         family.prepare(config, self.context, covered)
         by_module = {module: family.check_module(config, self.context, module) for module in covered}
         found = [finding for module in covered for finding in by_module[module]]
         outcome = family.outcome(config, self.context, found)
         self.checked[spec.id] = covered
-        if results is not None and not outcome.extra and list(outcome.findings) == found:
-            results.save(covered, by_module, outcome.warnings, outcome.failures, self._comments)
+        if results is not None and list(outcome.findings) == found:
+            stored_extra = plain_extra(outcome.extra) if outcome.extra else None
+            if stored_extra is not None or not outcome.extra:
+                results.save(covered, by_module, outcome.warnings, outcome.failures, self._comments, stored_extra)
+                self._completing(results)
         return [*outcome.findings, *unanalysed], outcome.warnings, outcome.failures, outcome.extra
+
+    def _completing(self, results: ModuleResults) -> None:
+        """Views a contract's store lacks may be known once later contracts read more
+        facts: recorded when the run is saved (:meth:`save`)."""
+        if results.view_keeps_findings and results.saved is not None:
+            self._incomplete.append(results)
+
+    def _graph_would_build(self) -> bool:
+        """Whether nothing keeps the import graph from being built before a file is read
+        (see :func:`~..index.blockers.graph_refused`): else a full check says what."""
+        if self._graph_refused is None:
+            self._graph_refused = graph_refused(self.index, self.settings.root_packages)
+        return not self._graph_refused
 
     def _module_results(self, spec: ContractSpec) -> ModuleResults | None:
         """The contract's findings kept module by module, when they can be (no editor
         buffer: those are not files a later run sees)."""
         family = reusable(spec.family)
-        if family is None or self._digests is None or self.index.cache is None:
+        if family is None or not self._keeps_results(spec) or self._digests is None or self.index.cache is None:
             return None
         if any(map(self.index.has_buffer, self.index.modules)):
             return None
         paths = self.index.absolute_paths()
-        key = results_key(spec.id, spec.family.name, spec.config, dict(self.settings.session), paths)
+        session: dict[str, Any] = dict(self.settings.session)
+        if spec.family.needs_graph:  # the graph is grimp's reading of the sources
+            session = {**session, "(graph builder)": graph_builder_version()}
+        key = results_key(spec.id, spec.family.name, spec.config, session, paths)
         store = ResultStore(self.index.cache.directory, self.index.root, spec.id, key)
-        return ModuleResults(family, spec.config, self.context, store, self._digests)
+        return ModuleResults(family, spec.config, self.context, store, self._digests, view_keeps_findings(spec.family))
+
+    def _keeps_results(self, spec: ContractSpec, ask: bool = True) -> bool:
+        """Whether the contract's results may be kept between runs; without ``ask``, only
+        whether they may be, before the graph builder is asked."""
+        if reusable(spec.family) is None or not spec.family.needs_graph:
+            return reusable(spec.family) is not None
+        if self._graph_from_bytes is None or not ask:
+            return self._graph_from_bytes is not None
+        if self._graph_follows_bytes is None:
+            self._graph_follows_bytes = self._graph_from_bytes()
+        return self._graph_follows_bytes
 
     def _blocked(self, spec: ContractSpec) -> list[Finding] | None:
         """DOM001 for each file keeping the import graph from being built, when the
@@ -345,7 +393,8 @@ class Engine:
         views = []
         for spec in self.contracts:
             family = reusable(spec.family)
-            if family is not None:
+            # A family whose views keep its findings reads the graph, which buffers leave.
+            if family is not None and not view_keeps_findings(spec.family):
                 views.append(family.module_view(spec.config, self.context, module, True))
         return views
 
@@ -376,6 +425,7 @@ class Engine:
         else:
             self.context.forget()
         self._noqa.clear()
+        self._graph_refused = None
         if self._digests is not None:
             self._digests = self._snapshot(again=True)
         self._baselines.clear()
@@ -401,6 +451,9 @@ class Engine:
             spec.family.prepare(spec.config, self.context, [m for m in modules if m in covered])
 
     def save(self) -> None:
+        for results in self._incomplete:
+            results.complete_views()
+        self._incomplete.clear()
         self.index.save()
 
     # -- the rules applied to every finding ---------------------------------------------

@@ -18,6 +18,14 @@ unchanged module's view is never recomputed, so a reuse run decodes the facts of
 changed modules only. A module whose findings include DOM001 (it could not be
 analysed: perhaps unreadable for a moment) is always checked again.
 
+A family whose findings depend on the views alone (the boundary: its views are the
+modules' imports, which make the import graph) keeps every module's findings while no
+view changed, the changed modules' too, with what its report shows besides findings
+(chains, domains: :func:`plain_extra`); there a view not recorded is unknown, and a
+changed module with one is a full check. Views the run could not give when the
+contract was checked (facts that later contracts read) are recorded when the run ends.
+The key of such a result holds the version of grimp, which reads the sources.
+
 Each file's digest is taken once per version: the size, modification and change
 times and inode recorded with it (when the file had settled before the run began)
 stand for it next time (as in :class:`~..source.factcache.Stamp`). An entry is written to a temporary file then moved in place,
@@ -43,9 +51,10 @@ from pathlib import Path
 from typing import Any
 
 from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.factcache import file_digest
 
-FORMAT = "domain-fence module results 1"
+FORMAT = "domain-fence module results 2"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 _FINDING_TYPES = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
@@ -75,6 +84,7 @@ class StoredResults:
     answers: Any = None  # the family's project-wide answers, as plain data
     # file -> its noqa comments (line, codes or None for all), for the files with findings
     noqa: dict[str, tuple[tuple[int, tuple[str, ...] | None], ...]] = field(default_factory=dict)
+    extra: Any = None  # what a report shows besides findings (see plain_extra); None: not kept
 
 
 def view_digest(view: object) -> bytes:
@@ -122,6 +132,23 @@ def tool_digest() -> str:
     return _TOOL
 
 
+_GRAPH_BUILDER: str | None = None
+
+
+def graph_builder_version() -> str:
+    """The installed grimp's version, read from its metadata (grimp is not imported):
+    another version may read the sources into another import graph."""
+    global _GRAPH_BUILDER
+    if _GRAPH_BUILDER is None:
+        from importlib import metadata
+
+        try:
+            _GRAPH_BUILDER = metadata.version("grimp")
+        except metadata.PackageNotFoundError:
+            _GRAPH_BUILDER = "unknown"
+    return _GRAPH_BUILDER
+
+
 def results_key(contract: str, family: str, config: object, session: object, paths: Mapping[str, str]) -> str:
     """What every stored finding depends on besides the sources: the contract, the
     tool, and every module of the project with its file (``paths``: file -> module)."""
@@ -161,6 +188,7 @@ class ResultStore:
             tuple(stored.failures),
             stored.answers,
             stored.noqa,
+            stored.extra,
         )
         try:
             encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
@@ -179,9 +207,9 @@ class ResultStore:
 
 
 def _parse(data: object, key: str) -> StoredResults | None:
-    if not (isinstance(data, tuple) and len(data) == 9 and data[:2] == (FORMAT, key)):
+    if not (isinstance(data, tuple) and len(data) == 10 and data[:2] == (FORMAT, key)):
         return None
-    raw_modules, covered, raw_findings, warnings, failures, answers, noqa = data[2:]
+    raw_modules, covered, raw_findings, warnings, failures, answers, noqa, extra = data[2:]
     modules = {}
     for module, (stamp, digest, view) in raw_modules.items():
         if not (isinstance(module, str) and _optional(digest, bytes) and _optional(view, bytes)):
@@ -198,7 +226,49 @@ def _parse(data: object, key: str) -> StoredResults | None:
         for line, codes in lines:
             if not (isinstance(path, str) and isinstance(line, int) and (codes is None or _strings(codes))):
                 return None
-    return StoredResults(modules, list(covered), findings, tuple(warnings), tuple(failures), answers, noqa)
+    if extra is not None:
+        extra_of(extra)  # raises when it is not what plain_extra writes
+    return StoredResults(modules, list(covered), findings, tuple(warnings), tuple(failures), answers, noqa, extra)
+
+
+def plain_extra(extra: Mapping[str, Any]) -> object:
+    """What a report shows besides findings (a boundary's chains and domains) as plain
+    data; None when it holds anything else, which is then not kept."""
+    if set(extra) - {"chains", "domains"}:
+        return None
+    chains = tuple(
+        (fingerprint, tuple((link.importer, link.imported, tuple(link.line_numbers)) for link in chain))
+        for fingerprint, chain in sorted(extra.get("chains", {}).items())
+    )
+    domains = extra.get("domains")
+    return (chains, None if domains is None else (tuple(domains.sources), tuple(domains.forbidden)))
+
+
+def extra_of(plain: object) -> dict[str, Any]:
+    """:func:`plain_extra`'s data read back (ValueError when it is not)."""
+    if not (isinstance(plain, tuple) and len(plain) == 2 and isinstance(plain[0], tuple)):
+        raise ValueError("not a report's extra")
+    chains: dict[str, tuple[Link, ...]] = {}
+    for item in plain[0]:
+        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and item[1]):
+            raise ValueError("not a chain")
+        chains[item[0]] = tuple(_link(link) for link in item[1])
+    extra: dict[str, Any] = {"chains": chains}
+    domains = plain[1]
+    if domains is not None:
+        if not (isinstance(domains, tuple) and len(domains) == 2 and all(map(_strings, domains))):
+            raise ValueError("not domains")
+        extra["domains"] = Domains(domains[0], domains[1])
+    return extra
+
+
+def _link(item: object) -> Link:
+    if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
+        raise ValueError("not a link")
+    lines = item[2]
+    if not (isinstance(lines, tuple) and all(type(line) is int for line in lines)):
+        raise ValueError("not a link")
+    return Link(item[0], item[1], lines)
 
 
 def _strings(values: object) -> bool:

@@ -3,11 +3,19 @@ what it records for the next one (the storage is :mod:`.resultcache`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
 from domain_fence.core.engine.noqa import NoqaComments
-from domain_fence.core.engine.resultcache import Digests, ModuleEntry, ResultStore, StoredResults, view_digest
+from domain_fence.core.engine.resultcache import (
+    Digests,
+    ModuleEntry,
+    ResultStore,
+    StoredResults,
+    extra_of,
+    view_digest,
+)
 from domain_fence.core.families.base import Context, Reusable
 from domain_fence.core.model.findings import Finding
 
@@ -24,20 +32,36 @@ class Plan:
     kept: dict[str, list[Finding]]
     warnings: tuple[str, ...]
     failures: tuple[str, ...]
-    noqa: dict[str, NoqaComments]  # the noqa comments of the files whose findings are kept
+    noqa: dict[str, NoqaComments]  # the noqa comments of the unchanged files whose findings are kept
+    extra: Mapping[str, Any] | None  # what the report shows besides findings; None: not kept
+
+    @property
+    def whole(self) -> bool:
+        """Everything is kept: no module to check again, and the outcome's extra."""
+        return not self.again and self.extra is not None
 
 
 class ModuleResults:
     """One contract's stored results, and the project as this run sees it."""
 
-    def __init__(self, family: Reusable, config: object, context: Context, store: ResultStore, digests: Digests):
+    def __init__(
+        self,
+        family: Reusable,
+        config: object,
+        context: Context,
+        store: ResultStore,
+        digests: Digests,
+        view_keeps_findings: bool = False,
+    ):
         self.family = family
+        self.view_keeps_findings = view_keeps_findings  # see Reusable
         self.config = config
         self.context = context
         self.store = store
         self.digests = digests
         self.stored: StoredResults | None = None
         self.changed: set[str] = set()
+        self.saved: StoredResults | None = None  # what this run stored
 
     def plan(self) -> Plan | None:
         """What can be reused; None when the contract must be checked whole."""
@@ -58,7 +82,12 @@ class ModuleResults:
             return None
         for module in sorted(self.changed):
             before = stored.modules[module].view
-            if before is not None and view_digest(self._view(module, read=True)) != before:
+            if self.view_keeps_findings:
+                now = self._view(module, read=True)
+                same = before is not None and now is not None and view_digest(now) == before
+            else:
+                same = before is None or view_digest(self._view(module, read=True)) == before
+            if not same:
                 # What other modules read of it changed: anything may differ, and the
                 # answers taken up are not the project's any more.
                 self.context.forget()
@@ -66,16 +95,22 @@ class ModuleResults:
         again = [
             module
             for module in stored.covered
-            if module in self.changed or any(f.code == UNANALYSABLE for f in stored.findings[module])
+            if (module in self.changed and not self.view_keeps_findings)
+            or any(f.code == UNANALYSABLE for f in stored.findings[module])
         ]
         kept = {module: stored.findings[module] for module in stored.covered if module not in again}
-        paths = {finding.path for found in kept.values() for finding in found}
+        # A changed file's comments are read again: its findings may be kept, not its noqa.
+        paths = {finding.path for m, found in kept.items() if m not in self.changed for finding in found}
         noqa = {
             path: NoqaComments({line: None if codes is None else frozenset(codes) for line, codes in lines})
             for path, lines in stored.noqa.items()
             if path in paths
         }
-        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa)
+        try:
+            extra = None if stored.extra is None else extra_of(stored.extra)
+        except ValueError:
+            extra = None
+        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa, extra)
 
     def save(
         self,
@@ -84,9 +119,11 @@ class ModuleResults:
         warnings: tuple[str, ...],
         failures: tuple[str, ...],
         comments: Callable[[str], NoqaComments],
+        extra: object = None,
     ) -> None:
         """Record what this run found, when no file changed while it ran; ``comments``
-        gives the noqa comments of a file (each file's bytes decide them)."""
+        gives the noqa comments of a file (each file's bytes decide them), ``extra`` what
+        the report shows besides findings, as plain data (None: not kept)."""
         index = self.context.index
         stored = self.stored
         answers = self.family.answers(self.config, self.context)
@@ -119,7 +156,25 @@ class ModuleResults:
         }
         if not self.digests.unchanged():
             return
-        self.store.save(StoredResults(entries, covered, findings, warnings, failures, answers, noqa))
+        self.saved = StoredResults(entries, covered, findings, warnings, failures, answers, noqa, extra)
+        self.store.save(self.saved)
+
+    def complete_views(self) -> None:
+        """Record the views this run's contract could not give when it was saved, of the
+        modules whose facts later contracts read: for a family whose views keep its
+        findings, a changed module whose view is unknown is a full check."""
+        saved = self.saved
+        if saved is None or not self.view_keeps_findings:
+            return
+        modules = dict(saved.modules)
+        for module, entry in saved.modules.items():
+            if entry.view is None and entry.digest is not None:
+                view = self._view(module, read=False)
+                if view is not None:
+                    modules[module] = replace(entry, view=view_digest(view))
+        if modules != saved.modules and self.digests.unchanged():
+            self.saved = replace(saved, modules=modules)
+            self.store.save(self.saved)
 
     def _view(self, module: str, read: bool) -> object:
         return self.family.module_view(self.config, self.context, module, read)

@@ -165,7 +165,14 @@ class Family(Protocol):
 
 class Reusable(Protocol):
     """A family whose findings the engine may keep module by module between runs (see
-    :mod:`domain_fence.core.engine.resultcache`)."""
+    :mod:`domain_fence.core.engine.resultcache`).
+
+    A family whose findings and outcome depend on the modules' views alone (the
+    boundary's, on the import graph) says so with ``view_keeps_findings = True``: then
+    a module whose view is unchanged keeps its findings too, so that when no view
+    changed the whole result is kept, outcome included, and nothing is checked again.
+    For such a family a view of None means *unknown*: a changed module whose view was
+    or is None is a full check."""
 
     def module_view(self, config: Any, context: Context, module: str, read: bool) -> object:
         """What of ``module`` the contract's findings in *other* modules, and its
@@ -187,3 +194,8 @@ class Reusable(Protocol):
 
 def reusable(family: Family) -> Reusable | None:
     return family if callable(getattr(family, "module_view", None)) else None  # type: ignore[return-value]
+
+
+def view_keeps_findings(family: Family) -> bool:
+    """Whether a module whose view is unchanged keeps its findings (see :class:`Reusable`)."""
+    return reusable(family) is not None and getattr(family, "view_keeps_findings", False) is True

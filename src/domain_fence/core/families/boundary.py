@@ -130,6 +130,62 @@ class BoundaryFamily:
             extra={"chains": chains, "domains": domains},
         )
 
+    # Kept between runs (:class:`~.base.Reusable`): the findings and the outcome are the
+    # import graph's, and the graph is the modules' imports, so while every module's
+    # imports are as they were the whole result is, and no graph need be built.
+    view_keeps_findings = True
+
+    def module_view(self, config: BoundaryConfig, context: Context, module: str, read: bool) -> object:
+        """What the import graph holds of ``module``: each import of its file (the module
+        and name imported, the statement's line, the imported name's place, whether
+        under ``TYPE_CHECKING``, and the text of those lines, as grimp reads it), or
+        only that it can be read when nothing the contract reports reads its imports.
+        None when not known: its facts not read yet (with ``read`` False), or it cannot
+        be analysed, or an import of it climbs above the top-level package (the graph
+        cannot be built then: a full check says why)."""
+        index = context.index
+        path = index.modules.get(module)
+        if path is None:
+            return None
+        if not path.name.endswith(".py"):  # a namespace directory: no imports, no bytes
+            return ("namespace",)
+        unread = _imports_unread(config, context, module)
+        facts = index.file_facts(module) if read else index.known_facts(module)
+        if facts is None:
+            return ("unread",) if unread and not read else None
+        if facts.unreadable is not None or facts.escaping_imports:
+            return None
+        if unread or not facts.imports:
+            return ("unread",) if unread else ()
+        text = index.text(module)
+        if text is None:
+            return None
+        lines = _physical_lines(text)
+        return tuple(
+            sorted(
+                (
+                    fact.source,
+                    fact.name is None,  # ``import a`` or ``from a import ...``
+                    fact.name or "",
+                    fact.line,
+                    fact.name_line,
+                    fact.col,
+                    fact.end_col,
+                    fact.type_checking,
+                    _line_text(lines, fact.line),
+                    _line_text(lines, fact.at_line),
+                )
+                for fact in facts.imports
+            )
+        )
+
+    def answers(self, config: BoundaryConfig, context: Context) -> object:
+        return None  # what the module checks read is the graph, which the views stand for
+
+    def reuse_answers(self, config: BoundaryConfig, context: Context, answers: object) -> None:
+        if answers is not None:
+            raise ValueError("no answers are kept for a boundary")
+
 
 def unmatched_wildcards(config: BoundaryConfig, modules: Iterable[str], root_packages: Iterable[str]) -> list[str]:
     """One line per wildcard expression of the project's own modules that matches none
@@ -149,6 +205,27 @@ def unmatched_wildcards(config: BoundaryConfig, modules: Iterable[str], root_pac
 
 def _is_forbidden(config: BoundaryConfig, module: str) -> bool:
     return matches_any(module, config.forbidden_modules)
+
+
+def _imports_unread(config: BoundaryConfig, context: Context, module: str) -> bool:
+    """Whether nothing the contract reports depends on ``module``'s imports: a forbidden
+    module ends every route it is on, so its imports are never followed. Only an
+    ``ignore_imports`` entry from it (reported when it matches nothing), or an external
+    package it alone imports (a module of the graph then), could tell them apart."""
+    return (
+        _is_forbidden(config, module)
+        and not context.session_flag("include_external_packages")
+        and not any(expression.importer.matches(module) for expression in config.ignore_imports)
+    )
+
+
+def _physical_lines(text: str) -> list[str]:
+    """The lines of ``text`` as Python numbers them (a form feed ends no line)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _line_text(lines: list[str], number: int) -> str:
+    return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def _unclassified(config: BoundaryConfig, context: Context) -> list[str]:

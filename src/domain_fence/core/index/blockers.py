@@ -19,6 +19,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
+from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
 NOT_RUN = "contract not run: the import graph cannot be built until this is fixed"
 
@@ -75,9 +76,10 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
     found: set[Blocker] = set()
     for top in directories:
         top = Path(top)
-        pending = [(top, frozenset({os.path.realpath(top)}), (top / "__init__.py").is_file())]
+        top_real = os.path.realpath(top)
+        pending = [(top, top_real, frozenset({top_real}), (top / "__init__.py").is_file())]
         while pending:
-            directory, ancestors, in_package = pending.pop()
+            directory, directory_real, ancestors, in_package = pending.pop()
             try:
                 entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
             except OSError:
@@ -86,7 +88,10 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
                 if _is_python_file(entry.name) and not is_utf8(entry.name):
                     found.add(_blocker(root, Path(entry.path), "file name is not valid UTF-8"))
                 elif entry.name.isidentifier() and _is_directory(entry):
-                    real = os.path.realpath(entry.path)
+                    # Resolving costs a system call per path component: only for a link.
+                    real = (
+                        os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(directory_real, entry.name)
+                    )
                     is_package = os.path.isfile(os.path.join(entry.path, "__init__.py"))
                     if in_package and not is_package:
                         continue  # grimp goes no further into a plain directory of a package
@@ -94,8 +99,28 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
                         target = printable_path(root, Path(real))
                         found.add(_blocker(root, Path(entry.path), f"symlink loop: leads back to {target}"))
                     else:
-                        pending.append((Path(entry.path), ancestors | {real}, in_package or is_package))
+                        pending.append((Path(entry.path), real, ancestors | {real}, in_package or is_package))
     return sorted(found)
+
+
+def graph_refused(index: ProjectIndex, root_packages: Iterable[str]) -> bool:
+    """Whether building the import graph would stop before any file is parsed, as the
+    front ends' builder checks first: a project path that is not UTF-8, a root package
+    not found or inside a regular package, a symlink loop or a file name that is not
+    UTF-8 below the packages, or a file the graph needs that the index could not read.
+    Asked instead of building the graph when its result is kept from an earlier run."""
+    if not is_utf8(str(index.root)) or skipped_blockers(index, graph_only=True):
+        return True
+    search_paths = default_search_paths(index.root)
+    directories: list[Path] = []
+    for package in root_packages:
+        if regular_parent(package, search_paths) is not None:
+            return True
+        try:
+            directories += locate_package(package, search_paths)
+        except ModuleNotFound:
+            return True
+    return bool(walk_blockers(index.root, directories))
 
 
 def source_blockers(index: ProjectIndex) -> list[Blocker]:

@@ -227,6 +227,12 @@ _LOCK = threading.Lock()
 _USERS = [0]
 
 
+def serves_by_bytes() -> bool:
+    """Whether :func:`content_addressed` builds with :class:`DigestCache` here."""
+    with _LOCK:
+        return _USERS[0] > 0 or _supported()
+
+
 @contextmanager
 def content_addressed() -> Iterator[None]:
     """grimp builds with :class:`DigestCache` while the block runs (when the installed

@@ -76,11 +76,26 @@ def graph_builder(configuration: Configuration) -> Callable[[], ImportGraph]:
     return build
 
 
+def graph_served_by_bytes() -> bool:
+    """Whether the graphs built here read again every file whose bytes changed: grimp's
+    cache served by each file's bytes (see :mod:`.graph_cache`), as the installed grimp
+    allows. ``lint-imports`` builds its own with grimp's cache, which trusts the time."""
+    try:
+        from .graph_cache import serves_by_bytes
+    except ImportError:
+        return False
+    return serves_by_bytes()
+
+
 def engine_for(configuration: Configuration, contracts: list[FenceContract] | None = None) -> Engine:
     """The engine for every domain-fence contract of ``configuration``."""
     if contracts is None:
         contracts = configuration.fence_contracts()
-    return Engine(settings_of(configuration, contracts), build_graph=graph_builder(configuration))
+    return Engine(
+        settings_of(configuration, contracts),
+        build_graph=graph_builder(configuration),
+        graph_from_bytes=graph_served_by_bytes,
+    )
 
 
 # lint-imports constructs and checks each contract on its own; the contracts of one run
