@@ -406,3 +406,59 @@ def test_a_cache_restored_onto_a_fresh_checkout_is_used(tmp_path, monkeypatch, p
     parsed.clear()
     read_everything(root)
     assert parsed == [model]
+
+
+def pack_entries(path: Path) -> dict:
+    return factcache._FactUnpickler(__import__("io").BytesIO(path.read_bytes())).load()[2]
+
+
+def test_a_few_new_entries_go_to_the_journal_and_many_are_merged_into_the_pack(tmp_path, monkeypatch, parsed):
+    root = leaky_project(tmp_path)
+    expected = snapshot(read_everything(root))
+    cache = FactCache(root / ".cache", root.resolve())
+    packed = cache.path.read_bytes()
+    assert not cache.journal.exists()
+    shared = root / "leaky" / "shared.py"
+    edit(shared, shared.read_text(encoding="utf-8") + "\n# edited\n")
+    forget(monkeypatch)
+    read_everything(root)
+    # One file of fifteen changed: the pack of every file is not written again.
+    assert cache.path.read_bytes() == packed
+    assert list(pack_entries(cache.journal)) == [str(shared.resolve())]
+    forget(monkeypatch)
+    parsed.clear()
+    assert snapshot(read_everything(root)) == expected
+    assert parsed == []  # the edited file from the journal, the others from the pack
+    # A file gone and two more changed: the journal would hold an eighth of the pack,
+    # so both are merged into a new pack, without the gone file's entry.
+    removed = root / "leaky" / "runtime" / "legacy.py"
+    before = set(pack_entries(cache.path))
+    assert str(removed.resolve()) in before
+    for path in sorted((root / "leaky").rglob("*.py"))[:2]:
+        if path != removed:
+            edit(path, path.read_text(encoding="utf-8") + "\n# edited\n")
+    removed.unlink()
+    forget(monkeypatch)
+    read_everything(root)
+    assert not cache.journal.exists()
+    after = set(pack_entries(cache.path))
+    assert str(removed.resolve()) not in after and str(shared.resolve()) in after
+
+
+def test_a_damaged_journal_costs_its_entries_only(tmp_path, monkeypatch, parsed):
+    root = leaky_project(tmp_path)
+    expected = snapshot(read_everything(root))
+    shared = root / "leaky" / "shared.py"
+    edit(shared, shared.read_text(encoding="utf-8") + "\n\ndef added():\n    return 1\n")
+    forget(monkeypatch)
+    edited = snapshot(read_everything(root))
+    journal = FactCache(root / ".cache", root.resolve()).journal
+    for damage in damaged_packs(journal, tmp_path / "PLANTED-PICKLE-RAN"):
+        journal.write_bytes(damage)
+        forget(monkeypatch)
+        parsed.clear()
+        now = snapshot(read_everything(root))
+        assert [m for m in now if now[m] != edited[m]] == []
+        assert parsed == [shared.resolve()] or parsed == [shared]  # the pack serves every other file
+    assert not (tmp_path / "PLANTED-PICKLE-RAN").exists()
+    assert edited != expected

@@ -3,11 +3,13 @@ file keeps its size and modification time.
 
 One pack file per project holds every entry, each pickled on its own, so that a run
 reads one file and decodes only the entries it asks for (creating a file costs more
-than parsing a small one on some file systems). The pack is rewritten whole, with
-what other processes added meanwhile, to a temporary file then moved in place with
-``os.replace``: parallel processes (pre-commit runs hooks side by side) never see
-half a pack. When two write at once the last one wins and the other's new entries
-are parsed again next time. Anything wrong with the cache (a missing, unreadable,
+than parsing a small one on some file systems). What later runs add goes to a second,
+small file beside it, the journal, so that an edit of one file does not rewrite the
+pack of thousands; when the journal holds an eighth as many entries as the pack, both
+are merged into a new pack. Each is rewritten whole, with what other processes added
+meanwhile, to a temporary file then moved in place with ``os.replace``: parallel
+processes (pre-commit runs hooks side by side) never see half of one. When two write
+at once the last one wins and the other's new entries are parsed again next time. Anything wrong with the cache (a missing, unreadable,
 unwritable, corrupt or foreign pack or entry) only costs the time to parse again: it
 is never an error and never a wrong answer.
 
@@ -53,6 +55,7 @@ PACK_FORMAT = "domain-fence facts 1"
 # A file modified this recently may be modified again within the same clock tick
 # without its size changing; its facts are not kept until it has settled.
 RACY_WINDOW_NS = 2_000_000_000
+JOURNAL_SHARE = 8  # the journal is merged into the pack when it holds an eighth as many entries
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ class FactCache:
         self.directory = Path(directory)
         name = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
         self.path = self.directory / f"facts-{name}.pickle"
+        self.journal = self.directory / f"journal-{name}.pickle"  # entries newer than the pack's
         self._entries: dict[str, Entry] | None = None  # the pack, read when first needed
         self._new: dict[str, Entry] = {}  # stored since the last save
         self._at_exit = False
@@ -203,15 +207,23 @@ class FactCache:
         try:
             self._prepare()
             with _locked(self.directory / ".facts.lock"):  # so that no process drops another's entries
-                entries = {**self._read(), **new}
-                for path in list(entries):
-                    if Stamp.of(path) is None:  # gone (a changed file's entry is replaced when stored)
-                        del entries[path]
-                data = pickle.dumps((PACK_FORMAT, cache_key(), entries), protocol=pickle.HIGHEST_PROTOCOL)
-                _write_atomically(self.path, data)
+                packed = self._read_file(self.path)
+                journal = {**self._read_file(self.journal), **new}
+                if len(journal) * JOURNAL_SHARE < len(packed):
+                    _write_atomically(self.journal, self._pickled(journal))
+                    entries = {**packed, **journal}
+                else:  # merged into a new pack, without the entries of files now gone
+                    entries = {path: e for path, e in {**packed, **journal}.items() if Stamp.of(path) is not None}
+                    _write_atomically(self.path, self._pickled(entries))
+                    with suppress(FileNotFoundError):
+                        os.unlink(self.journal)
         except Exception:  # noqa: BLE001 -- unwritable or full: not cached
             return
         self._entries = entries
+
+    @staticmethod
+    def _pickled(entries: dict[str, Entry]) -> bytes:
+        return pickle.dumps((PACK_FORMAT, cache_key(), entries), protocol=pickle.HIGHEST_PROTOCOL)
 
     def _read_once(self) -> dict[str, Entry]:
         if self._entries is None:
@@ -219,8 +231,13 @@ class FactCache:
         return self._entries
 
     def _read(self) -> dict[str, Entry]:
+        """The pack's entries, with the journal's over them."""
+        return {**self._read_file(self.path), **self._read_file(self.journal)}
+
+    @staticmethod
+    def _read_file(path: Path) -> dict[str, Entry]:
         try:
-            data = self.path.read_bytes()
+            data = path.read_bytes()
             pack = _FactUnpickler(io.BytesIO(data)).load()
         except Exception:  # noqa: BLE001 -- missing, unreadable or corrupt: empty
             return {}
