@@ -64,6 +64,8 @@ TYPICAL_FILE_BYTES = 8192  # the mean on Monty's and Django's trees: a file's we
 # Tracing a file's flows costs about as much as all its other facts: fewer are worth workers.
 PARALLEL_MIN_FLOWS = 16
 FLOW_WEIGHT = PARALLEL_MIN_FILES // PARALLEL_MIN_FLOWS
+# Parsing fewer files than this, a hint would cost more than the files it saves reading twice.
+PRIME_AFTER = 16
 SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
 
 
@@ -243,9 +245,9 @@ class ProjectIndex:
             self._trace = (*self._trace, (encoded, among))
 
     def before_parsing(self, key: object, primer: Callable[[], None]) -> None:
-        """Run ``primer`` (once per ``key``) before the first file is parsed: it may tell
-        :meth:`trace_when_mentioned` what it learns from a few files. A run that parses
-        nothing (every fact cached) never runs it."""
+        """Run ``primer`` (once per ``key``) before many files are first parsed together:
+        it may tell :meth:`trace_when_mentioned` what it learns from a few files. A run
+        that parses nothing, or only a few files (every other fact cached), never runs it."""
         if key not in self._primed:
             self._primed.add(key)
             self._primers[key] = primer
@@ -292,7 +294,7 @@ class ProjectIndex:
                     jobs.append(job)
                 else:
                     self._keep(job, found)
-            if jobs and self._primers:  # a file is to be parsed: the hints first
+            if self._primers and sum(map(_weight, jobs)) >= PRIME_AFTER:  # many files to parse: the hints first
                 for job in jobs:
                     del self._facts[job.module]
                 primers, self._primers = self._primers, {}

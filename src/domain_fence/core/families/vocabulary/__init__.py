@@ -7,7 +7,6 @@ The rules themselves live in :mod:`..events` (DOM101-DOM104) and
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,8 +15,8 @@ from domain_fence.core.families.base import Context, Option, ProjectOutcome
 from domain_fence.core.families.config import EVENTS_SCOPE, VocabularyConfig, parse_vocabulary
 from domain_fence.core.families.vocabulary.events import (
     VocabularyChecker,
+    hint_flows,
     prefetch_covered,
-    prime_flow_hints,
     unmatched_event_bases,
     unmatched_module_expressions,
 )
@@ -45,7 +44,7 @@ class VocabularyFamily:
 
     def problems(self, config: VocabularyConfig, context: Context) -> list[str]:
         # Before any contract parses the covered files (the boundary's may come first).
-        context.index.before_parsing(("flow hints", config), functools.partial(prime_flow_hints, config, context.index))
+        hint_flows(config, context.index)
         problems = [
             f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
             for expression in unmatched_module_expressions(config, context.index)

@@ -305,7 +305,7 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
     covered = [module for module in (index.modules if among is None else among) if config.covers(module)]
     resolver = EventResolver(index, ())
     base_modules = [resolver.split(base)[0] for base in config.event_bases]
-    index.before_parsing(("flow hints", config), functools.partial(prime_flow_hints, config, index))
+    hint_flows(config, index)
     index.prefetch([*covered, *(module for module in base_modules if module)])
     if EVENTS_SCOPE in config.scope:
         # Resolving every class's bases and every call's callee reads the modules they
@@ -317,6 +317,16 @@ def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Itera
             pending = {hop for reference in pending for hop in resolver.hops(reference)} - seen
             seen |= pending
     return covered
+
+
+def hint_flows(config: VocabularyConfig, index: ProjectIndex) -> None:
+    """Before the covered files are parsed: the names that make a file likely to be
+    asked for its flow facts (:func:`prime_flow_hints`), those the configuration
+    names at once, those an ``event_bases`` pattern matches before many files are
+    parsed together."""
+    index.trace_when_mentioned(_likely_traced(config), among=config.covers)
+    if config.event_base_patterns and EVENTS_SCOPE in config.scope:
+        index.before_parsing(("flow hints", config), functools.partial(prime_flow_hints, config, index))
 
 
 def prime_flow_hints(config: VocabularyConfig, index: ProjectIndex) -> None:
