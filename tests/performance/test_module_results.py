@@ -212,3 +212,15 @@ def test_a_long_lived_engine_told_of_a_change_reuses_nothing_stale(project):
     fresh.validate()
     assert after == fresh.check()
     assert not any(f.code == "DOM105" for result in after for f in result.findings)
+
+
+def test_an_edited_allowed_module_the_placement_scan_never_read_keeps_its_findings(project):
+    # The runner is parsed by other contracts in a full run (the boundary reads every
+    # module) but never by the placement scan (its pattern is matched elsewhere): its
+    # view is what its bytes may define, whoever parsed it, so editing its body checks
+    # it alone, on a run where no other contract parses it first.
+    checked_modules(project, cache=False)
+    checked_modules(project)
+    for edit_number in range(2):
+        append(project, "shop/experiment/runner.py", f"\n\ndef _helper_{edit_number}():\n    return None\n")
+        assert checked_modules(project)["experiment-owns-its-machinery"] == ["shop.experiment.runner"]

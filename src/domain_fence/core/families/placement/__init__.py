@@ -18,6 +18,7 @@ from domain_fence.core.families.placement.definitions import (
     passes_filter,
     prefetch_candidates,
 )
+from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.source.modules import matches_any
 
@@ -68,6 +69,7 @@ class PlacementFamily:
         key = ("placement-scan", config)
         if key not in context.memo:
             context.memo[key] = check_placement(config, context.index)
+            context.memo[("placement-examined", config)] = frozenset(context.memo[key].examined)
         result: PlacementResult = context.memo[key]
         return result
 
@@ -77,28 +79,26 @@ class PlacementFamily:
         allowed module may hide a match) read of it. ``read`` makes no difference:
         every file's bytes are read, to skip those that cannot match.
 
-        An allowed module whose file the check did not parse has for its view the
-        patterns its bytes may define: it was not parsed because each of them was
-        matched already, by a module whose own view is what it matches, so while that
-        module's view and these patterns stay as they are, no answer can change."""
+        An allowed module the check did not read (:meth:`answers`: the modules it read)
+        has for its view the patterns its bytes may define: it was not read because
+        each of them was matched already, by a module whose own view is what it
+        matches, so while that module's view and these patterns stay as they are, no
+        answer can change. Whether another contract parsed it makes no difference."""
         index = context.index
         facts = index.known_facts(module)
+        buffer = index.has_buffer(module)
         judged = context.memo.get(("placement-judged", config))
-        unread = facts is None and not index.has_buffer(module)
-        if unread and judged and module in judged[0] and module not in judged[1]:
+        if facts is None and not buffer and judged and module in judged[0] and module not in judged[1]:
             return ()  # its file cannot define a match (read in this run: unchanged since)
-        if facts is None or facts.unreadable is not None:
-            path = index.modules.get(module)
-            if path is None or not path.name.endswith(".py"):
-                return ()
-            try:
-                data: bytes | None = path.read_bytes()
-            except OSError:
-                data = None
+        examined = context.memo.get(("placement-examined", config))
+        allowed = matches_any(module, config.allowed_modules)
+        not_read = allowed and examined is not None and module not in examined and not buffer
+        if facts is None or facts.unreadable is not None or not_read:
+            data = None if buffer else _bytes(index, module)
             if data is not None and not bytes_filter(config.symbols)(data):
                 return ()
-            if unread and data is not None and matches_any(module, config.allowed_modules):
-                return ("not parsed", tuple(p for p in config.symbols if bytes_filter((p,))(data)))
+            if data is not None and not_read:
+                return ("not read", tuple(p for p in config.symbols if bytes_filter((p,))(data)))
             facts = index.file_facts(module)
             if facts is None:
                 return ()
@@ -108,10 +108,13 @@ class PlacementFamily:
         return tuple(pattern for pattern in config.symbols if any(d.matches(pattern) for d in kept))
 
     def answers(self, config: PlacementConfig, context: Context) -> object:
-        return None
+        """The allowed modules the check read (what decides their views' form)."""
+        examined = context.memo.get(("placement-examined", config))
+        return None if examined is None else tuple(sorted(examined))
 
     def reuse_answers(self, config: PlacementConfig, context: Context, answers: object) -> None:
-        return None
+        if isinstance(answers, tuple) and all(isinstance(module, str) for module in answers):
+            context.memo.setdefault(("placement-examined", config), frozenset(answers))
 
     def outcome(self, config: PlacementConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
         unmatched = self.scan(config, context).unmatched_patterns
@@ -134,3 +137,11 @@ def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
 
 
 PLACEMENT = PlacementFamily()
+
+
+def _bytes(index: ProjectIndex, module: str) -> bytes | None:
+    path = index.modules.get(module)
+    try:
+        return path.read_bytes() if path is not None else None
+    except OSError:
+        return None

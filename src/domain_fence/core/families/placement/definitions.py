@@ -271,6 +271,7 @@ def unreadable_finding(index: ProjectIndex, module: str, problem: Unreadable, co
 class PlacementResult:
     findings: tuple[Finding, ...]  # DOM201 for misplaced definitions, DOM001 for unreadable files
     unmatched_patterns: tuple[str, ...]  # patterns matching no definition of the allowed kinds
+    examined: tuple[str, ...] = ()  # the allowed modules whose definitions the check read
 
 
 def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementResult:
@@ -286,16 +287,20 @@ def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementRe
     scan = _scan(index, outside, config.symbols, config.contract)
     relevant = [d for d in scan.definitions if d.kind in config.kinds]
     unmatched = [p for p in config.symbols if not any(d.matches(p) for d in relevant)]
-    unmatched, hiding = _match_in(index, allowed, unmatched, config)
+    examined: list[str] = []
+    unmatched, hiding = _match_in(index, allowed, unmatched, config, examined)
     findings = placement_findings(config, relevant)
-    return PlacementResult(tuple(sorted_findings([*findings, *scan.unreadable, *hiding])), tuple(unmatched))
+    return PlacementResult(
+        tuple(sorted_findings([*findings, *scan.unreadable, *hiding])), tuple(unmatched), tuple(examined)
+    )
 
 
 def _match_in(
-    index: ProjectIndex, modules: list[str], unmatched: list[str], config: PlacementConfig
+    index: ProjectIndex, modules: list[str], unmatched: list[str], config: PlacementConfig, examined: list[str]
 ) -> tuple[list[str], list[Finding]]:
     """The patterns still unmatched after reading ``modules`` for them, and the
-    unreadable files among those that might hold a match of one of them."""
+    unreadable files among those that might hold a match of one of them; ``examined``
+    gets the modules read."""
     filters = {pattern: bytes_filter([pattern]) for pattern in unmatched}
     unreadable: list[tuple[Finding, list[str]]] = []
     for module in modules:
@@ -305,6 +310,7 @@ def _match_in(
         facts = index.file_facts(module) if wanted else None
         if facts is None:
             continue
+        examined.append(module)
         if facts.unreadable is not None:
             unreadable.append((unreadable_finding(index, module, facts.unreadable, config.contract), wanted))
             continue
