@@ -54,14 +54,19 @@ def timed(corpus: Path, off: bool, extra: list[str]) -> tuple[float, float]:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled once, not on every run
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-c", RUN.format(off=off, extra=extra)],
         cwd=corpus,
         env=env,
         stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
         check=False,
     )
     wall = time.perf_counter() - start
+    if done.returncode not in (0, 1) or "Traceback" in done.stderr:  # else the switch broke the run
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SystemExit(f"rule_cost: the check {'without' if off else 'with'} DOM105 exited {done.returncode}: {last}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 

@@ -5,9 +5,12 @@ Nothing is timed here: speed is measured by running benchmarks/run.py, never in 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from support import FIXTURES
 
 RUN = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
 
@@ -154,4 +157,36 @@ def test_the_floor_script_needs_a_built_corpus(tmp_path):
     assert floor.returncode == 1
     assert (
         floor.stderr.strip() == f"floor: {tmp_path}: no .importlinter; run benchmarks/run.py first to build the corpora"
+    )
+
+
+def test_the_rule_cost_script_times_a_cold_check_with_and_without_dom105(tmp_path):
+    corpus = tmp_path / "derived"
+    shutil.copytree(FIXTURES / "vocabulary" / "derived", corpus)
+    cost = subprocess.run(
+        [sys.executable, str(RUN.parent / "rule_cost.py"), str(corpus), "--pairs", "1", "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+    assert cost.returncode == 0, cost.stdout + cost.stderr
+    lines = cost.stdout.splitlines()
+    assert lines[0] == "derived, check --no-cache, 1 cold pairs"
+    assert [line.split(" |")[0] for line in lines[3:]] == [
+        "| with DOM105",
+        "| flow extraction off",
+        "| ratio, pair by pair",
+    ]
+
+
+def test_the_rule_cost_script_needs_a_built_corpus(tmp_path):
+    cost = subprocess.run(
+        [sys.executable, str(RUN.parent / "rule_cost.py"), str(tmp_path)], capture_output=True, text=True
+    )
+
+    assert cost.returncode == 1
+    assert (
+        cost.stderr.strip()
+        == f"rule_cost: {tmp_path}: no .importlinter; run benchmarks/run.py first to build the corpora"
     )
