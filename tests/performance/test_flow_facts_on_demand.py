@@ -286,7 +286,12 @@ def test_many_flows_are_traced_together_builders_first_then_their_helpers(projec
     ("source", "traced_at_once"),
     [
         (b"made = CharField(max_length=3)\n", True),  # a subclass, by the base's name
-        (b"emit_event(made)\n", True),
+        (b"made = CharField(\n    max_length=3,\n)\n", True),
+        (b"emit_event(kind=made)\n", True),
+        (b"emit_event(made)\n", False),  # no keyword: nothing DOM105 follows
+        (b"made = CharField()\n", False),
+        (b"if CharField(max_length=3) == other:\n    pass\n", True),
+        (b"made = CharField(_('name'), max_length=3)\n", False),  # missed: traced when asked
         (b"class Moved(\n    Mixin,\n    models.Field,\n):\n    pass\n", True),
         (b'"""A Field, described."""\n', False),
         (b"if isinstance(value, Field):\n    pass\n", False),
@@ -294,7 +299,9 @@ def test_many_flows_are_traced_together_builders_first_then_their_helpers(projec
         (b"nothing of the kind\n", False),
     ],
 )
-def test_a_file_is_traced_as_it_is_parsed_when_it_names_a_hint_as_a_callee_or_a_base(source, traced_at_once):
+def test_a_file_is_traced_as_it_is_parsed_when_it_names_a_hint_as_a_callee_with_keywords_or_a_base(
+    source, traced_at_once
+):
     # Only a hint: a file it passes by is traced when asked for its flow facts.
     assert index_module._may_build((b"Field", b"emit_event"), source) is traced_at_once
     assert index_module._may_build((b"",), source)  # every file, when asked for all

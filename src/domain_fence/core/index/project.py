@@ -430,7 +430,8 @@ def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, b
 
 def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:
     """Whether ``data`` names one of ``names`` where a class can be built or derived
-    from: a callee (``CharField(``, ``emit_event(``) or a class's base.
+    from: a callee given a keyword (``CharField(max_length=3``, ``emit_event(kind=``)
+    or a class's base.
     A file that mentions one only elsewhere (a docstring, an ``isinstance``) is
     rarely asked for its flow facts; when it is, they are traced then."""
     if b"" in names:
@@ -442,7 +443,10 @@ def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:
 @functools.lru_cache(maxsize=64)
 def _building(names: tuple[bytes, ...]) -> re.Pattern[bytes]:
     either = b"|".join(map(re.escape, names))
-    return re.compile(rb"\w*(?:%s)\w*\s*\(|\bclass\s+\w+\s*\([^:]*?(?:%s)" % (either, either))
+    # A callee with a keyword before any nested parenthesis, or a class's base.
+    return re.compile(
+        rb"\w*(?:%s)\w*\s*\([^()]*?\b[A-Za-z_]\w*\s*=(?!=)|\bclass\s+\w+\s*\([^:]*?(?:%s)" % (either, either)
+    )
 
 
 def _traced_flows(traced: Traced | None) -> FlowFacts | None:
