@@ -5,7 +5,11 @@ current directory, or named with ``--domain-fence-config``) and reports, for the
 source flake8 hands it (the file, or stdin as editors send it), exactly the findings
 ``domain-fence check`` reports at that file: every contract's, with the baseline and
 ``noqa`` comments applied by the engine. The engine, its project index and the import
-graph (for DOM302) are built once per process and shared by every file.
+graph (for DOM302) are built once per process and shared by every file. Before flake8
+starts its workers, the engine learns what the files will report the way ``check``
+does (:meth:`~domain_fence.core.engine.Engine.prepare`): run on the project, each
+contract is checked once, its results kept between runs as ``check`` keeps them, so a
+second run only looks each file's findings up.
 """
 
 from __future__ import annotations
@@ -65,9 +69,9 @@ class Project:
         return self.engine.index
 
     def prepare(self, paths: list[str]) -> None:
-        """Before flake8 starts its workers: read, in parallel, what checking the files
-        under ``paths`` will read (and the import graph when a boundary needs it),
-        then move it out of the cyclic garbage collector's sight.
+        """Before flake8 starts its workers: learn what the files under ``paths`` will
+        report (see :meth:`Engine.prepare`), then move what was read out of the cyclic
+        garbage collector's sight.
 
         Kept for the whole run, those facts would otherwise be walked by every full
         collection that flake8's own work triggers: a cost growing with the files

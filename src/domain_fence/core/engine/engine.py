@@ -153,6 +153,9 @@ class Engine:
         self._digests = self._snapshot()
         self._incomplete: list[ModuleResults] = []  # stored results whose views the run may complete
         self._graph_refused: bool | None = None
+        # contract -> what :meth:`prepare` learnt of it as ``check`` would: the findings
+        # by file, and the modules still to check one by one (see :meth:`findings_in`)
+        self._known: dict[str, _Known] = {}
 
     def _snapshot(self, again: bool = False) -> Digests | None:
         """The stamp of every file before anything is read, when findings may be kept
@@ -349,9 +352,13 @@ class Engine:
         suppressed: list[Finding] = []
         baselined: list[Finding] = []
         for spec in self.contracts:
-            blocked = self._blocked(spec)
-            found = blocked if blocked is not None else spec.family.check_module(spec.config, self.context, module)
-            found = [finding for finding in found if finding.path == shown]
+            known = self._known.get(spec.id)
+            if known is not None and module not in known.again and not self.index.has_buffer(module):
+                found = known.by_path.get(shown, [])
+            else:
+                blocked = self._blocked(spec)
+                found = blocked if blocked is not None else spec.family.check_module(spec.config, self.context, module)
+                found = [finding for finding in found if finding.path == shown]
             kept, quiet = self._split_noqa(found)
             new, recorded = self._split_baseline(spec, kept)
             for finding in new:
@@ -381,6 +388,7 @@ class Engine:
         before = self._views(module)
         if self.index.use_buffer(module, text):
             self._noqa.clear()
+            self._known.clear()
             reshaped = before is None or self._views(module) != before
             self.context.forget_module(module, reshaped=reshaped)
 
@@ -402,6 +410,7 @@ class Engine:
         module = self.index.module_for_path(path)
         if module is not None and self.index.drop_buffer(module):
             self._noqa.clear()
+            self._known.clear()
             self.context.forget_module(module, reshaped=True)  # read from its file again
 
     def file_changed(self, path: Path | str) -> None:
@@ -425,6 +434,7 @@ class Engine:
         else:
             self.context.forget()
         self._noqa.clear()
+        self._known.clear()
         self._graph_refused = None
         if self._digests is not None:
             self._digests = self._snapshot(again=True)
@@ -443,12 +453,46 @@ class Engine:
         return None if facts is None else _imports(facts)
 
     def prepare(self, modules: list[str]) -> None:
-        """Read ahead, together, what checking ``modules`` one by one will read."""
+        """Before ``modules`` are checked one by one (flake8 hands its files so): learn
+        what :meth:`findings_in` will report of them the way ``check`` does.
+
+        When they are most of the project, each contract is checked whole here, its
+        results kept between runs as ``check`` keeps them (and saved for the next run):
+        a file's findings are then its share of the contract's. When they are a few, a
+        contract's results an earlier run kept are taken where ``check`` would take them,
+        and only the modules changed since are checked; else what checking them will
+        read is read ahead, together."""
+        wanted = set(modules)
+        whole = len(wanted) * 2 >= len(self.index.modules)
         for spec in self.contracts:
+            known = self._check_whole(spec) if whole else self._kept(spec)
+            if known is not None:
+                self._known[spec.id] = known
+                wanted_again = [m for m in modules if m in known.again]
+                if wanted_again:
+                    spec.family.prepare(spec.config, self.context, wanted_again)
+                continue
             if self._blocked(spec) is not None:
                 continue
             covered = set(spec.family.covered(spec.config, self.context))
             spec.family.prepare(spec.config, self.context, [m for m in modules if m in covered])
+        if whole:
+            self.save()
+
+    def _check_whole(self, spec: ContractSpec) -> _Known:
+        """The contract checked as ``check`` checks it, by file."""
+        return _Known(_by_path(self._project_findings(spec)[0]), frozenset())
+
+    def _kept(self, spec: ContractSpec) -> _Known | None:
+        """What an earlier run kept of the contract, where ``check`` would take it; None
+        when nothing is kept or ``check`` would check the contract whole."""
+        results = self._module_results(spec)
+        plan = results.plan() if results is not None else None
+        if plan is None or (spec.family.needs_graph and not (plan.whole and self._graph_would_build())):
+            return None
+        for path, comments in plan.noqa.items():
+            self._noqa.setdefault(path, comments)
+        return _Known(_by_path(f for found in plan.kept.values() for f in found), frozenset(plan.again))
 
     def save(self) -> None:
         for results in self._incomplete:
@@ -612,6 +656,21 @@ class Engine:
             f"{'written' if changed else 'unchanged'}"
         )
         return [summary, *rekey.change_lines(change)]
+
+
+@dataclass(frozen=True)
+class _Known:
+    """A contract's findings by file, as ``check`` finds them, but in ``again``."""
+
+    by_path: dict[str, list[Finding]]
+    again: frozenset[str]  # modules to check one by one: changed since the results were kept
+
+
+def _by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
+    grouped: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        grouped[finding.path].append(finding)
+    return dict(grouped)
 
 
 # Each index's snapshot of the files' stamps (see Engine._snapshot), with the index.
