@@ -375,6 +375,13 @@ class _FactUnpickler(pickle.Unpickler):
     """Builds fact classes only: a planted pack cannot name a function to call."""
 
     def find_class(self, module: str, name: str) -> Any:
+        found = _FOUND_CLASSES.get((module, name))
+        if found is not None:  # asked once per class and pickle: thousands of times a run
+            return found
         if (module, name) in _FACT_CLASSES:
-            return super().find_class(module, name)
+            found = _FOUND_CLASSES[module, name] = super().find_class(module, name)
+            return found
         raise pickle.UnpicklingError(f"{module}.{name} is not a fact class")
+
+
+_FOUND_CLASSES: dict[tuple[str, str], Any] = {}

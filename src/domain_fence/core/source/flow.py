@@ -133,6 +133,7 @@ class _Collector:
         self.module = module
         self.keyword_calls = keyword_calls  # scope -> its calls with keywords
         self.keyword_scopes = _prefixes(keyword_calls)  # scopes with such calls, and those around them
+        self.around_keyword_scopes = {p for s in keyword_calls for p in _prefixes((s,)) if p != s}
         self.resolve = resolve
         self.functions = functions  # module-level functions: a call to one is resolved to this module
         # A loop body runs more than once: one sink per place, with what every pass found.
@@ -409,7 +410,7 @@ class _Frame:
             name = parameter.arg
             kind = PARAMETER if declared else READ
             frame.env[name] = _EMPTY if name == receiver else frozenset(((name, parameter, kind, ""),))
-        nested = any(scope.startswith(qualname + ".") for scope in self.collector.keyword_calls)
+        nested = qualname in self.collector.around_keyword_scopes  # a scope inside it makes such calls
         if field_method is None and not nested:
             frame.slice = _Slice(self.collector.keyword_calls.get(qualname, []), shape, receiver)
         try:

@@ -71,10 +71,16 @@ class VocabularyFamily:
         return sorted(self.checker(config, context).module(module))
 
     def checker(self, config: VocabularyConfig, context: Context) -> VocabularyChecker:
+        # Asked for every module checked: found by the configuration's identity first,
+        # since hashing it hashes every word and module expression.
+        same = context.memo.get(("vocabulary-checker-of", id(config)))
+        if same is not None and same[0] is config:
+            return same[1]  # type: ignore[no-any-return]
         key = ("vocabulary-checker", config)
         if key not in context.memo:
             context.memo[key] = VocabularyChecker(config, context.index)
         checker: VocabularyChecker = context.memo[key]
+        context.memo[("vocabulary-checker-of", id(config))] = (config, checker)
         return checker
 
     def module_view(self, config: VocabularyConfig, context: Context, module: str, read: bool) -> object:
