@@ -291,3 +291,29 @@ def test_a_missing_root_package_is_part_of_the_digest(tmp_path):
     missing = Inputs((), (), ("leaky", "not_here_at_all"), str(root))
     assert input_digest(present) != input_digest(missing)
     assert os.stat(root / ".importlinter").st_mtime + 1 > SETTLED
+
+
+def test_a_run_after_a_missed_replay_walks_the_inputs_twice_not_three_times(project, monkeypatch):
+    import contextlib
+
+    from click.testing import CliRunner
+
+    from domain_fence.integrations.cli import main
+
+    edit(project / "leaky" / "shared.py", (project / "leaky" / "shared.py").read_text() + "\nX = 1\n")
+    walked: list[Inputs] = []
+    real = runcache.input_digest
+
+    def counted(inputs: Inputs) -> str | None:
+        walked.append(inputs)
+        return real(inputs)
+
+    monkeypatch.setattr(runcache, "input_digest", counted)
+    monkeypatch.setattr("domain_fence.integrations.cli.input_digest", counted)
+    with contextlib.chdir(project):
+        result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 1 and result.stdout != MARKER
+    # The replay's look, then the one after the check: the run starts from the first.
+    assert len(walked) == 2 and walked[0] == walked[1]
+    replayed = check(project)  # ...and the report it stored is replayed
+    assert (replayed.returncode, replayed.stdout) == (1, result.stdout)

@@ -244,7 +244,7 @@ def check(
     try:
         configuration = load_configuration(config_path)
         configure_cache(configuration, no_cache, cache_dir)
-        inputs, digest = run_inputs(configuration, runs.invocation) if runs else (None, None)
+        inputs, digest = run_inputs(configuration, runs) if runs else (None, None)
         with progress.running() as update:
             report = check_configuration(configuration, update)
     except (ConfigurationError, ContractFailed, BaselineError) as error:
@@ -295,9 +295,12 @@ def run_cache(
 KNOWN_CONTRACT_MODULES = ("domain_fence.", "importlinter.")
 
 
-def run_inputs(configuration: Configuration, invocation: Invocation) -> tuple[Inputs | None, str | None]:
-    """What a check of ``configuration`` reads, and its digest before the check; None
-    when the run cannot be replayed (a third-party contract type may read anything)."""
+def run_inputs(configuration: Configuration, runs: RunCache) -> tuple[Inputs | None, str | None]:
+    """What a check of ``configuration`` reads, and its digest before the check (the
+    one the missed replay took of the same inputs, if any: a change since is caught by
+    the digest taken after the check); None when the run cannot be replayed (a
+    third-party contract type may read anything)."""
+    invocation = runs.invocation
     if configuration.cache_dir is None:
         return None, None
     if any(not cls.__module__.startswith(KNOWN_CONTRACT_MODULES) for cls in configuration.contract_types.values()):
@@ -305,6 +308,8 @@ def run_inputs(configuration: Configuration, invocation: Invocation) -> tuple[In
     baselines = sorted({str(contract.config.baseline.path) for contract in configuration.fence_contracts()})
     candidates = tuple(invocation.config_candidates())
     inputs = Inputs(candidates, tuple(baselines), tuple(configuration.root_packages), str(configuration.root))
+    if runs.looked_at is not None and runs.looked_at[0] == inputs and runs.looked_at[1] is not None:
+        return inputs, runs.looked_at[1]
     return inputs, input_digest(inputs)
 
 

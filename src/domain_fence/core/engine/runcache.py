@@ -94,6 +94,9 @@ class RunCache:
     def __init__(self, directory: Path, invocation: Invocation) -> None:
         self.path = Path(directory) / "runs" / invocation.file_name()
         self.invocation = invocation
+        # The inputs a replay looked at and their digest then: a run that follows the
+        # miss, reading the same inputs, starts from it instead of walking them again.
+        self.looked_at: tuple[Inputs, str | None] | None = None
 
     def replay(self) -> Replay | None:
         """The stored report, when every input is as it was; else None."""
@@ -116,6 +119,7 @@ class RunCache:
         if not all(isinstance(item, str) for group in inputs for item in _items(group)):
             return None
         current = input_digest(inputs)
+        self.looked_at = (inputs, current)
         return Replay(text, status) if current is not None and current == digest else None
 
     def store(self, inputs: Inputs, digest: str, text: str, status: int) -> None:
