@@ -122,11 +122,29 @@ def test_modules_outside_the_sources_are_not_checked(index):
     )
 
 
-def test_only_the_modules_with_a_crossing_import_are_read():
-    # Columns come from the facts; a module the graph shows with no crossing import
-    # needs none, so a boundary-only run does not parse the whole source.
+def test_no_file_is_read_whole_for_the_columns():
+    # Columns come from the import statements the graph names, each parsed alone: a
+    # boundary-only run parses no whole file, and places each finding as the file's
+    # facts would.
     index = ProjectIndex.build(ROOT, ["fenced"], search_paths=[str(ROOT)], cache_dir=None)
     context = Context(ROOT, ("fenced",), index, build_graph=lambda: _graph(False), session={})
+    modules = sorted(m for m in index.modules if m.startswith("fenced.runtime"))
+    BOUNDARY.prepare(config(), context, modules)
+    found = {m: BOUNDARY.check_module(config(), context, m) for m in modules}
+    assert any(found.values())
+    assert not any(m in index._facts for m in modules)
+    whole = ProjectIndex.build(ROOT, ["fenced"], search_paths=[str(ROOT)], cache_dir=None)
+    whole.prefetch(modules)  # the facts known: they give the places
+    known = Context(ROOT, ("fenced",), whole, build_graph=lambda: _graph(False), session={})
+    assert {m: BOUNDARY.check_module(config(), known, m) for m in modules} == found
+
+
+def test_only_the_modules_with_a_crossing_import_are_read_to_leave_out_type_checking_imports():
+    # Which imports are under ``if TYPE_CHECKING:`` takes the whole file: read for the
+    # modules the graph shows with a crossing import only.
+    index = ProjectIndex.build(ROOT, ["fenced"], search_paths=[str(ROOT)], cache_dir=None)
+    session = {"exclude_type_checking_imports": "True"}
+    context = Context(ROOT, ("fenced",), index, build_graph=lambda: _graph(True), session=session)
     modules = sorted(m for m in index.modules if m.startswith("fenced.runtime"))
     BOUNDARY.prepare(config(), context, modules)
     found = {m for m in modules for f in BOUNDARY.check_module(config(), context, m)}

@@ -89,8 +89,11 @@ class BoundaryFamily:
         return sorted(m for m in context.graph().modules if config.in_source(m))
 
     def prepare(self, config: BoundaryConfig, context: Context, modules: list[str]) -> None:
-        # Columns come from the facts of the modules with crossing imports only: read
-        # them together (in parallel when there are many), not one by one.
+        # Columns come from the import statements of the modules with crossing imports,
+        # each parsed alone; only to leave out TYPE_CHECKING imports are whole files read:
+        # then together (in parallel when there are many), not one by one.
+        if not context.session_flag("exclude_type_checking_imports"):
+            return
         graph = context.graph()
         routes = _routes(config, context, graph)
         context.index.prefetch(
@@ -361,8 +364,10 @@ def _module_imports(context: Context, graph: ImportGraph, module: str) -> dict[s
     ``lint-imports`` sees), unless the module is checked from a buffer; the facts give
     the place of each imported name (the graph knows only statement lines)."""
     index = context.index
-    facts = index.file_facts(module)
-    own = [] if facts is None or facts.unreadable is not None else list(facts.imports)
+    own = _statement_imports(context, graph, module)
+    if own is None:
+        facts = index.file_facts(module)
+        own = [] if facts is None or facts.unreadable is not None else list(facts.imports)
     if context.session_flag("exclude_type_checking_imports"):
         own = [fact for fact in own if not fact.type_checking]
     by_module: dict[str, list[ImportFact]] = {}
@@ -381,6 +386,25 @@ def _module_imports(context: Context, graph: ImportGraph, module: str) -> dict[s
             places.append(_place(min(candidates, key=lambda f: f.col)) if candidates else (line, 0, 0))
         imports[imported] = places
     return imports
+
+
+def _statement_imports(context: Context, graph: ImportGraph, module: str) -> list[ImportFact] | None:
+    """The facts of the import statements on the lines the graph records for ``module``,
+    each statement parsed alone (the file is read whole only when one cannot be); None:
+    read the file's facts (a buffer, whose imports the graph does not hold, or imports
+    under ``TYPE_CHECKING`` to leave out, which takes the enclosing statements)."""
+    index = context.index
+    if index.has_buffer(module) or module not in graph.modules:
+        return None
+    if context.session_flag("exclude_type_checking_imports"):
+        return None
+    lines = {
+        detail["line_number"]
+        for imported in graph.find_modules_directly_imported_by(module)
+        for detail in graph.get_import_details(importer=module, imported=imported)
+        if detail.get("line_number")
+    }
+    return index.statement_imports(module, lines) if lines else None
 
 
 def import_place(index: ProjectIndex, importer: str, imported: str, line: int) -> Place | None:

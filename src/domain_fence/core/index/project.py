@@ -46,8 +46,16 @@ from domain_fence.core.source.modules import (
     discover_modules,
     locate_package,
 )
-from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts, extract, extract_traced, flow_facts
+from domain_fence.core.source.pyfacts import (
+    DeclarationFacts,
+    FileFacts,
+    ImportFact,
+    extract,
+    extract_traced,
+    flow_facts,
+)
 from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source, read_source
+from domain_fence.core.source.statements import statement_imports
 
 
 class _FromEnvironment:
@@ -85,6 +93,8 @@ class ProjectIndex:
     _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
     _buffers: dict[str, str] = field(default_factory=dict, repr=False)  # module -> text checked instead of its file
     _flows: dict[str, FlowFacts | None] = field(default_factory=dict, repr=False)  # extracted when asked
+    # module -> (lines, the facts of its statements there) from its file, read alone
+    _statements: dict[str, tuple[frozenset[int], list[ImportFact] | None]] = field(default_factory=dict, repr=False)
     # see trace_when_mentioned: names, and the modules whose files they are looked for in
     _trace: tuple[tuple[tuple[bytes, ...], Callable[[str], bool] | None], ...] = field(default=(), repr=False)
     _primers: dict[object, Callable[[], None]] = field(default_factory=dict, repr=False)  # see before_parsing
@@ -358,6 +368,26 @@ class ProjectIndex:
             self._facts.pop(module, None)
             self._declarations.pop(module, None)
             self._flows.pop(module, None)
+            self._statements.pop(module, None)
+
+    def statement_imports(self, module: str, lines: Iterable[int]) -> list[ImportFact] | None:
+        """The facts of the import statements starting on ``lines`` of ``module``'s file,
+        each parsed alone (:mod:`~..source.statements`), or from the file's facts when
+        they are read already; None when the file must be read whole."""
+        if module in self._buffers:
+            return None
+        wanted = set(lines)
+        known = self._facts.get(module)
+        if known is not None and known.unreadable is None:
+            return [f for f in known.imports if f.line in wanted]
+        # Unread, or a file Python cannot parse whole (whose statements may parse alone,
+        # as grimp's parser read them): each statement alone, whichever was read first.
+        lines_read, found = self._statements.get(module, (frozenset(), None))
+        if lines_read != wanted:
+            text = self._disk_text(module)
+            found = None if text is None else statement_imports(module, self.is_package(module), text, wanted)
+            self._statements[module] = (frozenset(wanted), found)
+        return found
 
     def text(self, module: str) -> str | None:
         """The text ``module`` is checked from (its buffer, else its file); None when

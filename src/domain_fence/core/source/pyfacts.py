@@ -404,13 +404,13 @@ class _Walk:
         self.imports.append((depth, len(self.imports), node))
         line, type_checking = node.lineno, context.type_checking
         if not isinstance(node, ast.ImportFrom):
-            self.import_facts += [_import_fact(line, alias, alias.name, None, type_checking) for alias in node.names]
+            self.import_facts += [import_fact(line, alias, alias.name, None, type_checking) for alias in node.names]
             return
-        source = _import_source(self.module, self.is_package, node)
+        source = import_source(self.module, self.is_package, node)
         if source is None:
             self.escaping.append(line)
             return
-        self.import_facts += [_import_fact(line, alias, source, alias.name, type_checking) for alias in node.names]
+        self.import_facts += [import_fact(line, alias, source, alias.name, type_checking) for alias in node.names]
 
     def expressions(self, node: ast.AST | None, scope: tuple[str, ...]) -> None:
         """Record the calls in an expression (a lambda is no new scope)."""
@@ -447,7 +447,7 @@ class _Walk:
                         top = alias.name.split(".")[0]
                         bindings.setdefault(top, top)
                 continue
-            source = _import_source(self.module, self.is_package, node)
+            source = import_source(self.module, self.is_package, node)
             if source is None:
                 continue
             for alias in node.names:
@@ -593,7 +593,7 @@ def top_level_definitions(body: list[ast.stmt]) -> Iterator[TopLevelDefinition]:
                 yield from top_level_definitions(handler.body)
 
 
-def _import_fact(line: int, alias: ast.alias, source: str, name: str | None, type_checking: bool) -> ImportFact:
+def import_fact(line: int, alias: ast.alias, source: str, name: str | None, type_checking: bool) -> ImportFact:
     name_line = alias.lineno if alias.lineno != line else 0
     return ImportFact(line, alias.col_offset, source, name, type_checking, name_line, alias.end_col_offset or 0)
 
@@ -641,7 +641,7 @@ def _methods(body: list[ast.stmt], owner: str) -> Iterator[MethodDefinition]:
                 yield from _methods(block, owner)
 
 
-def _import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:
+def import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:
     if node.level == 0:
         return node.module
     return resolve_relative(module, is_package, node.level, node.module)

@@ -1,0 +1,75 @@
+"""The import statements on given lines of a file, each parsed alone.
+
+A boundary finding is placed at the imported name of the statement the import graph
+names (grimp records only the statement's line). The modules with crossing imports are
+often a project's largest: parsing each whole for a few statements is most of what a
+boundary-only check costs. Here the logical line starting at each such line is cut out
+with the tokenizer and parsed alone, giving the same facts the whole file's walk gives
+for those statements (``type_checking`` aside: that needs the enclosing ``if``). When a
+statement cannot be parsed alone (one following ``else:`` on its line, or starting
+inside another statement), the caller reads the whole file.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+import warnings
+from collections.abc import Iterable
+
+from domain_fence.core.source.pyfacts import ImportFact, import_fact, import_source
+
+
+def statement_imports(module: str, is_package: bool, text: str, lines: Iterable[int]) -> list[ImportFact] | None:
+    """The facts of the imports in the logical lines starting on ``lines`` of ``text``
+    (``module``'s source), in line order; None when one cannot be parsed alone."""
+    physical = _physical_lines(text)
+    found: dict[tuple[int, int], ImportFact] = {}
+    for line in sorted(set(lines)):
+        parsed = _statement(physical, line)
+        if parsed is None:
+            return None
+        for node in ast.walk(parsed):
+            if isinstance(node, ast.Import):
+                facts = [import_fact(node.lineno, alias, alias.name, None, False) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                source = import_source(module, is_package, node)
+                if source is None:
+                    return None  # above the top-level package: the whole file says how
+                facts = [import_fact(node.lineno, alias, source, alias.name, False) for alias in node.names]
+            else:
+                continue
+            found.update(((fact.at_line, fact.col), fact) for fact in facts)
+    return [found[place] for place in sorted(found)]
+
+
+def _statement(physical: list[str], line: int) -> ast.Module | None:
+    """The logical line starting on ``line`` (1-based), parsed with its line numbers."""
+    if not 0 < line <= len(physical):
+        return None
+    rest = iter(physical[line - 1 :])
+    end = 0
+    try:
+        for token in tokenize.generate_tokens(lambda: next(rest, "")):
+            if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                end = token.end[0]
+                break
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    segment = "".join(physical[line - 1 : line - 1 + max(end, 1)])
+    # An indented statement (in a function, under ``if``) parses as the body of one.
+    indented = segment.lstrip("\f")[:1] in (" ", "\t")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse("if 1:\n" + segment if indented else segment)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    ast.increment_lineno(tree, line - 1 - (1 if indented else 0))
+    return tree
+
+
+def _physical_lines(text: str) -> list[str]:
+    """The lines of ``text`` as Python numbers them, with their ends."""
+    return list(io.StringIO(text, newline=None))
