@@ -1,16 +1,21 @@
 """The import statements a boundary finding is placed at, each parsed alone, give the
 facts the whole file's walk gives at those lines: on every Python file of the
-repository (sources, fixtures, the distilled Monty tree) and on a module written to
-hold every form an import statement takes. A statement that cannot be parsed alone
-sends the caller to the whole file, never to a wrong place."""
+repository (sources, fixtures, the distilled Monty tree), on a module written to hold
+every form an import statement takes, and on generated modules with import statements
+put before any of their lines. A statement that cannot be parsed alone sends the
+caller to the whole file, never to a wrong place."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from support import REPO
 
 from domain_fence.core.source.pyfacts import extract
@@ -51,6 +56,17 @@ class Holder:
                            islice)
     value = "import not_an_import"
 '''
+
+
+IMPORTS = (
+    "import os",
+    "import os.path as p, sys",
+    "from . import sibling",
+    "from ..up import (a,\n    b as c)",
+    "from x import *",
+    "y = 1; import json",
+    "import \\\n    fractions",
+)
 
 
 def whole_file_imports(module: str, is_package: bool, tree: ast.Module) -> list:
@@ -121,3 +137,17 @@ def test_every_python_file_of_the_repository():
         fell_back += outcome is None and isinstance(parse_source(text), ast.Module)
     assert compared >= 400
     assert fell_back <= compared // 50  # parsed alone nearly everywhere
+
+
+@settings(max_examples=25, deadline=timedelta(seconds=20), database=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_generated_modules_with_imports_in_every_position(data):
+    import hypothesmith
+
+    lines = data.draw(hypothesmith.from_node(), label="module").splitlines(keepends=True)
+    for statement in data.draw(st.lists(st.sampled_from(IMPORTS), min_size=1, max_size=4), label="imports"):
+        # Before any line, indented as it is: at the top, in a function, a class, a branch.
+        at = data.draw(st.integers(0, len(lines)), label="where")
+        indent = re.match(r"[ \t]*", lines[at] if at < len(lines) else "").group()
+        lines.insert(at, indent + statement.replace("\n", "\n" + indent) + "\n")
+    assert compare("pkg.sub.mod", False, "".join(lines)) in (True, None)  # alone, never elsewhere
