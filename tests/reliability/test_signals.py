@@ -116,3 +116,35 @@ def test_kill_9_during_the_parallel_parse_leaves_no_worker(tmp_path, command):
             process.kill()
             process.wait()
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.parametrize("workers_seen", [1, 2])
+def test_ctrl_c_while_the_workers_start_or_work_exits_130_with_one_line_and_leaves_no_worker(tmp_path, workers_seen):
+    # Raised inside fork's own handlers, a Ctrl-C was lost (the run went on to exit 0) or
+    # left a worker the pool did not know of, which the parent then waited for at exit.
+    root = many_modules(tmp_path, 200)  # enough for two workers
+    for _ in range(2):  # each run samples the moment anew
+        process = subprocess.Popen(
+            [str(BIN / "domain-fence"), "check", "--no-cache", "--quiet"],
+            cwd=root,
+            env=environment(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        workers: set[int] = set()
+        try:
+            wait_for(lambda p=process: len(children(p.pid)) >= workers_seen or p.poll() is not None, "the workers")
+            workers = children(process.pid)
+            process.send_signal(signal.SIGINT)
+            stdout, stderr = process.communicate(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+            for pid in workers:
+                if alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+        if process.returncode in (0, 1) and not workers:
+            continue  # the parse ended before a worker was seen
+        assert (process.returncode, stderr.decode()) == (130, "domain-fence: interrupted\n"), stdout
+        assert [pid for pid in workers if alive(pid)] == []

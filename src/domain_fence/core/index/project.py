@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from domain_fence.core.index.isolation import WORKER_MODULES, preload
-from domain_fence.core.index.workers import worker_pool
+from domain_fence.core.index.workers import map_in_workers
 from domain_fence.core.source.factcache import (
     FactCache,
     Stamp,
@@ -572,8 +572,8 @@ def _in_workers(
         return None
     chunks = [jobs[start :: workers * chunks_per_worker] for start in range(workers * chunks_per_worker)]
     try:
-        with worker_pool(workers) as pool, _no_cyclic_collection():
-            done = list(pool.map(work, chunks))
+        with _no_cyclic_collection():
+            done = map_in_workers(workers, work, chunks)
     except Exception:  # noqa: BLE001 -- no processes here: the caller works in this one
         return None
     by_job = {

@@ -5,7 +5,11 @@ imported, so a module of the project named like one of ours is never imported by
 worker. A ``kill -9`` of the parent gives a worker no chance to be told, and a forked
 worker holds both ends of the pool's pipes, so it would wait forever: each worker asks
 the kernel to kill it when its parent dies (Linux), or watches its parent (elsewhere).
-SIGINT is the parent's to handle: it stops the pool, and the workers go with it.
+SIGINT is the parent's to handle (:func:`map_in_workers`): a Ctrl-C while the workers
+are forked is held until they are (raised inside ``fork``'s own handlers it would be
+lost, or leave a worker the pool does not know of, which the parent then waits for at
+exit, forever); a Ctrl-C while they work drops the shares not started, and the run ends
+once the started ones are done.
 """
 
 from __future__ import annotations
@@ -15,10 +19,15 @@ import signal
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 WATCH_INTERVAL = 0.5  # seconds between two looks at the parent, where the kernel cannot watch
@@ -60,3 +69,39 @@ def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(WATCH_INTERVAL)
     os._exit(1)
+
+
+def map_in_workers(workers: int, work: Callable[[Item], Result], items: Sequence[Item]) -> list[Result]:
+    """``work`` of each item, in order, in a pool of ``workers`` processes. Raises what
+    starting the pool raises (no processes here), and KeyboardInterrupt on a Ctrl-C,
+    once the workers are done with what they started."""
+    with worker_pool(workers) as pool:
+        try:
+            with _interrupt_held():  # the pool forks its workers as the work is submitted
+                results = pool.map(work, items)
+            return list(results)
+        except BaseException:
+            # The shares not started are dropped; those started are finished (a worker
+            # killed under the pool's feet leaves its threads writing to a dead pipe).
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+@contextmanager
+def _interrupt_held() -> Iterator[None]:
+    """A Ctrl-C meanwhile is raised once the block is done (from the main thread, where
+    SIGINT has Python's default handler; a host handling it itself keeps its handler)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
