@@ -54,6 +54,28 @@ def children(pid: int) -> set[int]:
     return {int(p) for p in text.split()}
 
 
+def started(root: Path, *args: str, output: int = subprocess.PIPE) -> subprocess.Popen[bytes]:
+    """``domain-fence`` started in ``root`` as a user would."""
+    return subprocess.Popen(
+        [str(BIN / "domain-fence"), *args], cwd=root, env=environment(), stdout=output, stderr=output
+    )
+
+
+def wait_for_workers(process: subprocess.Popen[bytes], count: int) -> set[int]:
+    """The process's parsing workers once ``count`` are seen (none if it ended first)."""
+    wait_for(lambda: len(children(process.pid)) >= count or process.poll() is not None, "the workers start")
+    return children(process.pid)
+
+
+def leave_nothing_behind(process: subprocess.Popen[bytes], workers: set[int]) -> None:
+    for pid in workers:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    if process.poll() is None:
+        process.kill()
+        process.communicate()
+
+
 def alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
@@ -66,22 +88,14 @@ def alive(pid: int) -> bool:
 def test_ctrl_c_while_the_graph_is_built_exits_130_with_one_line(tmp_path, delay):
     root = many_modules(tmp_path, 600)
     lock = root / ".import_linter_cache" / "domain-fence.lock"
-    process = subprocess.Popen(
-        [str(BIN / "domain-fence"), "check", "--quiet"],
-        cwd=root,
-        env=environment(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = started(root, "check", "--quiet")
     try:
         wait_for(lambda: lock.exists() or process.poll() is not None, "the graph build start")
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=120)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+        leave_nothing_behind(process, set())
     if process.returncode in (0, 1):
         pytest.skip("the run ended before the signal came")  # a fast machine: nothing to see
     assert (process.returncode, stderr.decode()) == (130, "domain-fence: interrupted\n"), stdout
@@ -90,17 +104,10 @@ def test_ctrl_c_while_the_graph_is_built_exits_130_with_one_line(tmp_path, delay
 @pytest.mark.parametrize("command", [["check", "--no-cache"], ["baseline", "--no-cache"]])
 def test_kill_9_during_the_parallel_parse_leaves_no_worker(tmp_path, command):
     root = many_modules(tmp_path, 1500)
-    process = subprocess.Popen(
-        [str(BIN / "domain-fence"), *command],
-        cwd=root,
-        env=environment(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process = started(root, *command, output=subprocess.DEVNULL)
     workers: set[int] = set()
     try:
-        wait_for(lambda: len(children(process.pid)) >= 2 or process.poll() is not None, "the workers start")
-        workers = children(process.pid)
+        workers = wait_for_workers(process, 2)
         process.kill()
         process.wait(timeout=60)
         assert workers, "the parse ended before the workers were seen"
@@ -109,12 +116,7 @@ def test_kill_9_during_the_parallel_parse_leaves_no_worker(tmp_path, command):
             time.sleep(0.05)
         assert [pid for pid in workers if alive(pid)] == []
     finally:
-        for pid in workers:  # leave nothing behind, even when the test fails
-            if alive(pid):
-                os.kill(pid, signal.SIGKILL)
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        leave_nothing_behind(process, workers)  # even when the test fails
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -124,26 +126,14 @@ def test_ctrl_c_while_the_workers_start_or_work_exits_130_with_one_line_and_leav
     # left a worker the pool did not know of, which the parent then waited for at exit.
     root = many_modules(tmp_path, 200)  # enough for two workers
     for _ in range(2):  # each run samples the moment anew
-        process = subprocess.Popen(
-            [str(BIN / "domain-fence"), "check", "--no-cache", "--quiet"],
-            cwd=root,
-            env=environment(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+        process = started(root, "check", "--no-cache", "--quiet")
         workers: set[int] = set()
         try:
-            wait_for(lambda p=process: len(children(p.pid)) >= workers_seen or p.poll() is not None, "the workers")
-            workers = children(process.pid)
+            workers = wait_for_workers(process, workers_seen)
             process.send_signal(signal.SIGINT)
             stdout, stderr = process.communicate(timeout=60)
         finally:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
-            for pid in workers:
-                if alive(pid):
-                    os.kill(pid, signal.SIGKILL)
+            leave_nothing_behind(process, workers)
         if process.returncode in (0, 1) and not workers:
             continue  # the parse ended before a worker was seen
         assert (process.returncode, stderr.decode()) == (130, "domain-fence: interrupted\n"), stdout
