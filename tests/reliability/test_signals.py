@@ -125,7 +125,8 @@ def test_ctrl_c_while_the_workers_start_or_work_exits_130_with_one_line_and_leav
     # Raised inside fork's own handlers, a Ctrl-C was lost (the run went on to exit 0) or
     # left a worker the pool did not know of, which the parent then waited for at exit.
     root = many_modules(tmp_path, 200)  # enough for two workers
-    for _ in range(2):  # each run samples the moment anew
+    sampled = 0
+    for _ in range(6):  # each run samples the moment anew, until two have seen it
         process = started(root, "check", "--no-cache", "--quiet")
         workers: set[int] = set()
         try:
@@ -134,7 +135,15 @@ def test_ctrl_c_while_the_workers_start_or_work_exits_130_with_one_line_and_leav
             stdout, stderr = process.communicate(timeout=60)
         finally:
             leave_nothing_behind(process, workers)
-        if process.returncode in (0, 1) and not workers:
-            continue  # the parse ended before a worker was seen
+        if process.returncode in (0, 1) and not stderr:
+            # The run ended before the signal came (on a busy machine this process may be
+            # descheduled between seeing the workers and signalling). A lost interrupt
+            # ends 0 too, but never silently: Python reports the exception it ignored.
+            continue
         assert (process.returncode, stderr.decode()) == (130, "domain-fence: interrupted\n"), stdout
         assert [pid for pid in workers if alive(pid)] == []
+        sampled += 1
+        if sampled == 2:
+            return
+    if not sampled:
+        pytest.skip("every run ended before the signal came")
