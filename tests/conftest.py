@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,3 +29,19 @@ def _same_output_on_every_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     not depend on the machine running them."""
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("BUILD_NUMBER", raising=False)
+
+
+# The suite's own plugins that a pytest run of a test needs none of: a user of
+# domain-fence meets its plugin beside their own, not beside pytest-lsp (which imports
+# lsprotocol's types: 0.7 s of each run's start) or hypothesis.
+UNNEEDED_PLUGINS = ("pytest-lsp", "hypothesispytest")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _lean_inner_pytest() -> Iterator[None]:
+    """Each pytest a test runs (pytester, a subprocess) starts without the suite's own
+    plugins; the suite's processes keep them, as they were configured before this runs."""
+    blocked = " ".join(f"-p no:{name}" for name in UNNEEDED_PLUGINS)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTEST_ADDOPTS", f"{os.environ.get('PYTEST_ADDOPTS', '')} {blocked}".strip())
+        yield
