@@ -317,3 +317,30 @@ def test_a_run_after_a_missed_replay_walks_the_inputs_twice_not_three_times(proj
     assert len(walked) == 2 and walked[0] == walked[1]
     replayed = check(project)  # ...and the report it stored is replayed
     assert (replayed.returncode, replayed.stdout) == (1, result.stdout)
+
+
+def test_a_run_right_after_an_edit_walks_the_inputs_once(project, monkeypatch):
+    import contextlib
+
+    from click.testing import CliRunner
+
+    from domain_fence.integrations.cli import main
+
+    shared = project / "leaky" / "shared.py"
+    shared.write_text(shared.read_text() + "\nX = 1\n")  # modified now: within the racy window
+    walked: list[str | None] = []
+    real = runcache.input_digest
+
+    def counted(inputs: Inputs) -> str | None:
+        walked.append(real(inputs))
+        return walked[-1]
+
+    monkeypatch.setattr(runcache, "input_digest", counted)
+    monkeypatch.setattr("domain_fence.integrations.cli.input_digest", counted)
+    with contextlib.chdir(project):
+        result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 1 and result.stdout != MARKER
+    # The replay could not vouch for a file this recent, nor could a walk after it: the
+    # run neither walks again nor stores a report it cannot vouch for.
+    assert walked == [None]
+    assert check(project).stdout == result.stdout

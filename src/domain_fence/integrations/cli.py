@@ -299,7 +299,9 @@ def run_inputs(configuration: Configuration, runs: RunCache) -> tuple[Inputs | N
     """What a check of ``configuration`` reads, and its digest before the check (the
     one the missed replay took of the same inputs, if any: a change since is caught by
     the digest taken after the check); None when the run cannot be replayed (a
-    third-party contract type may read anything)."""
+    third-party contract type may read anything), or when the replay could not vouch
+    for the inputs (a file modified a moment before, as after an edit: a walk now would
+    say the same)."""
     invocation = runs.invocation
     if configuration.cache_dir is None:
         return None, None
@@ -308,7 +310,7 @@ def run_inputs(configuration: Configuration, runs: RunCache) -> tuple[Inputs | N
     baselines = sorted({str(contract.config.baseline.path) for contract in configuration.fence_contracts()})
     candidates = tuple(invocation.config_candidates())
     inputs = Inputs(candidates, tuple(baselines), tuple(configuration.root_packages), str(configuration.root))
-    if runs.looked_at is not None and runs.looked_at[0] == inputs and runs.looked_at[1] is not None:
+    if runs.looked_at is not None and runs.looked_at[0] == inputs:
         return inputs, runs.looked_at[1]
     return inputs, input_digest(inputs)
 
