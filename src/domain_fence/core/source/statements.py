@@ -16,7 +16,7 @@ import ast
 import io
 import tokenize
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from domain_fence.core.source.pyfacts import ImportFact, import_fact, import_source
 
@@ -30,7 +30,7 @@ def statement_imports(module: str, is_package: bool, text: str, lines: Iterable[
         parsed = _statement(physical, line)
         if parsed is None:
             return None
-        for node in ast.walk(parsed):
+        for node in _imports(parsed):
             if isinstance(node, ast.Import):
                 facts = [import_fact(node.lineno, alias, alias.name, None, False) for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -38,16 +38,38 @@ def statement_imports(module: str, is_package: bool, text: str, lines: Iterable[
                 if source is None:
                     return None  # above the top-level package: the whole file says how
                 facts = [import_fact(node.lineno, alias, source, alias.name, False) for alias in node.names]
-            else:
-                continue
             found.update(((fact.at_line, fact.col), fact) for fact in facts)
     return [found[place] for place in sorted(found)]
+
+
+def _imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements of ``tree``, in the blocks of its compound statements too
+    (``if x: import y``); expressions hold none."""
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        else:
+            for block in _BLOCKS:
+                pending.extend(getattr(node, block, ()))
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _statement(physical: list[str], line: int) -> ast.Module | None:
     """The logical line starting on ``line`` (1-based), parsed with its line numbers."""
     if not 0 < line <= len(physical):
         return None
+    # Most statements are their physical line: one that parses alone is its logical
+    # line whole (an open bracket or a continuation backslash would not parse).
+    alone = _parsed(physical[line - 1], line)
+    return alone if alone is not None else _parsed(_logical_line(physical, line), line)
+
+
+def _logical_line(physical: list[str], line: int) -> str:
+    """The physical lines of the logical line starting on ``line``, cut by the tokenizer."""
     rest = iter(physical[line - 1 :])
     end = 0
     try:
@@ -56,8 +78,15 @@ def _statement(physical: list[str], line: int) -> ast.Module | None:
                 end = token.end[0]
                 break
     except (tokenize.TokenError, SyntaxError):
+        return ""  # parses as no statement: the caller reads the whole file
+    return "".join(physical[line - 1 : line - 1 + max(end, 1)])
+
+
+def _parsed(segment: str, line: int) -> ast.Module | None:
+    """``segment``, the source from ``line`` on, parsed with its line numbers; None when
+    it is not one or more whole statements."""
+    if not segment.strip():
         return None
-    segment = "".join(physical[line - 1 : line - 1 + max(end, 1)])
     # An indented statement (in a function, under ``if``) parses as the body of one.
     indented = segment.lstrip("\f")[:1] in (" ", "\t")
     try:
@@ -66,7 +95,12 @@ def _statement(physical: list[str], line: int) -> ast.Module | None:
             tree = ast.parse("if 1:\n" + segment if indented else segment)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    ast.increment_lineno(tree, line - 1 - (1 if indented else 0))
+    offset = line - 1 - (1 if indented else 0)
+    for node in _imports(tree):  # the only nodes read: their lines, and their names'
+        for located in (node, *node.names):
+            located.lineno += offset
+            if located.end_lineno is not None:
+                located.end_lineno += offset
     return tree
 
 
