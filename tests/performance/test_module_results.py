@@ -224,3 +224,34 @@ def test_an_edited_allowed_module_the_placement_scan_never_read_keeps_its_findin
     for edit_number in range(2):
         append(project, "shop/experiment/runner.py", f"\n\ndef _helper_{edit_number}():\n    return None\n")
         assert checked_modules(project)["experiment-owns-its-machinery"] == ["shop.experiment.runner"]
+
+
+def test_one_look_at_every_file_vouches_for_every_contract_stored(tmp_path, monkeypatch):
+    from domain_fence.core.engine.resultcache import Digests
+
+    root = write_project(tmp_path / "project")
+    looks = []
+    real = Digests.unchanged
+    monkeypatch.setattr(Digests, "unchanged", lambda self: looks.append(self) or real(self))
+    with contextlib.chdir(root):
+        assert CliRunner().invoke(main, ["check"]).exit_code == 1
+    assert len(looks) == 1
+    assert len(stored_results(root)) == len(REUSABLE)
+
+
+def test_a_file_changed_while_the_run_reads_keeps_every_contract_from_storing(tmp_path, monkeypatch):
+    from domain_fence.core.engine.reuse import ModuleResults
+
+    root = write_project(tmp_path / "project")
+    real = ModuleResults.save
+
+    def save_then_edit(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        append(root, "shop/runtime/leaf.py", "\n# edited while the run reads\n")
+
+    monkeypatch.setattr(ModuleResults, "save", save_then_edit)
+    with contextlib.chdir(root):
+        assert CliRunner().invoke(main, ["check"]).exit_code == 1
+    assert stored_results(root) == []
+    monkeypatch.undo()
+    assert_same_as_uncached(root)

@@ -151,7 +151,7 @@ class Engine:
         self.checked: dict[str, list[str]] = {}
         self._noqa: dict[str, NoqaComments] = {}  # file -> its noqa comments, until it changes
         self._digests = self._snapshot()
-        self._incomplete: list[ModuleResults] = []  # stored results whose views the run may complete
+        self._unsaved: list[ModuleResults] = []  # results to store when the run is saved
         self._graph_refused: bool | None = None
         # contract -> what :meth:`prepare` learnt of it as ``check`` would: the findings
         # by file, and the modules still to check one by one (see :meth:`findings_in`)
@@ -258,7 +258,7 @@ class Engine:
             extra = plan.extra if family.needs_graph else None
             stored_extra = None if extra is None else plain_extra(extra)
             results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments, stored_extra)
-            self._completing(results)
+            self._unsaved.append(results)
             found = [finding for module in plan.covered for finding in by_module[module]]
             return [*found, *unanalysed], plan.warnings, plan.failures, extra or {}
         covered = family.covered(config, self.context)
@@ -271,14 +271,8 @@ class Engine:
             stored_extra = plain_extra(outcome.extra) if outcome.extra else None
             if stored_extra is not None or not outcome.extra:
                 results.save(covered, by_module, outcome.warnings, outcome.failures, self._comments, stored_extra)
-                self._completing(results)
+                self._unsaved.append(results)
         return [*outcome.findings, *unanalysed], outcome.warnings, outcome.failures, outcome.extra
-
-    def _completing(self, results: ModuleResults) -> None:
-        """Views a contract's store lacks may be known once later contracts read more
-        facts: recorded when the run is saved (:meth:`save`)."""
-        if results.view_keeps_findings and results.saved is not None:
-            self._incomplete.append(results)
 
     def _graph_would_build(self) -> bool:
         """Whether nothing keeps the import graph from being built before a file is read
@@ -495,9 +489,18 @@ class Engine:
         return _Known(_by_path(f for found in plan.kept.values() for f in found), frozenset(plan.again))
 
     def save(self) -> None:
-        for results in self._incomplete:
+        """Store what the run found and read, for the next run. Contracts' results are
+        stored only when no file changed while the run read them, which one look at
+        every file tells for all of them; views a contract could not give when it was
+        checked may be known once later contracts read more facts."""
+        unsaved, self._unsaved = self._unsaved, []
+        settled: dict[int, bool] = {}  # by the stamps each was checked against
+        for results in unsaved:
             results.complete_views()
-        self._incomplete.clear()
+            if id(results.digests) not in settled:
+                settled[id(results.digests)] = results.digests.unchanged()
+            if settled[id(results.digests)]:
+                results.write()
         self.index.save()
 
     # -- the rules applied to every finding ---------------------------------------------

@@ -61,7 +61,7 @@ class ModuleResults:
         self.digests = digests
         self.stored: StoredResults | None = None
         self.changed: set[str] = set()
-        self.saved: StoredResults | None = None  # what this run stored
+        self.saved: StoredResults | None = None  # what this run stores (see :meth:`write`)
 
     def plan(self) -> Plan | None:
         """What can be reused; None when the contract must be checked whole."""
@@ -121,9 +121,9 @@ class ModuleResults:
         comments: Callable[[str], NoqaComments],
         extra: object = None,
     ) -> None:
-        """Record what this run found, when no file changed while it ran; ``comments``
-        gives the noqa comments of a file (each file's bytes decide them), ``extra`` what
-        the report shows besides findings, as plain data (None: not kept)."""
+        """What this run found, to be stored by :meth:`write`; ``comments`` gives the noqa
+        comments of a file (each file's bytes decide them), ``extra`` what the report
+        shows besides findings, as plain data (None: not kept)."""
         index = self.context.index
         stored = self.stored
         answers = self.family.answers(self.config, self.context)
@@ -154,13 +154,16 @@ class ModuleResults:
             )
             for path in paths
         }
-        if not self.digests.unchanged():
-            return
         self.saved = StoredResults(entries, covered, findings, warnings, failures, answers, noqa, extra)
-        self.store.save(self.saved)
+
+    def write(self) -> None:
+        """Store what :meth:`save` recorded (the caller has made sure that no file changed
+        while the run read them: what was found is of these versions)."""
+        if self.saved is not None:
+            self.store.save(self.saved)
 
     def complete_views(self) -> None:
-        """Record the views this run's contract could not give when it was saved, of the
+        """Add the views this run's contract could not give when it was saved, of the
         modules whose facts later contracts read: for a family whose views keep its
         findings, a changed module whose view is unknown is a full check."""
         saved = self.saved
@@ -172,9 +175,8 @@ class ModuleResults:
                 view = self._view(module, read=False)
                 if view is not None:
                     modules[module] = replace(entry, view=view_digest(view))
-        if modules != saved.modules and self.digests.unchanged():
+        if modules != saved.modules:
             self.saved = replace(saved, modules=modules)
-            self.store.save(self.saved)
 
     def _view(self, module: str, read: bool) -> object:
         return self.family.module_view(self.config, self.context, module, read)
