@@ -64,6 +64,7 @@ def check_in_process(root: Path, monkeypatch) -> tuple[int, str]:
 
     monkeypatch.setattr(index_module, "_MEMORY", {})
     monkeypatch.setattr(factcache, "_OPEN", {})
+    monkeypatch.setattr(factcache, "_SETTLED_DIGESTS", {})
     with contextlib.chdir(root):
         result = CliRunner().invoke(main, ["check"], catch_exceptions=False)
     return result.exit_code, result.stdout
@@ -265,3 +266,21 @@ def test_a_grimp_without_these_internals_builds_with_its_own_cache(tmp_path, mon
     scanned.clear()
     assert check_in_process(root, monkeypatch) == expected
     assert scanned == ["leaky.shared"]
+
+
+def test_a_cold_check_reads_each_file_once_for_its_digest(tmp_path, monkeypatch):
+    """The graph's cache, the fact cache and the stored results all record each
+    file's digest."""
+    root = leaky_project(tmp_path)
+    hashed: list[str] = []
+    real = factcache.file_digest
+
+    def counted(path: str) -> bytes | None:
+        hashed.append(path)
+        return real(path)
+
+    monkeypatch.setattr(factcache, "file_digest", counted)
+    assert check_in_process(root, monkeypatch)[0] == 1
+    sources = {str(path) for path in (root / "leaky").rglob("*.py")}
+    assert set(hashed) == sources
+    assert len(hashed) == len(sources)

@@ -52,7 +52,7 @@ from typing import Any
 
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
-from domain_fence.core.source.factcache import file_digest
+from domain_fence.core.source.factcache import stamped_digest
 
 FORMAT = "domain-fence module results 2"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
@@ -335,7 +335,7 @@ class Digests:
             elif known is not None and known.stamp == stamp and known.digest is not None:
                 found = known.digest
             else:
-                found = file_digest(path)
+                found = stamped_digest(path, stamp)
             self._digests[module] = found
         return self._digests[module]
 

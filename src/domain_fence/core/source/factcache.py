@@ -97,6 +97,23 @@ def file_digest(path: str) -> bytes | None:
         return None
 
 
+# path -> (stamp key, digest) of settled files hashed in this process
+_SETTLED_DIGESTS: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
+
+
+def stamped_digest(path: str, key: tuple[int, int, int, int]) -> bytes | None:
+    """:func:`file_digest` of the file at ``path``, whose stamp key (see :class:`Stamp`)
+    was ``key`` before it is read. A settled file is read once per process for one
+    stamp: the import graph's cache and the stored results of a cold run both ask."""
+    known = _SETTLED_DIGESTS.get(path)
+    if known is not None and known[0] == key:
+        return known[1]
+    digest = file_digest(path)
+    if digest is not None and time.time_ns() - key[1] > RACY_WINDOW_NS:
+        _SETTLED_DIGESTS[path] = (key, digest)
+    return digest
+
+
 def bytes_digest(data: bytes) -> bytes:
     """:func:`file_digest` of a file holding ``data``."""
     return hashlib.blake2b(data).digest()
@@ -151,7 +168,7 @@ class FactCache:
         entry = self._known(stamp.path, module, is_package)
         if entry is not None and entry[0] != stamp.key:
             # A new stamp (a checkout, a restored cache, a rewrite): the bytes decide.
-            digest = file_digest(stamp.path)
+            digest = stamped_digest(stamp.path, stamp.key)
             if digest is None or digest != entry[1]:
                 return None
             if stamp.settled:  # the same bytes: known under the new stamp from now on
@@ -171,7 +188,7 @@ class FactCache:
         the next :meth:`save`, which happens at exit at the latest."""
         if not stamp.settled:
             return
-        digest = file_digest(stamp.path)
+        digest = stamped_digest(stamp.path, stamp.key)
         if digest is None or Stamp.of(stamp.path) != stamp:
             return  # changed since it was parsed: these facts may not be of these bytes
         known = self._known(stamp.path, module, is_package)

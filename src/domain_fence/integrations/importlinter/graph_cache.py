@@ -36,7 +36,7 @@ from grimp.application.ports.filesystem import BasicFileSystem
 from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
 from grimp.domain.valueobjects import DirectImport, Module
 
-from domain_fence.core.source.factcache import Stamp, file_digest
+from domain_fence.core.source.factcache import Stamp, stamped_digest
 
 DIGESTS_FORMAT = "domain-fence grimp digests 1"
 # A record: grimp's time for the module, the file's stamp key (None while the file had
@@ -98,7 +98,7 @@ class DigestCache(Cache):
             raise CacheMiss
         grimp_time, key, digest = record
         if key != stamp.key:  # a checkout, a restored cache, a rewrite: the bytes decide
-            found = file_digest(stamp.path)
+            found = stamped_digest(stamp.path, stamp.key)
             if found is None or found.hex() != digest:
                 self._missed[name] = stamp
                 raise CacheMiss
@@ -127,7 +127,7 @@ def _record_of_read(before: Stamp | None, grimp_time: float | None) -> Record | 
     those it read: settled, and with the stamp it had before."""
     if before is None or grimp_time is None or not before.settled:
         return None
-    digest = file_digest(before.path)
+    digest = stamped_digest(before.path, before.key)
     if digest is None or Stamp.of(before.path) != before:
         return None
     return (grimp_time, before.key, digest.hex())
