@@ -325,11 +325,15 @@ def _crossings(
     statement, so every line that needs the fix is shown; in name, then line order."""
     if not _may_cross(config, context, graph, routes, module):
         return []
+
+    def crosses(imported: str) -> bool:
+        return (
+            imported != module and not _ignored(config, module, imported) and routes.from_module(imported) is not None
+        )
+
     crossings = []
-    for imported, statements in sorted(_module_imports(context, graph, module).items()):
-        if imported == module or _ignored(config, module, imported):
-            continue
-        route = routes.from_module(imported)
+    for imported, statements in sorted(_module_imports(context, graph, module, crosses).items()):
+        route = routes.from_module(imported) if crosses(imported) else None
         if route is None:
             continue
         lines = tuple(sorted({statement[0] for statement in statements}))
@@ -357,14 +361,17 @@ def _may_cross(
     )
 
 
-def _module_imports(context: Context, graph: ImportGraph, module: str) -> dict[str, list[Place]]:
-    """imported module -> the place of each import statement's imported name.
+def _module_imports(
+    context: Context, graph: ImportGraph, module: str, wanted: Callable[[str], bool]
+) -> dict[str, list[Place]]:
+    """imported module -> the place of each import statement's imported name, for the
+    imported modules ``wanted`` (and any other a buffer's facts name).
 
     Which modules are imported, and on which lines, comes from the graph (what
     ``lint-imports`` sees), unless the module is checked from a buffer; the facts give
     the place of each imported name (the graph knows only statement lines)."""
     index = context.index
-    own = _statement_imports(context, graph, module)
+    own = _statement_imports(context, graph, module, wanted)
     if own is None:
         facts = index.file_facts(module)
         own = [] if facts is None or facts.unreadable is not None else list(facts.imports)
@@ -376,7 +383,7 @@ def _module_imports(context: Context, graph: ImportGraph, module: str) -> dict[s
     if index.has_buffer(module) or module not in graph.modules:
         return {imported: [_place(f) for f in found] for imported, found in by_module.items()}
     imports: dict[str, list[Place]] = {}
-    for imported in graph.find_modules_directly_imported_by(module):
+    for imported in filter(wanted, graph.find_modules_directly_imported_by(module)):
         details = graph.get_import_details(importer=module, imported=imported)
         places = []
         for line in sorted({d["line_number"] for d in details if d.get("line_number")}) or [1]:
@@ -388,9 +395,11 @@ def _module_imports(context: Context, graph: ImportGraph, module: str) -> dict[s
     return imports
 
 
-def _statement_imports(context: Context, graph: ImportGraph, module: str) -> list[ImportFact] | None:
-    """The facts of the import statements on the lines the graph records for ``module``,
-    each statement parsed alone (the file is read whole only when one cannot be); None:
+def _statement_imports(
+    context: Context, graph: ImportGraph, module: str, wanted: Callable[[str], bool]
+) -> list[ImportFact] | None:
+    """The facts of the import statements on the lines the graph records for ``module``'s
+    imports of the modules ``wanted``, each statement parsed alone (the file is read whole only when one cannot be); None:
     read the file's facts (a buffer, whose imports the graph does not hold, or imports
     under ``TYPE_CHECKING`` to leave out, which takes the enclosing statements)."""
     index = context.index
@@ -400,7 +409,7 @@ def _statement_imports(context: Context, graph: ImportGraph, module: str) -> lis
         return None
     lines = {
         detail["line_number"]
-        for imported in graph.find_modules_directly_imported_by(module)
+        for imported in filter(wanted, graph.find_modules_directly_imported_by(module))
         for detail in graph.get_import_details(importer=module, imported=imported)
         if detail.get("line_number")
     }

@@ -13,7 +13,6 @@ inside another statement), the caller reads the whole file.
 from __future__ import annotations
 
 import ast
-import io
 import tokenize
 import warnings
 from collections.abc import Iterable, Iterator
@@ -105,5 +104,10 @@ def _parsed(segment: str, line: int) -> ast.Module | None:
 
 
 def _physical_lines(text: str) -> list[str]:
-    """The lines of ``text`` as Python numbers them, with their ends."""
-    return list(io.StringIO(text, newline=None))
+    """The lines of ``text`` as Python numbers them (only ``\n``, ``\r\n`` and ``\r``
+    end one), with their ends, as ``\n``."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
