@@ -278,6 +278,7 @@ class RoutesToForbidden:
         ignored: Callable[[str, str], bool],
         direct_only: bool,
     ) -> None:
+        self.config: object = None  # the configuration they were found for
         self.next_hop: dict[str, str | None] = {}
         frontier = sorted(m for m in graph.modules if is_forbidden(m))
         self.next_hop.update((m, None) for m in frontier)
@@ -305,16 +306,19 @@ class RoutesToForbidden:
 
 
 def _routes(config: BoundaryConfig, context: Context, graph: ImportGraph) -> RoutesToForbidden:
-    key = ("boundary-routes", config)
-    if key not in context.memo:
-        context.memo[key] = RoutesToForbidden(
+    # Asked for every module: found by the configuration's identity, not its hash (every
+    # module expression of it hashed again each time).
+    key = ("boundary-routes", id(config))
+    routes: RoutesToForbidden | None = context.memo.get(key)
+    if routes is None or routes.config is not config:
+        routes = context.memo[key] = RoutesToForbidden(
             graph,
             lambda m: matches_any(m, config.source_modules),
             lambda m: _is_forbidden(config, m),
             lambda a, b: _ignored(config, a, b),
             config.allow_indirect_imports,
         )
-    routes: RoutesToForbidden = context.memo[key]
+        routes.config = config
     return routes
 
 
