@@ -136,9 +136,13 @@ _GRAPH_BUILDER: str | None = None
 
 
 def graph_builder_version() -> str:
-    """The installed grimp's version, read from its metadata (grimp is not imported):
+    """The installed grimp's version, read from its metadata (grimp is not imported here;
+    where a front end has imported it, its own word, sparing the metadata's import):
     another version may read the sources into another import graph."""
     global _GRAPH_BUILDER
+    imported = getattr(sys.modules.get("grimp"), "__version__", None)
+    if _GRAPH_BUILDER is None and isinstance(imported, str):
+        _GRAPH_BUILDER = imported
     if _GRAPH_BUILDER is None:
         from importlib import metadata
 
@@ -154,9 +158,21 @@ def results_key(contract: str, family: str, config: object, session: object, pat
     tool, and every module of the project with its file (``paths``: file -> module)."""
     digest = hashlib.sha256(tool_digest().encode())
     digest.update(repr((contract, family, stable(config), stable(session))).encode("utf-8", "surrogateescape"))
+    digest.update(_paths_digest(paths))
+    return digest.hexdigest()
+
+
+_PATHS: list[tuple[Mapping[str, str], bytes]] = []  # the last paths digested (every contract asks)
+
+
+def _paths_digest(paths: Mapping[str, str]) -> bytes:
+    if _PATHS and _PATHS[0][0] is paths:
+        return _PATHS[0][1]
+    digest = hashlib.sha256()
     for path, module in sorted(paths.items()):
         digest.update(f"{module}\0{path}\1".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()
+    _PATHS[:] = [(paths, digest.digest())]
+    return _PATHS[0][1]
 
 
 class ResultStore:
