@@ -3,9 +3,9 @@
 A boundary finding is placed at the imported name of the statement the import graph
 names (grimp records only the statement's line). The modules with crossing imports are
 often a project's largest: parsing each whole for a few statements is most of what a
-boundary-only check costs. Here the logical line starting at each such line is cut out
-with the tokenizer and parsed alone, giving the same facts the whole file's walk gives
-for those statements (``type_checking`` aside: that needs the enclosing ``if``). When a
+boundary-only check costs. Here the logical line starting at each such line (the
+physical line when it parses alone, else cut out with the tokenizer) is parsed alone,
+giving the same facts the whole file's walk gives for those statements (``type_checking`` aside: that needs the enclosing ``if``). When a
 statement cannot be parsed alone (one following ``else:`` on its line, or starting
 inside another statement), the caller reads the whole file.
 """
