@@ -5,7 +5,6 @@ from __future__ import annotations
 import compileall
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,15 +44,15 @@ def _same_output_on_every_machine(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # The suite's own plugins that a pytest run of a test needs none of: a user of
 # domain-fence meets its plugin beside their own, not beside pytest-lsp (which imports
-# lsprotocol's types: 0.7 s of each run's start) or hypothesis.
-UNNEEDED_PLUGINS = ("pytest-lsp", "hypothesispytest")
+# lsprotocol's types: 0.7 s of each run's start), hypothesis, asyncio or xdist.
+UNNEEDED_PLUGINS = ("pytest-lsp", "hypothesispytest", "asyncio", "xdist", "xdist.looponfail")
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _lean_inner_pytest() -> Iterator[None]:
+@pytest.fixture(autouse=True)
+def _lean_inner_pytest(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each pytest a test runs (pytester, a subprocess) starts without the suite's own
-    plugins; the suite's processes keep them, as they were configured before this runs."""
+    plugins; the suite's processes keep them, configured before this runs."""
+    if "pytester" in request.fixturenames:
+        request.getfixturevalue("pytester")  # which clears PYTEST_ADDOPTS as it starts
     blocked = " ".join(f"-p no:{name}" for name in UNNEEDED_PLUGINS)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTEST_ADDOPTS", f"{os.environ.get('PYTEST_ADDOPTS', '')} {blocked}".strip())
-        yield
+    monkeypatch.setenv("PYTEST_ADDOPTS", f"{os.environ.get('PYTEST_ADDOPTS', '')} {blocked}".strip())
