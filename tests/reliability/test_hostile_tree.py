@@ -331,3 +331,21 @@ def test_a_wildcard_matching_no_module_is_a_configuration_error(pytester, tmp_pa
     assert linted.status == 1 and "matches no module of the root packages" in linted.stdout
     tested = pytest_run(pytester, root)  # a usage error, as in every front end
     assert tested.ret == pytest.ExitCode.USAGE_ERROR and problem in tested.stderr.str()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
+def test_a_fifo_added_while_the_editor_s_engine_runs_is_found_before_the_graph_is_built(tmp_path):
+    # A run that checks once builds the graph from the files its engine found as it
+    # started; the editor's engine lives on, so it looks at the files again each time.
+    from domain_fence.core.families import GraphUnavailableError
+    from domain_fence.integrations.importlinter.configuration import load_configuration
+    from domain_fence.integrations.importlinter.session import engine_for
+
+    root = project(tmp_path)
+    engine = engine_for(load_configuration(root / CONFIG), long_lived=True)
+    special_file(root, "fifo")
+    with pytest.raises(GraphUnavailableError) as raised:
+        engine.context.graph()
+    assert [(str(blocker.path), blocker.reason) for blocker in raised.value.blockers] == [
+        ("app/runtime/special.py", SPECIAL)
+    ]

@@ -62,8 +62,9 @@ class GraphUnavailable(ConfigurationError):
         super().__init__(f"{configuration.path}: cannot build the import graph: {where}")
 
 
-def build_graph(configuration: Configuration, cache: bool = True) -> ImportGraph:
-    """The project's import graph.
+def build_graph(configuration: Configuration, cache: bool = True, index: ProjectIndex | None = None) -> ImportGraph:
+    """The project's import graph (``index``: the project's files as found, when they
+    were just found; else they are found now).
 
     Raises ConfigurationError for root packages grimp cannot use, and
     GraphUnavailable when files of the project keep the graph from being built.
@@ -73,7 +74,8 @@ def build_graph(configuration: Configuration, cache: bool = True) -> ImportGraph
     if not is_utf8(str(configuration.root)):
         raise GraphUnavailable(configuration, "the project's path is not valid UTF-8, which grimp cannot read", [])
     blockers = walk_blockers(configuration.root, _package_directories(configuration, search_paths))
-    blockers = sorted({*blockers, *skipped_blockers(_index(configuration), graph_only=True)})
+    found = index if index is not None else _index(configuration)
+    blockers = sorted({*blockers, *skipped_blockers(found, graph_only=True)})
     if blockers:
         raise GraphUnavailable(configuration, blockers[0].reason, blockers)
     cache = cache and configuration.graph_cache_dir is not None  # --no-cache, DOMAIN_FENCE_NO_CACHE

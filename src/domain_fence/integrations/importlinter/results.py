@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from copy import deepcopy
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grimp import ImportGraph
 from importlinter import Contract, ContractCheck
@@ -48,6 +48,9 @@ from .sections import section_line
 from .session import engine_for
 
 Progress = Callable[[str], None]
+
+if TYPE_CHECKING:
+    from domain_fence.core.index.project import ProjectIndex
 
 
 class ContractFailed(Exception):
@@ -103,11 +106,11 @@ def check_import_linter_contract(configuration: Configuration, contract: Contrac
     return reader.result(check)
 
 
-def project_graph(configuration: Configuration) -> ImportGraph:
+def project_graph(configuration: Configuration, index: ProjectIndex | None = None) -> ImportGraph:
     """The import graph, or a one-line ConfigurationError (grimp aborts the whole build
-    on one syntax error)."""
+    on one syntax error); ``index``: the project's files as found (else found now)."""
     try:
-        return build_graph(configuration)
+        return build_graph(configuration, index=index)
     except ConfigurationError:
         raise
     except Exception as error:  # noqa: BLE001 -- grimp's errors have no common base; each becomes one line

@@ -60,16 +60,19 @@ def settings_of(configuration: Configuration, contracts: list[FenceContract]) ->
     )
 
 
-def graph_builder(configuration: Configuration) -> Callable[[], ImportGraph]:
+def graph_builder(
+    configuration: Configuration, index: Callable[[], ProjectIndex | None] = lambda: None
+) -> Callable[[], ImportGraph]:
     """Build the graph each time asked (the engine's context keeps it until a file's
     imports change); a file keeping it from being built becomes the engine's
-    GraphUnavailableError, naming every file at fault."""
+    GraphUnavailableError, naming every file at fault. What the project's files are
+    comes from ``index()`` when it gives one (else from a walk made then)."""
     from .graph import GraphUnavailable
     from .results import project_graph
 
     def build() -> ImportGraph:
         try:
-            return project_graph(configuration)
+            return project_graph(configuration, index())
         except GraphUnavailable as error:
             raise GraphUnavailableError(error.reason, error.blockers, str(error)) from None
 
@@ -87,15 +90,22 @@ def graph_served_by_bytes() -> bool:
     return serves_by_bytes()
 
 
-def engine_for(configuration: Configuration, contracts: list[FenceContract] | None = None) -> Engine:
-    """The engine for every domain-fence contract of ``configuration``."""
+def engine_for(
+    configuration: Configuration, contracts: list[FenceContract] | None = None, long_lived: bool = False
+) -> Engine:
+    """The engine for every domain-fence contract of ``configuration``. A run that checks
+    once builds the graph from the files its engine's index found; a ``long_lived`` one
+    (an editor's server, which learns of new files only as it is told) walks the
+    project again each time it builds the graph, for the files grimp could not read."""
     if contracts is None:
         contracts = configuration.fence_contracts()
-    return Engine(
+    engine: Engine | None = None
+    engine = Engine(
         settings_of(configuration, contracts),
-        build_graph=graph_builder(configuration),
+        build_graph=graph_builder(configuration, lambda: None if long_lived or engine is None else engine.index),
         graph_from_bytes=graph_served_by_bytes,
     )
+    return engine
 
 
 # lint-imports constructs and checks each contract on its own; the contracts of one run

@@ -104,6 +104,6 @@ class Analysis:
 
 def _engine(path: Path) -> Engine:
     try:
-        return engine_for(load_configuration(path))
+        return engine_for(load_configuration(path), long_lived=True)
     except (ConfigurationError, BaselineError) as error:
         raise AnalysisError(str(error)) from None
