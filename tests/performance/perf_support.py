@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from support import FIXTURES
 
@@ -34,3 +36,19 @@ def edit(path: Path, text: str | None = None, when: float = SETTLED + 60) -> Non
     if text is not None:
         path.write_text(text, encoding="utf-8")
     os.utime(path, (when, when))
+
+
+def recorded(monkeypatch: Any, owner: object, name: str, *also: str) -> list[tuple[Any, Any]]:
+    """``(argument, result)`` of every call of ``owner.name`` from now on (it still runs);
+    ``also``: the dotted names of other bindings of the same function."""
+    calls: list[tuple[Any, Any]] = []
+    real: Callable[[Any], Any] = getattr(owner, name)
+
+    def recording(argument: Any) -> Any:
+        calls.append((argument, real(argument)))
+        return calls[-1][1]
+
+    monkeypatch.setattr(owner, name, recording)
+    for binding in also:
+        monkeypatch.setattr(binding, recording)
+    return calls

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from grimp.adaptors.caching import Cache
 from grimp.application import usecases
 from grimp.application.config import settings
-from perf_support import SETTLED, edit, leaky_project, settle
+from perf_support import SETTLED, edit, leaky_project, recorded, settle
 from support import run_tool
 
 from domain_fence.core.index import project as index_module
@@ -272,18 +272,10 @@ def test_a_cold_check_reads_each_file_once_for_its_digest(tmp_path, monkeypatch)
     """The graph's cache, the fact cache and the stored results all record each
     file's digest."""
     root = leaky_project(tmp_path)
-    hashed: list[str] = []
-    real = factcache.file_digest
-
-    def counted(path: str) -> bytes | None:
-        hashed.append(path)
-        return real(path)
-
-    monkeypatch.setattr(factcache, "file_digest", counted)
+    hashed = recorded(monkeypatch, factcache, "file_digest")
     assert check_in_process(root, monkeypatch)[0] == 1
-    sources = {str(path) for path in (root / "leaky").rglob("*.py")}
-    assert set(hashed) == sources
-    assert len(hashed) == len(sources)
+    sources = sorted(str(path) for path in (root / "leaky").rglob("*.py"))
+    assert sorted(path for path, _ in hashed) == sources
 
 
 def test_a_check_finds_the_project_s_files_once(tmp_path, monkeypatch):

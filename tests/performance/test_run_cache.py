@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from perf_support import SETTLED, edit, leaky_project, settle
+from perf_support import SETTLED, edit, leaky_project, recorded, settle
 from support import run_tool
 
 from domain_fence.core.engine import runcache
@@ -301,15 +301,7 @@ def test_a_run_after_a_missed_replay_walks_the_inputs_twice_not_three_times(proj
     from domain_fence.integrations.cli import main
 
     edit(project / "leaky" / "shared.py", (project / "leaky" / "shared.py").read_text() + "\nX = 1\n")
-    walked: list[Inputs] = []
-    real = runcache.input_digest
-
-    def counted(inputs: Inputs) -> str | None:
-        walked.append(inputs)
-        return real(inputs)
-
-    monkeypatch.setattr(runcache, "input_digest", counted)
-    monkeypatch.setattr("domain_fence.integrations.cli.input_digest", counted)
+    walked = recorded(monkeypatch, runcache, "input_digest", "domain_fence.integrations.cli.input_digest")
     with contextlib.chdir(project):
         result = CliRunner().invoke(main, ["check"])
     assert result.exit_code == 1 and result.stdout != MARKER
@@ -328,19 +320,11 @@ def test_a_run_right_after_an_edit_walks_the_inputs_once(project, monkeypatch):
 
     shared = project / "leaky" / "shared.py"
     shared.write_text(shared.read_text() + "\nX = 1\n")  # modified now: within the racy window
-    walked: list[str | None] = []
-    real = runcache.input_digest
-
-    def counted(inputs: Inputs) -> str | None:
-        walked.append(real(inputs))
-        return walked[-1]
-
-    monkeypatch.setattr(runcache, "input_digest", counted)
-    monkeypatch.setattr("domain_fence.integrations.cli.input_digest", counted)
+    walked = recorded(monkeypatch, runcache, "input_digest", "domain_fence.integrations.cli.input_digest")
     with contextlib.chdir(project):
         result = CliRunner().invoke(main, ["check"])
     assert result.exit_code == 1 and result.stdout != MARKER
     # The replay could not vouch for a file this recent, nor could a walk after it: the
     # run neither walks again nor stores a report it cannot vouch for.
-    assert walked == [None]
+    assert [digest for _, digest in walked] == [None]
     assert check(project).stdout == result.stdout
