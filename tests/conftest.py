@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import compileall
-import os
 import shutil
 from pathlib import Path
 
@@ -54,5 +53,6 @@ def _lean_inner_pytest(request: pytest.FixtureRequest, monkeypatch: pytest.Monke
     plugins; the suite's processes keep them, configured before this runs."""
     if "pytester" in request.fixturenames:
         request.getfixturevalue("pytester")  # which clears PYTEST_ADDOPTS as it starts
-    blocked = " ".join(f"-p no:{name}" for name in UNNEEDED_PLUGINS)
-    monkeypatch.setenv("PYTEST_ADDOPTS", f"{os.environ.get('PYTEST_ADDOPTS', '')} {blocked}".strip())
+    # The blocks alone, as pytester leaves it: options of the suite's run (``-n 2``)
+    # would name the plugins blocked.
+    monkeypatch.setenv("PYTEST_ADDOPTS", " ".join(f"-p no:{name}" for name in UNNEEDED_PLUGINS))

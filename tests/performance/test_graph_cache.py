@@ -272,6 +272,8 @@ def test_a_cold_check_reads_each_file_once_for_its_digest(tmp_path, monkeypatch)
     """The graph's cache, the fact cache and the stored results all record each
     file's digest."""
     root = leaky_project(tmp_path)
+    # Settling set every modification time back, which sets every change time to now.
+    monkeypatch.setattr(factcache, "RACY_WINDOW_NS", 0)
     hashed = recorded(monkeypatch, factcache, "file_digest")
     assert check_in_process(root, monkeypatch)[0] == 1
     sources = sorted(str(path) for path in (root / "leaky").rglob("*.py"))
@@ -291,3 +293,20 @@ def test_a_check_finds_the_project_s_files_once(tmp_path, monkeypatch):
     )
     assert check_in_process(root, monkeypatch)[0] == 1
     assert len(built) == 1
+
+
+def test_a_digest_is_kept_only_for_a_file_whose_times_had_settled_before_it_was_read(tmp_path, monkeypatch):
+    """A file rewritten within its time's tick keeps its stamp: only a digest taken
+    after both its modification and change times settled may stand for it."""
+    monkeypatch.setattr(factcache, "_SETTLED_DIGESTS", {})
+    path = tmp_path / "module.py"
+    path.write_text("A = 1\n")
+    settle(tmp_path)  # its modification time an hour ago, its change time now
+    stamp = factcache.Stamp.of(path)
+    assert stamp is not None
+    factcache.stamped_digest(str(path), stamp.key)
+    assert factcache._SETTLED_DIGESTS == {}
+    monkeypatch.setattr(factcache, "RACY_WINDOW_NS", 0)
+    digest = factcache.stamped_digest(str(path), stamp.key)
+    kept = dict(factcache._SETTLED_DIGESTS)
+    assert kept == {str(path): (stamp.key, digest)}

@@ -136,13 +136,9 @@ _GRAPH_BUILDER: str | None = None
 
 
 def graph_builder_version() -> str:
-    """The installed grimp's version, read from its metadata (grimp is not imported here;
-    where a front end has imported it, its own word, sparing the metadata's import):
+    """The installed grimp's version, read from its metadata (grimp is not imported):
     another version may read the sources into another import graph."""
     global _GRAPH_BUILDER
-    imported = getattr(sys.modules.get("grimp"), "__version__", None)
-    if _GRAPH_BUILDER is None and isinstance(imported, str):
-        _GRAPH_BUILDER = imported
     if _GRAPH_BUILDER is None:
         from importlib import metadata
 

@@ -108,8 +108,9 @@ def stamped_digest(path: str, key: tuple[int, int, int, int]) -> bytes | None:
     known = _SETTLED_DIGESTS.get(path)
     if known is not None and known[0] == key:
         return known[1]
+    before = time.time_ns()  # settled before it was read: no rewrite hides in its time's tick
     digest = file_digest(path)
-    if digest is not None and time.time_ns() - key[1] > RACY_WINDOW_NS:
+    if digest is not None and before - max(key[1], key[2]) > RACY_WINDOW_NS:
         _SETTLED_DIGESTS[path] = (key, digest)
     return digest
 
