@@ -6,6 +6,7 @@ seeing it after a change proves the change was noticed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -13,11 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from perf_support import SETTLED, edit, leaky_project, recorded, settle
 from support import run_tool
 
 from domain_fence.core.engine import runcache
 from domain_fence.core.engine.runcache import Inputs, input_digest
+from domain_fence.integrations.cli import main
 
 MARKER = "REPLAYED FROM THE RUN CACHE\n"
 
@@ -38,11 +41,18 @@ def mark_stored_reports(root: Path) -> None:
         path.write_text(json.dumps(entry))
 
 
+def check_here(root: Path, *args: str):
+    """``domain-fence check`` in this process: the command's run, without the start-up
+    of one (what a test then asserts runs as a user runs it)."""
+    with contextlib.chdir(root):
+        return CliRunner().invoke(main, ["check", *args])
+
+
 @pytest.fixture
 def project(tmp_path) -> Path:
     root = leaky_project(tmp_path)
-    first = check(root)
-    assert first.returncode == 1, first.output
+    first = check_here(root)
+    assert first.exit_code == 1, first.output
     assert len(runs(root)) == 1
     mark_stored_reports(root)
     return root
@@ -294,16 +304,9 @@ def test_a_missing_root_package_is_part_of_the_digest(tmp_path):
 
 
 def test_a_run_after_a_missed_replay_walks_the_inputs_twice_not_three_times(project, monkeypatch):
-    import contextlib
-
-    from click.testing import CliRunner
-
-    from domain_fence.integrations.cli import main
-
     edit(project / "leaky" / "shared.py", (project / "leaky" / "shared.py").read_text() + "\nX = 1\n")
     walked = recorded(monkeypatch, runcache, "input_digest", "domain_fence.integrations.cli.input_digest")
-    with contextlib.chdir(project):
-        result = CliRunner().invoke(main, ["check"])
+    result = check_here(project)
     assert result.exit_code == 1 and result.stdout != MARKER
     # The replay's look, then the one after the check: the run starts from the first.
     assert len(walked) == 2 and walked[0] == walked[1]
@@ -312,17 +315,10 @@ def test_a_run_after_a_missed_replay_walks_the_inputs_twice_not_three_times(proj
 
 
 def test_a_run_right_after_an_edit_walks_the_inputs_once(project, monkeypatch):
-    import contextlib
-
-    from click.testing import CliRunner
-
-    from domain_fence.integrations.cli import main
-
     shared = project / "leaky" / "shared.py"
     shared.write_text(shared.read_text() + "\nX = 1\n")  # modified now: within the racy window
     walked = recorded(monkeypatch, runcache, "input_digest", "domain_fence.integrations.cli.input_digest")
-    with contextlib.chdir(project):
-        result = CliRunner().invoke(main, ["check"])
+    result = check_here(project)
     assert result.exit_code == 1 and result.stdout != MARKER
     # The replay could not vouch for a file this recent, nor could a walk after it: the
     # run neither walks again nor stores a report it cannot vouch for.
