@@ -14,6 +14,7 @@ from support import FIXTURES, REPO, run_tool
 
 from domain_fence.core.families.vocabulary import VocabularyFamily
 from domain_fence.integrations import flake8 as plugin
+from domain_fence.integrations.flake8.project import modules_below
 
 LEAKY = FIXTURES / "vocabulary" / "leaky"
 SCHEMAS = "minimonty/frameworks/telemetry/schemas.py"
@@ -204,13 +205,13 @@ def test_one_index_per_process_is_shared_by_every_file(leaky, monkeypatch):
 def test_the_configuration_is_found_once_per_directory_not_once_per_file(leaky, tmp_path, monkeypatch):
     monkeypatch.setattr(plugin, "_PROJECTS", {})
     looked_in = []
-    real = plugin.find_configuration
+    real = plugin.may_hold_configuration
 
     def finding(directory):
         looked_in.append(directory)
         return real(directory)
 
-    monkeypatch.setattr(plugin, "find_configuration", finding)
+    monkeypatch.setattr(plugin, "may_hold_configuration", finding)
     monkeypatch.chdir(leaky)
     for filename in (EXTENSIONS, SCHEMAS, MODEL, EXTENSIONS):
         list(plugin.DomainFenceChecker(None, filename).run())
@@ -233,8 +234,40 @@ def test_the_plugin_reads_ahead_the_modules_below_the_paths_flake8_checks(tmp_pa
         (tmp_path / name).write_text("", encoding="utf-8")
     index = ProjectIndex.build(tmp_path, ["app"], search_paths=[str(tmp_path)], cache_dir=None)
     runtime = str(tmp_path / "app" / "runtime")
-    assert plugin.modules_below(index, [runtime]) == ["app.runtime", "app.runtime.loop"]
-    assert plugin.modules_below(index, [runtime + "/"]) == ["app.runtime", "app.runtime.loop"]
-    assert plugin.modules_below(index, [str(tmp_path / "app/runtime/loop.py")]) == ["app.runtime.loop"]
-    assert plugin.modules_below(index, [str(tmp_path / "app/run")]) == []  # a prefix of a name is no directory
-    assert plugin.modules_below(index, [str(tmp_path)]) == ["app", "app.running", "app.runtime", "app.runtime.loop"]
+    assert modules_below(index, [runtime]) == ["app.runtime", "app.runtime.loop"]
+    assert modules_below(index, [runtime + "/"]) == ["app.runtime", "app.runtime.loop"]
+    assert modules_below(index, [str(tmp_path / "app/runtime/loop.py")]) == ["app.runtime.loop"]
+    assert modules_below(index, [str(tmp_path / "app/run")]) == []  # a prefix of a name is no directory
+    assert modules_below(index, [str(tmp_path)]) == ["app", "app.running", "app.runtime", "app.runtime.loop"]
+
+
+LOADED_MODULES = """
+import sys
+from flake8.main.cli import main
+try:
+    main(["--select", "DOM", "module.py"])
+except SystemExit:
+    pass
+print(sorted(m for m in sys.modules if m.split(".")[0] in ("importlinter", "grimp", "domain_fence")))
+"""
+
+
+def test_a_project_without_a_configuration_pays_nothing_for_the_plugin(leaky, tmp_path):
+    """flake8 imports every installed plugin on every run, in every project: ours
+    imports the engine and import-linter only where a configuration may be."""
+    import ast
+    import sys
+
+    elsewhere = tmp_path / "no-configuration"
+    elsewhere.mkdir()
+    (elsewhere / "module.py").write_text("VALUE = 1\n", encoding="utf-8")
+    (elsewhere / "setup.cfg").write_text("[flake8]\nmax-line-length = 100\n", encoding="utf-8")
+    (leaky / "module.py").write_text("VALUE = 1\n", encoding="utf-8")
+    loaded = {}
+    for where in (elsewhere, leaky):
+        result = run_tool(sys.executable, "-c", LOADED_MODULES, cwd=where)
+        loaded[where] = set(ast.literal_eval(result.stdout.splitlines()[-1]))
+    assert "domain_fence.integrations.flake8" in loaded[elsewhere]  # the plugin was loaded...
+    heavy = ("importlinter", "grimp", "domain_fence.core.engine.engine", "domain_fence.integrations.flake8.project")
+    assert {m for m in loaded[elsewhere] if m.startswith(heavy)} == set()
+    assert {"importlinter", "domain_fence.integrations.flake8.project"} <= loaded[leaky]  # ...and works where asked

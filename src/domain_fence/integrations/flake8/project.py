@@ -1,40 +1,21 @@
-"""The flake8 plugin (codes ``DOM``): the engine's findings for the file flake8 checks.
-
-It reads the same import-linter configuration ``lint-imports`` reads (found in the
-current directory, or named with ``--domain-fence-config``) and reports, for the
-source flake8 hands it (the file, or stdin as editors send it), exactly the findings
-``domain-fence check`` reports at that file: every contract's, with the baseline and
-``noqa`` comments applied by the engine. The engine, its project index and the import
-graph (for DOM302) are built once per process and shared by every file. Before flake8
-starts its workers, the engine learns what the files will report the way ``check``
-does (:meth:`~domain_fence.core.engine.Engine.prepare`): run on the project, each
-contract is checked once, its results kept between runs as ``check`` keeps them, so a
-second run only looks each file's findings up.
-"""
+"""What the flake8 plugin checks with: the configuration found and its engine (imported
+only when a configuration is found, see :mod:`domain_fence.integrations.flake8`)."""
 
 from __future__ import annotations
 
-import argparse
 import gc
 import glob
 import os
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from flake8.exceptions import PluginExecutionFailed
-
-from domain_fence import __version__
 from domain_fence.core.engine import Engine
-from domain_fence.core.engine.baseline import BaselineError
 from domain_fence.core.index.blockers import Blocker, blocker_finding, printable_path
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.findings import Finding
 from domain_fence.integrations.importlinter.configuration import (
     Configuration,
-    ConfigurationError,
     ConfigurationNotFound,
     find_configuration,
     load_configuration,
@@ -42,9 +23,7 @@ from domain_fence.integrations.importlinter.configuration import (
 from domain_fence.integrations.importlinter.results import validate
 from domain_fence.integrations.importlinter.session import engine_for
 
-EXIT_CONFIGURATION_ERROR = 2
 STDIN_NAMES = ("stdin", "-")
-ALWAYS_SHOWN = ("E902", "E999")  # flake8's codes for a file it cannot read or parse
 
 
 @dataclass
@@ -67,6 +46,10 @@ class Project:
     @property
     def index(self) -> ProjectIndex:
         return self.engine.index
+
+    def must_not_read(self) -> list[str]:
+        """Exclude patterns for the files flake8 would hang on or read without end."""
+        return flake8_must_not_read(self.index)
 
     def prepare(self, paths: list[str]) -> None:
         """Before flake8 starts its workers: learn what the files under ``paths`` will
@@ -150,23 +133,9 @@ def modules_below(index: ProjectIndex, paths: list[str]) -> list[str]:
     return [module for file, module in index.absolute_paths().items() if file in exact or file.startswith(prefixes)]
 
 
-# One project per configuration and process, found once: flake8 creates a checker per
-# file, and finding the configuration reads and parses it. Keyed by the option and
-# the directory it is relative to.
-_PROJECTS: dict[tuple[str | None, str], Project | None] = {}
-
-
-def project_for(config: str | None) -> Project | None:
+def load_project(config: str | None) -> Project | None:
     """The project for ``--domain-fence-config`` (or the current directory); None when
-    no option was given and the current directory holds no import-linter configuration:
-    the plugin then has nothing to check."""
-    key = (config, os.getcwd())
-    if key not in _PROJECTS:
-        _PROJECTS[key] = _load_project(config)
-    return _PROJECTS[key]
-
-
-def _load_project(config: str | None) -> Project | None:
+    no option was given and the current directory holds no import-linter configuration."""
     if config is None:
         try:
             path = find_configuration(Path.cwd())
@@ -175,55 +144,3 @@ def _load_project(config: str | None) -> Project | None:
     else:
         path = Path(config).resolve()
     return Project.load(path)
-
-
-class DomainFenceChecker:
-    """flake8 entry point ``DOM``."""
-
-    name = "domain-fence"
-    version = __version__
-    config: str | None = None
-
-    def __init__(self, tree: Any, filename: str, lines: list[str] | None = None) -> None:
-        self.filename = filename
-        self.lines = lines
-
-    @classmethod
-    def add_options(cls, parser: Any) -> None:
-        parser.add_option(
-            "--domain-fence-config",
-            default=None,
-            parse_from_config=True,
-            normalize_paths=True,
-            help="import-linter configuration holding the domain-fence contracts, or its "
-            "directory (default: the one lint-imports reads in the current directory)",
-        )
-
-    @classmethod
-    def parse_options(cls, options: argparse.Namespace) -> None:
-        cls.config = options.domain_fence_config
-        try:
-            project = project_for(cls.config)  # a broken configuration fails once, up front
-            if project is not None:
-                project.prepare(list(getattr(options, "filenames", None) or []))
-                options.exclude = [*(options.exclude or ()), *flake8_must_not_read(project.index)]
-        except (ConfigurationError, BaselineError) as error:
-            for line in str(error).splitlines():
-                print(f"flake8: domain-fence: error: {line}", file=sys.stderr)
-            raise SystemExit(EXIT_CONFIGURATION_ERROR) from None
-        # flake8 reports a file it cannot read or parse itself (E902, E999) and never
-        # runs a plugin on it: shown whatever `select` says, or `select = DOM` would
-        # pass such a file silently.
-        options.extend_select = [*(getattr(options, "extend_select", None) or ()), *ALWAYS_SHOWN]
-
-    def run(self) -> Iterator[tuple[int, int, str, type]]:
-        # flake8 wraps errors raised while constructing a plugin, not while iterating it.
-        try:
-            project = project_for(self.config)
-            if project is None:
-                return
-            text = None if self.lines is None else "".join(self.lines)
-            for finding in project.findings(self.filename, text):
-                yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)
-        except Exception as error:
-            raise PluginExecutionFailed(filename=self.filename, plugin_name="DOM", exception=error) from error

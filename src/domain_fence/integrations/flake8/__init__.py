@@ -1,0 +1,139 @@
+"""The flake8 plugin (codes ``DOM``): the engine's findings for the file flake8 checks.
+
+It reads the same import-linter configuration ``lint-imports`` reads (found in the
+current directory, or named with ``--domain-fence-config``) and reports, for the
+source flake8 hands it (the file, or stdin as editors send it), exactly the findings
+``domain-fence check`` reports at that file: every contract's, with the baseline and
+``noqa`` comments applied by the engine. The engine, its project index and the import
+graph (for DOM302) are built once per process and shared by every file. Before flake8
+starts its workers, the engine learns what the files will report the way ``check``
+does (:meth:`~domain_fence.core.engine.Engine.prepare`): run on the project, each
+contract is checked once, its results kept between runs as ``check`` keeps them, so a
+second run only looks each file's findings up.
+
+flake8 imports every installed plugin on every run: this module is light, and the
+engine and import-linter (:mod:`.project`) are imported only where a configuration may
+be, so a project without one pays nothing for the plugin being installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from flake8.exceptions import PluginExecutionFailed
+
+from domain_fence import __version__
+from domain_fence.core.engine.runcache import CONFIG_FILES
+
+if TYPE_CHECKING:
+    from .project import Project
+
+EXIT_CONFIGURATION_ERROR = 2
+ALWAYS_SHOWN = ("E902", "E999")  # flake8's codes for a file it cannot read or parse
+
+
+# One project per configuration and process, found once: flake8 creates a checker per
+# file, and finding the configuration reads and parses it. Keyed by the option and
+# the directory it is relative to.
+_PROJECTS: dict[tuple[str | None, str], Project | None] = {}
+
+
+def project_for(config: str | None) -> Project | None:
+    """The project for ``--domain-fence-config`` (or the current directory); None when
+    no option was given and the current directory holds no import-linter configuration:
+    the plugin then has nothing to check."""
+    key = (config, os.getcwd())
+    if key not in _PROJECTS:
+        _PROJECTS[key] = _load_project(config)
+    return _PROJECTS[key]
+
+
+def _load_project(config: str | None) -> Project | None:
+    if config is None and not may_hold_configuration(Path.cwd()):
+        return None
+    from .project import load_project
+
+    return load_project(config)
+
+
+def may_hold_configuration(directory: Path) -> bool:
+    """Whether ``directory`` may hold the configuration ``lint-imports`` reads: one of
+    the files it looks at names ``importlinter`` (or cannot be read, which loading it
+    then reports)."""
+    for name in CONFIG_FILES:
+        try:
+            if b"importlinter" in (directory / name).read_bytes():
+                return True
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            continue
+        except OSError:
+            return True
+    return False
+
+
+class DomainFenceChecker:
+    """flake8 entry point ``DOM``."""
+
+    name = "domain-fence"
+    version = __version__
+    config: str | None = None
+
+    def __init__(self, tree: Any, filename: str, lines: list[str] | None = None) -> None:
+        self.filename = filename
+        self.lines = lines
+
+    @classmethod
+    def add_options(cls, parser: Any) -> None:
+        parser.add_option(
+            "--domain-fence-config",
+            default=None,
+            parse_from_config=True,
+            normalize_paths=True,
+            help="import-linter configuration holding the domain-fence contracts, or its "
+            "directory (default: the one lint-imports reads in the current directory)",
+        )
+
+    @classmethod
+    def parse_options(cls, options: argparse.Namespace) -> None:
+        cls.config = options.domain_fence_config
+        try:
+            project = project_for(cls.config)  # a broken configuration fails once, up front
+            if project is not None:
+                project.prepare(list(getattr(options, "filenames", None) or []))
+                options.exclude = [*(options.exclude or ()), *project.must_not_read()]
+        except Exception as error:
+            if not _configuration_error(error):
+                raise
+            for line in str(error).splitlines():
+                print(f"flake8: domain-fence: error: {line}", file=sys.stderr)
+            raise SystemExit(EXIT_CONFIGURATION_ERROR) from None
+        # flake8 reports a file it cannot read or parse itself (E902, E999) and never
+        # runs a plugin on it: shown whatever `select` says, or `select = DOM` would
+        # pass such a file silently.
+        options.extend_select = [*(getattr(options, "extend_select", None) or ()), *ALWAYS_SHOWN]
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        # flake8 wraps errors raised while constructing a plugin, not while iterating it.
+        try:
+            project = project_for(self.config)
+            if project is None:
+                return
+            text = None if self.lines is None else "".join(self.lines)
+            for finding in project.findings(self.filename, text):
+                yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)
+        except Exception as error:
+            raise PluginExecutionFailed(filename=self.filename, plugin_name="DOM", exception=error) from error
+
+
+def _configuration_error(error: Exception) -> bool:
+    """Whether ``error`` says the configuration or a baseline is unusable (only asked
+    when loading one failed: the classes are the engine's and import-linter's)."""
+    from domain_fence.core.engine.baseline import BaselineError
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError
+
+    return isinstance(error, (ConfigurationError, BaselineError))
