@@ -338,11 +338,10 @@ def test_a_fifo_added_while_the_editor_s_engine_runs_is_found_before_the_graph_i
     # A run that checks once builds the graph from the files its engine found as it
     # started; the editor's engine lives on, so it looks at the files again each time.
     from domain_fence.core.families import GraphUnavailableError
-    from domain_fence.integrations.importlinter.configuration import load_configuration
-    from domain_fence.integrations.importlinter.session import engine_for
+    from domain_fence.integrations.lsp import analysis
 
     root = project(tmp_path)
-    engine = engine_for(load_configuration(root / CONFIG), long_lived=True)
+    engine = analysis._engine(root / CONFIG)  # as the language server builds its engine
     special_file(root, "fifo")
     with pytest.raises(GraphUnavailableError) as raised:
         engine.context.graph()
