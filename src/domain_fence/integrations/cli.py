@@ -18,18 +18,23 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 
-from domain_fence.core.engine.runcache import Inputs, Invocation, RunCache, input_digest
+from domain_fence.core.engine.runcache import InputDigest, Inputs, Invocation, RunCache, input_digest
 from domain_fence.core.model.text import one_line
 from domain_fence.core.setup.preset_names import PRESET_NAMES
 from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
 from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
 if TYPE_CHECKING:
+    from grimp import ImportGraph
+
+    from domain_fence.core.engine.recorded import Recorded
+    from domain_fence.core.model.report import Report
     from domain_fence.integrations.importlinter.configuration import Configuration
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -235,34 +240,115 @@ def check(
         _emit(replay.text, output_path)
         return max(replay.status, ratchet)
 
-    from domain_fence.core.engine.baseline import BaselineError
-    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
-    from domain_fence.integrations.importlinter.results import ContractFailed, check_configuration
     from domain_fence.integrations.reporters import render
 
     progress = Progress(enabled=not quiet)
+    recorded = recorded_settings(runs, cache_dir)
+    inputs: Inputs | None
+    digest: InputDigest | None
+    if runs and recorded is not None and runs.looked_at is not None:
+        inputs, digest = runs.looked_at
+        with progress.running() as update:
+            report = check_recorded(recorded, no_cache, cache_dir, update)
+        record = runs.recorded
+    else:
+        report, inputs, digest, record = check_read(config_path, runs, no_cache, cache_dir, progress)
+    text = render(report, format_, options)
+    status = EXIT_CLEAN if report.kept else EXIT_FINDINGS
+    if runs and inputs and digest is not None and digest.whole is not None and input_digest(inputs) == digest:
+        runs.store(inputs, digest, text, status, record if isinstance(record, dict) else None)
+    _emit(text, output_path)
+    return max(status, ratchet)
+
+
+def check_read(
+    config_path: Path | None, runs: RunCache | None, no_cache: bool, cache_dir: Path | None, progress: Progress
+) -> tuple[Report, Inputs | None, InputDigest | None, dict[str, Any] | None]:
+    """Check the configuration read through import-linter: the report, the inputs and
+    their digest before the check (None: not to be stored) and the settings to record."""
+    from domain_fence.core.engine.baseline import BaselineError
+    from domain_fence.core.engine.failures import ContractFailed
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+    from domain_fence.integrations.importlinter.results import check_configuration
+    from domain_fence.integrations.importlinter.session import settings_record_of
+
     try:
         configuration = load_configuration(config_path)
         configure_cache(configuration, no_cache, cache_dir)
         inputs, digest = run_inputs(configuration, runs) if runs else (None, None)
         with progress.running() as update:
             report = check_configuration(configuration, update)
+        record = settings_record_of(configuration) if inputs is not None else None
     except (ConfigurationError, ContractFailed, BaselineError) as error:
         raise UsageFailure(str(error)) from None
-    text = render(report, format_, options)
-    status = EXIT_CLEAN if report.kept else EXIT_FINDINGS
-    if runs and inputs and digest is not None and input_digest(inputs) == digest:  # unchanged while it ran
-        runs.store(inputs, digest, text, status)
-    _emit(text, output_path)
-    return max(status, ratchet)
+    return report, inputs, digest, record
+
+
+def recorded_settings(runs: RunCache | None, cache_dir: Path | None) -> Recorded | None:
+    """The settings the last run of this invocation recorded, when the configuration's
+    files and the tools are as they were then (see :mod:`~..core.engine.recorded`)."""
+    if runs is None or runs.recorded is None:
+        return None
+    from domain_fence.core.engine.recorded import settings_from_record
+
+    recorded = settings_from_record(runs.recorded, None)
+    if recorded is None:
+        return None
+    root = recorded.settings.root
+    directory = cache_dir.resolve() if cache_dir is not None else cache_directory(root)
+    return recorded._replace(settings=replace(recorded.settings, cache_dir=directory))
+
+
+def check_recorded(
+    recorded: Recorded, no_cache: bool, cache_dir: Path | None, progress: Callable[[str], None]
+) -> Report:
+    """Check with the settings recorded by the last run, as ``check_configuration``
+    checks a configuration of domain-fence contracts; import-linter is imported only if
+    the import graph must be built."""
+    from domain_fence.core.engine import ConfigurationProblems, Engine
+    from domain_fence.core.engine.baseline import BaselineError
+    from domain_fence.core.engine.failures import ContractFailed, failure_as_one_line
+    from domain_fence.core.model.report import Report
+
+    settings = recorded.settings
+    engine: Engine | None = None
+
+    def build_graph() -> ImportGraph:
+        from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+        from domain_fence.integrations.importlinter.session import graph_builder
+
+        try:
+            configuration = load_configuration(settings.config_path)
+            configure_cache(configuration, no_cache, cache_dir)
+            return graph_builder(configuration, lambda: None if engine is None else engine.index)()
+        except ConfigurationError as error:
+            raise UsageFailure(str(error)) from None
+
+    engine = Engine(settings, build_graph=build_graph, graph_from_bytes=lambda: recorded.graph_from_bytes)
+    results = []
+    try:
+        try:
+            engine.validate()
+            for spec in settings.contracts:
+                progress(f"Checking {spec.name}")
+                with failure_as_one_line(f"{settings.config_path}: {spec.section}", (UsageFailure, BaselineError)):
+                    results.append(engine.check_contract(spec))
+        finally:
+            engine.save()
+    except (ConfigurationProblems, ContractFailed, BaselineError) as error:
+        raise UsageFailure(str(error)) from None
+    root = settings.root
+    config = settings.config_path
+    shown = config.relative_to(root).as_posix() if config.is_relative_to(root) else config.as_posix()
+    return Report(root=root.as_posix(), config=shown, contracts=tuple(results))
 
 
 def check_ratchet(config_path: Path | None, revision: str, format_: str, options: RenderOptions) -> int:
     """Report the baseline entries added since ``revision``: GitHub annotations on stdout
     with ``--format github``, else lines on stderr (stdout holds the report)."""
     from domain_fence.core.engine.baseline import BaselineError
+    from domain_fence.core.engine.failures import ContractFailed
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
-    from domain_fence.integrations.importlinter.results import ContractFailed
     from domain_fence.integrations.reporters.github import workspace_prefix
     from domain_fence.integrations.review import ReviewError, entries_added_since, github_annotation, ratchet_report
 
@@ -295,7 +381,7 @@ def run_cache(
 KNOWN_CONTRACT_MODULES = ("domain_fence.", "importlinter.")
 
 
-def run_inputs(configuration: Configuration, runs: RunCache) -> tuple[Inputs | None, str | None]:
+def run_inputs(configuration: Configuration, runs: RunCache) -> tuple[Inputs | None, InputDigest | None]:
     """What a check of ``configuration`` reads, and its digest before the check (the
     one the missed replay took of the same inputs, if any: a change since is caught by
     the digest taken after the check); None when the run cannot be replayed (a
@@ -337,10 +423,12 @@ class Progress:
     """A spinner on stderr while contracts run, only when stderr is a terminal."""
 
     def __init__(self, enabled: bool) -> None:
-        from rich.console import Console
+        self.enabled = enabled and _may_be_a_terminal(sys.stderr)
+        if self.enabled:  # then rich decides: importing it costs about 20 ms
+            from rich.console import Console
 
-        self.console = Console(stderr=True)
-        self.enabled = enabled and self.console.is_terminal
+            self.console = Console(stderr=True)
+            self.enabled = self.console.is_terminal
 
     @contextmanager
     def running(self) -> Iterator[Callable[[str], None]]:
@@ -349,6 +437,17 @@ class Progress:
             return
         with self.console.status("Reading the configuration") as status:
             yield lambda message: status.update(message)
+
+
+def _may_be_a_terminal(stream: IO[str]) -> bool:
+    """False only when rich would say the stream is no terminal: it is not a tty and
+    nothing in the environment says to treat it as one."""
+    if "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ:
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
 
 
 @main.command()
@@ -364,8 +463,8 @@ def baseline(config_path: Path | None, prune: bool, no_cache: bool, cache_dir: P
     --prune too). A file whose content would not change is not written.
     """
     from domain_fence.core.engine.baseline import BaselineError
+    from domain_fence.core.engine.failures import ContractFailed
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
-    from domain_fence.integrations.importlinter.results import ContractFailed
 
     try:
         configuration = load_configuration(config_path)
@@ -425,6 +524,7 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     --experiment-helpers they are classified as experiment.
     """
     from domain_fence.core.engine.baseline import BaselineError
+    from domain_fence.core.engine.failures import ContractFailed
     from domain_fence.core.setup.layout import LayoutError, read_layout, ruff_configuration
     from domain_fence.core.setup.presets import (
         EDITOR_RECIPE,
@@ -435,7 +535,6 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
         render_importlinter,
     )
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
-    from domain_fence.integrations.importlinter.results import ContractFailed
 
     directory = Path.cwd().resolve()
     target = directory / INIT_CONFIG

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from domain_fence.core.engine import rekey
 from domain_fence.core.engine.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
 from domain_fence.core.engine.noqa import NoqaComments
 from domain_fence.core.engine.resultcache import Digests, ResultStore, graph_builder_version, plain_extra, results_key
@@ -76,6 +75,8 @@ class ContractSpec:
     section: str  # where it is written, for messages: ``[importlinter:contract:x]``
     section_line: int = 1
     guidance: str = ""
+    # The contract's options as written, which ``family.parse`` made ``config`` of.
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def baseline_path(self) -> Path:
@@ -633,6 +634,8 @@ class Engine:
     def _update_baseline(
         self, path: Path, by_contract: dict[str, list[BaselineEntry]], prune: bool, renames: RenameHistory | None
     ) -> list[str]:
+        from domain_fence.core.engine import rekey  # only recording needs it
+
         recorded = load_baseline(path)
         # Entries of contracts that no longer write to this file can never match again.
         updated = Baseline(path, tuple(e for e in recorded.entries if e.contract in by_contract))

@@ -20,6 +20,12 @@ the same clock tick, when every contract type is one of import-linter's or ours 
 third-party contract may read anything), and when no symlinked directory is in the
 tree (its target could change without the tree showing it). Entries are JSON: a
 planted one can at worst print a wrong report, and only with a matching key.
+
+Beside the report, a run records the settings it read from the configuration
+(:mod:`.recorded`) under a key of its own, the *setup*: the Python version, the
+configuration's files and the tools. A run that cannot be replayed because sources
+changed, while its setup is as recorded, starts from those settings without reading
+the configuration again.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from typing import Any, NamedTuple
 
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
-RUN_CACHE_VERSION = 1
+RUN_CACHE_VERSION = 2
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
 TOOLS = ("domain_fence", "importlinter", "grimp", "rich")
 KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the oldest go first
@@ -88,6 +94,14 @@ class Replay(NamedTuple):
     status: int
 
 
+class InputDigest(NamedTuple):
+    """Digests of a run's inputs, each None when they cannot be vouched for (a file
+    modified a moment ago, a symlinked directory)."""
+
+    setup: str | None  # the Python version, the configuration's files, the tools
+    whole: str | None  # the setup, the baselines and the code: every input
+
+
 class RunCache:
     """Reports of earlier runs, under ``directory``/runs, one per invocation."""
 
@@ -96,7 +110,10 @@ class RunCache:
         self.invocation = invocation
         # The inputs a replay looked at and their digest then: a run that follows the
         # miss, reading the same inputs, starts from it instead of walking them again.
-        self.looked_at: tuple[Inputs, str | None] | None = None
+        self.looked_at: tuple[Inputs, InputDigest] | None = None
+        # The settings the missed run recorded, when its setup is unchanged (see
+        # :mod:`.recorded`): JSON as stored, read by whoever asks.
+        self.recorded: object = None
 
     def replay(self) -> Replay | None:
         """The stored report, when every input is as it was; else None."""
@@ -109,6 +126,7 @@ class RunCache:
                 entry["inputs"]["project_root"],
             )
             fields = (entry["version"], entry["invocation"], entry["digest"], entry["text"], entry["status"])
+            setup, recorded = entry.get("setup"), entry.get("settings")
         except Exception:  # noqa: BLE001 -- missing, unreadable or malformed: a miss
             return None
         version, invocation, digest, text, status = fields
@@ -120,18 +138,28 @@ class RunCache:
             return None
         current = input_digest(inputs)
         self.looked_at = (inputs, current)
-        return Replay(text, status) if current is not None and current == digest else None
+        if current.whole is not None and current.whole == digest:
+            return Replay(text, status)
+        if current.setup is not None and current.setup == setup:
+            self.recorded = recorded
+        return None
 
-    def store(self, inputs: Inputs, digest: str, text: str, status: int) -> None:
+    def store(
+        self, inputs: Inputs, digest: InputDigest, text: str, status: int, settings: dict[str, Any] | None = None
+    ) -> None:
+        """Keep the report of a run whose inputs had ``digest`` before and after it, with
+        the settings it read (see :mod:`.recorded`)."""
         import tempfile  # only a run that was not replayed stores one
 
         entry = {
             "version": RUN_CACHE_VERSION,
             "invocation": _as_json(self.invocation),
             "inputs": _as_json(inputs),
-            "digest": digest,
+            "digest": digest.whole,
             "text": text,
             "status": status,
+            "setup": digest.setup,
+            "settings": settings,
         }
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -153,12 +181,22 @@ class RunCache:
             old.unlink(missing_ok=True)
 
 
-def input_digest(inputs: Inputs) -> str | None:
-    """A digest of everything ``inputs`` names, and of the tools; None when the inputs
-    cannot be vouched for (a symlinked directory, a file modified a moment ago)."""
-    digest = hashlib.sha256(f"{RUN_CACHE_VERSION}\0{sys.version}\0".encode())
-    for path in (*inputs.config_candidates, *inputs.baselines):
-        digest.update(_file_content(path))
+def input_digest(inputs: Inputs) -> InputDigest:
+    """Digests of everything ``inputs`` names, and of the tools: the setup alone, and
+    all of it (see :class:`InputDigest`)."""
+    setup = hashlib.sha256(f"{RUN_CACHE_VERSION}\0{sys.version}\0".encode())
+    for path in inputs.config_candidates:
+        setup.update(_file_content(path))
+    tools: list[Path] = []
+    for name in TOOLS:
+        spec = importlib.util.find_spec(name) if name not in sys.modules else sys.modules[name].__spec__
+        tools += [Path(location) for location in (spec.submodule_search_locations or [])] if spec else []
+    setup_digest = _trees_digest(tools, setup)
+    if setup_digest is None:
+        return InputDigest(None, None)
+    whole = hashlib.sha256(f"setup {setup_digest}\0".encode())
+    for path in inputs.baselines:
+        whole.update(_file_content(path))
     root = Path(inputs.project_root)
     search_paths = default_search_paths(root)
     directories: list[Path] = []
@@ -166,12 +204,15 @@ def input_digest(inputs: Inputs) -> str | None:
         try:
             found = locate_package(package, search_paths)
         except ModuleNotFound:
-            digest.update(f"missing {package}\0".encode())
+            whole.update(f"missing {package}\0".encode())
             continue
         directories += found
-    for name in TOOLS:
-        spec = importlib.util.find_spec(name) if name not in sys.modules else sys.modules[name].__spec__
-        directories += [Path(location) for location in (spec.submodule_search_locations or [])] if spec else []
+    return InputDigest(setup_digest, _trees_digest(directories, whole))
+
+
+def _trees_digest(directories: list[Path], digest: hashlib._Hash) -> str | None:
+    """``digest`` fed every entry below ``directories``; None when they hold a symlinked
+    directory or a file modified a moment ago."""
     newest = 0
     for directory in directories:
         digest.update(f"tree {directory}\0".encode("utf-8", "surrogateescape"))

@@ -26,6 +26,7 @@ from rich.text import Text
 
 from domain_fence.core.engine import ConfigurationProblems, Engine
 from domain_fence.core.engine.baseline import BaselineError
+from domain_fence.core.engine.failures import failure_as_one_line
 from domain_fence.core.families import GraphUnavailableError
 from domain_fence.core.families.boundary import import_place
 from domain_fence.core.index.blockers import Blocker, blocker_finding, printable
@@ -51,11 +52,6 @@ Progress = Callable[[str], None]
 
 if TYPE_CHECKING:
     from domain_fence.core.index.project import ProjectIndex
-
-
-class ContractFailed(Exception):
-    """A contract could not be checked (a missing module, a corrupt baseline, ...);
-    the message is one line naming the file and the contract's section."""
 
 
 def check_configuration(configuration: Configuration, progress: Progress | None = None) -> Report:
@@ -121,13 +117,9 @@ def project_graph(configuration: Configuration, index: ProjectIndex | None = Non
 def reported_as_failure(configuration: Configuration, contract: Contract) -> Iterator[None]:
     """Any exception while checking ``contract`` becomes a one-line ContractFailed
     naming the file and the contract's section."""
-    try:
+    where = f"{configuration.path}: {configuration.section(contract.contract_options)}"
+    with failure_as_one_line(where, (ConfigurationError, BaselineError)):
         yield
-    except (ConfigurationError, ContractFailed, BaselineError, KeyboardInterrupt, SystemExit, GeneratorExit):
-        raise
-    except BaseException as error:  # noqa: BLE001 -- a panic in grimp's Rust is a BaseException
-        section = configuration.section(contract.contract_options)
-        raise ContractFailed(f"{configuration.path}: {section}: {one_line(error)}") from None
 
 
 class ContractReader:

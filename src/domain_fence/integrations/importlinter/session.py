@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from domain_fence.core.engine import ContractSpec, Engine, Settings
 from domain_fence.core.families import GraphUnavailableError
@@ -36,6 +36,7 @@ def contract_spec(contract: FenceContract, section: str, section_at: int) -> Con
         section=section,
         section_line=section_at,
         guidance=str(options.get("broken_contract_guidance") or ""),
+        options=dict(options),
     )
 
 
@@ -58,6 +59,19 @@ def settings_of(configuration: Configuration, contracts: list[FenceContract]) ->
         session=dict(configuration.session_options),
         cache_dir=configuration.cache_dir,
     )
+
+
+def settings_record_of(configuration: Configuration) -> dict[str, Any] | None:
+    """The settings a later check may start from while the configuration's files and the
+    tools stay as they are (see :mod:`~domain_fence.core.engine.recorded`); None when a
+    contract is one of import-linter's own types, which import-linter checks."""
+    from domain_fence.core.engine.recorded import settings_record
+
+    contracts = configuration.contracts()
+    fence = [contract for contract in contracts if isinstance(contract, FenceContract)]
+    if len(fence) != len(contracts):
+        return None
+    return settings_record(settings_of(configuration, fence), graph_served_by_bytes())
 
 
 def graph_builder(

@@ -1,0 +1,212 @@
+"""A check after sources changed starts from the settings the last run recorded, when
+the configuration's files and the tools are as they were: it reports what reading the
+configuration again would report, without importing import-linter (unless the import
+graph must be built), and reads the configuration again as soon as it changed."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from perf_support import edit, leaky_project, settle
+from support import run_tool
+from test_run_cache import REPLAY_IN_A_FRESH_INTERPRETER, python, runs
+
+from domain_fence.core.engine.recorded import RECORD_VERSION, settings_from_record, settings_record
+from domain_fence.core.engine.runcache import Inputs, input_digest
+from domain_fence.core.families.vocabulary import VocabularyFamily
+from domain_fence.integrations import cli
+from domain_fence.integrations.cli import main
+
+BUILT_IN_CONTRACTS = "\n[importlinter:contract:experiment-above-runtime]"
+
+
+def fence_only(root: Path) -> Path:
+    """The leaky project with its import-linter contracts (layers, forbidden) dropped:
+    only domain-fence contracts, whose settings a run records."""
+    config = root / ".importlinter"
+    text = config.read_text()
+    edit(config, text[: text.index(BUILT_IN_CONTRACTS)])
+    return root
+
+
+def check(root: Path, *args: str):
+    return run_tool("domain-fence", "check", *args, cwd=root)
+
+
+def check_here(root: Path, *args: str):
+    with contextlib.chdir(root):
+        return CliRunner().invoke(main, ["check", *args])
+
+
+def recorded_entry(root: Path) -> dict:
+    [path] = runs(root)
+    return json.loads(path.read_text())
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    root = fence_only(leaky_project(tmp_path))
+    first = check_here(root)
+    assert first.exit_code == 1, first.output
+    assert recorded_entry(root)["settings"] is not None
+    return root
+
+
+NEW_FIELD = "    epoch: int\n"  # an experiment word the contract does not list: no finding
+NEW_EVENT = "\n\nclass Restarted(TelemetrySchema):\n    episode_count: int\n"  # a new DOM101
+
+
+def with_new_event(root: Path) -> None:
+    telemetry = root / "leaky" / "runtime" / "telemetry.py"
+    edit(telemetry, telemetry.read_text() + NEW_EVENT)
+
+
+def test_a_check_after_an_edit_reads_no_configuration_and_imports_no_import_linter(project):
+    with_new_event(project)
+    started = python(REPLAY_IN_A_FRESH_INTERPRETER, "check", cwd=project)
+    outcome = json.loads(started.stderr.splitlines()[-1])
+    assert "episode_count" in started.stdout and outcome["status"] == 1
+    heavy = ("importlinter", "grimp", "domain_fence.integrations.importlinter")
+    assert [m for m in outcome["modules"] if m.startswith(heavy)] == []
+    fresh = check(project, "--no-cache")
+    assert started.stdout == fresh.stdout
+
+
+@pytest.mark.parametrize("format_", ["text", "json", "sarif"])
+def test_the_report_is_the_report_of_a_check_that_reads_the_configuration(project, format_):
+    check_here(project, "--format", format_)
+    with_new_event(project)
+    from_record = check(project, "--format", format_)
+    fresh = check(project, "--format", format_, "--no-cache")
+    assert (from_record.returncode, from_record.stdout) == (fresh.returncode, fresh.stdout)
+    assert "episode_count" in from_record.stdout
+
+
+def test_an_edit_of_imports_builds_the_graph_from_the_configuration_read_then(project):
+    model = project / "leaky" / "runtime" / "setup.py"
+    edit(model, model.read_text() + "\nimport leaky.experiment.runner\n")
+    started = python(REPLAY_IN_A_FRESH_INTERPRETER, "check", cwd=project)
+    fresh = check(project, "--no-cache")
+    assert "leaky.runtime.setup" in started.stdout
+    assert started.stdout == fresh.stdout
+    assert "importlinter" in json.loads(started.stderr.splitlines()[-1])["modules"]
+
+
+def test_a_changed_configuration_is_read_again(project, monkeypatch):
+    def refused(*args, **kwargs):
+        raise AssertionError("started from settings recorded for another configuration")
+
+    monkeypatch.setattr(cli, "check_recorded", refused)
+    config = project / ".importlinter"
+    edit(config, config.read_text().replace("    episode\n", "    episode\n    epoch\n"))
+    telemetry = project / "leaky" / "runtime" / "telemetry.py"
+    edit(telemetry, telemetry.read_text() + NEW_FIELD)
+    result = check_here(project)
+    assert result.exit_code == 1 and "'epoch'" in result.output, result.output
+
+
+def test_a_configuration_with_import_linter_contracts_records_no_settings(tmp_path):
+    root = leaky_project(tmp_path)
+    assert check_here(root).exit_code == 1
+    assert recorded_entry(root)["settings"] is None
+
+
+def test_an_unusable_baseline_is_one_line_and_status_2_as_when_the_configuration_is_read(project):
+    edit(project / ".domain-fence-baseline.json", "{ not json")
+    from_record = check(project)
+    fresh = check(project, "--no-cache")
+    assert from_record.returncode == fresh.returncode == 2
+    assert from_record.stderr == fresh.stderr and len(from_record.stderr.splitlines()) == 1
+    assert "Traceback" not in from_record.stderr
+
+
+def test_a_contract_that_raises_is_one_line_and_status_2_as_when_the_configuration_is_read(project, monkeypatch):
+    def raising(self, config, context, module):
+        raise RuntimeError("the family broke")
+
+    monkeypatch.setattr(VocabularyFamily, "check_module", raising)
+    with_new_event(project)  # the vocabulary contract checks the edited module again
+    from_record = check_here(project)
+    fresh = check_here(project, "--no-cache")
+    assert from_record.exit_code == fresh.exit_code == 2
+    assert from_record.output == fresh.output
+    assert from_record.output.count("\n") == 1 and "the family broke" in from_record.output
+    assert "[importlinter:contract:runtime-events-speak-runtime]" in from_record.output
+
+
+# -- the record itself --------------------------------------------------------------------
+
+
+def test_the_setup_is_the_configuration_and_the_tools_not_the_sources_nor_the_baseline(project):
+    baseline = project / ".domain-fence-baseline.json"
+    inputs = Inputs((str(project / ".importlinter"),), (str(baseline),), ("leaky",), str(project))
+    before = input_digest(inputs)
+    with_new_event(project)
+    edit(baseline, baseline.read_text() + "\n")
+    after = input_digest(inputs)
+    assert after.setup == before.setup and after.whole != before.whole
+    config = project / ".importlinter"
+    edit(config, config.read_text() + "\n")
+    assert input_digest(inputs).setup != before.setup
+
+
+def settings_of(root: Path):
+    from domain_fence.integrations.importlinter.configuration import load_configuration
+    from domain_fence.integrations.importlinter.session import settings_of as settings
+
+    configuration = load_configuration(root / ".importlinter")
+    return settings(configuration, configuration.fence_contracts())
+
+
+def test_a_record_reads_back_as_the_settings_it_records(tmp_path):
+    settings = settings_of(fence_only(leaky_project(tmp_path)))
+    record = settings_record(settings, True)
+    assert record is not None and json.loads(json.dumps(record)) == record
+    read = settings_from_record(record, settings.cache_dir)
+    assert read is not None and read.settings == settings and read.graph_from_bytes is True
+
+
+def test_settings_that_would_not_read_back_equal_are_not_recorded(tmp_path):
+    from dataclasses import replace
+
+    settings = settings_of(fence_only(leaky_project(tmp_path)))
+    tupled = replace(settings, session={**settings.session, "root_packages": ("leaky",)})  # JSON makes it a list
+    assert settings_record(tupled, False) is None
+    spec = settings.contracts[0]
+    unwritable = replace(spec, options={**spec.options, "extra": object()})
+    assert settings_record(replace(settings, contracts=(unwritable,)), False) is None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda record: None,
+        lambda record: [],
+        lambda record: {**record, "version": RECORD_VERSION + 1},
+        lambda record: {key: value for key, value in record.items() if key != "contracts"},
+        lambda record: {**record, "contracts": [{**record["contracts"][0], "family": "no-such-family"}]},
+        lambda record: {**record, "contracts": [{**record["contracts"][0], "options": ["not", "a", "mapping"]}]},
+        lambda record: {**record, "contracts": [{**record["contracts"][0], "options": {"type": "boundary"}}]},
+    ],
+    ids=["none", "a list", "another version", "no contracts", "unknown family", "options not a mapping", "refused"],
+)
+def test_a_damaged_or_planted_record_is_not_used(tmp_path, damage):
+    root = fence_only(leaky_project(tmp_path))
+    record = settings_record(settings_of(root), False)
+    assert settings_from_record(damage(record), None) is None
+
+
+def test_a_damaged_record_in_the_run_cache_means_reading_the_configuration(project):
+    [path] = runs(project)
+    entry = json.loads(path.read_text())
+    entry["settings"]["contracts"][0]["family"] = "no-such-family"
+    path.write_text(json.dumps(entry))
+    with_new_event(project)
+    settle(project / "leaky")
+    result = check(project)
+    assert result.returncode == 1 and "episode_count" in result.stdout and "Traceback" not in result.stderr
+    assert recorded_entry(project)["settings"]["contracts"][0]["family"] == "boundary"  # recorded anew
