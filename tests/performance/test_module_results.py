@@ -256,3 +256,38 @@ def test_a_file_changed_while_the_run_reads_keeps_every_contract_from_storing(tm
     assert stored_results(root) == []
     monkeypatch.undo()
     assert_same_as_uncached(root)
+
+
+def test_the_stamps_a_run_begins_with_are_the_ones_its_discovery_took(tmp_path, monkeypatch):
+    from domain_fence.core.engine import resultcache
+
+    root = write_project(tmp_path / "project")
+    stamped = []
+    real = resultcache._stamp
+    monkeypatch.setattr(resultcache, "_stamp", lambda path: stamped.append(path) or real(path))
+    configuration = load_configuration(root / ".importlinter")
+    engine = engine_for(configuration)
+    # Taken when the run begins: only packages' __init__.py, which discovery does not stat.
+    assert stamped and all(path.endswith("__init__.py") for path in stamped)
+    assert len(stamped) == sum(1 for path in engine.index.modules.values() if path.name == "__init__.py")
+
+
+def test_a_file_changed_between_its_discovery_and_its_reading_keeps_every_contract_from_storing(
+    tmp_path, monkeypatch
+):
+    from domain_fence.core.index.project import ProjectIndex
+
+    root = write_project(tmp_path / "project")
+    real = ProjectIndex.build.__func__
+
+    def build_then_edit(cls, *args, **kwargs):
+        index = real(cls, *args, **kwargs)
+        append(root, "shop/runtime/leaf.py", "\n# edited once discovered\n")
+        return index
+
+    monkeypatch.setattr(ProjectIndex, "build", classmethod(build_then_edit))
+    with contextlib.chdir(root):
+        assert CliRunner().invoke(main, ["check"]).exit_code == 1
+    assert stored_results(root) == []
+    monkeypatch.undo()
+    assert_same_as_uncached(root)

@@ -135,6 +135,7 @@ class Engine:
         # computed from one kept, or a kept one taken instead. Asked when first needed.
         self._graph_from_bytes = graph_from_bytes
         self._graph_follows_bytes: bool | None = None
+        built_here = index is None
         self.index = index or ProjectIndex.build(settings.root, settings.root_packages, cache_dir=settings.cache_dir)
         self.context = Context(
             root=self.index.root,
@@ -151,25 +152,31 @@ class Engine:
         # contract -> the modules its last check checked (not reused from an earlier run)
         self.checked: dict[str, list[str]] = {}
         self._noqa: dict[str, NoqaComments] = {}  # file -> its noqa comments, until it changes
-        self._digests = self._snapshot()
+        # An index built just now has stamped the files it found: nothing has read them since.
+        self._digests = self._snapshot(discovered=built_here)
         self._unsaved: list[ModuleResults] = []  # results to store when the run is saved
         self._graph_refused: bool | None = None
         # contract -> what :meth:`prepare` learnt of it as ``check`` would: the findings
         # by file, and the modules still to check one by one (see :meth:`findings_in`)
         self._known: dict[str, _Known] = {}
 
-    def _snapshot(self, again: bool = False) -> Digests | None:
+    def _snapshot(self, again: bool = False, discovered: bool = False) -> Digests | None:
         """The stamp of every file before anything is read, when findings may be kept
         between runs (a persistent cache, a contract whose family allows it). Engines
         sharing an index (lint-imports builds one per contract) share the first
-        engine's: the facts they read were read after it; ``again``: a new one."""
+        engine's: the facts they read were read after it; ``again``: a new one;
+        ``discovered``: the stamps the index's discovery took serve."""
         if self.index.cache is None or not any(self._keeps_results(spec, ask=False) for spec in self.contracts):
             return None
         shared = _SNAPSHOTS.get(id(self.index))
         if shared is not None and shared[0] is self.index and not again:
             return shared[1]
-        digests = Digests(self.index.absolute_paths())
-        digests.snapshot(self.index.modules)
+        if discovered and not again:
+            digests = Digests(self.index.absolute_paths(), began=self.index.discovered_at)
+            digests.snapshot(self.index.modules, self.index.discovered_stamps)
+        else:
+            digests = Digests(self.index.absolute_paths())
+            digests.snapshot(self.index.modules)
         if len(_SNAPSHOTS) >= 16:
             _SNAPSHOTS.clear()
         _SNAPSHOTS[id(self.index)] = (self.index, digests)

@@ -314,19 +314,23 @@ class Digests:
     stamps seen when the run began (so that a file changing while it runs is never
     recorded as the version its findings were computed from)."""
 
-    def __init__(self, paths: Mapping[str, str]) -> None:
-        self.began = time.time_ns()
+    def __init__(self, paths: Mapping[str, str], began: int | None = None) -> None:
+        self.began = time.time_ns() if began is None else began  # before the first stamp was taken
         self._modules = {module: path for path, module in paths.items()}
         self._stamps: dict[str, StampKey | None] = {}
         self._settled: set[str] = set()  # modules whose file had settled when the run began
         self._digests: dict[str, bytes | None] = {}
 
-    def snapshot(self, modules: Iterable[str]) -> None:
-        """The stamp of each module's file now, before anything reads it."""
+    def snapshot(self, modules: Iterable[str], taken: Mapping[str, StampKey] | None = None) -> None:
+        """The stamp of each module's file now, before anything reads it; ``taken``: the
+        stamps of some, taken a moment ago and since read by nothing (the discovery's)."""
+        taken = taken or {}
         for module in modules:
             if module not in self._stamps:
                 path = self._modules.get(module)
-                stamp = _stamp(path) if path is not None and path.endswith(".py") else None
+                stamp = taken.get(module)
+                if stamp is None and path is not None and path.endswith(".py"):
+                    stamp = _stamp(path)
                 self._stamps[module] = stamp
                 if stamp is not None and self.began - max(stamp[1], stamp[2]) > RACY_WINDOW_NS:
                     self._settled.add(module)

@@ -19,6 +19,7 @@ import functools
 import gc
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -86,6 +87,10 @@ class ProjectIndex:
     linked: tuple[Path, ...] = ()  # symlinked subpackages (analysed; flake8 does not enter them)
     cache: FactCache | None = None
     parallel: bool = True  # parse many files in worker processes
+    # module -> the stamp of its file when discovered (see Discovery.stamps): read at
+    # most once, by the engine that built the index, as the stamps its run began with
+    discovered_stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict, repr=False)
+    discovered_at: int = 0  # time.time_ns() before the discovery began
     _facts: dict[str, FileFacts | None] = field(default_factory=dict, repr=False)
     # A module's declarations, or their pickle (from the cache or a worker) until asked for.
     _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)
@@ -111,12 +116,14 @@ class ProjectIndex:
         """The index of ``root_packages``, caching facts in ``cache_dir`` (None: no
         persistent cache; by default where the environment says, see
         :func:`~.factcache.cache_directory`)."""
+        began = time.time_ns()
         root = root.resolve()
         paths = search_paths if search_paths is not None else default_search_paths(root)
         modules: dict[str, Path] = {}
         missing: dict[str, str] = {}
         skipped: set[Skipped] = set()
         linked: set[Path] = set()
+        stamps: dict[str, tuple[int, int, int, int]] = {}
         for package in sorted(root_packages):
             try:
                 directories = locate_package(package, paths)
@@ -127,6 +134,7 @@ class ProjectIndex:
             modules.update(discover_modules(package, directories, discovery))
             skipped.update(discovery.skipped)
             linked.update(discovery.linked)
+            stamps.update(discovery.stamps)
         directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
         cache = FactCache.open(directory, root) if directory is not None else None
         return cls(
@@ -136,6 +144,8 @@ class ProjectIndex:
             skipped=tuple(sorted(skipped)),
             linked=tuple(sorted(linked)),
             cache=cache,
+            discovered_stamps={module: stamps[module] for module in modules if module in stamps},
+            discovered_at=began,
         )
 
     def is_package(self, module: str) -> bool:

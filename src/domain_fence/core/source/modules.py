@@ -115,6 +115,9 @@ class Discovery:
     skipped: list[Skipped] = field(default_factory=list)
     # Symlinked subpackages: followed as grimp follows them; flake8 does not enter them.
     linked: list[Path] = field(default_factory=list)
+    # module -> its file's (size, modification time, change time, inode) when the walk
+    # met it: a ``.py`` module's only (a package's ``__init__.py`` is not stat'ed)
+    stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
 
 
 MAX_FILE_SIZE_ENV = "DOMAIN_FENCE_MAX_FILE_SIZE"
@@ -143,19 +146,27 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     """
     discovery = discovery if discovery is not None else Discovery()
     found = discovery.modules
+    limit = max_file_size()
     for directory in directories:
         init = directory / "__init__.py"
         found.setdefault(root_package, init if init.is_file() else directory)
         real = os.path.realpath(directory)
-        _walk(root_package, directory, real, discovery, frozenset({real}), init.is_file())
+        _walk(root_package, directory, real, discovery, frozenset({real}), init.is_file(), limit)
     discovery.modules = dict(sorted(found.items()))
     return discovery.modules
 
 
 def _walk(
-    package: str, directory: Path, real: str, discovery: Discovery, ancestors: frozenset[str], in_package: bool
+    package: str,
+    directory: Path,
+    real: str,
+    discovery: Discovery,
+    ancestors: frozenset[str],
+    in_package: bool,
+    limit: int,
 ) -> None:
-    """Walk ``directory`` (whose resolved path is ``real``) below ``package``."""
+    """Walk ``directory`` (whose resolved path is ``real``) below ``package``; a file
+    larger than ``limit`` bytes is not read."""
     try:
         entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except OSError as error:
@@ -176,7 +187,7 @@ def _walk(
                 discovery.modules.setdefault(f"{package}.{name}", Path(entry.path) / "__init__.py")
                 if entry.is_symlink():
                     discovery.linked.append(Path(entry.path))
-                _walk(f"{package}.{name}", Path(entry.path), below, discovery, ancestors | {below}, True)
+                _walk(f"{package}.{name}", Path(entry.path), below, discovery, ancestors | {below}, True, limit)
             elif not os.access(entry.path, os.R_OK | os.X_OK):
                 # Whether it is a package cannot even be told: grimp passes it by silently.
                 reason = "cannot read directory: Permission denied"
@@ -184,11 +195,12 @@ def _walk(
             elif in_package:
                 _namespace_inside_package(Path(entry.path), discovery)
         elif name.endswith(".py") and name != "__init__.py" and name[:-3].isidentifier():
-            skipped = _unreadable_source(entry, name[:-3] in packages)
-            if skipped is not None:
+            skipped = _unreadable_source(entry, name[:-3] in packages, limit)
+            if isinstance(skipped, Skipped):
                 discovery.skipped.append(skipped)
-            else:
-                discovery.modules.setdefault(f"{package}.{name[:-3]}", Path(entry.path))
+            elif (module := f"{package}.{name[:-3]}") not in discovery.modules:
+                discovery.modules[module] = Path(entry.path)
+                discovery.stamps[module] = skipped
 
 
 def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
@@ -216,8 +228,9 @@ def _is_regular(path: Path) -> bool:
         return False
 
 
-def _unreadable_source(entry: os.DirEntry[str], shadowed: bool) -> Skipped | None:
-    """Why the ``.py`` of ``entry`` is not read, or None when it is an ordinary file."""
+def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> Skipped | tuple[int, int, int, int]:
+    """Why the ``.py`` of ``entry`` is not read; when it is an ordinary file, its size,
+    modification and change times and inode."""
     if shadowed:
         reason = f"not analysed: shadowed by the package {entry.name[:-3]}/ (Python imports the package)"
         return Skipped(Path(entry.path), reason, blocks_graph=True, seen_by_flake8=True)
@@ -227,11 +240,10 @@ def _unreadable_source(entry: os.DirEntry[str], shadowed: bool) -> Skipped | Non
         return Skipped(Path(entry.path), f"cannot read: {error.strerror or error}", blocks_graph=True)
     if not stat.S_ISREG(status.st_mode):
         return Skipped(Path(entry.path), "not a regular file (a FIFO, device or socket)", blocks_graph=True)
-    limit = max_file_size()
     if status.st_size > limit:
         reason = f"larger than {limit} bytes (see {MAX_FILE_SIZE_ENV})"
         return Skipped(Path(entry.path), reason, blocks_graph=True)
-    return None
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
 def _is_directory(entry: os.DirEntry[str]) -> bool:
