@@ -47,3 +47,22 @@ def test_bare_specific_and_prefix_forms():
 def test_only_the_line_of_the_comment_is_silenced():
     comments = NoqaComments.of("a = 1\nb = 2  # noqa: DOM101\nc = 3\n")
     assert [comments.suppresses(line, "DOM101") for line in (1, 2, 3)] == [False, True, False]
+
+
+def every_line_matched(text: str) -> dict[int, frozenset[str] | None]:
+    """The grammar matched against every line: what :meth:`NoqaComments.of` must find."""
+    from domain_fence.core.engine.noqa import _NOQA, codes_of
+
+    return {number: codes_of(line) for number, line in enumerate(text.splitlines(), start=1) if _NOQA.search(line)}
+
+
+LINE_PARTS = st.sampled_from(
+    ["x = 1", "# noqa", "# NoQa: DOM101", "  # noqa: DOM1,E501", "noqa", "İ", "ß", "'# noqa'", " ", ""]
+)
+LINE_ENDINGS = st.sampled_from(["\n", "\r\n", "\r", "\x0c", "\x0b", "\x1c", "\x85", "\u2028", ""])
+
+
+@given(st.lists(st.tuples(st.lists(LINE_PARTS, max_size=4), LINE_ENDINGS), max_size=8))
+def test_only_the_lines_where_noqa_occurs_are_matched_yet_every_comment_is_found(lines):
+    text = "".join("".join(parts) + ending for parts, ending in lines)
+    assert NoqaComments.of(text).lines == every_line_matched(text)

@@ -272,9 +272,7 @@ def test_the_stamps_a_run_begins_with_are_the_ones_its_discovery_took(tmp_path, 
     assert len(stamped) == sum(1 for path in engine.index.modules.values() if path.name == "__init__.py")
 
 
-def test_a_file_changed_between_its_discovery_and_its_reading_keeps_every_contract_from_storing(
-    tmp_path, monkeypatch
-):
+def test_a_file_changed_between_its_discovery_and_its_reading_keeps_every_contract_from_storing(tmp_path, monkeypatch):
     from domain_fence.core.index.project import ProjectIndex
 
     root = write_project(tmp_path / "project")

@@ -9,11 +9,13 @@ The grammar is flake8's (``flake8.defaults.NOQA_INLINE_REGEXP`` and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from domain_fence.core.model.findings import Finding
 
+# What str.splitlines ends a line with, "\n" aside (each looked for alone: a fast scan).
+_OTHER_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 _NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"[,\s]")
 
@@ -28,11 +30,21 @@ class NoqaComments:
 
     @classmethod
     def of(cls, text: str) -> NoqaComments:
+        """The comments of ``text``, its lines numbered as ``str.splitlines`` splits them.
+        Only the lines where "noqa" occurs are matched against the grammar: a file of
+        a codebase that uses noqa comments has a handful among hundreds of lines."""
         found: dict[int, frozenset[str] | None] = {}
-        if "noqa" not in text.lower():  # the usual case, at the cost of one scan
+        lowered = text.lower()
+        if "noqa" not in lowered:  # the usual case, at the cost of one scan
             return cls(found)
-        for number, line in enumerate(text.splitlines(), start=1):
-            if _NOQA.search(line):
+        if len(lowered) != len(text) or any(character in text for character in _OTHER_LINE_BREAKS):
+            # A character lowered to several (offsets differ), or lines ended otherwise
+            # than by "\n": every line, as splitlines numbers them.
+            candidates: Iterable[tuple[int, str]] = enumerate(text.splitlines(), start=1)
+        else:
+            candidates = _lines_at(text, _occurrences(lowered, "noqa"))
+        for number, line in candidates:
+            if number not in found and _NOQA.search(line):
                 found[number] = codes_of(line)
         return cls(found)
 
@@ -41,6 +53,25 @@ class NoqaComments:
             return False
         codes = self.lines[line]
         return codes is None or code in codes or code.startswith(tuple(codes))
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    at = text.find(word)
+    while at != -1:
+        yield at
+        at = text.find(word, at + len(word))
+
+
+def _lines_at(text: str, offsets: Iterable[int]) -> Iterator[tuple[int, str]]:
+    """The number and text of the line of each offset (ascending) of a text whose
+    lines all end with "\n"."""
+    number, counted = 1, 0
+    for at in offsets:
+        number += text.count("\n", counted, at)
+        counted = at
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        yield number, text[start : end if end != -1 else len(text)]
 
 
 def codes_of(line: str) -> frozenset[str] | None:
