@@ -24,14 +24,13 @@ import importlinter.api  # noqa: F401  (configures import-linter's settings, as 
 from importlinter import fields
 from importlinter.domain.contract import Contract, InvalidContractOptions
 
+from domain_fence.core.engine.runcache import CONFIG_FILES  # lint-imports' order: the run cache's inputs too
 from domain_fence.core.families.config import FLAG_OPTIONS
 from domain_fence.core.model.text import one_line
 from domain_fence.core.source.factcache import DEFAULT_DIRECTORY, cache_directory
 
 from .base import FenceContract, project_root
 from .reading import FlagTest, OptionsError, has_section, read_options
-
-CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # lint-imports' order
 
 BUILT_IN_TYPES = {
     "forbidden": "importlinter.contracts.forbidden.ForbiddenContract",
