@@ -142,7 +142,9 @@ def lint_imports_engine(contract: FenceContract, graph: ImportGraph | None) -> t
 
 
 def _configuration_file(root: Path) -> Path:
-    from .configuration import CONFIG_FILES, ConfigurationError, find_configuration
+    from domain_fence.core.engine.runcache import CONFIG_FILES
+
+    from .configuration import ConfigurationError, find_configuration
 
     try:
         return find_configuration(root)

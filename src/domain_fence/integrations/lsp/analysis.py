@@ -14,9 +14,9 @@ from flake8.defaults import NOQA_FILE
 
 from domain_fence.core.engine import ConfigurationProblems, Engine
 from domain_fence.core.engine.baseline import BaselineError
+from domain_fence.core.engine.runcache import CONFIG_FILES
 from domain_fence.core.model.findings import Finding
 from domain_fence.integrations.importlinter.configuration import (
-    CONFIG_FILES,
     ConfigurationError,
     load_configuration,
 )

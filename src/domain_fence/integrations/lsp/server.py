@@ -36,13 +36,13 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import ServerTextPosition, ServerTextRange, TextDocument
 
+from domain_fence.core.engine.runcache import CONFIG_FILES
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.fingerprints import UNANALYSABLE
 from domain_fence.core.model.ruledocs import explain, rule_markdown
 from domain_fence.core.model.rules import RULES, get_rule
 from domain_fence.core.model.text import one_line
 from domain_fence.integrations.importlinter.configuration import (
-    CONFIG_FILES,
     ConfigurationError,
     ConfigurationNotFound,
     find_configuration,
