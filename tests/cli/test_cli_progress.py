@@ -1,5 +1,6 @@
 """The spinner ``check`` shows on stderr while contracts run: only on a terminal, as
-rich decides it, and without importing rich where rich would say there is none."""
+rich decides it; where rich would say there is none, it is not asked (that a check
+then imports no rich is asserted in tests/performance/test_recorded_settings.py)."""
 
 from __future__ import annotations
 

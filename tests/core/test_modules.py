@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+from types import SimpleNamespace
+
 import pytest
 
 from domain_fence.core.source.modules import (
+    Discovery,
     ModuleExpression,
     ModuleNotFound,
     discover_modules,
@@ -80,3 +84,34 @@ def test_symlink_loop_does_not_hang(tmp_path):
     (package / "__init__.py").write_text("")
     (package / "again").symlink_to(package)
     assert list(discover_modules("loopy", [package])) == ["loopy"]
+
+
+class _EntryWithoutInode:
+    """A directory entry as Windows gives one: its stat has no inode."""
+
+    def __init__(self, entry: os.DirEntry[str]) -> None:
+        self._entry = entry
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._entry, name)
+
+    def stat(self, *, follow_symlinks: bool = True) -> SimpleNamespace:
+        status = self._entry.stat(follow_symlinks=follow_symlinks)
+        fields = ("st_mode", "st_size", "st_mtime_ns", "st_ctime_ns")
+        return SimpleNamespace(st_ino=0, **{name: getattr(status, name) for name in fields})
+
+
+def test_discovery_stamps_each_module_file_it_stats_unless_the_entry_has_no_inode(tmp_path, monkeypatch):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mod.py").write_text("x = 1\n")
+    found = Discovery()
+    discover_modules("pkg", [package], found)
+    status = os.stat(package / "mod.py")
+    assert found.stamps == {"pkg.mod": (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)}
+    real = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: [_EntryWithoutInode(e) for e in real(path)])
+    on_windows = Discovery()
+    assert discover_modules("pkg", [package], on_windows) == found.modules
+    assert on_windows.stamps == {}  # the run's snapshot stats the file itself

@@ -50,19 +50,34 @@ def test_only_the_line_of_the_comment_is_silenced():
 
 
 def every_line_matched(text: str) -> dict[int, frozenset[str] | None]:
-    """The grammar matched against every line: what :meth:`NoqaComments.of` must find."""
+    """The grammar matched against every line, numbered as Python numbers lines: what
+    :meth:`NoqaComments.of` must find."""
     from domain_fence.core.engine.noqa import _NOQA, codes_of
 
-    return {number: codes_of(line) for number, line in enumerate(text.splitlines(), start=1) if _NOQA.search(line)}
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return {number: codes_of(line) for number, line in enumerate(lines, start=1) if _NOQA.search(line)}
 
 
-LINE_PARTS = st.sampled_from(
-    ["x = 1", "# noqa", "# NoQa: DOM101", "  # noqa: DOM1,E501", "noqa", "İ", "ß", "'# noqa'", " ", ""]
-)
-LINE_ENDINGS = st.sampled_from(["\n", "\r\n", "\r", "\x0c", "\x0b", "\x1c", "\x85", "\u2028", ""])
+LINE_PARTS = ["x = 1", "# noqa", "# NoQa: DOM101", "  # noqa: DOM1,E501", "noqa", "ß", "'# noqa'", " ", ""]
+ANY_LINE_ENDING = st.sampled_from(["\n", "\r\n", "\r", "\x0c", "\x0b", "\x1c", "\x85", "\u2028", ""])
 
 
-@given(st.lists(st.tuples(st.lists(LINE_PARTS, max_size=4), LINE_ENDINGS), max_size=8))
-def test_only_the_lines_where_noqa_occurs_are_matched_yet_every_comment_is_found(lines):
+@given(st.lists(st.tuples(st.lists(st.sampled_from([*LINE_PARTS, "İ"]), max_size=4), ANY_LINE_ENDING), max_size=8))
+def test_every_comment_is_found_on_the_line_python_numbers_whatever_ends_the_lines(lines):
     text = "".join("".join(parts) + ending for parts, ending in lines)
     assert NoqaComments.of(text).lines == every_line_matched(text)
+
+
+@given(st.lists(st.lists(st.sampled_from(LINE_PARTS), max_size=4), min_size=2, max_size=12))
+def test_only_the_lines_where_noqa_occurs_are_matched_yet_every_comment_is_found(lines):
+    text = "\n".join("".join(parts) for parts in lines)  # what most files are: found by offset
+    assert NoqaComments.of(text).lines == every_line_matched(text)
+
+
+def test_a_form_feed_ends_no_line_for_noqa_as_for_python():
+    import ast
+
+    text = "a = 1\n\x0c\nimport os  # noqa\nb = 2\r\nc = 3  # noqa: DOM101\rd = 4\n"
+    tree = ast.parse(text)
+    lines = {node.lineno for node in tree.body if isinstance(node, ast.Import)} | {tree.body[-2].lineno}
+    assert set(NoqaComments.of(text).lines) == lines == {3, 5}

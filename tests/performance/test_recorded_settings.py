@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from perf_support import edit, leaky_project, settle
-from support import run_tool
-from test_run_cache import REPLAY_IN_A_FRESH_INTERPRETER, python, runs
+from test_run_cache import REPLAY_IN_A_FRESH_INTERPRETER, runs
 
 from domain_fence.core.engine.recorded import RECORD_VERSION, settings_from_record, settings_record
 from domain_fence.core.engine.runcache import Inputs, input_digest
@@ -31,10 +33,6 @@ def fence_only(root: Path) -> Path:
     text = config.read_text()
     edit(config, text[: text.index(BUILT_IN_CONTRACTS)])
     return root
-
-
-def check(root: Path, *args: str):
-    return run_tool("domain-fence", "check", *args, cwd=root)
 
 
 def check_here(root: Path, *args: str):
@@ -65,35 +63,60 @@ def with_new_event(root: Path) -> None:
     edit(telemetry, telemetry.read_text() + NEW_EVENT)
 
 
+# What reading the configuration imports; and rich, which the spinner needs only where
+# stderr may be a terminal (here a pipe, nothing in the environment saying otherwise).
+FROM_THE_CONFIGURATION = ("importlinter", "grimp", "domain_fence.integrations.importlinter", "rich")
+
+
+def fresh_interpreter(root: Path, *args: str) -> tuple[str, int, list[str]]:
+    """``check`` in a new interpreter: its report, status and the modules it imported."""
+    hidden = ("PYTHONPATH", "FORCE_COLOR", "TTY_COMPATIBLE")
+    environment = {name: value for name, value in os.environ.items() if name not in hidden}
+    command = [sys.executable, "-c", REPLAY_IN_A_FRESH_INTERPRETER, "check", *args]
+    started = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, timeout=120)
+    outcome = json.loads(started.stderr.splitlines()[-1])
+    return started.stdout, outcome["status"], outcome["modules"]
+
+
+def spy_on_recorded_checks(monkeypatch) -> list[object]:
+    """Each run that starts from recorded settings, from now on (they still run)."""
+    taken: list[object] = []
+    real = cli.check_recorded
+    monkeypatch.setattr(cli, "check_recorded", lambda recorded, *rest: taken.append(recorded) or real(recorded, *rest))
+    return taken
+
+
+def uncached(root: Path, *args: str) -> tuple[int, str]:
+    result = check_here(root, *args, "--no-cache")
+    return result.exit_code, result.stdout
+
+
 def test_a_check_after_an_edit_reads_no_configuration_and_imports_no_import_linter(project):
     with_new_event(project)
-    started = python(REPLAY_IN_A_FRESH_INTERPRETER, "check", cwd=project)
-    outcome = json.loads(started.stderr.splitlines()[-1])
-    assert "episode_count" in started.stdout and outcome["status"] == 1
-    heavy = ("importlinter", "grimp", "domain_fence.integrations.importlinter")
-    assert [m for m in outcome["modules"] if m.startswith(heavy)] == []
-    fresh = check(project, "--no-cache")
-    assert started.stdout == fresh.stdout
+    report, status, modules = fresh_interpreter(project)
+    assert "episode_count" in report and status == 1
+    assert [m for m in modules if m.startswith(FROM_THE_CONFIGURATION)] == []
+    assert (status, report) == uncached(project)
 
 
 @pytest.mark.parametrize("format_", ["text", "json", "sarif"])
 def test_the_report_is_the_report_of_a_check_that_reads_the_configuration(project, format_):
     check_here(project, "--format", format_)
     with_new_event(project)
-    from_record = check(project, "--format", format_)
-    fresh = check(project, "--format", format_, "--no-cache")
-    assert (from_record.returncode, from_record.stdout) == (fresh.returncode, fresh.stdout)
-    assert "episode_count" in from_record.stdout
+    report, status, modules = fresh_interpreter(project, "--format", format_)
+    assert not any(m.startswith(FROM_THE_CONFIGURATION) for m in modules)
+    assert (status, report) == uncached(project, "--format", format_)
+    assert "episode_count" in report
 
 
-def test_an_edit_of_imports_builds_the_graph_from_the_configuration_read_then(project):
+def test_an_edit_of_imports_builds_the_graph_from_the_configuration_read_then(project, monkeypatch):
+    taken = spy_on_recorded_checks(monkeypatch)
     model = project / "leaky" / "runtime" / "setup.py"
     edit(model, model.read_text() + "\nimport leaky.experiment.runner\n")
-    started = python(REPLAY_IN_A_FRESH_INTERPRETER, "check", cwd=project)
-    fresh = check(project, "--no-cache")
-    assert "leaky.runtime.setup" in started.stdout
-    assert started.stdout == fresh.stdout
-    assert "importlinter" in json.loads(started.stderr.splitlines()[-1])["modules"]
+    result = check_here(project)
+    assert len(taken) == 1
+    assert "leaky.runtime.setup" in result.stdout
+    assert (result.exit_code, result.stdout) == uncached(project)
 
 
 def test_a_changed_configuration_is_read_again(project, monkeypatch):
@@ -115,23 +138,27 @@ def test_a_configuration_with_import_linter_contracts_records_no_settings(tmp_pa
     assert recorded_entry(root)["settings"] is None
 
 
-def test_an_unusable_baseline_is_one_line_and_status_2_as_when_the_configuration_is_read(project):
+def test_an_unusable_baseline_is_one_line_and_status_2_as_when_the_configuration_is_read(project, monkeypatch):
+    taken = spy_on_recorded_checks(monkeypatch)
     edit(project / ".domain-fence-baseline.json", "{ not json")
-    from_record = check(project)
-    fresh = check(project, "--no-cache")
-    assert from_record.returncode == fresh.returncode == 2
-    assert from_record.stderr == fresh.stderr and len(from_record.stderr.splitlines()) == 1
-    assert "Traceback" not in from_record.stderr
+    from_record = check_here(project)
+    fresh = check_here(project, "--no-cache")
+    assert len(taken) == 1
+    assert from_record.exit_code == fresh.exit_code == 2
+    assert from_record.output == fresh.output and from_record.output.count("\n") == 1
+    assert "Traceback" not in from_record.output
 
 
 def test_a_contract_that_raises_is_one_line_and_status_2_as_when_the_configuration_is_read(project, monkeypatch):
     def raising(self, config, context, module):
         raise RuntimeError("the family broke")
 
+    taken = spy_on_recorded_checks(monkeypatch)
     monkeypatch.setattr(VocabularyFamily, "check_module", raising)
     with_new_event(project)  # the vocabulary contract checks the edited module again
     from_record = check_here(project)
     fresh = check_here(project, "--no-cache")
+    assert len(taken) == 1
     assert from_record.exit_code == fresh.exit_code == 2
     assert from_record.output == fresh.output
     assert from_record.output.count("\n") == 1 and "the family broke" in from_record.output
@@ -200,13 +227,33 @@ def test_a_damaged_or_planted_record_is_not_used(tmp_path, damage):
     assert settings_from_record(damage(record), None) is None
 
 
-def test_a_damaged_record_in_the_run_cache_means_reading_the_configuration(project):
+def test_a_damaged_record_in_the_run_cache_means_reading_the_configuration(project, monkeypatch):
+    taken = spy_on_recorded_checks(monkeypatch)
     [path] = runs(project)
     entry = json.loads(path.read_text())
     entry["settings"]["contracts"][0]["family"] = "no-such-family"
     path.write_text(json.dumps(entry))
     with_new_event(project)
     settle(project / "leaky")
-    result = check(project)
-    assert result.returncode == 1 and "episode_count" in result.stdout and "Traceback" not in result.stderr
+    result = check_here(project)
+    assert taken == []
+    assert result.exit_code == 1 and "episode_count" in result.stdout and "Traceback" not in result.output
     assert recorded_entry(project)["settings"]["contracts"][0]["family"] == "boundary"  # recorded anew
+
+
+def test_a_baseline_link_sent_elsewhere_with_a_source_edit_is_read_there_and_watched_there(project, monkeypatch):
+    from test_run_cache import baseline_behind_a_link, retarget
+
+    taken = spy_on_recorded_checks(monkeypatch)
+    for cache in runs(project):
+        cache.unlink()
+    _, second = baseline_behind_a_link(project)
+    assert check_here(project).exit_code == 1
+    retarget(project / ".domain-fence-baseline.json", second)
+    with_new_event(project)
+    from_record = check_here(project)
+    assert (from_record.exit_code, from_record.stdout) == uncached(project)
+    assert len(taken) == 1
+    edit(second, second.read_text() + "\n")  # the file the link sends to now: watched
+    again = check_here(project)
+    assert again.stdout == from_record.stdout and len(taken) == 2

@@ -326,3 +326,34 @@ def test_a_run_right_after_an_edit_walks_the_inputs_once(project, monkeypatch):
     # run neither walks again nor stores a report it cannot vouch for.
     assert [digest.whole for _, digest in walked] == [None]
     assert check(project).stdout == result.stdout
+
+
+def baseline_behind_a_link(root: Path) -> tuple[Path, Path]:
+    """The project's baseline made a symbolic link to ``bl/a.json`` (as recorded), beside
+    ``bl/b.json`` (empty): the two report differently."""
+    baseline = root / ".domain-fence-baseline.json"
+    (root / "bl").mkdir()
+    first, second = root / "bl" / "a.json", root / "bl" / "b.json"
+    first.write_text(baseline.read_text())
+    entries = json.loads(baseline.read_text())
+    second.write_text(json.dumps({**entries, "entries": []}, indent=2) + "\n")
+    baseline.unlink()
+    baseline.symlink_to(first)
+    settle(root)
+    return first, second
+
+
+def retarget(link: Path, target: Path) -> None:
+    link.unlink()
+    link.symlink_to(target)
+
+
+def test_a_baseline_link_sent_to_another_file_is_a_change(tmp_path):
+    root = leaky_project(tmp_path)
+    _, second = baseline_behind_a_link(root)
+    first_report = check(root)
+    retarget(root / ".domain-fence-baseline.json", second)
+    rerun = check(root)
+    fresh = check(root, "--no-cache")
+    assert rerun.stdout != first_report.stdout
+    assert (rerun.returncode, rerun.stdout) == (fresh.returncode, fresh.stdout)

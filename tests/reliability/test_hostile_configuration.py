@@ -220,3 +220,23 @@ def test_a_toml_value_of_the_wrong_type_is_refused_naming_the_key(pytester, tmp_
     *replacements, message = TOML_ERRORS[case]
     root = toml_project(tmp_path, *replacements)
     assert_refused_everywhere(pytester, root, f"{root / 'pyproject.toml'}: {message}")
+
+
+def test_two_contracts_of_one_id_are_refused_naming_the_second(pytester, tmp_path):
+    # TOML refuses two explicit ids alike; two contracts named alike without ids would
+    # share their baseline entries and findings: one contract checked twice, the other never.
+    root = toml_project(
+        tmp_path,
+        'id = "boundary"\n',
+        "",
+        'id = "vocabulary"\n',
+        "",
+        'name = "Runtime events speak runtime"',
+        'name = "Runtime does not import experiment"',
+    )
+    section = "[[tool.importlinter.contracts]] 'Runtime does not import experiment'"
+    message = (
+        f"{root / 'pyproject.toml'}: {section} id: 'Runtime does not import experiment' is already the id (or name) "
+        "of another contract; give each contract an id of its own"
+    )
+    assert_refused_everywhere(pytester, root, message)

@@ -16,7 +16,7 @@ import gc
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
@@ -246,8 +246,10 @@ def check(
     recorded = recorded_settings(runs, cache_dir)
     inputs: Inputs | None
     digest: InputDigest | None
-    if runs and recorded is not None and runs.looked_at is not None:
-        inputs, digest = runs.looked_at
+    if runs and recorded is not None:
+        inputs, digest = looked_at(
+            runs, recorded.settings.contracts, recorded.settings.root_packages, recorded.settings.root
+        )
         with progress.running() as update:
             report = check_recorded(recorded, no_cache, cache_dir, update)
         record = runs.recorded
@@ -388,14 +390,23 @@ def run_inputs(configuration: Configuration, runs: RunCache) -> tuple[Inputs | N
     third-party contract type may read anything), or when the replay could not vouch
     for the inputs (a file modified a moment before, as after an edit: a walk now would
     say the same)."""
-    invocation = runs.invocation
     if configuration.cache_dir is None:
         return None, None
     if any(not cls.__module__.startswith(KNOWN_CONTRACT_MODULES) for cls in configuration.contract_types.values()):
         return None, None
-    baselines = sorted({str(contract.config.baseline.path) for contract in configuration.fence_contracts()})
-    candidates = tuple(invocation.config_candidates())
-    inputs = Inputs(candidates, tuple(baselines), tuple(configuration.root_packages), str(configuration.root))
+    return looked_at(runs, configuration.fence_contracts(), configuration.root_packages, configuration.root)
+
+
+def looked_at(
+    runs: RunCache, contracts: Iterable[Any], root_packages: Iterable[str], root: Path
+) -> tuple[Inputs, InputDigest]:
+    """What a check of ``contracts`` reads, and its digest before the check: the one the
+    missed replay took, when it looked at the same inputs."""
+    baselines = sorted(
+        {str(contract.config.baseline.written or contract.config.baseline.path) for contract in contracts}
+    )
+    candidates = tuple(runs.invocation.config_candidates())
+    inputs = Inputs(candidates, tuple(baselines), tuple(root_packages), str(root))
     if runs.looked_at is not None and runs.looked_at[0] == inputs:
         return inputs, runs.looked_at[1]
     return inputs, input_digest(inputs)

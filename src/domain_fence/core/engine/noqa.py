@@ -14,8 +14,6 @@ from dataclasses import dataclass
 
 from domain_fence.core.model.findings import Finding
 
-# What str.splitlines ends a line with, "\n" aside (each looked for alone: a fast scan).
-_OTHER_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 _NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"[,\s]")
 
@@ -30,19 +28,20 @@ class NoqaComments:
 
     @classmethod
     def of(cls, text: str) -> NoqaComments:
-        """The comments of ``text``, its lines numbered as ``str.splitlines`` splits them.
-        Only the lines where "noqa" occurs are matched against the grammar: a file of
-        a codebase that uses noqa comments has a handful among hundreds of lines."""
+        """The comments of ``text``, its lines numbered as Python numbers them (ended by
+        "\n", "\r\n" or "\r"; a form feed ends none), as findings are. Only the lines
+        where "noqa" occurs are matched against the grammar: a file of a codebase that
+        uses noqa comments has a handful among hundreds of lines."""
         found: dict[int, frozenset[str] | None] = {}
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         lowered = text.lower()
         if "noqa" not in lowered:  # the usual case, at the cost of one scan
             return cls(found)
-        if len(lowered) != len(text) or any(character in text for character in _OTHER_LINE_BREAKS):
-            # A character lowered to several (offsets differ), or lines ended otherwise
-            # than by "\n": every line, as splitlines numbers them.
-            candidates: Iterable[tuple[int, str]] = enumerate(text.splitlines(), start=1)
-        else:
-            candidates = _lines_at(text, _occurrences(lowered, "noqa"))
+        if len(lowered) == len(text):
+            candidates: Iterable[tuple[int, str]] = _lines_at(text, _occurrences(lowered, "noqa"))
+        else:  # a character lowered to several: offsets in one are not offsets in the other
+            candidates = enumerate(text.split("\n"), start=1)
         for number, line in candidates:
             if number not in found and _NOQA.search(line):
                 found[number] = codes_of(line)

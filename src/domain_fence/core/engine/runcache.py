@@ -84,7 +84,7 @@ class Inputs(NamedTuple):
     """What a run read, named so that a later run can check it is unchanged."""
 
     config_candidates: tuple[str, ...]
-    baselines: tuple[str, ...]
+    baselines: tuple[str, ...]  # as the configuration writes them (not resolved)
     root_packages: tuple[str, ...]
     project_root: str
 
@@ -195,8 +195,9 @@ def input_digest(inputs: Inputs) -> InputDigest:
     if setup_digest is None:
         return InputDigest(None, None)
     whole = hashlib.sha256(f"setup {setup_digest}\0".encode())
-    for path in inputs.baselines:
+    for path in inputs.baselines:  # as written: the file read, and where a link sends it
         whole.update(_file_content(path))
+        whole.update(f"resolved {os.path.realpath(path)}\0".encode("utf-8", "surrogateescape"))
     root = Path(inputs.project_root)
     search_paths = default_search_paths(root)
     directories: list[Path] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, TypeVar
@@ -64,6 +64,9 @@ class WordRule:
 class BaselineOptions:
     path: Path
     stale: str = "error"  # ALERT_LEVELS: how to report an entry matching nothing
+    # As written, below the configuration's directory (``path`` is where it resolves to):
+    # what a symbolic link, retargeted, makes another file.
+    written: Path | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,7 @@ class _Options:
             self.errors["baseline"] = f"{escape_controls(chosen)!r} is not a file name (it holds a NUL byte)."
             chosen = DEFAULT_PATH
         resolved = os.path.realpath(self.root / chosen)
-        return BaselineOptions(Path(resolved), stale)
+        return BaselineOptions(Path(resolved), stale, self.root / chosen)
 
     def finish(self, config: T) -> T:
         if self.errors:

@@ -196,11 +196,13 @@ def _walk(
                 _namespace_inside_package(Path(entry.path), discovery)
         elif name.endswith(".py") and name != "__init__.py" and name[:-3].isidentifier():
             skipped = _unreadable_source(entry, name[:-3] in packages, limit)
-            if isinstance(skipped, Skipped):
+            if skipped is not None:
                 discovery.skipped.append(skipped)
             elif (module := f"{package}.{name[:-3]}") not in discovery.modules:
                 discovery.modules[module] = Path(entry.path)
-                discovery.stamps[module] = skipped
+                status = entry.stat()  # as _unreadable_source took it: kept by the entry
+                if status.st_ino:  # Windows gives a directory entry none: os.stat then
+                    discovery.stamps[module] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
 def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
@@ -228,9 +230,8 @@ def _is_regular(path: Path) -> bool:
         return False
 
 
-def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> Skipped | tuple[int, int, int, int]:
-    """Why the ``.py`` of ``entry`` is not read; when it is an ordinary file, its size,
-    modification and change times and inode."""
+def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> Skipped | None:
+    """Why the ``.py`` of ``entry`` is not read, or None when it is an ordinary file."""
     if shadowed:
         reason = f"not analysed: shadowed by the package {entry.name[:-3]}/ (Python imports the package)"
         return Skipped(Path(entry.path), reason, blocks_graph=True, seen_by_flake8=True)
@@ -243,7 +244,7 @@ def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> S
     if status.st_size > limit:
         reason = f"larger than {limit} bytes (see {MAX_FILE_SIZE_ENV})"
         return Skipped(Path(entry.path), reason, blocks_graph=True)
-    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+    return None
 
 
 def _is_directory(entry: os.DirEntry[str]) -> bool:

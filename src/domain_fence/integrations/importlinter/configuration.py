@@ -110,9 +110,26 @@ class Configuration:
                     ]
         finally:
             project_root.reset(token)
+        problems += self._shared_ids(built)
         if problems:
             raise ConfigurationError("\n".join(f"{self.path}: {p}" for p in problems))
         return built
+
+    def _shared_ids(self, contracts: list[Contract]) -> list[str]:
+        """One problem per domain-fence contract whose id (else its name) an earlier one
+        has: their baseline entries and findings would be one contract's."""
+        seen: set[str] = set()
+        problems = []
+        for contract in contracts:
+            if not isinstance(contract, FenceContract):
+                continue
+            if contract.contract_id in seen:
+                problems.append(
+                    f"{self.section(contract.contract_options)} id: {contract.contract_id!r} is already the id (or "
+                    "name) of another contract; give each contract an id of its own"
+                )
+            seen.add(contract.contract_id)
+        return problems
 
     def fence_contracts(self, family: str | None = None) -> list[FenceContract]:
         return [
