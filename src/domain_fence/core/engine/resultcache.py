@@ -136,17 +136,37 @@ _GRAPH_BUILDER: str | None = None
 
 
 def graph_builder_version() -> str:
-    """The installed grimp's version, read from its metadata (grimp is not imported):
-    another version may read the sources into another import graph."""
+    """The installed grimp's version (grimp is not imported): another version may read
+    the sources into another import graph."""
     global _GRAPH_BUILDER
     if _GRAPH_BUILDER is None:
-        from importlib import metadata
-
-        try:
-            _GRAPH_BUILDER = metadata.version("grimp")
-        except metadata.PackageNotFoundError:
-            _GRAPH_BUILDER = "unknown"
+        _GRAPH_BUILDER = installed_version("grimp")
     return _GRAPH_BUILDER
+
+
+def installed_version(distribution: str) -> str:
+    """The version the installer recorded for ``distribution``, a top-level package of
+    the same name: read from the name of the one ``.dist-info`` directory beside the
+    package (importlib.metadata costs a new process 25 ms to import and search every
+    path), else from importlib.metadata; "unknown" when it is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(distribution)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if len(locations) == 1:
+        prefix, suffix = f"{distribution}-", ".dist-info"
+        try:
+            beside = [n for n in os.listdir(Path(locations[0]).parent) if n.startswith(prefix) and n.endswith(suffix)]
+        except OSError:
+            beside = []
+        if len(beside) == 1:
+            return beside[0][len(prefix) : -len(suffix)]
+    from importlib import metadata
+
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def results_key(contract: str, family: str, config: object, session: object, paths: Mapping[str, str]) -> str:
