@@ -351,9 +351,9 @@ def retarget(link: Path, target: Path) -> None:
 def test_a_baseline_link_sent_to_another_file_is_a_change(tmp_path):
     root = leaky_project(tmp_path)
     _, second = baseline_behind_a_link(root)
-    first_report = check(root)
+    first_report = check_here(root)
     retarget(root / ".domain-fence-baseline.json", second)
-    rerun = check(root)
-    fresh = check(root, "--no-cache")
+    rerun = check_here(root)
+    fresh = check_here(root, "--no-cache")
     assert rerun.stdout != first_report.stdout
-    assert (rerun.returncode, rerun.stdout) == (fresh.returncode, fresh.stdout)
+    assert (rerun.exit_code, rerun.stdout) == (fresh.exit_code, fresh.stdout)
