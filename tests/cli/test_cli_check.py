@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from cli_support import BIN, REPO, copy_fixture, domain_fence
+from cli_support import BIN, REPO, copy_fixture, domain_fence, run
 
 FORMATS = ("text", "json", "sarif", "github", "markdown")
 SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
@@ -373,3 +373,19 @@ def assert_one_line_error(result, expected: str) -> None:
     [line] = result.stderr.splitlines()
     assert line.startswith("domain-fence: error: ")
     assert expected in line
+
+
+def test_a_noqa_comment_below_a_form_feed_silences_its_line_in_check_and_lint_imports(tmp_path):
+    # A form feed (a page break) ends no line for Python: the comment must stay on the
+    # line of the finding it names, in every front end the engine's noqa serves.
+    root = copy_fixture("leaky", tmp_path)
+    telemetry = root / "leaky" / "runtime" / "telemetry.py"
+    text = telemetry.read_text().replace('"""Runtime telemetry events."""\n', '"""Runtime telemetry events."""\n\x0c\n')
+    telemetry.write_text(text)
+    finding = "leaky/runtime/telemetry.py:12:5: DOM101 event field 'episode'"
+    for tool, args in (("domain-fence", ("check",)), ("lint-imports", ())):
+        assert finding in run(tool, *args, cwd=root).stdout, tool
+    telemetry.write_text(text.replace("    episode: int\n", "    episode: int  # noqa: DOM101\n"))
+    for tool, args in (("domain-fence", ("check",)), ("lint-imports", ())):
+        result = run(tool, *args, cwd=root)
+        assert "DOM101 event field 'episode'" not in result.stdout and "Traceback" not in result.stderr, tool
