@@ -6,6 +6,8 @@ import os
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain_fence.core.source.modules import (
     Discovery,
@@ -39,6 +41,22 @@ def test_expression_matching(expression, module, expected):
 
 def test_exact_expression_without_descendants():
     assert not ModuleExpression("a.b", with_descendants=False).matches("a.b.c")
+
+
+_SEGMENTS = st.sampled_from(["a", "b", "c", "*", "**"])
+
+
+@given(
+    expression=st.lists(_SEGMENTS, min_size=1, max_size=4).map(".".join),
+    module=st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=6).map(".".join),
+    with_descendants=st.booleans(),
+)
+def test_matches_or_below_is_a_match_of_the_module_or_of_a_package_above_it(expression, module, with_descendants):
+    """One regular expression stands for the walk up the module's packages."""
+    pattern = ModuleExpression(expression, with_descendants=with_descendants)
+    parts = module.split(".")
+    walked = any(pattern.matches(".".join(parts[:end])) for end in range(len(parts), 0, -1))
+    assert pattern.matches_or_below(module) is walked
 
 
 @pytest.mark.parametrize("text", ["", "a..b", "a.b-c", "a.***", "1a"])

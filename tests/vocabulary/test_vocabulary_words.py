@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain_fence.core.families.config import WordRule, parse_vocabulary
+from domain_fence.core.families.vocabulary.declarations import declared_names
 from domain_fence.core.families.vocabulary.words import Vocabulary, fold, split_words, words_of
+from domain_fence.core.source.pyfacts import extract
 
 
 @pytest.mark.parametrize(
@@ -149,3 +154,40 @@ def test_entries_are_split_like_identifiers():
     vocabulary = Vocabulary.compile([WordRule(("post", "episode"))])
     assert vocabulary.match("post_episodes") and vocabulary.match("PostEpisode")
     assert vocabulary.match("episode_post") is None
+
+
+_NAMES = st.sampled_from(["episode", "episodes", "mode", "model", "target_id", "primary_target", "value", "Stats"])
+
+
+@given(
+    classes=st.lists(
+        st.tuples(_NAMES, st.lists(_NAMES, max_size=3), st.lists(_NAMES, max_size=3)), min_size=1, max_size=3
+    ),
+    allow=st.lists(st.sampled_from(["episode", "Stats.mode", "pkg.mod.value", "target_id"]), max_size=2),
+)
+def test_the_census_prefilter_drops_no_declaration_the_vocabulary_would_report(classes, allow):
+    """The census asks the vocabulary before it builds each declaration: what it then
+    reports is what it reported when it built them all."""
+    lines = []
+    for index, (name, attributes, parameters) in enumerate(classes):
+        lines.append(f"class {name}{index}:")
+        lines += [f"    {attribute} = 1" for attribute in attributes] or ["    pass"]
+        lines.append(f"    def method({', '.join(['self', *dict.fromkeys(parameters)])}):")
+        lines += [f"        self.{attribute} = 2" for attribute in attributes] or ["        pass"]
+    lines += [f"def {name}(): pass" for name, _, _ in classes]
+    declarations = extract("pkg.mod", False, ast.parse("\n".join(lines)))[1]
+    vocabulary = Vocabulary.compile([rule for _, rule in PRESET.rules], allow)
+    scope = ("attributes", "parameters", "definitions")
+
+    def reported(items):
+        return [item for item in items if vocabulary.match(item.where.text, _context(item.symbol, item.where.text))]
+
+    every = list(declared_names("pkg.mod", declarations, scope))
+    filtered = list(declared_names("pkg.mod", declarations, scope, may_match=vocabulary.may_match))
+    assert reported(filtered) == reported(every)
+    assert len(filtered) <= len(every)
+
+
+def _context(symbol: str, name: str) -> str:
+    """As the check gives it: what encloses the name."""
+    return symbol[: -len(name) - 1] if symbol.endswith("." + name) else ""

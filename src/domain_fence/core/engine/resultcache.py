@@ -52,7 +52,7 @@ from typing import Any
 
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
-from domain_fence.core.source.factcache import stamped_digest
+from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 
 FORMAT = "domain-fence module results 2"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
@@ -354,6 +354,20 @@ class Digests:
                 self._stamps[module] = stamp
                 if stamp is not None and self.began - max(stamp[1], stamp[2]) > RACY_WINDOW_NS:
                     self._settled.add(module)
+
+    def hash_ahead(self, modules: Iterable[str], known: Mapping[str, ModuleEntry]) -> None:
+        """Hash at once the files :meth:`digest` would hash one by one: those whose stamp
+        is not the one ``known`` recorded (after a checkout, every file)."""
+        modules = [module for module in modules if module not in self._digests]
+        self.snapshot(modules)
+        files = []
+        for module in modules:
+            stamp, path, entry = self._stamps[module], self._modules.get(module), known.get(module)
+            if stamp is None or path is None or not path.endswith(".py"):
+                continue
+            if entry is None or entry.stamp != stamp or entry.digest is None:
+                files.append((path, stamp))
+        hash_ahead(files)
 
     def digest(self, module: str, known: ModuleEntry | None) -> bytes | None:
         """The digest of ``module``'s bytes (``known``'s when its stamp is the one recorded

@@ -69,6 +69,7 @@ class ModuleResults:
         modules = self.context.index.modules
         if stored is None or set(stored.modules) != set(modules):
             return None
+        self.digests.hash_ahead(modules, stored.modules)
         self.changed = {
             module
             for module in modules
@@ -132,6 +133,7 @@ class ModuleResults:
         # as they were, an unchanged module's view is too.
         same_answers = stored is not None and answers == stored.answers
         entries: dict[str, ModuleEntry] = {}
+        self.digests.hash_ahead(index.modules, stored.modules if stored is not None else {})
         for module in index.modules:
             before = stored.modules.get(module) if stored is not None else None
             digest = self.digests.digest(module, before)

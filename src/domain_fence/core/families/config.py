@@ -108,8 +108,7 @@ class EventBasePattern:
 
     def covers_module(self, module: str) -> bool:
         """``module`` is matched by ``modules`` or below one that is."""
-        parts = module.split(".")
-        return any(self.modules.matches(".".join(parts[:end])) for end in range(len(parts), 0, -1))
+        return self.modules.matches_or_below(module)
 
     def literal_part(self) -> str:
         """The longest run of ``classes`` without a wildcard: every name it matches

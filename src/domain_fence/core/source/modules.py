@@ -33,6 +33,18 @@ class ModuleExpression:
 
     @cached_property
     def _regex(self) -> re.Pattern[str]:
+        pattern = self._pattern
+        if self.with_descendants and not self.has_wildcard:
+            pattern += r"(?:\..+)?"
+        return re.compile(pattern + r"\Z")
+
+    @cached_property
+    def _or_below(self) -> re.Pattern[str]:
+        # Segments match whole segments, so a dot after a match starts a descendant.
+        return re.compile(self._pattern + r"(?:\..+)?\Z")
+
+    @cached_property
+    def _pattern(self) -> str:
         parts = []
         for segment in self.text.split("."):
             if segment == "**":
@@ -41,10 +53,7 @@ class ModuleExpression:
                 parts.append(r"[^.]+")
             else:
                 parts.append(re.escape(segment))
-        pattern = r"\.".join(parts)
-        if self.with_descendants and not self.has_wildcard:
-            pattern += r"(?:\..+)?"
-        return re.compile(pattern + r"\Z")
+        return r"\.".join(parts)
 
     @property
     def has_wildcard(self) -> bool:
@@ -52,6 +61,10 @@ class ModuleExpression:
 
     def matches(self, module: str) -> bool:
         return self._regex.match(module) is not None
+
+    def matches_or_below(self, module: str) -> bool:
+        """``module`` is matched, or is below a module that is."""
+        return self._or_below.match(module) is not None
 
     def __str__(self) -> str:
         return self.text

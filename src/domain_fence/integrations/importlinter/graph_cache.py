@@ -36,7 +36,7 @@ from grimp.application.ports.filesystem import BasicFileSystem
 from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
 from grimp.domain.valueobjects import DirectImport, Module
 
-from domain_fence.core.source.factcache import Stamp, stamped_digest
+from domain_fence.core.source.factcache import Stamp, hash_ahead, stamped_digest
 
 DIGESTS_FORMAT = "domain-fence grimp digests 1"
 # A record: grimp's time for the module, the file's stamp key (None while the file had
@@ -86,6 +86,13 @@ class DigestCache(Cache):
         self._stamps = _module_stamps(self.found_packages)
         self._digests_path = os.path.join(self.cache_dir, _digests_name(self))
         self._records = _read_records(self._digests_path)
+        # A checkout or a restored cache: every file whose stamp is not the recorded one
+        # is hashed by read_imports; all at once is faster.
+        hash_ahead(
+            (stamp.path, stamp.key)
+            for name, stamp in self._stamps.items()
+            if (record := self._records.get(name)) is not None and record[1] != stamp.key
+        )
         self._served: dict[str, Record] = {}  # what read_imports served, as it knows it now
         self._missed: dict[str, Stamp | None] = {}  # read again: the stamp before grimp read it
 
@@ -114,6 +121,7 @@ class DigestCache(Cache):
         super().write(imports_by_module)
         times = {f.module.name: f.mtime for package in self.found_packages for f in package.module_files}
         records = dict(self._served)
+        hash_ahead((before.path, before.key) for before in self._missed.values() if before is not None)
         for name, before in self._missed.items():
             record = _record_of_read(before, times.get(name))
             if record is not None:

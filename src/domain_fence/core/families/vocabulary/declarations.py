@@ -10,7 +10,7 @@ nested helpers) are never declarations, and neither are keywords passed in calls
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from domain_fence.core.model import fingerprints
@@ -32,28 +32,41 @@ class Declared:
 
 
 def declared_names(
-    module: str, facts: DeclarationFacts, scope: tuple[str, ...], event_classes: frozenset[str] = frozenset()
+    module: str,
+    facts: DeclarationFacts,
+    scope: tuple[str, ...],
+    event_classes: frozenset[str] = frozenset(),
+    may_match: Callable[[str], bool] = lambda name: True,
 ) -> Iterator[Declared]:
     """The names of ``module`` the ``scope`` covers, each fingerprint once.
 
     ``event_classes`` (qualnames) are the classes the contract already checks as
     events: their names and class-level fields are DOM102/DOM101, not reported twice.
+    Only the names ``may_match`` accepts are given: a project declares tens of
+    thousands of names, and few hold a word (two declarations with one fingerprint
+    have one name, so the first of them is the one given, as without the filter).
     """
     seen: set[str] = set()
-    for item in _candidates(module, facts, scope, event_classes):
+    for item in _candidates(module, facts, scope, event_classes, may_match):
         if item.fingerprint not in seen:
             seen.add(item.fingerprint)
             yield item
 
 
 def _candidates(
-    module: str, facts: DeclarationFacts, scope: tuple[str, ...], event_classes: frozenset[str]
+    module: str,
+    facts: DeclarationFacts,
+    scope: tuple[str, ...],
+    event_classes: frozenset[str],
+    may_match: Callable[[str], bool],
 ) -> Iterator[Declared]:
     if ATTRIBUTES in scope:
         for member in facts.members:
             if member.class_level and member.owner in event_classes:
                 continue
             name = member.name.text
+            if not may_match(name):
+                continue
             yield Declared(
                 "DOM111",
                 member.name,
@@ -64,6 +77,8 @@ def _candidates(
     for definition in facts.definitions:
         if PARAMETERS in scope:
             for parameter in definition.parameters:
+                if not may_match(parameter.text):
+                    continue
                 yield Declared(
                     "DOM112",
                     parameter,
@@ -71,7 +86,7 @@ def _candidates(
                     fingerprints.located("DOM112", module, f"{definition.qualname}({parameter.text})"),
                     {"name": parameter.text, "owner": definition.qualname},
                 )
-        if DEFINITIONS in scope and definition.qualname not in event_classes:
+        if DEFINITIONS in scope and definition.qualname not in event_classes and may_match(definition.name.text):
             yield Declared(
                 "DOM113",
                 definition.name,

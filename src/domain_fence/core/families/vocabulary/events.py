@@ -481,7 +481,7 @@ class VocabularyChecker:
             yield from self.events(module, facts, events)
             yield from self.derived_values(module, events)
         if declared is not None:
-            for item in declared_names(module, declared, self.config.scope, events):
+            for item in declared_names(module, declared, self.config.scope, events, self.vocabulary.may_match):
                 yield from self.matched(module, item.where, item.code, item.symbol, item.fingerprint, **item.fields)
 
     def declarations(self, module: str) -> DeclarationFacts | None:

@@ -127,6 +127,15 @@ class Vocabulary:
             self._found[identifier] = self._first_entry(identifier)
         return self._found[identifier]
 
+    def may_match(self, identifier: str) -> bool:
+        """Whether :meth:`match` may find an entry in ``identifier``, wherever it is
+        declared (a dotted ``allow`` entry may still exempt it there)."""
+        if identifier in self.allow:
+            return False
+        if identifier not in self._found:
+            self._found[identifier] = self._first_entry(identifier)
+        return self._found[identifier] is not None
+
     def _first_entry(self, identifier: str) -> Match | None:
         words = words_of(identifier)
         for start in range(len(words)):
