@@ -14,6 +14,7 @@ from domain_fence.core.families.placement.definitions import (
     bytes_filter,
     check_placement,
     facts_definitions,
+    matched_patterns,
     module_placement_findings,
     passes_filter,
     prefetch_candidates,
@@ -105,7 +106,8 @@ class PlacementFamily:
         if facts.unreadable is not None:
             return ("unreadable",)
         kept = [d for d in facts_definitions(module, "", facts) if d.kind in config.kinds]
-        return tuple(pattern for pattern in config.symbols if any(d.matches(pattern) for d in kept))
+        matched = {pattern for d in kept for pattern in matched_patterns(d.name, d.owner, config.symbols)}
+        return tuple(pattern for pattern in config.symbols if pattern in matched)
 
     def answers(self, config: PlacementConfig, context: Context) -> object:
         """The allowed modules the check read (what decides their views' form)."""

@@ -83,12 +83,19 @@ def facts_definitions(module: str, path: str, facts: FileFacts) -> list[Definiti
 
 
 def matches(name: str, patterns: Iterable[str], owner: str = "") -> bool:
-    return any(definition_matches(name, owner, pattern) for pattern in patterns)
+    return bool(matched_patterns(name, owner, tuple(patterns)))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a project defines the same names in module after module
+def matched_patterns(name: str, owner: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``patterns`` a definition named ``name`` (a method of ``owner``) matches."""
+    return tuple(pattern for pattern in patterns if definition_matches(name, owner, pattern))
 
 
 def _matches_facts(facts: FileFacts, patterns: Sequence[str]) -> bool:
-    return any(matches(d.name, patterns) for d in facts.top_level) or any(
-        matches(m.name, patterns, m.owner) for m in facts.methods
+    patterns = tuple(patterns)
+    return any(matched_patterns(d.name, "", patterns) for d in facts.top_level) or any(
+        matched_patterns(m.name, m.owner, patterns) for m in facts.methods
     )
 
 
@@ -222,6 +229,7 @@ def prefetch_candidates(index: ProjectIndex, modules: Iterable[str], patterns: S
 
 def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], contract: str) -> Scan:
     """The matching definitions of ``modules``, parsing only the files that may hold one."""
+    patterns = tuple(patterns)
     candidates = prefetch_candidates(index, modules, patterns)
     found: list[Definition] = []
     unreadable: list[Finding] = []
@@ -233,7 +241,7 @@ def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], 
             unreadable.append(unreadable_finding(index, module, facts.unreadable, contract))
             continue
         path = index.relative_path(module)
-        found += [d for d in facts_definitions(module, path, facts) if any(d.matches(p) for p in patterns)]
+        found += [d for d in facts_definitions(module, path, facts) if matched_patterns(d.name, d.owner, patterns)]
     return Scan(tuple(sorted(found)), tuple(sorted(unreadable)))
 
 
@@ -337,7 +345,7 @@ def placement_findings(config: PlacementConfig, definitions: Iterable[Definition
         )
         for d in definitions
         if d.kind in config.kinds
-        and any(d.matches(pattern) for pattern in config.symbols)
+        and matched_patterns(d.name, d.owner, tuple(config.symbols))
         and not matches_any(d.module, config.allowed_modules)
     )
 
