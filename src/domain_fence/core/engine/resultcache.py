@@ -47,6 +47,7 @@ import time
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 
-FORMAT = "domain-fence module results 2"
+FORMAT = "domain-fence module results 3"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 _FINDING_TYPES = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
@@ -210,7 +211,7 @@ class ResultStore:
         data = (
             FORMAT,
             self.key,
-            {m: (e.stamp, e.digest, e.view) for m, e in stored.modules.items()},
+            _module_columns(stored.modules),
             list(stored.covered),
             {
                 m: [tuple(getattr(f, name) for name in _FINDING_FIELDS) for f in found]
@@ -242,13 +243,9 @@ def _parse(data: object, key: str) -> StoredResults | None:
     if not (isinstance(data, tuple) and len(data) == 10 and data[:2] == (FORMAT, key)):
         return None
     raw_modules, covered, raw_findings, warnings, failures, answers, noqa, extra = data[2:]
-    modules = {}
-    for module, (stamp, digest, view) in raw_modules.items():
-        if not (isinstance(module, str) and _optional(digest, bytes) and _optional(view, bytes)):
-            return None
-        if stamp is not None and not (isinstance(stamp, tuple) and all(isinstance(n, int) for n in stamp)):
-            return None
-        modules[module] = ModuleEntry(stamp, digest, view)
+    modules = _modules_of_columns(raw_modules)
+    if modules is None:
+        return None
     findings = {module: [_finding(item) for item in found] for module, found in raw_findings.items()}
     if not all(isinstance(m, str) for m in covered) or not all(m in findings for m in covered):
         return None
@@ -261,6 +258,38 @@ def _parse(data: object, key: str) -> StoredResults | None:
     if extra is not None:
         extra_of(extra)  # raises when it is not what plain_extra writes
     return StoredResults(modules, list(covered), findings, tuple(warnings), tuple(failures), answers, noqa, extra)
+
+
+def _module_columns(modules: Mapping[str, ModuleEntry]) -> tuple[tuple[Any, ...], ...]:
+    """The module table as four columns (names, stamps, digests, views): read back with
+    one check per column rather than a few per module, and thousands of tuples fewer."""
+    entries = list(modules.values())
+    return (
+        tuple(modules),
+        tuple(entry.stamp for entry in entries),
+        tuple(entry.digest for entry in entries),
+        tuple(entry.view for entry in entries),
+    )
+
+
+def _modules_of_columns(columns: object) -> dict[str, ModuleEntry] | None:
+    """:func:`_module_columns`'s table read back; None when it is not one."""
+    if not (isinstance(columns, tuple) and len(columns) == 4 and all(type(c) is tuple for c in columns)):
+        return None
+    names, stamps, digests, views = columns
+    if not len(names) == len(stamps) == len(digests) == len(views) or len(set(names)) != len(names):
+        return None
+    if not (_only(names, str) and _only(digests, bytes, type(None)) and _only(views, bytes, type(None))):
+        return None
+    known = [stamp for stamp in stamps if stamp is not None]
+    if not (_only(known, tuple) and set(map(len, known)) <= {4} and _only(chain.from_iterable(known), int)):
+        return None
+    return dict(zip(names, map(ModuleEntry, stamps, digests, views), strict=True))
+
+
+def _only(values: Iterable[object], *kinds: type) -> bool:
+    """Every value is exactly of one of ``kinds`` (a bool is no int here)."""
+    return set(map(type, values)) <= set(kinds)
 
 
 def plain_extra(extra: Mapping[str, Any]) -> object:
