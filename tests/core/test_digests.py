@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 from domain_fence.core.source import factcache
@@ -21,8 +22,9 @@ def test_a_file_digest_is_blake2b_of_its_bytes_whatever_its_size(tmp_path):
 
 
 def _settled_files(tmp_path, monkeypatch, count):
-    # A change time cannot be set back: the window is shortened instead of waiting it out.
-    monkeypatch.setattr(factcache, "RACY_WINDOW_NS", 0)
+    # A change time cannot be set back: the window is closed instead of waiting it out.
+    monkeypatch.setattr(factcache, "RACY_WINDOW_NS", -1)
+    monkeypatch.setattr(factcache, "_SETTLED_DIGESTS", {})
     files = []
     for number in range(count):
         path = tmp_path / f"m{number}.py"
@@ -35,11 +37,18 @@ def _settled_files(tmp_path, monkeypatch, count):
 
 def test_hashing_ahead_in_threads_gives_each_file_its_own_digest(tmp_path, monkeypatch):
     files = _settled_files(tmp_path, monkeypatch, 3 * factcache.HASHED_PER_THREAD)
-    hashed = []
+    hashed, threads = [], set()
     real = factcache.file_digest
-    monkeypatch.setattr(factcache, "file_digest", lambda path: hashed.append(path) or real(path))
+
+    def counted(path):
+        hashed.append(path)
+        threads.add(threading.get_ident())
+        return real(path)
+
+    monkeypatch.setattr(factcache, "file_digest", counted)
     hash_ahead(files)
-    assert sorted(hashed) == sorted(path for path, _ in files)  # each once, in some thread
+    assert sorted(hashed) == sorted(path for path, _ in files)  # each once
+    assert len(threads) == factcache.HASHING_THREADS
     for path, key in files:  # known now: not read again
         assert stamped_digest(path, key) == hashlib.blake2b(Path(path).read_bytes()).digest()
     assert len(hashed) == len(files)
@@ -51,6 +60,7 @@ def test_a_file_not_settled_is_not_hashed_ahead(tmp_path, monkeypatch):
     stamp = Stamp.of(path)
     assert stamp is not None
     hashed = []
+    monkeypatch.setattr(factcache, "_SETTLED_DIGESTS", {})
     monkeypatch.setattr(factcache, "file_digest", lambda p: hashed.append(p))
     hash_ahead([(str(path), stamp.key)])
     assert hashed == []

@@ -6,7 +6,7 @@ import os
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain_fence.core.source.modules import (
@@ -46,6 +46,7 @@ def test_exact_expression_without_descendants():
 _SEGMENTS = st.sampled_from(["a", "b", "c", "*", "**"])
 
 
+@settings(deadline=None)
 @given(
     expression=st.lists(_SEGMENTS, min_size=1, max_size=4).map(".".join),
     module=st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=6).map(".".join),

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain_fence.core.families.config import WordRule, parse_vocabulary
@@ -159,6 +159,7 @@ def test_entries_are_split_like_identifiers():
 _NAMES = st.sampled_from(["episode", "episodes", "mode", "model", "target_id", "primary_target", "value", "Stats"])
 
 
+@settings(deadline=None)
 @given(
     classes=st.lists(
         st.tuples(_NAMES, st.lists(_NAMES, max_size=3), st.lists(_NAMES, max_size=3)), min_size=1, max_size=3

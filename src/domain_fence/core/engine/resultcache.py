@@ -277,9 +277,11 @@ def _modules_of_columns(columns: object) -> dict[str, ModuleEntry] | None:
     if not (isinstance(columns, tuple) and len(columns) == 4 and all(type(c) is tuple for c in columns)):
         return None
     names, stamps, digests, views = columns
-    if not len(names) == len(stamps) == len(digests) == len(views) or len(set(names)) != len(names):
+    if not len(names) == len(stamps) == len(digests) == len(views):
         return None
     if not (_only(names, str) and _only(digests, bytes, type(None)) and _only(views, bytes, type(None))):
+        return None
+    if len(set(names)) != len(names):
         return None
     known = [stamp for stamp in stamps if stamp is not None]
     if not (_only(known, tuple) and set(map(len, known)) <= {4} and _only(chain.from_iterable(known), int)):
@@ -345,10 +347,6 @@ def _finding(item: tuple[Any, ...]) -> Finding:
     ):
         raise ValueError("not a finding")
     return Finding(*item)
-
-
-def _optional(value: object, kind: type) -> bool:
-    return value is None or isinstance(value, kind)
 
 
 class _PlainUnpickler(pickle.Unpickler):

@@ -1,5 +1,6 @@
 """The persistent fact cache: the facts of every file parsed so far, reused while the
-file keeps its size and modification time.
+file holds the same bytes (its stamp stands for them; a new stamp, as a checkout gives
+every file, is settled by the digest of the bytes).
 
 One pack file per project holds every entry, each pickled on its own, so that a run
 reads one file and decodes only the entries it asks for (creating a file costs more
@@ -16,8 +17,8 @@ is never an error and never a wrong answer.
 Packs and entries are pickles read by an unpickler that can build nothing but plain
 containers and the fact classes, so a planted cache file cannot run code. The pack
 records the key it was written under (the extractor's version and source, the Python
-version); each entry the file's size and modification time and the module name it
-was read as. A mismatch in any of them is a miss. An entry's flow facts (DOM105's,
+version); each entry the file's stamp, the digest of its bytes and the module name it
+was read as. A mismatch in the key or the module, or in the bytes, is a miss. An entry's flow facts (DOM105's,
 extracted only for the modules that need them, see :func:`..pyfacts.flow_facts`) join
 it when first extracted, and only when they are of the same bytes.
 
@@ -34,6 +35,7 @@ import os
 import pickle
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -57,7 +59,7 @@ PACK_FORMAT = "domain-fence facts 1"
 RACY_WINDOW_NS = 2_000_000_000
 JOURNAL_SHARE = 8  # the journal is merged into the pack when it holds an eighth as many entries
 READ_CHUNK = 1 << 20
-HASHING_THREADS = 2  # two cores hash at memory speed already; more only contend for the lock
+HASHING_THREADS = 2  # this one and a helper: more only contend for the interpreter lock
 HASHED_PER_THREAD = 256  # fewer files are hashed faster than threads start
 
 
@@ -108,7 +110,8 @@ def file_digest(path: str) -> bytes | None:
     except OSError:
         return None
     finally:
-        os.close(descriptor)
+        with suppress(OSError):
+            os.close(descriptor)
 
 
 # path -> (stamp key, digest) of settled files hashed in this process
@@ -130,11 +133,12 @@ def stamped_digest(path: str, key: tuple[int, int, int, int]) -> bytes | None:
 
 
 def hash_ahead(files: Iterable[tuple[str, tuple[int, int, int, int]]]) -> None:
-    """:func:`stamped_digest` of many files (path, stamp key) at once, in threads where
-    there are enough to be worth them: reading and hashing let go of the interpreter
-    lock, so two cores hash a cold run's thousands of files in two thirds of the time.
-    Only settled files are hashed ahead: only their digests are kept for
-    :func:`stamped_digest` to answer with."""
+    """:func:`stamped_digest` of many files (path, stamp key) at once, in two threads
+    where there are enough to be worth it: reading a file, and hashing more than a
+    couple of kilobytes, let go of the interpreter lock, so a second thread hashes a
+    cold run's thousands of files while this one does. Only settled files are hashed
+    ahead: only their digests are kept for :func:`stamped_digest` to answer with (a
+    digest a thread failed to take is taken again when asked for)."""
     now = time.time_ns()
     pending = [
         (path, key)
@@ -143,15 +147,19 @@ def hash_ahead(files: Iterable[tuple[str, tuple[int, int, int, int]]]) -> None:
     ]
     threads = min(HASHING_THREADS, len(pending) // HASHED_PER_THREAD)
     if threads <= 1:
-        for path, key in pending:
-            stamped_digest(path, key)
+        _hash_share(pending)
         return
-    from concurrent.futures import ThreadPoolExecutor  # only for a cold or restored run
-
     shares = [pending[start::threads] for start in range(threads)]
-    with ThreadPoolExecutor(threads, thread_name_prefix="domain-fence-hash") as pool:
-        for _ in pool.map(_hash_share, shares):
-            pass
+    # Plain threads: nothing to import lazily while the project may be on sys.path.
+    helpers = [
+        threading.Thread(target=_hash_share, args=(share,), name="domain-fence-hash", daemon=True)
+        for share in shares[1:]
+    ]
+    for helper in helpers:
+        helper.start()
+    _hash_share(shares[0])
+    for helper in helpers:
+        helper.join()
 
 
 def _hash_share(share: list[tuple[str, tuple[int, int, int, int]]]) -> None:
