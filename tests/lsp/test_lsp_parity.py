@@ -48,3 +48,47 @@ def test_the_server_and_flake8_report_the_same_lines(tmp_path: Path):
     )
     assert served == sorted(f"./{line}" if not line.startswith("./") else line for line in flake8.stdout.splitlines())
     assert {line.split()[1] for line in served} == {"DOM101", "DOM104", "DOM201", "DOM301"}
+
+
+CENSUS = (
+    "class Controller:\n"
+    "    episode_limit = 3\n"
+    "    model = None  # 'model' holds no word\n\n"
+    "    def step(self, episode_count, target):\n"
+    "        self.current_episode = episode_count\n\n\n"
+    "def episode_summary(value, ground_episode):  # noqa: DOM112\n"
+    "    return value\n"
+)
+
+
+def test_the_server_and_flake8_report_the_same_census(tmp_path: Path):
+    """The wider scope (DOM111-DOM113) through the server's analysis and flake8: only
+    the names holding a word, each once, at the same places."""
+    project = copy_station(tmp_path)
+    config = project / ".importlinter"
+    config.write_text(
+        config.read_text().replace(
+            "words =\n    episode\n",
+            "scope =\n    events\n    attributes\n    parameters\n    definitions\nwords =\n    episode\n",
+        )
+    )
+    (project / "station/runtime/controller.py").write_text(CENSUS)
+    flake8 = subprocess.run(
+        [str(Path(sys.executable).parent / "flake8"), "--select", "DOM", "station/runtime/controller.py"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    assert flake8.returncode == 1, flake8.stderr
+    path = project / "station/runtime/controller.py"
+    found = Analysis(config).findings(path, CENSUS)
+    reported = sorted(line.removeprefix("./") for line in flake8.stdout.splitlines())
+    assert sorted(finding.describe() for finding in found) == reported
+    # the attributes, the parameter and the function named with the word; not ``model``,
+    # ``target`` or the parameter whose noqa comment silences it
+    assert sorted((finding.line, finding.code) for finding in found) == [
+        (2, "DOM111"),
+        (5, "DOM112"),
+        (6, "DOM111"),
+        (9, "DOM113"),
+    ]
