@@ -3,6 +3,7 @@ that nothing wrong with the cache is ever an error or a wrong answer."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import pickle
@@ -17,7 +18,7 @@ from domain_fence.core.families.config import parse_vocabulary
 from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
 from domain_fence.core.index import project as index_module
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source import factcache
+from domain_fence.core.source import factcache, factpack
 from domain_fence.core.source.factcache import FactCache, Stamp, cache_key
 
 
@@ -177,21 +178,36 @@ class Planted:
         return (planted, (self.marker,))
 
 
+def pack_entries(path: Path) -> dict:
+    return factpack.read_pack(path, cache_key(), factcache._FactUnpickler).entries()
+
+
 def damaged_packs(pack: Path, marker: Path) -> list[bytes]:
     good = pack.read_bytes()
-    entries = pickle.loads(good)[2]
+    entries = pack_entries(pack)
     path, entry = next(iter(entries.items()))
-    wrong_types = {path: ("big", entry[1], entry[2], entry[3], b"x", b"y")}
-    planted_entry = {path: (*entry[:4], pickle.dumps(Planted(marker)), entry[5])}
+    stream = io.BytesIO(good)
+    index = pickle.load(stream)[2]  # the index alone: (path -> row), each pickle by its place
+    row, pickles = index[path], good[stream.tell() :]
+    planted_entry = {path: (*entry[:4], pickle.dumps(Planted(marker)), entry[5], None)}
+
+    def header(rows: object) -> bytes:
+        return pickle.dumps((factcache.PACK_FORMAT, cache_key(), rows), protocol=pickle.HIGHEST_PROTOCOL)
+
     return [
         b"",
         b"garbage",
-        good[: len(good) // 2],
+        good[: len(good) // 2],  # the index whole, the pickles cut short
+        good[:-1],
         pickle.dumps(Planted(marker)),
-        pickle.dumps(("another format", cache_key(), entries)),
-        pickle.dumps((factcache.PACK_FORMAT, cache_key(), ["not", "a", "dict"])),
-        pickle.dumps((factcache.PACK_FORMAT, cache_key(), wrong_types)),
-        pickle.dumps((factcache.PACK_FORMAT, cache_key(), planted_entry)),
+        pickle.dumps(("another format", cache_key(), index)) + pickles,
+        header(["not", "a", "dict"]),
+        header({path: ("big", *row[1:])}),
+        header({path: (*row[:4], (0, 10**15), row[5], row[6])}),  # a place far beyond the end
+        header({path: (*row[:4], (-1, 5), row[5], row[6])}),
+        header({path: (*row[:4], "not a place", row[5], row[6])}),
+        header({path: row[:5]}),
+        factpack.pack_bytes(cache_key(), planted_entry),
     ]
 
 
@@ -254,8 +270,11 @@ def test_processes_saving_at_once_always_leave_a_whole_pack(tmp_path):
             data = pack.read_bytes()
         except FileNotFoundError:
             continue
-        kind, key, entries = factcache._FactUnpickler(__import__("io").BytesIO(data)).load()  # never half a pack
-        assert (kind, key) == (factcache.PACK_FORMAT, cache_key()) and isinstance(entries, dict)
+        stream = io.BytesIO(data)
+        kind, key, index = factcache._FactUnpickler(stream).load()  # never half a pack
+        assert (kind, key) == (factcache.PACK_FORMAT, cache_key()) and isinstance(index, dict)
+        start = stream.tell()  # every entry's pickles are there, whole
+        assert all(start + span[0] + span[1] <= len(data) for row in index.values() for span in row[4:] if span)
         reads += 1
     for writer in writers:
         writer.join()
@@ -406,10 +425,6 @@ def test_a_cache_restored_onto_a_fresh_checkout_is_used(tmp_path, monkeypatch, p
     parsed.clear()
     read_everything(root)
     assert parsed == [model]
-
-
-def pack_entries(path: Path) -> dict:
-    return factcache._FactUnpickler(__import__("io").BytesIO(path.read_bytes())).load()[2]
 
 
 def test_a_few_new_entries_go_to_the_journal_and_many_are_merged_into_the_pack(tmp_path, monkeypatch, parsed):

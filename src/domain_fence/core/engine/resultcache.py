@@ -42,10 +42,8 @@ import operator
 import os
 import pickle
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
-from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import chain
 from pathlib import Path
@@ -53,6 +51,7 @@ from typing import Any
 
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
+from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 
 FORMAT = "domain-fence module results 3"
@@ -226,15 +225,7 @@ class ResultStore:
         try:
             encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(descriptor, "wb") as file:
-                    file.write(encoded)
-                os.replace(temporary, self.path)
-            except BaseException:
-                with suppress(OSError):
-                    os.unlink(temporary)
-                raise
+            write_atomically(self.path, encoded)
         except Exception:  # noqa: BLE001 -- unwritable or full: the next run checks everything
             return
 

@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
 RUN_CACHE_VERSION = 2
@@ -149,8 +150,6 @@ class RunCache:
     ) -> None:
         """Keep the report of a run whose inputs had ``digest`` before and after it, with
         the settings it read (see :mod:`.recorded`)."""
-        import tempfile  # only a run that was not replayed stores one
-
         entry = {
             "version": RUN_CACHE_VERSION,
             "invocation": _as_json(self.invocation),
@@ -163,14 +162,7 @@ class RunCache:
         }
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-                    json.dump(entry, file)
-                os.replace(temporary, self.path)
-            except BaseException:
-                os.unlink(temporary)
-                raise
+            write_atomically(self.path, json.dumps(entry).encode("utf-8"))
             self._forget_old_runs()
         except Exception:  # noqa: BLE001 -- an unwritable cache only costs the next run its speed
             return

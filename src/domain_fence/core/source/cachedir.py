@@ -1,10 +1,13 @@
-"""Where a project's caches go: its own module, so that a replayed run (see
-:mod:`domain_fence.core.engine.runcache`) finds them without importing the fact
-cache and what it needs to decode facts."""
+"""Where a project's caches go, and how their files are written: its own module, so
+that a replayed run (see :mod:`domain_fence.core.engine.runcache`) finds them without
+importing the fact cache and what it needs to decode facts."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import threading
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,3 +29,27 @@ def cache_directory(root: Path, environ: Mapping[str, str] | None = None) -> Pat
         return None
     relocated = environ.get(CACHE_DIR_ENV, "").strip()
     return Path(relocated).resolve() if relocated else Path(root) / DEFAULT_DIRECTORY
+
+
+_TEMPORARY_NUMBERS = itertools.count()
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Make ``data`` the content of ``target`` at once for every reader: written to a
+    new file beside it (readable by its owner only), then moved in place. Parallel
+    processes (pre-commit runs hooks side by side) never see half of it."""
+    while True:
+        temporary = target.parent / f".tmp-{os.getpid()}-{threading.get_ident()}-{next(_TEMPORARY_NUMBERS)}"
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+        except FileExistsError:  # left by a process that died with this one's number
+            continue
+        break
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise

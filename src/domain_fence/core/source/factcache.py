@@ -2,9 +2,10 @@
 file holds the same bytes (its stamp stands for them; a new stamp, as a checkout gives
 every file, is settled by the digest of the bytes).
 
-One pack file per project holds every entry, each pickled on its own, so that a run
-reads one file and decodes only the entries it asks for (creating a file costs more
-than parsing a small one on some file systems). What later runs add goes to a second,
+One pack file per project holds every entry, each pickled on its own behind an index
+(:mod:`.factpack`), so that a run reads the index and only the pickles of the entries
+it asks for (creating a file per entry would cost more than parsing a small one on
+some file systems). What later runs add goes to a second,
 small file beside it, the journal, so that an edit of one file does not rewrite the
 pack of thousands; when the journal holds an eighth as many entries as the pack, both
 are merged into a new pack. Each is rewritten whole, with what other processes added
@@ -34,7 +35,6 @@ import io
 import os
 import pickle
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -47,13 +47,15 @@ from domain_fence.core.source.cachedir import CACHE_DIR_ENV as CACHE_DIR_ENV
 from domain_fence.core.source.cachedir import DEFAULT_DIRECTORY as DEFAULT_DIRECTORY
 from domain_fence.core.source.cachedir import NO_CACHE_ENV as NO_CACHE_ENV
 from domain_fence.core.source.cachedir import cache_directory as cache_directory
+from domain_fence.core.source.cachedir import write_atomically
+from domain_fence.core.source.factpack import PACK_FORMAT as PACK_FORMAT
+from domain_fence.core.source.factpack import Entry, Pack, pack_bytes, read_pack
 
 if TYPE_CHECKING:
     from domain_fence.core.source.flow import FlowFacts
     from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts
 
 FACTS_VERSION = 4  # bump when the meaning of a fact changes without its code changing
-PACK_FORMAT = "domain-fence facts 1"
 # A file modified this recently may be modified again within the same clock tick
 # without its size changing; its facts are not kept until it has settled.
 RACY_WINDOW_NS = 2_000_000_000
@@ -172,9 +174,6 @@ def bytes_digest(data: bytes) -> bytes:
     return hashlib.blake2b(data).digest()
 
 
-# An entry: (stamp key, digest of the bytes, module, is_package, pickled FileFacts,
-# pickled DeclarationFacts, pickled FlowFacts or None while not extracted)
-Entry = tuple[tuple[int, int, int, int], bytes, str, bool, bytes, bytes, bytes | None]
 _OPEN: dict[tuple[str, str], FactCache] = {}
 
 
@@ -195,7 +194,9 @@ class FactCache:
         name = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
         self.path = self.directory / f"facts-{name}.pickle"
         self.journal = self.directory / f"journal-{name}.pickle"  # entries newer than the pack's
-        self._entries: dict[str, Entry] | None = None  # the pack, read when first needed
+        self._pack: Pack | None = None  # read when first needed
+        # Entries read whole, over the pack's: the journal's (after a merge, the new pack's).
+        self._journaled: dict[str, Entry] | None = None
         self._new: dict[str, Entry] = {}  # stored since the last save
         self._at_exit = False
 
@@ -231,7 +232,7 @@ class FactCache:
 
     def _known(self, path: str, module: str, is_package: bool) -> Entry | None:
         """The entry of ``path`` read as ``module``, whatever its stamp."""
-        entry = self._new.get(path) or self._read_once().get(path)
+        entry = self._new.get(path) or self._journal_entries().get(path) or self._pack_read().get(path)
         if isinstance(entry, tuple) and len(entry) == 7 and entry[2:4] == (module, is_package):
             return entry
         return None
@@ -274,47 +275,35 @@ class FactCache:
         if not self._new:
             return
         new, self._new = self._new, {}
+        key = cache_key()
         try:
             self._prepare()
             with _locked(self.directory / ".facts.lock"):  # so that no process drops another's entries
-                packed = self._read_file(self.path)
-                journal = {**self._read_file(self.journal), **new}
+                packed = read_pack(self.path, key, _FactUnpickler)  # its index: another may have merged
+                journal = {**read_pack(self.journal, key, _FactUnpickler).entries(), **new}
                 if len(journal) * JOURNAL_SHARE < len(packed):
-                    _write_atomically(self.journal, self._pickled(journal))
-                    entries = {**packed, **journal}
+                    write_atomically(self.journal, pack_bytes(key, journal))
                 else:  # merged into a new pack, without the entries of files now gone
-                    entries = {path: e for path, e in {**packed, **journal}.items() if Stamp.of(path) is not None}
-                    _write_atomically(self.path, self._pickled(entries))
+                    entries = {
+                        path: e for path, e in {**packed.entries(), **journal}.items() if Stamp.of(path) is not None
+                    }
+                    write_atomically(self.path, pack_bytes(key, entries))
                     with suppress(FileNotFoundError):
                         os.unlink(self.journal)
+                    packed, journal = Pack(), entries  # what was written, in memory already
         except Exception:  # noqa: BLE001 -- unwritable or full: not cached
             return
-        self._entries = entries
+        self._pack, self._journaled = packed, journal
 
-    @staticmethod
-    def _pickled(entries: dict[str, Entry]) -> bytes:
-        return pickle.dumps((PACK_FORMAT, cache_key(), entries), protocol=pickle.HIGHEST_PROTOCOL)
+    def _pack_read(self) -> Pack:
+        if self._pack is None:
+            self._pack = read_pack(self.path, cache_key(), _FactUnpickler)
+        return self._pack
 
-    def _read_once(self) -> dict[str, Entry]:
-        if self._entries is None:
-            self._entries = self._read()
-        return self._entries
-
-    def _read(self) -> dict[str, Entry]:
-        """The pack's entries, with the journal's over them."""
-        return {**self._read_file(self.path), **self._read_file(self.journal)}
-
-    @staticmethod
-    def _read_file(path: Path) -> dict[str, Entry]:
-        try:
-            data = path.read_bytes()
-            pack = _FactUnpickler(io.BytesIO(data)).load()
-        except Exception:  # noqa: BLE001 -- missing, unreadable or corrupt: empty
-            return {}
-        if not (isinstance(pack, tuple) and len(pack) == 3 and pack[:2] == (PACK_FORMAT, cache_key())):
-            return {}
-        entries = pack[2]
-        return entries if isinstance(entries, dict) else {}
+    def _journal_entries(self) -> dict[str, Entry]:
+        if self._journaled is None:
+            self._journaled = read_pack(self.journal, cache_key(), _FactUnpickler).entries()
+        return self._journaled
 
     def _prepare(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -322,7 +311,7 @@ class FactCache:
         for name, text in ((".gitignore", "# created by domain-fence\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
             marker = self.directory / name
             if not marker.exists():
-                _write_atomically(marker, text.encode())
+                write_atomically(marker, text.encode())
 
 
 def encode(facts: FileFacts | DeclarationFacts | FlowFacts) -> bytes:
@@ -385,18 +374,6 @@ def _locked(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 _KEY: str | None = None

@@ -24,10 +24,10 @@ import dataclasses
 import inspect
 import json
 import os
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 
 from grimp.adaptors.caching import Cache, CacheFileNamer
 from grimp.application.config import settings
@@ -36,6 +36,7 @@ from grimp.application.ports.filesystem import BasicFileSystem
 from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
 from grimp.domain.valueobjects import DirectImport, Module
 
+from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import Stamp, hash_ahead, stamped_digest
 
 DIGESTS_FORMAT = "domain-fence grimp digests 1"
@@ -197,19 +198,8 @@ def _write_records(path: str, records: dict[str, Record]) -> None:
     """Write the records whole (a reader never sees half a file); when they cannot be
     written, the next build reads the modules concerned again, nothing worse."""
     content = {"format": DIGESTS_FORMAT, "modules": {name: records[name] for name in sorted(records)}}
-    try:
-        descriptor, temporary = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-")
-    except OSError:
-        return
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-            stream.write(json.dumps(content))
-        os.replace(temporary, path)
-    except BaseException as error:
-        with suppress(OSError):
-            os.unlink(temporary)
-        if not isinstance(error, OSError):
-            raise
+    with suppress(OSError):
+        write_atomically(Path(path), json.dumps(content).encode("utf-8"))
 
 
 def _supported() -> bool:

@@ -1,0 +1,141 @@
+"""The fact cache's files (the pack and its journal): an index of every file's entry,
+then the entries' pickles, so that a run reads the index and only the pickles it
+asks for (after one file is edited, a check needs the facts of a few files of
+thousands, not a pack of megabytes).
+
+The index is a pickle of ``(PACK_FORMAT, key, {path: row})``, each row an entry
+whose pickles are replaced by their place after the index, ``(offset, length)``.
+Reading the index with :class:`pickle.Unpickler` stops at its end, where the pickles
+begin. Anything wrong (a short file, a foreign or damaged index, a place out of
+bounds) is an empty pack or a missing entry: the cache's only answer to damage is to
+parse again.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import weakref
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from pathlib import Path
+from typing import IO
+
+PACK_FORMAT = "domain-fence facts 2"
+
+# An entry: (stamp key, digest of the bytes, module, is_package, pickled FileFacts,
+# pickled DeclarationFacts, pickled FlowFacts or None while not extracted)
+Entry = tuple[tuple[int, int, int, int], bytes, str, bool, bytes, bytes, bytes | None]
+Span = tuple[int, int]  # where a pickle is: (offset after the index, length)
+
+
+def pack_bytes(key: str, entries: Mapping[str, Entry]) -> bytes:
+    """The file holding ``entries``, written under ``key``."""
+    index: dict[str, tuple[object, ...]] = {}
+    pickles: list[bytes] = []
+    offset = 0
+    for path, (stamp, digest, module, is_package, *blobs) in entries.items():
+        spans: list[Span | None] = []
+        for blob in blobs:
+            if blob is None:
+                spans.append(None)
+                continue
+            spans.append((offset, len(blob)))
+            pickles.append(blob)
+            offset += len(blob)
+        index[path] = (stamp, digest, module, is_package, *spans)
+    return pickle.dumps((PACK_FORMAT, key, index), protocol=pickle.HIGHEST_PROTOCOL) + b"".join(pickles)
+
+
+class Pack:
+    """A pack as read: its index, and each entry, read when first asked for."""
+
+    def __init__(
+        self, index: Mapping[str, object] | None = None, read: Callable[[int, int], bytes] | None = None, size: int = 0
+    ):
+        self._index: Mapping[str, object] = index or {}
+        self._read = read
+        self._size = size  # of the pickles: no place beyond it is read
+        self._entries: dict[str, Entry | None] = {}
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def get(self, path: str) -> Entry | None:
+        """The entry of ``path``; None when the pack has none or it is damaged."""
+        if path not in self._entries:
+            self._entries[path] = self._entry(self._index.get(path))
+        return self._entries[path]
+
+    def entries(self) -> dict[str, Entry]:
+        """Every whole entry."""
+        found = {path: self.get(path) for path in self._index}
+        return {path: entry for path, entry in found.items() if entry is not None}
+
+    def _entry(self, row: object) -> Entry | None:
+        if not (isinstance(row, tuple) and len(row) == 7):
+            return None
+        stamp, digest, module, is_package, *spans = row
+        if not (isinstance(stamp, tuple) and isinstance(digest, bytes) and isinstance(module, str)):
+            return None
+        if not isinstance(is_package, bool):
+            return None
+        try:
+            facts, declarations = self._pickle(spans[0]), self._pickle(spans[1])
+            flows = None if spans[2] is None else self._pickle(spans[2])
+        except (OSError, ValueError):
+            return None
+        return (stamp, digest, module, is_package, facts, declarations, flows)
+
+    def _pickle(self, span: object) -> bytes:
+        if not (isinstance(span, tuple) and len(span) == 2 and all(type(n) is int and n >= 0 for n in span)):
+            raise ValueError("not a place")
+        if span[0] + span[1] > self._size or self._read is None:
+            raise ValueError("beyond the end of the pack")
+        data = self._read(span[0], span[1])
+        if len(data) != span[1]:
+            raise ValueError("a pack cut short")
+        return data
+
+
+def read_pack(path: Path, key: str, unpickler: type[pickle.Unpickler]) -> Pack:
+    """The pack at ``path`` written under ``key``, its index read by ``unpickler``
+    (which must build nothing but containers); an empty pack when there is none, or
+    it is damaged or foreign.
+
+    The file stays open while the pack is used (its pickles are read from it): a
+    writer replaces the file, never rewrites it, so what is read is of one pack.
+    Where a file cannot be replaced while open (Windows), it is read whole instead.
+    """
+    try:
+        file = open(path, "rb")  # noqa: SIM115 -- kept open for the pack's lifetime
+    except OSError:
+        return Pack()
+    try:
+        head = unpickler(file).load()
+        start = file.tell()
+        if not (isinstance(head, tuple) and len(head) == 3 and head[:2] == (PACK_FORMAT, key)):
+            raise ValueError("a foreign pack")
+        index = head[2]
+        if not isinstance(index, dict):
+            raise ValueError("a damaged pack")
+        size = os.fstat(file.fileno()).st_size - start
+        read = _reader(file, start)
+    except Exception:  # noqa: BLE001 -- unreadable, short, damaged or foreign: empty
+        file.close()
+        return Pack()
+    pack = Pack(index, read, size)
+    if not file.closed:
+        weakref.finalize(pack, file.close)
+    return pack
+
+
+def _reader(file: IO[bytes], start: int) -> Callable[[int, int], bytes]:
+    pread = getattr(os, "pread", None)
+    if pread is not None and os.name != "nt":
+        # By position, never by the shared offset: forked workers (flake8's) inherit it.
+        return lambda offset, length: pread(file.fileno(), length, start + offset)
+    data = file.read()
+    with suppress(OSError):
+        file.close()
+    return lambda offset, length: data[offset : offset + length]
