@@ -7,7 +7,6 @@ import pickle
 
 import pytest
 
-from domain_fence.core.source import factpack
 from domain_fence.core.source.factcache import _FactUnpickler
 from domain_fence.core.source.factpack import pack_bytes, read_pack
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from types import SimpleNamespace
 
@@ -130,7 +131,7 @@ def test_discovery_stamps_each_module_file_it_stats_unless_the_entry_has_no_inod
     status = os.stat(package / "mod.py")
     assert found.stamps == {"pkg.mod": (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)}
     real = os.scandir
-    monkeypatch.setattr(os, "scandir", lambda path: [_EntryWithoutInode(e) for e in real(path)])
+    monkeypatch.setattr(os, "scandir", lambda path: contextlib.nullcontext([_EntryWithoutInode(e) for e in real(path)]))
     on_windows = Discovery()
     assert discover_modules("pkg", [package], on_windows) == found.modules
     assert on_windows.stamps == {}  # the run's snapshot stats the file itself

@@ -28,6 +28,7 @@ from domain_fence.core.engine.runcache import InputDigest, Inputs, Invocation, R
 from domain_fence.core.model.text import one_line
 from domain_fence.core.setup.preset_names import PRESET_NAMES
 from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
+from domain_fence.core.source.listing import shared_listings
 from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
 if TYPE_CHECKING:
@@ -235,26 +236,28 @@ def check(
     )
     ratchet = check_ratchet(config_path, ratchet_since, format_, options) if ratchet_since is not None else EXIT_CLEAN
     runs = run_cache(config_path, format_, options, no_cache, cache_dir)
-    replay = runs.replay() if runs else None
-    if replay is not None:
-        _emit(replay.text, output_path)
-        return max(replay.status, ratchet)
+    # The walks before the check share their listings; the look after it does not.
+    with shared_listings():
+        replay = runs.replay() if runs else None
+        if replay is not None:
+            _emit(replay.text, output_path)
+            return max(replay.status, ratchet)
 
-    from domain_fence.integrations.reporters import render
+        from domain_fence.integrations.reporters import render
 
-    progress = Progress(enabled=not quiet)
-    recorded = recorded_settings(runs, cache_dir)
-    inputs: Inputs | None
-    digest: InputDigest | None
-    if runs and recorded is not None:
-        inputs, digest = looked_at(
-            runs, recorded.settings.contracts, recorded.settings.root_packages, recorded.settings.root
-        )
-        with progress.running() as update:
-            report = check_recorded(recorded, no_cache, cache_dir, update)
-        record = runs.recorded
-    else:
-        report, inputs, digest, record = check_read(config_path, runs, no_cache, cache_dir, progress)
+        progress = Progress(enabled=not quiet)
+        recorded = recorded_settings(runs, cache_dir)
+        inputs: Inputs | None
+        digest: InputDigest | None
+        if runs and recorded is not None:
+            inputs, digest = looked_at(
+                runs, recorded.settings.contracts, recorded.settings.root_packages, recorded.settings.root
+            )
+            with progress.running() as update:
+                report = check_recorded(recorded, no_cache, cache_dir, update)
+            record = runs.recorded
+        else:
+            report, inputs, digest, record = check_read(config_path, runs, no_cache, cache_dir, progress)
     text = render(report, format_, options)
     status = EXIT_CLEAN if report.kept else EXIT_FINDINGS
     if runs and inputs and digest is not None and digest.whole is not None and input_digest(inputs) == digest:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,6 +120,8 @@ def write_baseline(baseline: Baseline) -> bool:
     A temporary file in the same directory is renamed over the target, so a parallel
     reader (pre-commit runs hooks in parallel) sees the old or the new file, never half.
     """
+    import tempfile  # only when a baseline is written: a check never writes one
+
     data = render(baseline)
     try:
         if baseline.path.read_bytes() == data:

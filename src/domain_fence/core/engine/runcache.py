@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from domain_fence.core.source.cachedir import write_atomically
+from domain_fence.core.source.listing import listing
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
 RUN_CACHE_VERSION = 2
@@ -229,26 +230,25 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
         records, below = [directory], []
         record = records.append  # bound once per directory, called for each of thousands of entries
         try:
-            with os.scandir(directory) as entries:
-                for entry in entries:
-                    name = entry.name
-                    if name == "__pycache__":
-                        continue
-                    if entry.is_dir(follow_symlinks=False):
-                        record("d " + name)
-                        below.append(entry.path)
-                    elif entry.is_symlink() and entry.is_dir():
-                        return None  # its target may change while the tree does not
-                    elif name.endswith((".py", ".so", ".pyd")):
-                        status = entry.stat()
-                        modified = status.st_mtime_ns
-                        if modified > newest:
-                            newest = modified
-                        # The change time and inode too: a file rewritten with its size and
-                        # modification time kept (or set back) is a change all the same.
-                        record(f"p {name} {status.st_size} {modified} {status.st_ctime_ns} {status.st_ino}")
-                    else:
-                        record("f " + name)
+            for entry in listing(directory):
+                name = entry.name
+                if name == "__pycache__":
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    record("d " + name)
+                    below.append(entry.path)
+                elif entry.is_symlink() and entry.is_dir():
+                    return None  # its target may change while the tree does not
+                elif name.endswith((".py", ".so", ".pyd")):
+                    status = entry.stat()
+                    modified = status.st_mtime_ns
+                    if modified > newest:
+                        newest = modified
+                    # The change time and inode too: a file rewritten with its size and
+                    # modification time kept (or set back) is a change all the same.
+                    record(f"p {name} {status.st_size} {modified} {status.st_ctime_ns} {status.st_ino}")
+                else:
+                    record("f " + name)
         except OSError as error:
             records.append(f"unreadable {error.errno}")
         records[1:] = sorted(records[1:])

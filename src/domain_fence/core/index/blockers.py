@@ -19,6 +19,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
+from domain_fence.core.source.listing import listing
 from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
 NOT_RUN = "contract not run: the import graph cannot be built until this is fixed"
@@ -81,7 +82,7 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
         while pending:
             directory, directory_real, ancestors, in_package = pending.pop()
             try:
-                entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+                entries = listing(directory)
             except OSError:
                 continue
             for entry in entries:

@@ -19,7 +19,6 @@ import functools
 import gc
 import os
 import re
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from domain_fence.core.source.factcache import (
     encode,
 )
 from domain_fence.core.source.flow import FlowFacts
+from domain_fence.core.source.listing import listed_since
 from domain_fence.core.source.modules import (
     Discovery,
     ModuleNotFound,
@@ -116,7 +116,7 @@ class ProjectIndex:
         """The index of ``root_packages``, caching facts in ``cache_dir`` (None: no
         persistent cache; by default where the environment says, see
         :func:`~.factcache.cache_directory`)."""
-        began = time.time_ns()
+        began = listed_since()  # the files' stamps are no older than the listings they come from
         root = root.resolve()
         paths = search_paths if search_paths is not None else default_search_paths(root)
         modules: dict[str, Path] = {}

@@ -263,10 +263,12 @@ class FactCache:
     def _save_at_exit(self) -> None:
         if not self._at_exit:
             atexit.register(self.save)
-            # A multiprocessing worker (flake8's) leaves without running atexit, but runs these.
-            from multiprocessing.util import Finalize
+            # A multiprocessing worker (flake8's) leaves without running atexit, but runs
+            # these; a process that never imported multiprocessing is no such worker.
+            if "multiprocessing" in sys.modules:
+                from multiprocessing.util import Finalize
 
-            Finalize(self, self.save, exitpriority=10)
+                Finalize(self, self.save, exitpriority=10)
             self._at_exit = True
 
     def save(self) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from domain_fence.core.source.listing import listing
 from domain_fence.core.source.packages import ModuleNotFound as ModuleNotFound
 from domain_fence.core.source.packages import default_search_paths as default_search_paths
 from domain_fence.core.source.packages import locate_package as locate_package
@@ -181,7 +182,7 @@ def _walk(
     """Walk ``directory`` (whose resolved path is ``real``) below ``package``; a file
     larger than ``limit`` bytes is not read."""
     try:
-        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        entries = listing(directory)
     except OSError as error:
         reason = f"cannot read directory: {error.strerror or error}"
         discovery.skipped.append(Skipped(directory, reason, blocks_graph=True))
@@ -197,10 +198,12 @@ def _walk(
             if below in ancestors:
                 continue  # a symlink loop: reported before the graph is built (see blockers)
             if name in packages:
-                discovery.modules.setdefault(f"{package}.{name}", Path(entry.path) / "__init__.py")
+                # A child of ``directory`` costs a fraction of a path parsed whole.
+                child = directory / name
+                discovery.modules.setdefault(f"{package}.{name}", child / "__init__.py")
                 if entry.is_symlink():
-                    discovery.linked.append(Path(entry.path))
-                _walk(f"{package}.{name}", Path(entry.path), below, discovery, ancestors | {below}, True, limit)
+                    discovery.linked.append(child)
+                _walk(f"{package}.{name}", child, below, discovery, ancestors | {below}, True, limit)
             elif not os.access(entry.path, os.R_OK | os.X_OK):
                 # Whether it is a package cannot even be told: grimp passes it by silently.
                 reason = "cannot read directory: Permission denied"
@@ -212,7 +215,7 @@ def _walk(
             if skipped is not None:
                 discovery.skipped.append(skipped)
             elif (module := f"{package}.{name[:-3]}") not in discovery.modules:
-                discovery.modules[module] = Path(entry.path)
+                discovery.modules[module] = directory / name
                 status = entry.stat()  # as _unreadable_source took it: kept by the entry
                 if status.st_ino:  # Windows gives a directory entry none: os.stat then
                     discovery.stamps[module] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)

@@ -1,0 +1,60 @@
+"""Directory listings that the walks of one run share.
+
+A check walks the package directories three times before it reads a file: the run
+cache's look at its inputs, module discovery and the search for what would stop the
+import graph's build. Within :func:`shared_listings`, each directory is listed once
+and each entry's status taken once (an ``os.DirEntry`` keeps it), so the walks see
+one state of the tree. What must see the tree as it is *after* a check (the run
+cache's second look, which tells whether anything changed while the check read it)
+runs outside.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from operator import attrgetter
+
+_shared: dict[str, list[os.DirEntry[str]]] | None = None
+_shared_since = 0  # when the shared listings began (ns): none of them is older
+
+
+@contextmanager
+def shared_listings() -> Iterator[None]:
+    """Within it, :func:`listing` lists each directory once (nested: the outermost's)."""
+    global _shared, _shared_since
+    if _shared is not None:
+        yield
+        return
+    _shared, _shared_since = {}, time.time_ns()
+    try:
+        yield
+    finally:
+        _shared = None
+
+
+def listing(directory: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
+    """The entries of ``directory``, in name order; raises ``OSError`` as
+    ``os.scandir`` does (a failure is not kept: the next walk tries again)."""
+    path = os.fspath(directory)
+    if _shared is None:
+        return _scan(path)
+    found = _shared.get(path)
+    if found is None:
+        found = _shared[path] = _scan(path)
+    return found
+
+
+def listed_since() -> int:
+    """A time (ns) no listing :func:`listing` gives now is older than."""
+    return _shared_since if _shared is not None else time.time_ns()
+
+
+_BY_NAME = attrgetter("name")
+
+
+def _scan(path: str) -> list[os.DirEntry[str]]:
+    with os.scandir(path) as entries:
+        return sorted(entries, key=_BY_NAME)
