@@ -64,3 +64,32 @@ def test_a_file_not_settled_is_not_hashed_ahead(tmp_path, monkeypatch):
     monkeypatch.setattr(factcache, "file_digest", lambda p: hashed.append(p))
     hash_ahead([(str(path), stamp.key)])
     assert hashed == []
+
+
+def test_hashing_behind_hashes_in_a_helper_while_this_thread_goes_on(tmp_path, monkeypatch):
+    files = _settled_files(tmp_path, monkeypatch, 20)
+    hashed, threads = [], set()
+    real = factcache.file_digest
+    monkeypatch.setattr(factcache, "RACY_WINDOW_NS", 600 * 10**9)  # modified within ten minutes: none settled
+    monkeypatch.setattr(factcache, "file_digest", lambda path: hashed.append(path))
+    factcache.hash_behind(files)()
+    assert hashed == []
+    monkeypatch.setattr(factcache, "RACY_WINDOW_NS", -1)
+    release = threading.Event()
+
+    def held(path):
+        release.wait(timeout=10)  # until this thread has gone on
+        hashed.append(path)
+        threads.add(threading.get_ident())
+        return real(path)
+
+    monkeypatch.setattr(factcache, "file_digest", held)
+    wait = factcache.hash_behind(files)
+    assert hashed == []  # this thread is not held up
+    release.set()
+    wait()
+    assert sorted(hashed) == sorted(path for path, _ in files)
+    assert threads and threading.get_ident() not in threads
+    for path, key in files:  # known now: not read again
+        assert stamped_digest(path, key) == hashlib.blake2b(Path(path).read_bytes()).digest()
+    assert len(hashed) == len(files)

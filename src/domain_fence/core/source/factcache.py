@@ -37,7 +37,7 @@ import pickle
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,6 +162,19 @@ def hash_ahead(files: Iterable[tuple[str, tuple[int, int, int, int]]]) -> None:
     _hash_share(shares[0])
     for helper in helpers:
         helper.join()
+
+
+def hash_behind(files: Iterable[tuple[str, tuple[int, int, int, int]]]) -> Callable[[], None]:
+    """Start :func:`stamped_digest` of many files (path, stamp key) in a helper thread,
+    while this one goes on (grimp parsing them, say, on one core of several); the
+    function returned waits for it. As with :func:`hash_ahead`, only settled files."""
+    now = time.time_ns()
+    pending = [(path, key) for path, key in files if now - max(key[1], key[2]) > RACY_WINDOW_NS]
+    if not pending:
+        return lambda: None
+    helper = threading.Thread(target=_hash_share, args=(pending,), name="domain-fence-hash", daemon=True)
+    helper.start()
+    return helper.join
 
 
 def _hash_share(share: list[tuple[str, tuple[int, int, int, int]]]) -> None:

@@ -37,7 +37,7 @@ from grimp.application.ports.modulefinder import FoundPackage, ModuleFile
 from grimp.domain.valueobjects import DirectImport, Module
 
 from domain_fence.core.source.cachedir import write_atomically
-from domain_fence.core.source.factcache import Stamp, hash_ahead, stamped_digest
+from domain_fence.core.source.factcache import Stamp, hash_ahead, hash_behind, stamped_digest
 
 DIGESTS_FORMAT = "domain-fence grimp digests 1"
 # A record: grimp's time for the module, the file's stamp key (None while the file had
@@ -94,6 +94,11 @@ class DigestCache(Cache):
             for name, stamp in self._stamps.items()
             if (record := self._records.get(name)) is not None and record[1] != stamp.key
         )
+        # The files no record knows (a cold build) are read by grimp, then hashed by
+        # write: a helper hashes them meanwhile, beside grimp's parsing.
+        self._hashed_behind = hash_behind(
+            (stamp.path, stamp.key) for name, stamp in self._stamps.items() if name not in self._records
+        )
         self._served: dict[str, Record] = {}  # what read_imports served, as it knows it now
         self._missed: dict[str, Stamp | None] = {}  # read again: the stamp before grimp read it
 
@@ -122,6 +127,7 @@ class DigestCache(Cache):
         super().write(imports_by_module)
         times = {f.module.name: f.mtime for package in self.found_packages for f in package.module_files}
         records = dict(self._served)
+        self._hashed_behind()
         hash_ahead((before.path, before.key) for before in self._missed.values() if before is not None)
         for name, before in self._missed.items():
             record = _record_of_read(before, times.get(name))
