@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -29,33 +32,99 @@ def test_stored_results_read_back_as_written(tmp_path):
     assert ResultStore(tmp_path, tmp_path, "contract", "another key").load() is None
 
 
+def _table(store: ResultStore) -> Path:
+    [table] = store.directory.glob("modules-*.pickle")
+    return table
+
+
 @pytest.mark.parametrize(
     "columns",
     [
-        (("pkg", "pkg.a"), (None,), (b"", b""), (None, None)),  # columns of unequal length
-        (("pkg", "pkg"), (None, None), (b"", b""), (None, None)),  # a module twice
-        ((b"pkg",), (None,), (b"",), (None,)),  # a name that is no string
-        (("pkg",), ((1, 2, 3),), (b"",), (None,)),  # a stamp of three numbers
-        (("pkg",), ((1, 2, 3, True),), (b"",), (None,)),  # a flag for a number
-        (("pkg",), (None,), ("digest",), (None,)),  # a digest that is no bytes
-        (("pkg",), (None,), (b"",), (1,)),  # a view that is no bytes
-        (("pkg",), (None,), (b"",)),  # a column missing
-        [("pkg",), (None,), (b"",), (None,)],  # a list for the table
+        (("pkg", "pkg.a"), (None,), (b"", b"")),  # columns of unequal length
+        (("pkg", "pkg"), (None, None), (b"", b"")),  # a module twice
+        ((b"pkg",), (None,), (b"",)),  # a name that is no string
+        (("pkg",), ((1, 2, 3),), (b"",)),  # a stamp of three numbers
+        (("pkg",), ((1, 2, 3, True),), (b"",)),  # a flag for a number
+        (("pkg",), (None,), ("digest",)),  # a digest that is no bytes
+        (("pkg",), (None,)),  # a column missing
+        [("pkg",), (None,), (b"",)],  # a list for the table
     ],
-    ids=["unequal", "twice", "name", "short-stamp", "bool", "digest", "view", "three-columns", "list"],
+    ids=["unequal", "twice", "name", "short-stamp", "bool", "digest", "two-columns", "list"],
 )
-def test_a_module_table_of_another_shape_is_a_full_check(tmp_path, columns):
+def test_a_module_table_of_another_shape_is_a_full_check(tmp_path, columns, monkeypatch):
+    monkeypatch.setattr(resultcache, "_tables", {})
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
+    encoded = pickle.dumps((resultcache.TABLE_FORMAT, columns))
+    name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # named as it should be
+    (store.directory / f"modules-{name}.pickle").write_bytes(encoded)
     data = list(pickle.loads(store.path.read_bytes()))
-    data[2] = columns
+    data[2] = name
+    data[3] = (None,) * len(columns[0])
     store.path.write_bytes(pickle.dumps(tuple(data)))
     assert store.load() is None
 
 
-def test_the_module_table_is_kept_as_columns(tmp_path):
+@pytest.mark.parametrize(
+    "damage",
+    ["views of another length", "a view that is no bytes", "table gone", "table damaged", "a path for a name"],
+)
+def test_results_whose_table_is_not_theirs_are_a_full_check(tmp_path, damage, monkeypatch):
+    monkeypatch.setattr(resultcache, "_tables", {})
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
-    data = pickle.loads(store.path.read_bytes())
-    assert data[0] == resultcache.FORMAT
-    assert data[2][0] == ("pkg", "pkg.a", "pkg.b")
+    monkeypatch.setattr(resultcache, "_tables", {})  # read from the file, as another process would
+    data = list(pickle.loads(store.path.read_bytes()))
+    table = _table(store)
+    if damage == "views of another length":
+        data[3] = data[3][:-1]
+    elif damage == "a view that is no bytes":
+        data[3] = (None, 1, None)
+    elif damage == "table gone":
+        table.unlink()
+    elif damage == "table damaged":
+        encoded = table.read_bytes()
+        table.write_bytes(encoded.replace(b"pkg.b", b"pkg.c"))  # still a table, not the one it is named after
+    else:
+        data[2] = "../" + data[2]
+    store.path.write_bytes(pickle.dumps(tuple(data)))
+    assert store.load() is None
+
+
+def test_the_module_table_is_kept_once_for_every_contract(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "_tables", {})
+    stores = [ResultStore(tmp_path, tmp_path, f"contract{n}", "key") for n in range(4)]
+    for store in stores:
+        store.save(_stored())
+    table = _table(stores[0])  # one table, named by its bytes' digest
+    data = pickle.loads(table.read_bytes())
+    assert data == (
+        resultcache.TABLE_FORMAT,
+        (
+            ("pkg", "pkg.a", "pkg.b"),
+            tuple(e.stamp for e in MODULES.values()),
+            tuple(e.digest for e in MODULES.values()),
+        ),
+    )
+    assert table.name == f"modules-{hashlib.blake2b(table.read_bytes(), digest_size=16).hexdigest()}.pickle"
+    for store in stores:
+        assert pickle.loads(store.path.read_bytes())[2] == table.name[len("modules-") : -len(".pickle")]
+    monkeypatch.setattr(resultcache, "_tables", {})
+    assert [store.load() for store in stores] == [_stored()] * 4
+
+
+def test_the_last_tables_are_kept_and_older_ones_forgotten(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "_tables", {})
+    first = ResultStore(tmp_path, tmp_path, "first", "key")
+    first.save(_stored())
+    os.utime(_table(first), ns=(1, 1))  # the oldest (several may be written in one tick of the clock)
+    other = ResultStore(tmp_path, tmp_path, "other", "key")
+    for version in range(resultcache.KEPT_TABLES - 1):  # other contracts' runs, on other versions
+        modules = {**MODULES, "pkg.b": ModuleEntry(None, bytes([version]) * 64, None)}
+        other.save(StoredResults(modules, ["pkg.a"], {"pkg.a": []}))
+    monkeypatch.setattr(resultcache, "_tables", {})
+    assert first.load() == _stored()  # its table is among the last ones
+    other.save(StoredResults({**MODULES, "pkg.b": ModuleEntry(None, b"x" * 64, None)}, ["pkg.a"], {"pkg.a": []}))
+    monkeypatch.setattr(resultcache, "_tables", {})
+    assert first.load() is None  # forgotten: a full check, once
+    assert len(list(first.directory.glob("modules-*.pickle"))) == resultcache.KEPT_TABLES

@@ -98,7 +98,7 @@ def test_the_kept_result_is_the_stored_one(project, builds):
     """A stored message altered by hand is reported: proof the result was kept."""
     path = boundary_store(project)
     data = pickle.loads(path.read_bytes())
-    for found in data[4].values():
+    for found in data[5].values():
         found[:] = [(*f[:4], "STORED " + f[4], *f[5:]) for f in found]
     path.write_bytes(pickle.dumps(data))
     a_body_edited(project)

@@ -41,8 +41,14 @@ def check(root: Path, *args: str):
 
 
 def stored_results(root: Path) -> list[Path]:
+    """Each contract's stored results (not the module table they share)."""
     directory = root / ".domain_fence_cache" / "results"
-    return sorted(directory.glob("*.pickle")) if directory.is_dir() else []
+    found = sorted(directory.glob("*.pickle")) if directory.is_dir() else []
+    return [path for path in found if not path.name.startswith("modules-")]
+
+
+def module_tables(root: Path) -> list[Path]:
+    return sorted((root / ".domain_fence_cache" / "results").glob("modules-*.pickle"))
 
 
 def uncached(root: Path) -> tuple[int, str]:
@@ -164,7 +170,7 @@ def test_findings_of_unchanged_modules_come_from_the_store(project):
     for path in stored_results(project):
         data = pickle.loads(path.read_bytes())
         assert data[0] == FORMAT
-        for found in data[4].values():
+        for found in data[5].values():
             found[:] = [(*f[:4], "STORED " + f[4], *f[5:]) for f in found]
         path.write_bytes(pickle.dumps(data))
     append(project, "shop/runtime/leaf.py", "\n# edited\n")
@@ -189,6 +195,23 @@ def test_a_damaged_store_costs_a_full_check_never_a_wrong_answer(project, damage
     append(project, "shop/runtime/leaf.py", "\n# edited\n")
     assert_same_as_uncached(project)
     assert len(stored_results(project)) == len(REUSABLE)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda path: path.write_bytes(b"not a pickle"),
+        lambda path: path.write_bytes(path.read_bytes()[:-1] + b"."),  # other bytes than it is named after
+        lambda path: path.unlink(),
+    ],
+    ids=["garbage", "altered", "gone"],
+)
+def test_a_damaged_module_table_costs_a_full_check_never_a_wrong_answer(project, damage):
+    [table] = module_tables(project)  # one, shared by every contract's results
+    damage(table)
+    append(project, "shop/runtime/leaf.py", "\n# edited\n")
+    assert_same_as_uncached(project)
+    assert len(stored_results(project)) == len(REUSABLE) and len(module_tables(project)) >= 1
 
 
 def test_without_a_cache_nothing_is_stored(tmp_path):

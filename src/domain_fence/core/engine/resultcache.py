@@ -28,10 +28,13 @@ The key of such a result holds the version of grimp, which reads the sources.
 
 Each file's digest is taken once per version: the size, modification and change
 times and inode recorded with it (when the file had settled before the run began)
-stand for it next time (as in :class:`~..source.factcache.Stamp`). An entry is written to a temporary file then moved in place,
-so concurrent runs never read half of one; a missing, damaged or foreign entry is a
-full check, never an error and never a wrong answer. Entries hold plain data only,
-read by an unpickler that builds no object of any class.
+stand for it next time (as in :class:`~..source.factcache.Stamp`). The module table
+(names, stamps, digests) is the same for every contract a run stores, so it is kept
+once, in a file named by the digest of its bytes, which each contract's results name
+(with their views beside it). Every file is written to a temporary file then moved in
+place, so concurrent runs never read half of one; a missing, damaged or foreign
+entry or table is a full check, never an error and never a wrong answer. They hold
+plain data only, read by an unpickler that builds no object of any class.
 """
 
 from __future__ import annotations
@@ -41,9 +44,11 @@ import io
 import operator
 import os
 import pickle
+import re
 import sys
 import time
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import chain
 from pathlib import Path
@@ -54,7 +59,7 @@ from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 
-FORMAT = "domain-fence module results 3"
+FORMAT = "domain-fence module results 4"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 _FINDING_TYPES = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
@@ -196,47 +201,51 @@ class ResultStore:
 
     def __init__(self, directory: Path, root: Path, contract: str, key: str) -> None:
         name = hashlib.sha256(f"{root}\0{contract}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
-        self.path = Path(directory) / "results" / f"{name}.pickle"
+        self.directory = Path(directory) / "results"
+        self.path = self.directory / f"{name}.pickle"
         self.key = key
 
     def load(self) -> StoredResults | None:
         try:
             data = _PlainUnpickler(io.BytesIO(self.path.read_bytes())).load()
-            return _parse(data, self.key)
+            return _parse(data, self.key, self.directory)
         except Exception:  # noqa: BLE001 -- missing, unreadable, damaged or foreign: a full check
             return None
 
     def save(self, stored: StoredResults) -> None:
-        data = (
-            FORMAT,
-            self.key,
-            _module_columns(stored.modules),
-            list(stored.covered),
-            {
-                m: [tuple(getattr(f, name) for name in _FINDING_FIELDS) for f in found]
-                for m, found in stored.findings.items()
-            },
-            tuple(stored.warnings),
-            tuple(stored.failures),
-            stored.answers,
-            stored.noqa,
-            stored.extra,
-        )
+        names, stamps, digests, views = _module_columns(stored.modules)
         try:
-            encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(self.path, encoded)
+            self.directory.mkdir(parents=True, exist_ok=True)
+            table = _save_table(self.directory, (names, stamps, digests))
+            data = (
+                FORMAT,
+                self.key,
+                table,
+                views,
+                list(stored.covered),
+                {m: [_finding_values(f) for f in found] for m, found in stored.findings.items()},
+                tuple(stored.warnings),
+                tuple(stored.failures),
+                stored.answers,
+                stored.noqa,
+                stored.extra,
+            )
+            write_atomically(self.path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # noqa: BLE001 -- unwritable or full: the next run checks everything
             return
 
 
-def _parse(data: object, key: str) -> StoredResults | None:
-    if not (isinstance(data, tuple) and len(data) == 10 and data[:2] == (FORMAT, key)):
+def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
+    if not (isinstance(data, tuple) and len(data) == 11 and data[:2] == (FORMAT, key)):
         return None
-    raw_modules, covered, raw_findings, warnings, failures, answers, noqa, extra = data[2:]
-    modules = _modules_of_columns(raw_modules)
-    if modules is None:
+    table, views, covered, raw_findings, warnings, failures, answers, noqa, extra = data[2:]
+    columns = _load_table(directory, table)
+    if columns is None:
         return None
+    names, stamps, digests = columns
+    if not (type(views) is tuple and len(views) == len(names) and _only(views, bytes, type(None))):
+        return None
+    modules = dict(zip(names, map(ModuleEntry, stamps, digests, views), strict=True))
     findings = {module: [_finding(item) for item in found] for module, found in raw_findings.items()}
     if not all(isinstance(m, str) for m in covered) or not all(m in findings for m in covered):
         return None
@@ -263,21 +272,86 @@ def _module_columns(modules: Mapping[str, ModuleEntry]) -> tuple[tuple[Any, ...]
     )
 
 
-def _modules_of_columns(columns: object) -> dict[str, ModuleEntry] | None:
-    """:func:`_module_columns`'s table read back; None when it is not one."""
-    if not (isinstance(columns, tuple) and len(columns) == 4 and all(type(c) is tuple for c in columns)):
+# The module table (names, stamps, digests) is the same for every contract a run
+# stores: written once, in a file named by the digest of its bytes, which each
+# contract's results name. The last few are kept, so that runs storing other
+# contracts (another configuration) do not take each other's table away.
+TABLE_FORMAT = "domain-fence module table 1"
+KEPT_TABLES = 8
+_TABLE_NAME = re.compile(r"[0-9a-f]{32}\Z")
+_tables: dict[Path, tuple[tuple[Any, ...], ...]] = {}  # read or written by this process, by file
+_last_table: list[tuple[tuple[tuple[Any, ...], ...], Path, str]] = []  # columns, directory, name
+
+
+def _save_table(directory: Path, columns: tuple[tuple[Any, ...], ...]) -> str:
+    """The name of the table holding ``columns`` in ``directory``, written if it is not."""
+    if _last_table and _last_table[0][1] == directory and _last_table[0][0] == columns:
+        name = _last_table[0][2]
+        if (directory / f"modules-{name}.pickle").exists():
+            return name
+    encoded = pickle.dumps((TABLE_FORMAT, columns), protocol=pickle.HIGHEST_PROTOCOL)
+    name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    path = directory / f"modules-{name}.pickle"
+    try:
+        os.utime(path)  # written already: now the newest, the last to be forgotten
+    except FileNotFoundError:
+        write_atomically(path, encoded)
+        _forget_old_tables(directory, path)
+    _tables[path] = columns
+    _last_table[:] = [(columns, directory, name)]
+    return name
+
+
+def _forget_old_tables(directory: Path, new: Path) -> None:
+    """Forget all but the newest tables (and ``new``, whatever its time's tick)."""
+    tables = sorted((path for path in directory.glob("modules-*.pickle") if path != new), key=_modified, reverse=True)
+    for old in tables[KEPT_TABLES - 1 :]:
+        with suppress(OSError):
+            old.unlink()
+
+
+def _modified(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:  # gone meanwhile: another process forgot it
+        return 0
+
+
+def _load_table(directory: Path, name: object) -> tuple[tuple[Any, ...], ...] | None:
+    """The columns (names, stamps, digests) of the table ``name``; None when it is not
+    there, or its bytes are not those it is named after, or it is no table."""
+    if not (isinstance(name, str) and _TABLE_NAME.match(name)):
         return None
-    names, stamps, digests, views = columns
-    if not len(names) == len(stamps) == len(digests) == len(views):
+    path = directory / f"modules-{name}.pickle"
+    if path not in _tables:
+        encoded = path.read_bytes()
+        if hashlib.blake2b(encoded, digest_size=16).hexdigest() != name:
+            return None
+        data = _PlainUnpickler(io.BytesIO(encoded)).load()
+        if not (isinstance(data, tuple) and len(data) == 2 and data[0] == TABLE_FORMAT):
+            return None
+        columns = _table_of_columns(data[1])
+        if columns is None:
+            return None
+        _tables[path] = columns
+    return _tables[path]
+
+
+def _table_of_columns(columns: object) -> tuple[tuple[Any, ...], ...] | None:
+    """A table's columns (names, stamps, digests) as written; None when they are not."""
+    if not (isinstance(columns, tuple) and len(columns) == 3 and all(type(c) is tuple for c in columns)):
         return None
-    if not (_only(names, str) and _only(digests, bytes, type(None)) and _only(views, bytes, type(None))):
+    names, stamps, digests = columns
+    if not len(names) == len(stamps) == len(digests):
+        return None
+    if not (_only(names, str) and _only(digests, bytes, type(None))):
         return None
     if len(set(names)) != len(names):
         return None
     known = [stamp for stamp in stamps if stamp is not None]
     if not (_only(known, tuple) and set(map(len, known)) <= {4} and _only(chain.from_iterable(known), int)):
         return None
-    return dict(zip(names, map(ModuleEntry, stamps, digests, views), strict=True))
+    return (names, stamps, digests)
 
 
 def _only(values: Iterable[object], *kinds: type) -> bool:
