@@ -19,6 +19,7 @@ from perf_support import SETTLED, edit, leaky_project, recorded, settle
 from support import run_tool
 
 from domain_fence.core.engine import runcache
+from domain_fence.core.engine.engine import Engine
 from domain_fence.core.engine.runcache import Inputs, input_digest
 from domain_fence.integrations.cli import main
 
@@ -305,15 +306,43 @@ def test_a_missing_root_package_is_part_of_the_digest(tmp_path):
     assert os.stat(root / ".importlinter").st_mtime + 1 > SETTLED
 
 
-def test_a_run_after_a_missed_replay_walks_the_inputs_twice_not_three_times(project, monkeypatch):
+def test_a_run_after_a_missed_replay_walks_the_inputs_once(project, monkeypatch):
     edit(project / "leaky" / "shared.py", (project / "leaky" / "shared.py").read_text() + "\nX = 1\n")
     walked = recorded(monkeypatch, runcache, "input_digest", "domain_fence.integrations.cli.input_digest")
     result = check_here(project)
     assert result.exit_code == 1 and result.stdout != MARKER
-    # The replay's look, then the one after the check: the run starts from the first.
-    assert len(walked) == 2 and walked[0] == walked[1]
+    # The replay's look only: the run starts from it, and stores its report under it.
+    assert len(walked) == 1
     replayed = check(project)  # ...and the report it stored is replayed
     assert (replayed.returncode, replayed.stdout) == (1, result.stdout)
+
+
+def test_a_file_changed_while_the_check_runs_is_never_replayed_as_it_was(project, monkeypatch):
+    """The report is stored under the inputs' digest before the check: a file rewritten
+    meanwhile (same size, its modification time set back) has a new change time, so
+    the next run's digest differs."""
+    edit(project / "leaky" / "shared.py", (project / "leaky" / "shared.py").read_text() + "\nX = 1\n")
+    model = project / "leaky" / "runtime" / "telemetry.py"
+    before = model.stat()
+    text = model.read_text()
+    rewritten = text.replace("episode", "epilogs", 1)
+    assert rewritten != text and len(rewritten) == len(text)
+    real = Engine.check_contract
+
+    def rewriting(self, spec):
+        if model.read_text() == text:
+            model.write_text(rewritten)
+            os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))
+        return real(self, spec)
+
+    monkeypatch.setattr(Engine, "check_contract", rewriting)
+    assert check_here(project).exit_code == 1
+    monkeypatch.undo()
+    mark_stored_reports(project)
+    rerun = check(project)
+    assert rerun.stdout != MARKER
+    fresh = check(project, "--no-cache")
+    assert (rerun.returncode, rerun.stdout) == (fresh.returncode, fresh.stdout)
 
 
 def test_a_run_right_after_an_edit_walks_the_inputs_once(project, monkeypatch):

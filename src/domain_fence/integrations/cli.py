@@ -236,7 +236,7 @@ def check(
     )
     ratchet = check_ratchet(config_path, ratchet_since, format_, options) if ratchet_since is not None else EXIT_CLEAN
     runs = run_cache(config_path, format_, options, no_cache, cache_dir)
-    # The walks before the check share their listings; the look after it does not.
+    # The walks before the check share their listings.
     with shared_listings():
         replay = runs.replay() if runs else None
         if replay is not None:
@@ -260,7 +260,9 @@ def check(
             report, inputs, digest, record = check_read(config_path, runs, no_cache, cache_dir, progress)
     text = render(report, format_, options)
     status = EXIT_CLEAN if report.kept else EXIT_FINDINGS
-    if runs and inputs and digest is not None and digest.whole is not None and input_digest(inputs) == digest:
+    # Stored under the inputs' digest before the check: a file that changed while the
+    # check ran has a new stamp by now (its change time), so this report is never replayed.
+    if runs and inputs and digest is not None and digest.whole is not None:
         runs.store(inputs, digest, text, status, record if isinstance(record, dict) else None)
     _emit(text, output_path)
     return max(status, ratchet)
@@ -388,8 +390,8 @@ KNOWN_CONTRACT_MODULES = ("domain_fence.", "importlinter.")
 
 def run_inputs(configuration: Configuration, runs: RunCache) -> tuple[Inputs | None, InputDigest | None]:
     """What a check of ``configuration`` reads, and its digest before the check (the
-    one the missed replay took of the same inputs, if any: a change since is caught by
-    the digest taken after the check); None when the run cannot be replayed (a
+    one the missed replay took of the same inputs, if any: a change since gives the
+    next run another digest); None when the run cannot be replayed (a
     third-party contract type may read anything), or when the replay could not vouch
     for the inputs (a file modified a moment before, as after an edit: a walk now would
     say the same)."""

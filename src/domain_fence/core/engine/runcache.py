@@ -9,14 +9,17 @@ Replaying is only right when *every* input is unchanged, so the key holds them a
 - the configuration: the bytes of every file ``lint-imports`` would look at to find
   it (or that it is absent), and of every baseline file the contracts name;
 - the code: every entry below the root packages' directories (a new file, a removed
-  one, a renamed one), and the size and modification time of every ``.py`` file;
+  one, a renamed one), and the size, modification and change times and inode of every
+  ``.py`` file;
 - the tools: the size and modification time of every file of domain-fence,
   import-linter, grimp and rich (an upgrade, or an edit of a checkout), and the
   Python version.
 
-A run is stored only when nothing changed while it ran (the key is computed before
-and after it), when no file is so recent that it could change again unseen within
-the same clock tick, when every contract type is one of import-linter's or ours (a
+A run is stored under the key its inputs had before it ran: a file changed while it
+ran has another stamp since (a new change time, which no tool sets back), so the
+next run's key differs and the report is never replayed. A run is stored only when
+no file is so recent that it could change again unseen within the same clock tick,
+when every contract type is one of import-linter's or ours (a
 third-party contract may read anything), and when no symlinked directory is in the
 tree (its target could change without the tree showing it). Entries are JSON: a
 planted one can at worst print a wrong report, and only with a matching key.
@@ -149,7 +152,7 @@ class RunCache:
     def store(
         self, inputs: Inputs, digest: InputDigest, text: str, status: int, settings: dict[str, Any] | None = None
     ) -> None:
-        """Keep the report of a run whose inputs had ``digest`` before and after it, with
+        """Keep the report of a run whose inputs had ``digest`` before it ran, with
         the settings it read (see :mod:`.recorded`)."""
         entry = {
             "version": RUN_CACHE_VERSION,
