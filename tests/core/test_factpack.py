@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 
@@ -76,3 +77,19 @@ def test_a_pack_replaced_while_read_is_read_as_it_was(tmp_path):
     replacement.write_bytes(pack_bytes(KEY, {p: (*e[:4], b"other", b"other", None) for p, e in after.items()}))
     os.replace(replacement, path)  # as a writer replaces it: never rewritten in place
     assert pack.entries() == before
+
+
+def test_an_index_that_sends_an_entry_to_another_entrys_pickle_gives_no_entry(tmp_path):
+    written = entries(6)
+    data = pack_bytes(KEY, written)
+    stream = io.BytesIO(data)
+    kind, key, index = pickle.load(stream)
+    pickles = data[stream.tell() :]
+    first, second = "/project/m1.py", "/project/m2.py"
+    assert index[first][6] is not None and index[second][6] is not None
+    index[first] = (*index[first][:6], index[second][6])  # m1's flows are m2's
+    path = tmp_path / "pack"
+    path.write_bytes(pickle.dumps((kind, key, index), protocol=pickle.HIGHEST_PROTOCOL) + pickles)
+    pack = read_pack(path, KEY, _FactUnpickler)
+    assert pack.get(first) is None
+    assert pack.get(second) == written[second]

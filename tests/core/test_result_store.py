@@ -117,14 +117,46 @@ def test_the_last_tables_are_kept_and_older_ones_forgotten(tmp_path, monkeypatch
     monkeypatch.setattr(resultcache, "_tables", {})
     first = ResultStore(tmp_path, tmp_path, "first", "key")
     first.save(_stored())
-    os.utime(_table(first), ns=(1, 1))  # the oldest (several may be written in one tick of the clock)
+    table = _table(first)
+    os.utime(table, ns=(1, 1))  # the oldest (several may be written in one tick of the clock)
     other = ResultStore(tmp_path, tmp_path, "other", "key")
-    for version in range(resultcache.KEPT_TABLES - 1):  # other contracts' runs, on other versions
+
+    def another_version(version: int) -> None:  # another contract's run, on files changed since
         modules = {**MODULES, "pkg.b": ModuleEntry(None, bytes([version]) * 64, None)}
         other.save(StoredResults(modules, ["pkg.a"], {"pkg.a": []}))
+
+    for version in range(resultcache.KEPT_TABLES - 1):
+        another_version(version)
+    assert table.exists()  # among the last ones
+    another_version(200)
+    assert not table.exists()
     monkeypatch.setattr(resultcache, "_tables", {})
-    assert first.load() == _stored()  # its table is among the last ones
-    other.save(StoredResults({**MODULES, "pkg.b": ModuleEntry(None, b"x" * 64, None)}, ["pkg.a"], {"pkg.a": []}))
-    monkeypatch.setattr(resultcache, "_tables", {})
-    assert first.load() is None  # forgotten: a full check, once
+    assert first.load() is None  # its table forgotten: a full check, once
     assert len(list(first.directory.glob("modules-*.pickle"))) == resultcache.KEPT_TABLES
+
+
+def test_a_table_read_is_made_the_newest(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "_tables", {})
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    os.utime(_table(store), ns=(1, 1))
+    monkeypatch.setattr(resultcache, "_tables", {})
+    assert store.load() == _stored()
+    assert _table(store).stat().st_mtime_ns > 1
+    os.utime(_table(store), ns=(1, 1))
+    assert store.load() == _stored()  # known to this process: touched all the same
+    assert _table(store).stat().st_mtime_ns > 1
+
+
+def test_a_damaged_table_this_process_did_not_write_is_written_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "_tables", {})
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    table = _table(store)
+    table.write_bytes(b"")  # a crash while it was written, say
+    monkeypatch.setattr(resultcache, "_tables", {})  # another process
+    monkeypatch.setattr(resultcache, "_last_table", [])
+    assert store.load() is None
+    store.save(_stored())
+    monkeypatch.setattr(resultcache, "_tables", {})
+    assert store.load() == _stored()

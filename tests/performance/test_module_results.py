@@ -201,7 +201,9 @@ def test_a_damaged_store_costs_a_full_check_never_a_wrong_answer(project, damage
     "damage",
     [
         lambda path: path.write_bytes(b"not a pickle"),
-        lambda path: path.write_bytes(path.read_bytes()[:-1] + b"."),  # other bytes than it is named after
+        lambda path: path.write_bytes(
+            path.read_bytes().replace(b"shop.", b"shoq.", 1)
+        ),  # not the bytes it is named after
         lambda path: path.unlink(),
     ],
     ids=["garbage", "altered", "gone"],

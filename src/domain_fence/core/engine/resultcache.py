@@ -274,32 +274,50 @@ def _module_columns(modules: Mapping[str, ModuleEntry]) -> tuple[tuple[Any, ...]
 
 # The module table (names, stamps, digests) is the same for every contract a run
 # stores: written once, in a file named by the digest of its bytes, which each
-# contract's results name. The last few are kept, so that runs storing other
-# contracts (another configuration) do not take each other's table away.
+# contract's results name. The tables last written or read are kept (a run touches
+# the one it reads), so that runs storing other contracts (another configuration in
+# the same cache directory) do not take each other's table away unless eight runs
+# on changed files come between.
 TABLE_FORMAT = "domain-fence module table 1"
 KEPT_TABLES = 8
 _TABLE_NAME = re.compile(r"[0-9a-f]{32}\Z")
-_tables: dict[Path, tuple[tuple[Any, ...], ...]] = {}  # read or written by this process, by file
+# Tables this process read (their bytes checked) or wrote, by file: the last few only,
+# as a language server writes one after each edit.
+_tables: dict[Path, tuple[tuple[Any, ...], ...]] = {}
 _last_table: list[tuple[tuple[tuple[Any, ...], ...], Path, str]] = []  # columns, directory, name
 
 
 def _save_table(directory: Path, columns: tuple[tuple[Any, ...], ...]) -> str:
-    """The name of the table holding ``columns`` in ``directory``, written if it is not."""
+    """The name of the table holding ``columns`` in ``directory``, written unless this
+    process has read it (its bytes checked) or written it."""
     if _last_table and _last_table[0][1] == directory and _last_table[0][0] == columns:
         name = _last_table[0][2]
-        if (directory / f"modules-{name}.pickle").exists():
-            return name
-    encoded = pickle.dumps((TABLE_FORMAT, columns), protocol=pickle.HIGHEST_PROTOCOL)
-    name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    else:
+        encoded = pickle.dumps((TABLE_FORMAT, columns), protocol=pickle.HIGHEST_PROTOCOL)
+        name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
     path = directory / f"modules-{name}.pickle"
-    try:
-        os.utime(path)  # written already: now the newest, the last to be forgotten
-    except FileNotFoundError:
-        write_atomically(path, encoded)
+    if not (path in _tables and _touched(path)):
+        write_atomically(path, pickle.dumps((TABLE_FORMAT, columns), protocol=pickle.HIGHEST_PROTOCOL))
         _forget_old_tables(directory, path)
-    _tables[path] = columns
+        _remember_table(path, columns)
     _last_table[:] = [(columns, directory, name)]
     return name
+
+
+def _touched(path: Path) -> bool:
+    """Made the newest of the tables (so the last to be forgotten); False when gone."""
+    try:
+        os.utime(path)
+    except OSError:
+        return False
+    return True
+
+
+def _remember_table(path: Path, columns: tuple[tuple[Any, ...], ...]) -> None:
+    _tables.pop(path, None)
+    _tables[path] = columns
+    while len(_tables) > KEPT_TABLES:
+        del _tables[next(iter(_tables))]
 
 
 def _forget_old_tables(directory: Path, new: Path) -> None:
@@ -323,18 +341,20 @@ def _load_table(directory: Path, name: object) -> tuple[tuple[Any, ...], ...] | 
     if not (isinstance(name, str) and _TABLE_NAME.match(name)):
         return None
     path = directory / f"modules-{name}.pickle"
-    if path not in _tables:
-        encoded = path.read_bytes()
-        if hashlib.blake2b(encoded, digest_size=16).hexdigest() != name:
-            return None
-        data = _PlainUnpickler(io.BytesIO(encoded)).load()
-        if not (isinstance(data, tuple) and len(data) == 2 and data[0] == TABLE_FORMAT):
-            return None
-        columns = _table_of_columns(data[1])
-        if columns is None:
-            return None
-        _tables[path] = columns
-    return _tables[path]
+    if path in _tables:
+        return _tables[path] if _touched(path) else None
+    encoded = path.read_bytes()
+    if hashlib.blake2b(encoded, digest_size=16).hexdigest() != name:
+        return None
+    data = _PlainUnpickler(io.BytesIO(encoded)).load()
+    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == TABLE_FORMAT):
+        return None
+    columns = _table_of_columns(data[1])
+    if columns is None:
+        return None
+    _touched(path)
+    _remember_table(path, columns)
+    return columns
 
 
 def _table_of_columns(columns: object) -> tuple[tuple[Any, ...], ...] | None:

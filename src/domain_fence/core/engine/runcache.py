@@ -38,12 +38,11 @@ import importlib.util
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from domain_fence.core.source.cachedir import write_atomically
-from domain_fence.core.source.listing import listing
+from domain_fence.core.source.listing import listed_since, listing
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
 RUN_CACHE_VERSION = 2
@@ -217,7 +216,7 @@ def _trees_digest(directories: list[Path], digest: hashlib._Hash) -> str | None:
         if walked is None:
             return None
         newest = max(newest, walked)
-    if time.time_ns() - newest < RACY_WINDOW_NS:
+    if listed_since() - newest < RACY_WINDOW_NS:  # as old as the listings it read
         return None
     return digest.hexdigest()
 

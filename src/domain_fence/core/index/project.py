@@ -90,7 +90,7 @@ class ProjectIndex:
     # module -> the stamp of its file when discovered (see Discovery.stamps): read at
     # most once, by the engine that built the index, as the stamps its run began with
     discovered_stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict, repr=False)
-    discovered_at: int = 0  # time.time_ns() before the discovery began
+    discovered_at: int = 0  # a time (ns) no stamp of the discovery is older than (see listed_since)
     _facts: dict[str, FileFacts | None] = field(default_factory=dict, repr=False)
     # A module's declarations, or their pickle (from the cache or a worker) until asked for.
     _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)

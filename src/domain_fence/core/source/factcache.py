@@ -5,15 +5,16 @@ every file, is settled by the digest of the bytes).
 One pack file per project holds every entry, each pickled on its own behind an index
 (:mod:`.factpack`), so that a run reads the index and only the pickles of the entries
 it asks for (creating a file per entry would cost more than parsing a small one on
-some file systems). What later runs add goes to a second,
-small file beside it, the journal, so that an edit of one file does not rewrite the
-pack of thousands; when the journal holds an eighth as many entries as the pack, both
-are merged into a new pack. Each is rewritten whole, with what other processes added
-meanwhile, to a temporary file then moved in place with ``os.replace``: parallel
-processes (pre-commit runs hooks side by side) never see half of one. When two write
-at once the last one wins and the other's new entries are parsed again next time. Anything wrong with the cache (a missing, unreadable,
-unwritable, corrupt or foreign pack or entry) only costs the time to parse again: it
-is never an error and never a wrong answer.
+some file systems). What later runs add goes to a second, small file beside it, the
+journal (read whole), so that an edit of one file does not rewrite the pack of
+thousands; when the journal holds an eighth as many entries as the pack, both are
+merged into a new pack. Each is rewritten whole, with what other processes added
+meanwhile, under a lock, to a temporary file then moved in place with
+``os.replace``: parallel processes (pre-commit runs hooks side by side) never see
+half of one. Where there is no lock (no ``fcntl``), when two write at once the last
+one wins and the other's new entries are parsed again next time. Anything wrong with
+the cache (a missing, unreadable, unwritable, corrupt or foreign pack or entry) only
+costs the time to parse again: it is never an error and never a wrong answer.
 
 Packs and entries are pickles read by an unpickler that can build nothing but plain
 containers and the fact classes, so a planted cache file cannot run code. The pack
@@ -141,12 +142,7 @@ def hash_ahead(files: Iterable[tuple[str, tuple[int, int, int, int]]]) -> None:
     cold run's thousands of files while this one does. Only settled files are hashed
     ahead: only their digests are kept for :func:`stamped_digest` to answer with (a
     digest a thread failed to take is taken again when asked for)."""
-    now = time.time_ns()
-    pending = [
-        (path, key)
-        for path, key in files
-        if _SETTLED_DIGESTS.get(path, (None,))[0] != key and now - max(key[1], key[2]) > RACY_WINDOW_NS
-    ]
+    pending = _to_hash(files)
     threads = min(HASHING_THREADS, len(pending) // HASHED_PER_THREAD)
     if threads <= 1:
         _hash_share(pending)
@@ -168,13 +164,22 @@ def hash_behind(files: Iterable[tuple[str, tuple[int, int, int, int]]]) -> Calla
     """Start :func:`stamped_digest` of many files (path, stamp key) in a helper thread,
     while this one goes on (grimp parsing them, say, on one core of several); the
     function returned waits for it. As with :func:`hash_ahead`, only settled files."""
-    now = time.time_ns()
-    pending = [(path, key) for path, key in files if now - max(key[1], key[2]) > RACY_WINDOW_NS]
+    pending = _to_hash(files)
     if not pending:
         return lambda: None
     helper = threading.Thread(target=_hash_share, args=(pending,), name="domain-fence-hash", daemon=True)
     helper.start()
     return helper.join
+
+
+def _to_hash(files: Iterable[tuple[str, tuple[int, int, int, int]]]) -> list[tuple[str, tuple[int, int, int, int]]]:
+    """The settled files among ``files`` whose digest under that stamp is not known yet."""
+    now = time.time_ns()
+    return [
+        (path, key)
+        for path, key in files
+        if _SETTLED_DIGESTS.get(path, (None,))[0] != key and now - max(key[1], key[2]) > RACY_WINDOW_NS
+    ]
 
 
 def _hash_share(share: list[tuple[str, tuple[int, int, int, int]]]) -> None:
@@ -298,17 +303,16 @@ class FactCache:
                 journal = {**read_pack(self.journal, key, _FactUnpickler).entries(), **new}
                 if len(journal) * JOURNAL_SHARE < len(packed):
                     write_atomically(self.journal, pack_bytes(key, journal))
-                else:  # merged into a new pack, without the entries of files now gone
-                    entries = {
-                        path: e for path, e in {**packed.entries(), **journal}.items() if Stamp.of(path) is not None
-                    }
-                    write_atomically(self.path, pack_bytes(key, entries))
-                    with suppress(FileNotFoundError):
-                        os.unlink(self.journal)
-                    packed, journal = Pack(), entries  # what was written, in memory already
+                    self._pack, self._journaled = packed, journal  # as they are on disk now
+                    return
+                # Merged into a new pack, without the entries of files now gone.
+                entries = {path: e for path, e in {**packed.entries(), **journal}.items() if Stamp.of(path) is not None}
+                write_atomically(self.path, pack_bytes(key, entries))
+                with suppress(FileNotFoundError):
+                    os.unlink(self.journal)
         except Exception:  # noqa: BLE001 -- unwritable or full: not cached
             return
-        self._pack, self._journaled = packed, journal
+        self._pack = self._journaled = None  # read again when asked: the pickles stay on disk
 
     def _pack_read(self) -> Pack:
         if self._pack is None:

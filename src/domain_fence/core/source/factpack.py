@@ -85,6 +85,12 @@ class Pack:
             flows = None if spans[2] is None else self._pickle(spans[2])
         except (OSError, ValueError):
             return None
+        # An entry's pickles lie one after the other, as written: a damaged index that
+        # sends one of them to another entry's is no entry.
+        ends = [span[0] + span[1] for span in spans if span is not None]
+        starts = [span[0] for span in spans[1:] if span is not None]
+        if ends[:-1] != starts:
+            return None
         return (stamp, digest, module, is_package, facts, declarations, flows)
 
     def _pickle(self, span: object) -> bytes:
@@ -100,8 +106,9 @@ class Pack:
 
 def read_pack(path: Path, key: str, unpickler: type[pickle.Unpickler]) -> Pack:
     """The pack at ``path`` written under ``key``, its index read by ``unpickler``
-    (which must build nothing but containers); an empty pack when there is none, or
-    it is damaged or foreign.
+    (which must build nothing a planted file could turn into a call: the fact cache's
+    builds containers and fact classes only); an empty pack when there is none, or it
+    is damaged or foreign.
 
     The file stays open while the pack is used (its pickles are read from it): a
     writer replaces the file, never rewrites it, so what is read is of one pack.

@@ -4,9 +4,8 @@ A check walks the package directories three times before it reads a file: the ru
 cache's look at its inputs, module discovery and the search for what would stop the
 import graph's build. Within :func:`shared_listings`, each directory is listed once
 and each entry's status taken once (an ``os.DirEntry`` keeps it), so the walks see
-one state of the tree. What must see the tree as it is *after* a check (the run
-cache's second look, which tells whether anything changed while the check read it)
-runs outside.
+one state of the tree, as it was at :func:`listed_since`. Anything that must see the
+tree as it is now runs outside.
 """
 
 from __future__ import annotations
