@@ -56,3 +56,17 @@ def test_a_check_lists_each_package_directory_once(tmp_path, monkeypatch):
     assert result.exit_code == 1, result.output
     # The run cache's look, module discovery and the graph's blockers share one listing.
     assert {directory: counts[directory] for directory in packages} == dict.fromkeys(packages, 1)
+
+
+def test_flake8_lists_each_package_directory_once_before_its_workers_start(tmp_path, monkeypatch):
+    from flake8.main.application import Application
+
+    project = leaky_project(tmp_path)
+    monkeypatch.chdir(project)
+    packages = {os.path.realpath(directory) for directory, _, files in os.walk(project) if "__init__.py" in files}
+    counts = counting_scandir(monkeypatch)
+    application = Application()
+    application.run(["--select", "DOM", "--jobs", "1", "leaky"])
+    assert application.result_count > 0  # the leaky project breaks every contract
+    # Discovery and the graph's blockers share one listing.
+    assert {directory: counts[directory] for directory in packages} == dict.fromkeys(packages, 1)

@@ -29,6 +29,7 @@ from flake8.exceptions import PluginExecutionFailed
 
 from domain_fence import __version__
 from domain_fence.core.engine.runcache import CONFIG_FILES
+from domain_fence.core.source.listing import shared_listings
 
 if TYPE_CHECKING:
     from .project import Project
@@ -102,10 +103,12 @@ class DomainFenceChecker:
     def parse_options(cls, options: argparse.Namespace) -> None:
         cls.config = options.domain_fence_config
         try:
-            project = project_for(cls.config)  # a broken configuration fails once, up front
-            if project is not None:
-                project.prepare(list(getattr(options, "filenames", None) or []))
-                options.exclude = [*(options.exclude or ()), *project.must_not_read()]
+            # Discovery and the graph's blockers share one listing of each directory.
+            with shared_listings():
+                project = project_for(cls.config)  # a broken configuration fails once, up front
+                if project is not None:
+                    project.prepare(list(getattr(options, "filenames", None) or []))
+                    options.exclude = [*(options.exclude or ()), *project.must_not_read()]
         except Exception as error:
             if not _configuration_error(error):
                 raise
