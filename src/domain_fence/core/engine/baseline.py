@@ -12,9 +12,10 @@ import os
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
-from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.text import one_line
 
 FORMAT = "domain-fence-baseline"
@@ -30,6 +31,9 @@ class BaselineEntry:
     contract: str
     fingerprint: str
     description: str = ""
+
+
+ENTRY_ORDER = attrgetter("contract", "fingerprint", "description")  # the order above, as a key
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,7 @@ class Baseline:
     def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> Baseline:
         """A baseline whose entries for ``contract`` are exactly ``entries``."""
         kept = [e for e in self.entries if e.contract != contract]
-        return Baseline(self.path, tuple(sorted(set(kept) | set(entries))))
+        return Baseline(self.path, tuple(sorted(set(kept) | set(entries), key=ENTRY_ORDER)))
 
 
 def load_baseline(path: Path) -> Baseline:
@@ -98,7 +102,7 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
         ):
             raise BaselineError(f'{path}: entry {number} needs string "contract" and "fingerprint" fields')
         entries.append(BaselineEntry(raw["contract"], raw["fingerprint"], raw.get("description", "")))
-    return tuple(sorted(set(entries)))
+    return tuple(sorted(set(entries), key=ENTRY_ORDER))
 
 
 def render(baseline: Baseline) -> bytes:
@@ -108,7 +112,7 @@ def render(baseline: Baseline) -> bytes:
         "version": VERSION,
         "entries": [
             {"contract": e.contract, "fingerprint": e.fingerprint, "description": e.description}
-            for e in sorted(set(baseline.entries))
+            for e in sorted(set(baseline.entries), key=ENTRY_ORDER)
         ],
     }
     return (json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n").encode()
@@ -166,7 +170,7 @@ class Ratchet:
 
 def apply_baseline(findings: Iterable[Finding], recorded: frozenset[str]) -> Ratchet:
     """Split ``findings`` against ``recorded``."""
-    ordered = sorted(findings)
+    ordered = sorted(findings, key=FINDING_ORDER)
     seen = {f.fingerprint for f in ordered}
     return Ratchet(
         new=tuple(f for f in ordered if f.fingerprint not in recorded),

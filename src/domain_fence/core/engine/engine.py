@@ -45,7 +45,7 @@ from domain_fence.core.index.blockers import Blocker, blocker_finding, graph_ref
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import take_census
-from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.findings import FINDING_ORDER, Finding, sorted_findings
 from domain_fence.core.model.report import (
     ContractResult,
     Dependency,
@@ -368,13 +368,15 @@ class Engine:
             suppressed += quiet
             baselined += recorded
         return FileFindings(
-            tuple(sorted(reported.values())), tuple(sorted(set(suppressed))), tuple(sorted(set(baselined)))
+            tuple(sorted(reported.values(), key=FINDING_ORDER)),
+            tuple(sorted_findings(suppressed)),
+            tuple(sorted_findings(baselined)),
         )
 
     def _skipped_at(self, path: Path | str) -> tuple[Finding, ...]:
         shown = self._relative(Path(os.path.abspath(path)))
         found = {f for spec in self.contracts for f in skipped_findings(self.index, spec.id) if f.path == shown}
-        unique = {(f.line, f.col, f.code, f.message): f for f in sorted(found)}
+        unique = {(f.line, f.col, f.code, f.message): f for f in sorted(found, key=FINDING_ORDER)}
         return tuple(sorted(unique.values()))
 
     def use_buffer(self, module: str, text: str) -> None:
@@ -558,7 +560,7 @@ class Engine:
         failures: tuple[str, ...],
         extra: Mapping[str, Any],
     ) -> ContractResult:
-        found = sorted(set(found))
+        found = sorted_findings(found)
         kept_findings, suppressed = self._split_noqa(found)
         new, baselined = self._split_baseline(spec, kept_findings)
         recorded = self.baseline(spec).fingerprints(spec.id)

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from domain_fence.core.model import fingerprints
-from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.rules import RULES
 
 # The codes of leaks; DOM001 (a file that could not be read) is not one.
@@ -108,7 +108,7 @@ def _leaks(findings: Iterable[Finding]) -> dict[str, str]:
     """fingerprint -> word of the counted findings; of two sharing a fingerprint (an
     event built twice in one function with the same keyword), the first in report order."""
     leaks: dict[str, str] = {}
-    for finding in sorted(findings):
+    for finding in sorted(findings, key=FINDING_ORDER):
         word = vocabulary_word(finding)
         if word is not None:
             leaks.setdefault(finding.fingerprint, word)

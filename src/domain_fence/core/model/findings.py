@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 
 
 @dataclass(frozen=True, order=True)
@@ -42,5 +43,11 @@ class Finding:
         return f"{self.path}:{self.line}:{self.col + 1}: {self.code} {self.message}"
 
 
+# The order ``order=True`` gives, as a key: one tuple per finding built in C, rather
+# than two per comparison in the generated ``__lt__`` (a report sorts thousands).
+FINDING_ORDER = attrgetter(*(field.name for field in fields(Finding)))
+
+
 def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
-    return sorted(set(findings))
+    """``findings`` without duplicates, in their order."""
+    return sorted(set(findings), key=FINDING_ORDER)

@@ -32,7 +32,7 @@ from domain_fence.core.families.boundary import import_place
 from domain_fence.core.index.blockers import Blocker, blocker_finding, printable
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import text
-from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.findings import Finding, sorted_findings
 from domain_fence.core.model.report import (
     ContractResult,
     Dependency,
@@ -144,7 +144,7 @@ class ContractReader:
             name=self.contract.name,
             type=self.type,
             kept=check.kept,
-            findings=tuple(sorted(set(findings))),
+            findings=tuple(sorted_findings(findings)),
             warnings=tuple(sorted(plain(w) for w in check.warnings)),
             dependencies=dependencies,
             guidance=str(self.options.get("broken_contract_guidance") or ""),
@@ -167,7 +167,7 @@ class ContractReader:
             name=self.contract.name,
             type=self.type,
             kept=False,
-            findings=tuple(sorted(set(findings))),
+            findings=tuple(sorted_findings(findings)),
             guidance=str(self.options.get("broken_contract_guidance") or ""),
         )
 
