@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,3 +42,29 @@ def test_findings_sorted_by_key_are_in_their_class_order(found):
 @given(st.lists(st.builds(BaselineEntry, texts, texts, texts), max_size=30))
 def test_baseline_entries_sorted_by_key_are_in_their_class_order(entries):
     assert sorted(entries, key=ENTRY_ORDER) == sorted(entries)
+
+
+BASE = Finding("pkg/a.py", 3, 4, "DOM101", "message", "pkg.a.E", "DOM101:pkg.a:E", "c", ("d",), 3, 9, (("w", "x"),))
+LOWER = {str: "", int: 0, tuple: ()}
+
+
+@pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(Finding)])
+def test_each_field_of_a_finding_decides_its_order_where_those_before_it_tie(field):
+    """Two findings equal up to ``field``, lower at it and higher after it: the key must
+    look at ``field`` before the ones after it, as the class's order does."""
+    names = [f.name for f in dataclasses.fields(Finding)]
+    at = names.index(field)
+    lower = dataclasses.replace(BASE, **{field: LOWER[type(getattr(BASE, field))]})
+    if at + 1 < len(names):
+        later = names[at + 1]
+        lower = dataclasses.replace(lower, **{later: _higher(getattr(BASE, later))})
+    assert lower < BASE
+    assert sorted([BASE, lower], key=FINDING_ORDER) == [lower, BASE]
+
+
+def _higher(value: object) -> object:
+    if isinstance(value, str):
+        return value + "~"
+    if isinstance(value, int):
+        return value + 1
+    return (*value, ("~", "~")) if value and isinstance(value[0], tuple) else (*value, "~")

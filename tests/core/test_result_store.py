@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import pickle
@@ -160,3 +161,17 @@ def test_a_damaged_table_this_process_did_not_write_is_written_again(tmp_path, m
     store.save(_stored())
     monkeypatch.setattr(resultcache, "_tables", {})
     assert store.load() == _stored()
+
+
+def test_a_read_only_cache_serves_every_contract(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "_tables", {})
+    stores = [ResultStore(tmp_path, tmp_path, f"contract{n}", "key") for n in range(3)]
+    for store in stores:
+        store.save(_stored())
+    monkeypatch.setattr(resultcache, "_tables", {})  # another process, which cannot touch the table
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(os, "utime", read_only)
+    assert [store.load() for store in stores] == [_stored()] * 3

@@ -11,7 +11,7 @@ import json
 import os
 import stat
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from pathlib import Path
 
@@ -33,7 +33,7 @@ class BaselineEntry:
     description: str = ""
 
 
-ENTRY_ORDER = attrgetter("contract", "fingerprint", "description")  # the order above, as a key
+ENTRY_ORDER = attrgetter(*(entry.name for entry in fields(BaselineEntry) if entry.compare))  # the order above
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from domain_fence.core.engine.baseline import Baseline, BaselineEntry, BaselineError, load_baseline, write_baseline
+from domain_fence.core.engine.baseline import (
+    ENTRY_ORDER,
+    Baseline,
+    BaselineEntry,
+    BaselineError,
+    load_baseline,
+    write_baseline,
+)
 from domain_fence.core.engine.noqa import NoqaComments
 from domain_fence.core.engine.resultcache import Digests, ResultStore, graph_builder_version, plain_extra, results_key
 from domain_fence.core.engine.reuse import ModuleResults
@@ -632,7 +639,7 @@ class Engine:
                 entries.append(BaselineEntry(spec.id, finding.fingerprint, f"{finding.code} {finding.message}"))
             key = spec.baseline_path.resolve()
             paths.setdefault(key, spec.baseline_path)
-            current[key][spec.id] = sorted(set(entries))
+            current[key][spec.id] = sorted(set(entries), key=ENTRY_ORDER)
         lines = [
             line
             for key, by_contract in sorted(current.items())

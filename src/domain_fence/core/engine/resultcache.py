@@ -292,12 +292,14 @@ def _save_table(directory: Path, columns: tuple[tuple[Any, ...], ...]) -> str:
     process has read it (its bytes checked) or written it."""
     if _last_table and _last_table[0][1] == directory and _last_table[0][0] == columns:
         name = _last_table[0][2]
-    else:
-        encoded = pickle.dumps((TABLE_FORMAT, columns), protocol=pickle.HIGHEST_PROTOCOL)
-        name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+        path = directory / f"modules-{name}.pickle"
+        if path in _tables and _touched(path):
+            return name
+    encoded = pickle.dumps((TABLE_FORMAT, columns), protocol=pickle.HIGHEST_PROTOCOL)
+    name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # of the very bytes written
     path = directory / f"modules-{name}.pickle"
     if not (path in _tables and _touched(path)):
-        write_atomically(path, pickle.dumps((TABLE_FORMAT, columns), protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomically(path, encoded)
         _forget_old_tables(directory, path)
         _remember_table(path, columns)
     _last_table[:] = [(columns, directory, name)]
@@ -305,11 +307,14 @@ def _save_table(directory: Path, columns: tuple[tuple[Any, ...], ...]) -> str:
 
 
 def _touched(path: Path) -> bool:
-    """Made the newest of the tables (so the last to be forgotten); False when gone."""
+    """Made the newest of the tables (so the last to be forgotten); False when gone.
+    A table that cannot be touched (a read-only cache) is there all the same."""
     try:
         os.utime(path)
-    except OSError:
+    except FileNotFoundError:
         return False
+    except OSError:
+        return True
     return True
 
 

@@ -45,7 +45,7 @@ class Finding:
 
 # The order ``order=True`` gives, as a key: one tuple per finding built in C, rather
 # than two per comparison in the generated ``__lt__`` (a report sorts thousands).
-FINDING_ORDER = attrgetter(*(field.name for field in fields(Finding)))
+FINDING_ORDER = attrgetter(*(field.name for field in fields(Finding) if field.compare))
 
 
 def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:

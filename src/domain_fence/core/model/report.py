@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import Census
-from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.rules import get_rule
 
 
@@ -76,7 +76,7 @@ class ContractResult:
     @property
     def failing(self) -> tuple[Finding, ...]:
         """What breaks the contract: new findings and stale baseline entries, sorted."""
-        return tuple(sorted(self.findings + self.stale))
+        return tuple(sorted(self.findings + self.stale, key=FINDING_ORDER))
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class Report:
 
     @property
     def failing(self) -> tuple[Finding, ...]:
-        return tuple(sorted(f for result in self.contracts for f in result.failing))
+        return tuple(sorted((f for result in self.contracts for f in result.failing), key=FINDING_ORDER))
 
     def summary(self) -> Summary:
         kept = sum(result.kept for result in self.contracts)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain_fence.core.model.census import Census, Tally
-from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.report import ContractResult, Report
 
 from .domain_graph import domains_section
@@ -34,7 +34,7 @@ def render(report: Report, options: RenderOptions) -> str:
             "",
             "<details><summary>Baselined findings</summary>",
             "",
-            *findings_table(sorted(baselined)),
+            *findings_table(sorted(baselined, key=FINDING_ORDER)),
             "",
             "</details>",
         ]

@@ -28,7 +28,7 @@ from domain_fence.core.families.vocabulary.mixins import Mixins, find_mixins
 from domain_fence.core.families.vocabulary.words import Vocabulary
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
-from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.rules import get_rule
 from domain_fence.core.source.flow import CALL, FlowFacts, Source
 from domain_fence.core.source.pyfacts import (
@@ -268,7 +268,7 @@ def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
 
 def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: str) -> list[Finding]:
     """The vocabulary findings of one module (none when it is outside ``modules``)."""
-    return sorted(_checker(config, index).module(module))
+    return sorted(_checker(config, index).module(module), key=FINDING_ORDER)
 
 
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
@@ -289,7 +289,7 @@ def all_vocabulary_findings(config: VocabularyConfig, index: ProjectIndex) -> li
     covered = prefetch_covered(config, index)
     checker = VocabularyChecker(config, index)
     modules = sorted({*covered, *checker.mixins.modules()})
-    return sorted(finding for module in modules for finding in checker.module(module))
+    return sorted((finding for module in modules for finding in checker.module(module)), key=FINDING_ORDER)
 
 
 def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Iterable[str] | None = None) -> list[str]:
