@@ -8,6 +8,7 @@ import pickle
 
 import pytest
 
+from domain_fence.core.source import factpack
 from domain_fence.core.source.factcache import _FactUnpickler
 from domain_fence.core.source.factpack import pack_bytes, read_pack
 
@@ -93,3 +94,22 @@ def test_an_index_that_sends_an_entry_to_another_entrys_pickle_gives_no_entry(tm
     pack = read_pack(path, KEY, _FactUnpickler)
     assert pack.get(first) is None
     assert pack.get(second) == written[second]
+
+
+def test_where_a_file_cannot_be_replaced_while_open_the_pack_is_read_whole_and_closed(tmp_path, monkeypatch):
+    path = tmp_path / "pack"
+    written = entries(12)
+    path.write_bytes(pack_bytes(KEY, written))
+    opened = []
+    real_open = open
+
+    def tracked(*args, **kwargs):
+        file = real_open(*args, **kwargs)
+        opened.append(file)
+        return file
+
+    monkeypatch.setattr(factpack, "open", tracked, raising=False)
+    monkeypatch.setattr(os, "name", "nt")  # Windows: no os.replace over an open file
+    pack = read_pack(path, KEY, _FactUnpickler)
+    assert [file.closed for file in opened] == [True]  # read whole, then let go
+    assert pack.entries() == written
