@@ -183,13 +183,18 @@ async def measure_server(root: Path, edits: int, warmup: int) -> dict[str, objec
         if version > last - edits:
             typing.append(elapsed)
     saves = []
-    for _ in range(SAVES):  # the saved module is read again, what depends on it computed again
-        sent = time.perf_counter()
-        client.text_document_did_save(
-            types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
-        )
-        at, _params = await client.next_version(uri, last)
-        saves.append(at - sent)
+    saved = typed(clean, last)  # the buffer as it is: an editor writes it, then says so
+    try:
+        for _ in range(SAVES):  # the saved module is read again, what depends on it computed again
+            target.write_text(saved, encoding="utf-8")
+            sent = time.perf_counter()
+            client.text_document_did_save(
+                types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+            )
+            at, _params = await client.next_version(uri, last)
+            saves.append(at - sent)
+    finally:
+        target.write_text(clean, encoding="utf-8")
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
