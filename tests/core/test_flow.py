@@ -75,6 +75,65 @@ def test_return_values_are_kept_for_helpers_and_loops_reach_a_fixpoint():
     assert "Learner.quiet" not in returns and "Learner.step" not in returns
 
 
+HELPERS = """
+from pkg.events import Recognized
+
+
+def labelled(lm):
+    return lm.primary_target
+
+
+def unused(lm):
+    return lm.episode
+
+
+class Learner(Base):
+    def step(self):
+        Recognized(a=labelled(self), b=self.inherited(), c=self.counted())
+
+    def counted(self):
+        return 3
+
+    def other(self):
+        return self.epoch
+"""
+
+
+def test_only_the_helpers_a_sink_of_the_module_calls_have_their_return_values_traced():
+    tree = ast.parse(HELPERS)
+    partial = flow_facts("pkg.learner", False, tree)
+    assert not partial.every_return
+    # Traced: the two helpers defined here (one returns nothing); not defined here, so
+    # nothing to trace: the inherited one. The others are not traced.
+    assert sorted(partial.returns) == ["Learner.counted", "Learner.inherited", "labelled"]
+    assert partial.function_returns("labelled") == flow_facts("pkg.learner", False, tree, True).returns["labelled"]
+    assert partial.function_returns("Learner.counted") is None  # traced: returns nothing
+    assert partial.function_returns("Learner.inherited") is None  # no such method here
+    assert partial.function_returns("unused") == ()  # not traced: the caller must trace it
+
+
+def test_every_return_traces_each_function_and_agrees_where_the_partial_facts_tell():
+    tree = ast.parse(HELPERS)
+    partial, whole = flow_facts("pkg.learner", False, tree), flow_facts("pkg.learner", False, tree, True)
+    assert whole.every_return and partial.sinks == whole.sinks
+    assert sorted(whole.returns) == ["Learner.other", "labelled", "unused"]  # none kept empty
+    for qualname in ("labelled", "unused", "Learner.counted", "Learner.other", "Learner.inherited", "nothing"):
+        told = partial.function_returns(qualname)
+        assert told == () or told == whole.function_returns(qualname)
+    assert whole.function_returns("nothing") is None
+
+
+def test_a_function_defined_twice_returns_what_the_last_definition_returning_anything_does():
+    source = (
+        "class A:\n    @property\n    def label(self):\n        return self.target\n"
+        "    @label.setter\n    def label(self, value):\n        self._label = value\n"
+        "    def step(self):\n        R(a=self.label())\n"
+    )
+    for every_return in (False, True):
+        returns = flow_facts("pkg.a", False, ast.parse(source), every_return).returns
+        assert [s.identifier for s in returns["A.label"]] == ["target"]
+
+
 def test_fields_of_classes_are_sinks_too():
     flows = facts("class Stats:\n    label: str = DEFAULT_EPISODE\n    count = 0\n").flows
     assert [(s.kind, s.target, s.name, [x.identifier for x in s.sources]) for s in flows.sinks] == [

@@ -6,10 +6,13 @@ is traced from its text."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from perf_support import edit, settle
 from support import FIXTURES
 
@@ -61,9 +64,9 @@ def traced(monkeypatch) -> list[str]:
     for name in ("flow_facts", "extract_traced"):
         real = getattr(index_module, name)
 
-        def recording(module, is_package, tree, real=real):
+        def recording(module, is_package, tree, *every_return, real=real):
             modules.append(module)
-            return real(module, is_package, tree)
+            return real(module, is_package, tree, *every_return)
 
         monkeypatch.setattr(index_module, name, recording)
     return modules
@@ -197,6 +200,32 @@ def test_a_module_setting_an_attribute_of_an_event_it_builds_is_traced(project, 
     assert "leaks.runtime.quiet" in traced
 
 
+def test_a_builder_whose_helper_another_module_calls_is_traced_whole_once(project, monkeypatch, traced):
+    # first.py builds an event, but none of its own sinks calls its helper: its flow
+    # facts, traced with its other facts, hold no return value of it. When second.py's
+    # sink calls it, first.py is traced again, whole; the fact cache keeps that.
+    runtime = project / "leaks" / "runtime"
+    (runtime / "first.py").write_text(
+        "from leaks.runtime.events import Recognized\n\n\n"
+        "def report(self):\n    return Recognized(lm_id=self.lm_id)\n\n\n"
+        "def label(self):\n    return self.primary_target\n",
+        encoding="utf-8",
+    )
+    (runtime / "second.py").write_text(
+        "from leaks.runtime.events import Recognized\nfrom leaks.runtime.first import label\n\n\n"
+        "def step(self):\n    return Recognized(object_id=label(self))\n",
+        encoding="utf-8",
+    )
+    settle(project)
+    found = check(project)
+    assert "DOM105:leaks.runtime.second:step:Recognized(object_id)<-label().primary_target" in found
+    assert traced.count("leaks.runtime.first") == 2 and traced.count("leaks.runtime.second") == 1
+    forget(monkeypatch)
+    traced.clear()
+    assert check(project) == found
+    assert traced == []  # every return value of first.py came from the cache
+
+
 def test_a_warm_run_traces_and_parses_nothing(project, monkeypatch, traced, parsed):
     first = check(project)
     assert sorted(traced) == BUILDERS_AND_HELPERS
@@ -291,6 +320,7 @@ def test_many_flows_are_traced_together_builders_first_then_their_helpers(projec
         (b"emit_event(made)\n", False),  # no keyword: nothing DOM105 follows
         (b"made = CharField()\n", False),
         (b"if CharField(max_length=3) == other:\n    pass\n", True),
+        (b"if isinstance(made, Field):\n    made = Field(kind=3)\n", True),  # not the first mention
         (b"made = CharField(_('name'), max_length=3)\n", False),  # missed: traced when asked
         (b"class Moved(\n    Mixin,\n    models.Field,\n):\n    pass\n", True),
         (b'"""A Field, described."""\n', False),
@@ -305,3 +335,26 @@ def test_a_file_is_traced_as_it_is_parsed_when_it_names_a_hint_as_a_callee_with_
     # Only a hint: a file it passes by is traced when asked for its flow facts.
     assert index_module._may_build((b"Field", b"emit_event"), source) is traced_at_once
     assert index_module._may_build((b"",), source)  # every file, when asked for all
+
+
+def _one_expression(names: tuple[bytes, ...], data: bytes) -> bool:
+    """What :func:`_may_build` answers, as one regular expression says it (slower)."""
+    mentioned = [re.escape(name) for name in names if name in data]
+    if not mentioned:
+        return False
+    either = b"|".join(mentioned)
+    pattern = rb"(?:%s)\w*\s*\([^()]*?\b[A-Za-z_]\w*\s*=(?!=)|\bclass\s+\w+\s*\([^:]*?(?:%s)" % (either, either)
+    return re.search(pattern, data) is not None
+
+
+_PIECES = [
+    *(b"class Moved(", b"Mixin, ", b"Field", b"CharField", b"emit_event", b"(", b")", b"kind=", b"=", b"=="),
+    *(b" ", b"\n", b":", b",", b"x"),
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=16))
+def test_looking_where_a_name_occurs_answers_as_the_one_expression_does(pieces):
+    data = b"".join(pieces)
+    assert index_module._may_build((b"Field", b"emit_event"), data) is _one_expression((b"Field", b"emit_event"), data)

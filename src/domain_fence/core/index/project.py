@@ -15,7 +15,6 @@ without re-reading the project for each file.
 from __future__ import annotations
 
 import ast
-import functools
 import gc
 import os
 import re
@@ -37,7 +36,7 @@ from domain_fence.core.source.factcache import (
     decode_flows,
     encode,
 )
-from domain_fence.core.source.flow import FlowFacts
+from domain_fence.core.source.flow import FlowFacts, Source
 from domain_fence.core.source.listing import listed_since
 from domain_fence.core.source.modules import (
     Discovery,
@@ -201,6 +200,20 @@ class ProjectIndex:
             self._flows[module] = self._find_flows(module)
         return self._flows[module]
 
+    def function_returns(self, module: str, qualname: str) -> tuple[Source, ...] | None:
+        """What the return values of the function or method ``qualname`` of ``module``
+        are derived from; None when nothing is, or there is no such function. A module's
+        flow facts hold the return values of the helpers its own sinks call; the first
+        time another is asked for, every return value of the module is traced."""
+        if module not in self._flows:  # a helper's module: traced whole, unless known already
+            self._flows[module] = self._find_flows(module, every_return=True)
+        flows = self._flows[module]
+        found = flows.function_returns(qualname) if flows is not None else None
+        if found == ():  # not traced
+            flows = self._flows[module] = self._find_flows(module, every_return=True, partial=False)
+            found = flows.function_returns(qualname) if flows is not None else None
+        return found
+
     def prefetch_flows(self, modules: Iterable[str]) -> None:
         """Make the flow facts of ``modules`` ready, tracing together (in parallel when
         there are many) those neither in memory nor in the cache: asked for one by one,
@@ -222,15 +235,18 @@ class ProjectIndex:
         for job, (found, digest) in zip(jobs, _extract_all_flows(jobs), strict=True):
             self._flows[job.module] = self._keep_flows(job, found, digest)
 
-    def _find_flows(self, module: str) -> FlowFacts | None:
+    def _find_flows(self, module: str, every_return: bool = False, partial: bool = True) -> FlowFacts | None:
+        """The module's flow facts, tracing ``every_return`` if they must be traced;
+        known ones whose return values are traced only in part will do if ``partial``."""
         job = self._flow_job(module)
         if job is None:
             return None
         if module in self._buffers:  # the text checked: its flows go when it does
-            return flow_facts(module, job.is_package, parse_source(self._buffers[module], str(job.path)))
+            tree = parse_source(self._buffers[module], str(job.path))
+            return flow_facts(module, job.is_package, tree, every_return)
         found = self._known_flows(job)
-        if found is None:
-            return self._keep_flows(job, *_extract_flows(job))
+        if found is None or not (partial or found.every_return):
+            return self._keep_flows(job, *_extract_flows(job, every_return))
         if job.stamp:
             _FLOWS[job.key] = found
         return found
@@ -477,16 +493,24 @@ def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:
     if b"" in names:
         return True
     mentioned = tuple(name for name in names if name in data)
-    return bool(mentioned) and _building(mentioned).search(data) is not None
+    if not mentioned:
+        return False
+    # One regular expression over the alternatives tries them at every byte: looking
+    # only where a name occurs is several times faster on a large file.
+    for name in mentioned:
+        at = data.find(name)
+        while at >= 0:
+            if _CALLED_WITH_A_KEYWORD.match(data, at + len(name)):
+                return True
+            at = data.find(name, at + 1)
+    return any(name in base[1] for base in _CLASS_BASES.finditer(data) for name in mentioned)
 
 
-@functools.lru_cache(maxsize=64)
-def _building(names: tuple[bytes, ...]) -> re.Pattern[bytes]:
-    either = b"|".join(map(re.escape, names))
-    # A callee with a keyword before any nested parenthesis, or a class's base.
-    return re.compile(
-        rb"\w*(?:%s)\w*\s*\([^()]*?\b[A-Za-z_]\w*\s*=(?!=)|\bclass\s+\w+\s*\([^:]*?(?:%s)" % (either, either)
-    )
+# What may follow a callee's name: the rest of the name, and a keyword argument before
+# any nested parenthesis.
+_CALLED_WITH_A_KEYWORD = re.compile(rb"\w*\s*\([^()]*?\b[A-Za-z_]\w*\s*=(?!=)")
+# A class statement's bases (up to the first colon).
+_CLASS_BASES = re.compile(rb"\bclass\s+\w+\s*\(([^:]*)")
 
 
 def _traced_flows(traced: Traced | None) -> FlowFacts | None:
@@ -505,12 +529,12 @@ def _read_tree(path: Path) -> tuple[bytes | None, ast.Module | Unreadable]:
     return data, text if isinstance(text, Unreadable) else parse_source(text, str(path))
 
 
-def _extract_flows(job: _Job) -> tuple[FlowFacts, bytes | None]:
+def _extract_flows(job: _Job, every_return: bool = False) -> tuple[FlowFacts, bytes | None]:
     """The flow facts of the job's file, and the digest of the bytes they are of (None
     when it cannot be read: such flows are never cached)."""
     data, tree = _read_tree(job.path)
     with _no_cyclic_collection():
-        flows = flow_facts(job.module, job.is_package, tree)
+        flows = flow_facts(job.module, job.is_package, tree, every_return)
     return flows, bytes_digest(data) if data is not None else None
 
 

@@ -12,6 +12,10 @@ loops are run to a fixpoint, so a variable reassigned from clean data before it 
 passed carries nothing. A function's return value is traced too, so that a check can
 follow a call one level into a helper; there a local variable stands for every value it
 is ever assigned (flow-insensitive, and much cheaper: every function may be a helper).
+Even so, tracing every function's return value costs a third of the whole, and a check
+asks for few: by default only the helpers the module's own sinks call are traced
+(``FlowFacts.every_return`` is False), and the rest when another module asks
+(:meth:`FlowFacts.function_returns` says when they must be traced).
 
 The facts are word-independent: every identifier is kept (interned, one per
 identifier and sink), and matching them against a contract's words is left to the
@@ -87,8 +91,20 @@ class Sink(NamedTuple):
 @dataclass(frozen=True)
 class FlowFacts:
     sinks: tuple[Sink, ...] = ()
-    # qualname of a function or method -> what its return values are derived from
+    # qualname of a function or method -> what its return values are derived from; with
+    # every_return False, only the helpers the module's own sinks call are here, and a
+    # helper found to return nothing is kept, as ()
     returns: dict[str, tuple[Source, ...]] = field(default_factory=dict)
+    every_return: bool = True
+
+    def function_returns(self, qualname: str) -> tuple[Source, ...] | None:
+        """What the return values of ``qualname`` are derived from: None when nothing
+        (or no such function), the empty tuple when these facts cannot tell (its return
+        value was not traced: the caller traces every return and asks again)."""
+        found = self.returns.get(qualname)
+        if found is not None:
+            return found or None
+        return None if self.every_return else ()
 
 
 # While a body is interpreted a source is (identifier, node, kind, callee): cheap to make
@@ -100,14 +116,19 @@ _EMPTY: Sources = frozenset()
 
 
 def module_flows(
-    module: str, tree: ast.Module, resolve: Resolve, keyword_calls: Iterable[tuple[ast.Call, str]]
+    module: str,
+    tree: ast.Module,
+    resolve: Resolve,
+    keyword_calls: Iterable[tuple[ast.Call, str]],
+    every_return: bool = False,
 ) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
     to through the module's imports; ``keyword_calls`` are the calls with keywords and
     the qualnames of the scopes they are in (found by the module's fact walk). A
     function that makes none and sets no attribute of a local holds no sink: only its
-    return value is traced, quickly; in one that does, only the statements that can
-    bear on a keyword's, an attribute's or the return value are interpreted."""
+    return value is traced, quickly, when asked for (``every_return``, or a sink of
+    the module calls it); in one that does, only the statements that can bear on a
+    keyword's, an attribute's or the return value are interpreted."""
     by_scope: dict[str, list[ast.Call]] = {}
     for call, scope in keyword_calls:
         by_scope.setdefault(scope, []).append(call)
@@ -117,7 +138,7 @@ def module_flows(
     # An expression nested deeper than the interpreter goes: what was found until then.
     with suppress(RecursionError):
         top.run(tree.body)
-    return collector.facts()
+    return collector.facts(every_return)
 
 
 # Methods that put their arguments into the object they are called on.
@@ -139,6 +160,8 @@ class _Collector:
         # A loop body runs more than once: one sink per place, with what every pass found.
         self.sinks: dict[tuple[str, str, str, str, int, int], set[_Raw]] = {}
         self.returns: dict[str, tuple[Source, ...]] = {}
+        # qualname -> (scan, parameters) of each definition: return values traced when wanted
+        self.untraced: dict[str, list[tuple[_Shape, list[ast.arg]]]] = {}
 
     def sink(self, kind: str, target: str, scope: str, name: str, node: _Positioned, sources: Sources) -> None:
         if sources and target:
@@ -156,10 +179,25 @@ class _Collector:
             return f"{self.module}.{reference}"
         return resolved
 
-    def facts(self) -> FlowFacts:
+    def facts(self, every_return: bool) -> FlowFacts:
         sinks = [Sink(*key, _compact(sources)) for key, sources in self.sinks.items()]
         sinks.sort(key=lambda s: (s.line, s.col, s.kind, s.name, s.target, s.scope))
-        return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())))
+        if every_return:
+            wanted: Iterable[str] = self.untraced
+        else:  # the helpers of this module a sink's value calls, as the check looks them up
+            prefix = f"{self.module}."
+            wanted = {s.callee[len(prefix) :] for sink in sinks for s in sink.sources if s.callee.startswith(prefix)}
+        for qualname in wanted:
+            # Defined twice (a property's setter): the last definition that returns anything.
+            for shape, parameters in self.untraced.get(qualname, ()):
+                returned = shape.returned_sources(parameters)
+                if returned:
+                    self.returns[qualname] = _compact(returned)
+            if not every_return:
+                # Traced, and returns nothing; or not defined here (inherited, say): the
+                # walk found every function whose return value it would trace.
+                self.returns.setdefault(_intern(qualname), ())
+        return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())), every_return)
 
 
 _State = tuple[dict[str, Sources], dict[str, str]]
@@ -390,10 +428,9 @@ class _Frame:
         qualname = ".".join((*self.scope, node.name))
         shape = _Shape.of(node, receiver)
         if field_method is None:
-            # What a caller may want, the return value, is found quickly (flow-insensitively).
-            returned = shape.returned_sources(_arguments(node.args))
-            if returned:
-                self.collector.returns[_intern(qualname)] = _compact(returned)
+            # What a caller may want, the return value, is found quickly (flow-insensitively),
+            # when it is wanted: see _Collector.facts.
+            self.collector.untraced.setdefault(_intern(qualname), []).append((shape, _arguments(node.args)))
             if qualname not in self.collector.keyword_scopes and not shape.sets_attributes:
                 return  # no sink here
         frame = _Frame(

@@ -216,19 +216,23 @@ def _facts(
     return facts, walk.declarations()
 
 
-def flow_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> FlowFacts:
+def flow_facts(
+    module: str, is_package: bool, tree: ast.Module | Unreadable | None, every_return: bool = False
+) -> FlowFacts:
     """Where the values ``module`` passes come from (DOM105, :mod:`.flow`). Tracing them
     costs about as much as every other fact together, and only the modules that build
-    events (and the helpers those call) need them: the index extracts them when asked."""
+    events (and the helpers those call) need them: the index extracts them when asked.
+    Every function's return value is traced with ``every_return`` only; else those of
+    the helpers the module's own sinks call."""
     if tree is None or isinstance(tree, Unreadable):
         return FlowFacts()
     walk, _, resolver = _walked(module, is_package, tree)
-    return _flows(module, tree, walk, resolver)
+    return _flows(module, tree, walk, resolver, every_return)
 
 
-def _flows(module: str, tree: ast.Module, walk: _Walk, resolver: _Resolver) -> FlowFacts:
+def _flows(module: str, tree: ast.Module, walk: _Walk, resolver: _Resolver, every_return: bool = False) -> FlowFacts:
     keyword_calls = ((call, ".".join(scope) or MODULE_SCOPE) for call, scope in walk.calls)
-    return module_flows(module, tree, resolver.resolve_dotted, keyword_calls)
+    return module_flows(module, tree, resolver.resolve_dotted, keyword_calls, every_return)
 
 
 def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, list[ast.stmt], _Resolver]:

@@ -194,14 +194,13 @@ class DerivedValues:
 
     def _find_returns(self, canonical: str) -> tuple[str, tuple[Source, ...]] | None:
         module, rest = self.resolver.split(canonical)
-        flows = self.index.flows(module) if module and rest else None
-        if flows is None:
+        if not (module and rest):
             return None
-        found = flows.returns.get(rest)
+        found = self.index.function_returns(module, rest)
         if found is not None:
             return canonical, found
         owner, dot, method = rest.rpartition(".")
-        if not dot:
+        if not dot or self.index.flows(module) is None:  # a method not of a project class
             return None
         # An inherited method: search the bases of the class, breadth first.
         pending, seen = [f"{module}.{owner}"], set[str]()
@@ -216,8 +215,11 @@ class DerivedValues:
             for base in fact.bases:
                 resolved = self.resolver.canonical(base)
                 base_module, base_rest = self.resolver.split(resolved)
-                base_flows = self.index.flows(base_module) if base_module and base_rest else None
-                inherited = base_flows.returns.get(f"{base_rest}.{method}") if base_flows else None
+                inherited = (
+                    self.index.function_returns(base_module, f"{base_rest}.{method}")
+                    if base_module and base_rest
+                    else None
+                )
                 if inherited is not None:
                     return f"{resolved}.{method}", inherited
                 pending.append(resolved)

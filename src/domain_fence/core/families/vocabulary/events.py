@@ -14,9 +14,8 @@ That is the contract's default ``scope`` (``events``); the opt-in scopes of
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
 from domain_fence.core.families.config import EVENTS_SCOPE, EventBasePattern, VocabularyConfig
@@ -30,7 +29,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.flow import CALL, FlowFacts, Source
+from domain_fence.core.source.flow import CALL, Source
 from domain_fence.core.source.pyfacts import (
     FUNCTIONAL_CLASS_FACTORIES,
     ClassFact,
@@ -418,7 +417,7 @@ class VocabularyChecker:
         self._covered: list[str] | None = before._covered if before else None
         self.kind_attributes = frozenset(config.kind_attributes)
         self.declaration_scope = any(scope in config.scope for scope in DECLARATION_CODES)
-        # module -> the names whose return facts a check looked up ("*": all of them)
+        # module -> the functions whose return facts a check looked up
         self.consulted: dict[str, set[str]] = {}
         consulting = cast(ProjectIndex, _ConsultingIndex(index, self.consulted))
         self.derived = DerivedValues(
@@ -446,10 +445,8 @@ class VocabularyChecker:
         its bindings and star imports (how names resolve through it), whether it can be
         read, and what its functions return, for the names looked up so far."""
         names = facts.names
-        consulted = self.consulted.get(facts.module, set())
-        flows = self.index.flows(facts.module) if consulted else None  # traced and cached when consulted
-        returns = flows.returns if flows is not None else {}
-        looked_up = sorted(returns.items()) if "*" in consulted else [(q, returns.get(q)) for q in sorted(consulted)]
+        consulted = sorted(self.consulted.get(facts.module, ()))
+        looked_up = [(q, self.index.function_returns(facts.module, q)) for q in consulted]
         return (
             names.unreadable is not None,
             tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
@@ -636,61 +633,17 @@ class VocabularyChecker:
         )
 
 
-class _ConsultedReturns(dict[str, tuple[Source, ...]]):
-    """A module's return facts that note every name looked up in them (``*`` when they
-    are read whole): another module's findings depend on exactly those."""
-
-    def __init__(self, returns: dict[str, tuple[Source, ...]], note: Callable[[str], None]) -> None:
-        super().__init__(returns)
-        self._note = note
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self._note(key)
-        return super().get(key, default)
-
-    def __getitem__(self, key: str) -> tuple[Source, ...]:
-        self._note(key)
-        return super().__getitem__(key)
-
-    def __contains__(self, key: object) -> bool:
-        self._note(str(key))
-        return super().__contains__(key)
-
-    def __iter__(self) -> Iterator[str]:
-        self._note("*")
-        return super().__iter__()
-
-    def __len__(self) -> int:
-        self._note("*")
-        return super().__len__()
-
-    def keys(self) -> Any:
-        self._note("*")
-        return super().keys()
-
-    def values(self) -> Any:
-        self._note("*")
-        return super().values()
-
-    def items(self) -> Any:
-        self._note("*")
-        return super().items()
-
-
 class _ConsultingIndex:
-    """The project index as DOM105 reads it: each module's return facts note what is
-    looked up in them, in ``consulted``."""
+    """The project index as DOM105 reads it, noting in ``consulted`` each function
+    whose return facts are looked up: another module's findings depend on exactly those."""
 
     def __init__(self, index: ProjectIndex, consulted: dict[str, set[str]]) -> None:
         self._index = index
         self._consulted = consulted
 
-    def flows(self, module: str) -> FlowFacts | None:
-        flows = self._index.flows(module)
-        if flows is None:
-            return None
-        noted = self._consulted.setdefault(module, set())
-        return dataclasses.replace(flows, returns=_ConsultedReturns(flows.returns, noted.add))
+    def function_returns(self, module: str, qualname: str) -> tuple[Source, ...] | None:
+        self._consulted.setdefault(module, set()).add(qualname)
+        return self._index.function_returns(module, qualname)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._index, name)
