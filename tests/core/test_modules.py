@@ -16,6 +16,7 @@ from domain_fence.core.source.modules import (
     ModuleNotFound,
     discover_modules,
     locate_package,
+    matches_any,
     module_expression_error,
     resolve_relative,
 )
@@ -135,3 +136,23 @@ def test_discovery_stamps_each_module_file_it_stats_unless_the_entry_has_no_inod
     on_windows = Discovery()
     assert discover_modules("pkg", [package], on_windows) == found.modules
     assert on_windows.stamps == {}  # the run's snapshot stats the file itself
+
+
+_SEGMENTS = st.sampled_from(["pkg", "runtime", "exp", "a", "b"])
+_EXPRESSIONS = st.lists(st.sampled_from(["pkg", "runtime", "exp", "a", "*", "**"]), min_size=1, max_size=4).map(
+    ".".join
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_EXPRESSIONS, max_size=4),
+    st.booleans(),
+    st.lists(st.lists(_SEGMENTS, min_size=1, max_size=5).map(".".join), max_size=6),
+)
+def test_a_tuple_of_expressions_matches_as_any_of_them_does(texts, with_descendants, modules):
+    expressions = tuple(ModuleExpression(text, with_descendants) for text in texts)
+    for module in modules:
+        expected = any(expression.matches(module) for expression in expressions)
+        assert matches_any(module, expressions) is expected
+        assert matches_any(module, list(expressions)) is expected

@@ -85,7 +85,33 @@ def module_expression_error(text: str) -> str | None:
 
 
 def matches_any(module: str, expressions: Iterable[ModuleExpression]) -> bool:
+    if isinstance(expressions, tuple):  # a configuration's: one expression for them all
+        return _either(expressions).match(module) is not None
     return any(expression.matches(module) for expression in expressions)
+
+
+# id of a tuple of expressions -> (the tuple, kept alive, and one expression for them all)
+_EITHER: dict[int, tuple[tuple[ModuleExpression, ...], re.Pattern[str]]] = {}
+
+
+def _either(expressions: tuple[ModuleExpression, ...]) -> re.Pattern[str]:
+    """One regular expression matching what any of ``expressions`` matches: a check
+    asks of every module, several times, whether it is in a contract's lists. Found
+    by the tuple's identity: hashing every expression again would cost as much."""
+    known = _EITHER.get(id(expressions))
+    if known is not None and known[0] is expressions:
+        return known[1]
+    if len(_EITHER) > 256:
+        _EITHER.clear()
+    pattern = _combined(expressions)
+    _EITHER[id(expressions)] = (expressions, pattern)
+    return pattern
+
+
+def _combined(expressions: tuple[ModuleExpression, ...]) -> re.Pattern[str]:
+    if not expressions:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(f"(?:{expression._regex.pattern})" for expression in expressions))
 
 
 def regular_parent(name: str, search_paths: list[str]) -> str | None:
