@@ -40,9 +40,9 @@ if {off}:
     project._extract = lambda job: extract(dataclasses.replace(job, trace=()))
     project.ProjectIndex.flows = lambda self, module: None
     project.ProjectIndex.prefetch_flows = lambda self, modules: None
-from domain_fence.integrations.cli import main
+from domain_fence.integrations.cli import run  # the console script's entry, as users run it
 sys.argv = ["domain-fence", "check", "--config", ".importlinter", "-q", *{extra!r}]
-main()
+run()
 """
 
 
