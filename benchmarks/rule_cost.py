@@ -39,7 +39,8 @@ if {off}:
     extract = project._extract
     project._extract = lambda job: extract(dataclasses.replace(job, trace=()))
     project.ProjectIndex.flows = lambda self, module: None
-    project.ProjectIndex.prefetch_flows = lambda self, modules: None
+    project.ProjectIndex.prefetch_flows = lambda self, modules, *args, **kwargs: None
+    project.ProjectIndex.function_returns = lambda self, module, qualname: None
 from domain_fence.integrations.cli import run  # the console script's entry, as users run it
 sys.argv = ["domain-fence", "check", "--config", ".importlinter", "-q", *{extra!r}]
 run()

@@ -6,12 +6,13 @@ is traced from its text."""
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from perf_support import edit, settle
 from support import FIXTURES
@@ -19,6 +20,7 @@ from support import FIXTURES
 from domain_fence.core.engine import Engine
 from domain_fence.core.index import project as index_module
 from domain_fence.core.source import factcache
+from domain_fence.core.source.pyfacts import flow_facts
 from domain_fence.integrations.importlinter.configuration import load_configuration
 from domain_fence.integrations.importlinter.session import engine_for
 
@@ -291,24 +293,56 @@ def test_an_edited_helper_buffer_changes_what_its_callers_report(project):
     assert through not in [f.fingerprint for f in checker.findings_in(learner).reported]
 
 
-def test_many_flows_are_traced_together_builders_first_then_their_helpers(project, monkeypatch):
+def test_many_flows_are_traced_together_builders_first_then_their_helpers(project, monkeypatch, traced):
     # Asked for one by one, a large project's builders and helpers would be traced one
     # by one; read ahead, each step's files go to the workers together.
     expected = check(project, cached=False)
     forget(monkeypatch)
-    batches: list[list[str]] = []
+    traced.clear()
+    batches: list[list[tuple[str, bool]]] = []
     real = index_module._extract_all_flows
 
     def recording(jobs):
-        batches.append(sorted(job.module for job in jobs))
+        batches.append(sorted((job.module, job.every_return) for job in jobs))
         return real(jobs)
 
     monkeypatch.setattr(index_module, "PARALLEL_MIN_FLOWS", 1)
     monkeypatch.setattr(index_module, "_extract_all_flows", recording)
     assert check(project, cached=False) == expected
     # The builders naming the event base were traced as they were parsed: the others
-    # go first, then the helpers.
-    assert batches == [["leaks.runtime.traps"], ["leaks.runtime.helpers"]]
+    # go first, then the helpers, every return value of theirs at once.
+    assert batches == [[("leaks.runtime.traps", False)], [("leaks.runtime.helpers", True)]]
+    assert sorted(traced) == BUILDERS_AND_HELPERS  # none twice
+
+
+def test_a_builder_whose_helper_another_module_calls_is_traced_again_with_the_helpers(project, monkeypatch, traced):
+    runtime = project / "leaks" / "runtime"
+    (runtime / "first.py").write_text(
+        "from leaks.runtime.events import Recognized\n\n\n"
+        "def report(self):\n    return Recognized(lm_id=self.lm_id)\n\n\n"
+        "def label(self):\n    return self.primary_target\n",
+        encoding="utf-8",
+    )
+    (runtime / "second.py").write_text(
+        "from leaks.runtime.events import Recognized\nfrom leaks.runtime.first import label\n\n\n"
+        "def step(self):\n    return Recognized(object_id=label(self))\n",
+        encoding="utf-8",
+    )
+    settle(project)
+    batches: list[list[tuple[str, bool]]] = []
+    real = index_module._extract_all_flows
+
+    def recording(jobs):
+        batches.append(sorted((job.module, job.every_return) for job in jobs))
+        return real(jobs)
+
+    monkeypatch.setattr(index_module, "PARALLEL_MIN_FLOWS", 1)
+    monkeypatch.setattr(index_module, "_extract_all_flows", recording)
+    found = check(project, cached=False)
+    assert "DOM105:leaks.runtime.second:step:Recognized(object_id)<-label().primary_target" in found
+    # first.py, traced in part as it was parsed, goes whole with the helpers' step.
+    assert ("leaks.runtime.first", True) in batches[-1]
+    assert traced.count("leaks.runtime.first") == 2
 
 
 @pytest.mark.parametrize(
@@ -349,12 +383,26 @@ def _one_expression(names: tuple[bytes, ...], data: bytes) -> bool:
 
 _PIECES = [
     *(b"class Moved(", b"Mixin, ", b"Field", b"CharField", b"emit_event", b"(", b")", b"kind=", b"=", b"=="),
-    *(b" ", b"\n", b":", b",", b"x"),
+    *(b" ", b"\n", b":", b",", b"x", b"aa", b"a", b"_"),
 ]
+# Names as a configuration gives them (identifiers), some inside others or themselves.
+_NAMES = st.lists(st.sampled_from(["Field", "CharField", "emit_event", "a", "aa", "aaa", "_", "x_"]), min_size=1)
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(_PIECES), max_size=16))
-def test_looking_where_a_name_occurs_answers_as_the_one_expression_does(pieces):
-    data = b"".join(pieces)
-    assert index_module._may_build((b"Field", b"emit_event"), data) is _one_expression((b"Field", b"emit_event"), data)
+@given(_NAMES, st.lists(st.sampled_from(_PIECES), max_size=16))
+@example(["emit_event", "Field"], [b"emit_event", b" ", b"Field", b"(", b"kind="])  # the second name builds
+@example(["aa", "a"], [b"aa", b"a", b"(", b"kind="])  # one name inside another
+def test_looking_where_a_name_occurs_answers_as_the_one_expression_does(names, pieces):
+    data, hints = b"".join(pieces), tuple(name.encode() for name in names)
+    assert index_module._may_build(hints, data) is _one_expression(hints, data)
+
+
+def test_facts_traced_again_for_their_return_values_keep_the_sinks_found_first():
+    # How deep an expression can be traced depends on the stack it is traced from: a
+    # module's findings must not change because another module looked up its helper.
+    first = flow_facts("pkg.a", False, ast.parse("def f(x):\n    return R(k=x.episode)\n"))
+    again = flow_facts("pkg.a", False, ast.parse("def f(x):\n    return x.episode\n"), every_return=True)
+    kept = index_module._with_sinks_of(first, again)
+    assert kept.sinks == first.sinks and kept.returns == again.returns and kept.every_return
+    assert index_module._with_sinks_of(None, again) is again

@@ -15,10 +15,11 @@ without re-reading the project for each file.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import gc
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -210,30 +211,47 @@ class ProjectIndex:
         flows = self._flows[module]
         found = flows.function_returns(qualname) if flows is not None else None
         if found == ():  # not traced
-            flows = self._flows[module] = self._find_flows(module, every_return=True, partial=False)
+            whole = self._find_flows(module, every_return=True, partial=False)
+            flows = self._flows[module] = None if whole is None else _with_sinks_of(flows, whole)
             found = flows.function_returns(qualname) if flows is not None else None
         return found
 
-    def prefetch_flows(self, modules: Iterable[str]) -> None:
+    def prefetch_flows(
+        self, modules: Iterable[str], every_return: bool = False, wanted: Mapping[str, Iterable[str]] | None = None
+    ) -> None:
         """Make the flow facts of ``modules`` ready, tracing together (in parallel when
         there are many) those neither in memory nor in the cache: asked for one by one,
-        they would be traced one by one."""
+        they would be traced one by one. With ``every_return`` (helpers' modules) every
+        return value of those traced now is; ``wanted`` (module -> qualnames of its
+        functions a check will look up): those whose flow facts lack one are traced again,
+        whole, with the others rather than alone when it is looked up."""
         modules = list(dict.fromkeys(modules))
+        wanted = wanted or {}
         # A module not read yet is parsed once for its facts and its flows together.
-        self.prefetch((m for m in modules if m not in self._facts and m not in self._flows), trace_all=True)
+        fresh = (m for m in modules if m not in self._facts and m not in self._flows)
+        self.prefetch(fresh, trace_all=True, every_return=every_return)
         jobs = []
         for module in modules:
-            if module in self._flows or module in self._buffers:
+            if module in self._buffers:
                 continue
-            job = self._flow_job(module)
-            if job is None or self._known_flows(job) is not None:
-                self.flows(module)
+            lookups = wanted.get(module, ())
+            if module in self._flows:
+                before = self._flows[module]
+                if not _lacks(before, lookups):
+                    continue
+                job = self._flow_job(module)
             else:
-                jobs.append(job)
+                job = self._flow_job(module)
+                before = self._known_flows(job) if job is not None else None
+                if job is None or (before is not None and not _lacks(before, lookups)):
+                    self.flows(module)
+                    continue
+            if job is not None:  # traced whole if it was traced in part before
+                jobs.append((dataclasses.replace(job, every_return=every_return or before is not None), before))
         if len(jobs) < PARALLEL_MIN_FLOWS or not self.parallel:
             return  # traced when asked for
-        for job, (found, digest) in zip(jobs, _extract_all_flows(jobs), strict=True):
-            self._flows[job.module] = self._keep_flows(job, found, digest)
+        for (job, before), (found, digest) in zip(jobs, _extract_all_flows([j for j, _ in jobs]), strict=True):
+            self._flows[job.module] = self._keep_flows(job, _with_sinks_of(before, found), digest)
 
     def _find_flows(self, module: str, every_return: bool = False, partial: bool = True) -> FlowFacts | None:
         """The module's flow facts, tracing ``every_return`` if they must be traced;
@@ -251,12 +269,12 @@ class ProjectIndex:
             _FLOWS[job.key] = found
         return found
 
-    def _flow_job(self, module: str) -> _Job | None:
+    def _flow_job(self, module: str, every_return: bool = False) -> _Job | None:
         facts = self.file_facts(module)
         if facts is None or facts.unreadable is not None:
             return None
         path = self.modules[module]
-        return _Job(module, facts.is_package, path, Stamp.of(path))
+        return _Job(module, facts.is_package, path, Stamp.of(path), every_return=every_return)
 
     def _known_flows(self, job: _Job) -> FlowFacts | None:
         found = _FLOWS.get(job.key) if job.stamp else None
@@ -301,6 +319,7 @@ class ProjectIndex:
         modules: Iterable[str],
         *,
         trace_all: bool = False,
+        every_return: bool = False,
         mentioning: Iterable[str] = (),
         among: Callable[[str], bool] | None = None,
     ) -> None:
@@ -308,7 +327,7 @@ class ProjectIndex:
         the cache, in parallel when there are many. Their flow facts are extracted from
         the same trees for the files that mention a name of :meth:`trace_when_mentioned`
         or of ``mentioning`` (in a module ``among`` accepts), or for every file with
-        ``trace_all``."""
+        ``trace_all`` (tracing every return value with ``every_return``)."""
         extra = tuple(name.encode("utf-8") for name in mentioning if name)
         modules = list(modules)
         with _no_cyclic_collection():
@@ -321,7 +340,7 @@ class ProjectIndex:
                     self._facts[module] = None
                     continue
                 trace = (b"",) if trace_all else self._names_to_trace(module, extra, among)
-                job = _Job(module, self.is_package(module), path, Stamp.of(path), trace)
+                job = _Job(module, self.is_package(module), path, Stamp.of(path), trace, every_return)
                 found = _MEMORY.get(job.key) if job.stamp else None
                 if found is None and job.stamp and self.cache:
                     found = self.cache.load(job.stamp, module, job.is_package)
@@ -336,7 +355,9 @@ class ProjectIndex:
                 primers, self._primers = self._primers, {}
                 for primer in primers.values():
                     primer()
-                self.prefetch(modules, trace_all=trace_all, mentioning=mentioning, among=among)
+                self.prefetch(
+                    modules, trace_all=trace_all, every_return=every_return, mentioning=mentioning, among=among
+                )
                 return
             for job, (facts, pickled, declarations, traced) in zip(
                 jobs, _extract_all(jobs, self.parallel), strict=True
@@ -455,6 +476,7 @@ class _Job:
     path: Path
     stamp: Stamp | None  # None when the file cannot be stat'ed: parsed (to say why), not cached
     trace: tuple[bytes, ...] = ()  # extract the flow facts too when the bytes mention one of these
+    every_return: bool = False  # the flow facts extracted trace every function's return value
 
     @property
     def key(self) -> tuple[Stamp | None, str, bool]:
@@ -479,9 +501,23 @@ def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, b
         return (*extract(job.module, job.is_package, load_tree(job.path)), None)
     data, tree = _read_tree(job.path)
     if isinstance(data, bytes) and not isinstance(tree, Unreadable) and _may_build(job.trace, data):
-        facts, declarations, flows = extract_traced(job.module, job.is_package, tree)
+        facts, declarations, flows = extract_traced(job.module, job.is_package, tree, job.every_return)
         return facts, declarations, (flows, bytes_digest(data))
     return (*extract(job.module, job.is_package, tree), None)
+
+
+def _lacks(flows: FlowFacts | None, qualnames: Iterable[str]) -> bool:
+    """Whether ``flows`` cannot tell what one of the functions ``qualnames`` returns."""
+    return flows is not None and any(flows.function_returns(qualname) == () for qualname in qualnames)
+
+
+def _with_sinks_of(before: FlowFacts | None, whole: FlowFacts) -> FlowFacts:
+    """``whole`` (a module traced again for its return values) with the sinks found
+    before: an expression too deep to trace is cut where the stack was when traced,
+    and the module's findings must not change because another module looked it up."""
+    if before is None or before.sinks == whole.sinks:
+        return whole
+    return dataclasses.replace(whole, sinks=before.sinks)
 
 
 def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:
@@ -540,17 +576,17 @@ def _extract_flows(job: _Job, every_return: bool = False) -> tuple[FlowFacts, by
 
 def _extract_flows_pickled(jobs: list[_Job]) -> list[tuple[bytes, bytes | None]]:
     """In a worker: the flow facts pickled, and the digest of the bytes they are of."""
-    return [(encode(found), digest) for found, digest in map(_extract_flows, jobs)]
+    return [(encode(found), digest) for found, digest in (_extract_flows(job, job.every_return) for job in jobs)]
 
 
 def _extract_all_flows(jobs: list[_Job]) -> list[tuple[FlowFacts, bytes | None]]:
     done = _in_workers(jobs, _workers(len(jobs) * FLOW_WEIGHT), 1, _extract_flows_pickled)
     if done is None:
-        return [_extract_flows(job) for job in jobs]
+        return [_extract_flows(job, job.every_return) for job in jobs]
     traced = []
     for job, (pickled, digest) in zip(jobs, done, strict=True):
         found = decode_flows(pickled)
-        traced.append((found, digest) if found is not None else _extract_flows(job))
+        traced.append((found, digest) if found is not None else _extract_flows(job, job.every_return))
     return traced
 
 

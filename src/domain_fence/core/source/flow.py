@@ -186,7 +186,9 @@ class _Collector:
             wanted: Iterable[str] = self.untraced
         else:  # the helpers of this module a sink's value calls, as the check looks them up
             prefix = f"{self.module}."
-            wanted = {s.callee[len(prefix) :] for sink in sinks for s in sink.sources if s.callee.startswith(prefix)}
+            wanted = {
+                _intern(s.callee[len(prefix) :]) for sink in sinks for s in sink.sources if s.callee.startswith(prefix)
+            }
         for qualname in wanted:
             # Defined twice (a property's setter): the last definition that returns anything.
             for shape, parameters in self.untraced.get(qualname, ()):
@@ -196,7 +198,7 @@ class _Collector:
             if not every_return:
                 # Traced, and returns nothing; or not defined here (inherited, say): the
                 # walk found every function whose return value it would trace.
-                self.returns.setdefault(_intern(qualname), ())
+                self.returns.setdefault(qualname, ())
         return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())), every_return)
 
 

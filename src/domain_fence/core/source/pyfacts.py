@@ -181,12 +181,14 @@ def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None)
     return _facts(module, is_package, tree, *_walked(module, is_package, tree))
 
 
-def extract_traced(module: str, is_package: bool, tree: ast.Module) -> tuple[FileFacts, DeclarationFacts, FlowFacts]:
+def extract_traced(
+    module: str, is_package: bool, tree: ast.Module, every_return: bool = False
+) -> tuple[FileFacts, DeclarationFacts, FlowFacts]:
     """:func:`extract` and :func:`flow_facts` from one walk: for a file that will likely
     need both, cheaper than reading it again when its flow facts are asked for."""
     walk, statements, resolver = _walked(module, is_package, tree)
     facts, declarations = _facts(module, is_package, tree, walk, statements, resolver)
-    return facts, declarations, _flows(module, tree, walk, resolver)
+    return facts, declarations, _flows(module, tree, walk, resolver, every_return)
 
 
 def _facts(

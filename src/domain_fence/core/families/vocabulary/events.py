@@ -512,25 +512,34 @@ class VocabularyChecker:
         of the helpers they call: each step's files traced together, not one by one."""
         if EVENTS_SCOPE not in self.config.scope:
             return
-        builders = []
+        builders: dict[str, frozenset[str]] = {}  # module -> its event classes
         for module in modules:
             facts = self.resolver.facts(module) if self.config.covers(module) else None
             if facts is None or facts.unreadable is not None:
                 continue
             events = frozenset(q for q in facts.classes if self.resolver.is_event(f"{module}.{q}"))
             if self.derived.may_build_events(module, events):
-                builders.append(module)
+                builders[module] = events
         self.index.prefetch_flows(builders)
         callees: set[str] = set()
-        for module in builders:
+        for module, events in builders.items():
             flows = self.index.flows(module)
             for sink in flows.sinks if flows is not None else ():
-                callees.update(source.callee for source in sink.sources if source.kind == CALL and source.callee)
+                if self.derived.target(module, sink, events) is not None:  # what the check follows
+                    callees.update(s.callee for s in sink.sources if s.kind == CALL and s.callee)
         # Finding which function a name is reads the module it names: read those first,
-        # for their facts and flows at once (a helper's module, most often).
-        self.index.prefetch_flows(sorted({m for m in (self.resolver.split(c)[0] for c in callees) if m}))
-        helpers = {self.resolver.split(self.resolver.canonical(callee))[0] for callee in callees}
-        self.index.prefetch_flows(sorted(helper for helper in helpers if helper))
+        # for their facts and flows at once (a helper's module, most often: every
+        # return value traced, as the helpers' are looked up from other modules).
+        named = {m for m in (self.resolver.split(c)[0] for c in callees) if m}
+        self.index.prefetch_flows(sorted(named - builders.keys()), every_return=True)
+        wanted: dict[str, set[str]] = {}
+        for callee in callees:
+            helper, qualname = self.resolver.split(self.resolver.canonical(callee))
+            if helper and qualname:
+                wanted.setdefault(helper, set()).add(qualname)
+        # Those whose facts lack a helper looked up (a builder whose function another
+        # module's event is built from) are traced whole, together.
+        self.index.prefetch_flows(sorted(wanted), every_return=True, wanted=wanted)
 
     def derived_values(self, module: str, events: frozenset[str]) -> Iterator[Finding]:
         """DOM105: events built from values derived from experiment knowledge (:mod:`.derived`)."""
