@@ -5,13 +5,14 @@ every other fact."""
 from __future__ import annotations
 
 import ast
+import sys
 import textwrap
 from types import SimpleNamespace
 
 import pytest
 
 from domain_fence.core.source.factcache import decode_flows, encode
-from domain_fence.core.source.flow import CALL, FIELD, KEY, KEYWORD, PARAMETER, READ
+from domain_fence.core.source.flow import CALL, FIELD, KEY, KEYWORD, MAX_NESTING, PARAMETER, READ
 from domain_fence.core.source.pyfacts import extract, flow_facts
 
 SOURCE = """
@@ -147,16 +148,29 @@ def test_flow_facts_go_through_the_fact_cache():
     assert decoded is not None and decoded == original.flows
 
 
-def test_an_expression_too_deep_to_trace_leaves_the_rest_of_the_facts():
-    def method(terms: int) -> str:
-        return "class A:\n    def g(self):\n        return R(a=" + " + ".join(["self.episode"] * terms) + ")\n"
+def _nested(terms: int) -> str:
+    return "class A:\n    def g(self):\n        return R(a=" + " + ".join(["self.episode"] * terms) + ")\n"
 
-    assert [s.name for s in facts(method(500)).flows.sinks] == ["a"]
-    try:
-        deep = facts(method(990))  # parsed, but deeper than the interpreter goes
-    except RecursionError:  # this interpreter's parser gives up first: nothing to show
-        pytest.skip("the parser cannot build a tree this deep here")
+
+def test_an_expression_too_deep_to_trace_leaves_the_rest_of_the_facts():
+    assert [s.name for s in facts(_nested(MAX_NESTING - 10)).flows.sinks] == ["a"]
+    deep = facts(_nested(MAX_NESTING + 10))  # parsed, but nested deeper than traced
     assert deep.flows.sinks == () and [c.callee for c in deep.names.calls] == ["R"]
+
+
+@pytest.mark.parametrize("terms", [MAX_NESTING - 10, MAX_NESTING + 10])
+def test_the_facts_do_not_depend_on_how_deep_the_stack_is_when_they_are_traced(terms):
+    # A module is traced in a worker, or on the main thread deep inside a check, or in
+    # a language server's thread: the same file must give the same facts everywhere.
+    tree = ast.parse(_nested(terms))
+    shallow = flow_facts("pkg.a", False, tree)
+
+    def deeper(levels: int):
+        return deeper(levels - 1) if levels else flow_facts("pkg.a", False, tree)
+
+    limit = sys.getrecursionlimit()
+    assert deeper(limit - 150) == shallow  # within a few frames of the interpreter's limit
+    assert sys.getrecursionlimit() == limit
 
 
 def test_subscript_keys_and_helpers_read_as_written():

@@ -6,7 +6,6 @@ is traced from its text."""
 
 from __future__ import annotations
 
-import ast
 import re
 import shutil
 from pathlib import Path
@@ -20,7 +19,6 @@ from support import FIXTURES
 from domain_fence.core.engine import Engine
 from domain_fence.core.index import project as index_module
 from domain_fence.core.source import factcache
-from domain_fence.core.source.pyfacts import flow_facts
 from domain_fence.integrations.importlinter.configuration import load_configuration
 from domain_fence.integrations.importlinter.session import engine_for
 
@@ -396,13 +394,3 @@ _NAMES = st.lists(st.sampled_from(["Field", "CharField", "emit_event", "a", "aa"
 def test_looking_where_a_name_occurs_answers_as_the_one_expression_does(names, pieces):
     data, hints = b"".join(pieces), tuple(name.encode() for name in names)
     assert index_module._may_build(hints, data) is _one_expression(hints, data)
-
-
-def test_facts_traced_again_for_their_return_values_keep_the_sinks_found_first():
-    # How deep an expression can be traced depends on the stack it is traced from: a
-    # module's findings must not change because another module looked up its helper.
-    first = flow_facts("pkg.a", False, ast.parse("def f(x):\n    return R(k=x.episode)\n"))
-    again = flow_facts("pkg.a", False, ast.parse("def f(x):\n    return x.episode\n"), every_return=True)
-    kept = index_module._with_sinks_of(first, again)
-    assert kept.sinks == first.sinks and kept.returns == again.returns and kept.every_return
-    assert index_module._with_sinks_of(None, again) is again

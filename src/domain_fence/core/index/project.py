@@ -211,8 +211,7 @@ class ProjectIndex:
         flows = self._flows[module]
         found = flows.function_returns(qualname) if flows is not None else None
         if found == ():  # not traced
-            whole = self._find_flows(module, every_return=True, partial=False)
-            flows = self._flows[module] = None if whole is None else _with_sinks_of(flows, whole)
+            flows = self._flows[module] = self._find_flows(module, every_return=True, partial=False)
             found = flows.function_returns(qualname) if flows is not None else None
         return found
 
@@ -240,6 +239,10 @@ class ProjectIndex:
                 if not _lacks(before, lookups):
                     continue
                 job = self._flow_job(module)
+                known = self._known_flows(job) if job is not None else None
+                if known is not None and known.every_return:  # traced whole since, elsewhere
+                    self._flows[module] = known
+                    continue
             else:
                 job = self._flow_job(module)
                 before = self._known_flows(job) if job is not None else None
@@ -247,11 +250,11 @@ class ProjectIndex:
                     self.flows(module)
                     continue
             if job is not None:  # traced whole if it was traced in part before
-                jobs.append((dataclasses.replace(job, every_return=every_return or before is not None), before))
+                jobs.append(dataclasses.replace(job, every_return=every_return or before is not None))
         if len(jobs) < PARALLEL_MIN_FLOWS or not self.parallel:
             return  # traced when asked for
-        for (job, before), (found, digest) in zip(jobs, _extract_all_flows([j for j, _ in jobs]), strict=True):
-            self._flows[job.module] = self._keep_flows(job, _with_sinks_of(before, found), digest)
+        for job, (found, digest) in zip(jobs, _extract_all_flows(jobs), strict=True):
+            self._flows[job.module] = self._keep_flows(job, found, digest)
 
     def _find_flows(self, module: str, every_return: bool = False, partial: bool = True) -> FlowFacts | None:
         """The module's flow facts, tracing ``every_return`` if they must be traced;
@@ -509,15 +512,6 @@ def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, b
 def _lacks(flows: FlowFacts | None, qualnames: Iterable[str]) -> bool:
     """Whether ``flows`` cannot tell what one of the functions ``qualnames`` returns."""
     return flows is not None and any(flows.function_returns(qualname) == () for qualname in qualnames)
-
-
-def _with_sinks_of(before: FlowFacts | None, whole: FlowFacts) -> FlowFacts:
-    """``whole`` (a module traced again for its return values) with the sinks found
-    before: an expression too deep to trace is cut where the stack was when traced,
-    and the module's findings must not change because another module looked it up."""
-    if before is None or before.sinks == whole.sinks:
-        return whole
-    return dataclasses.replace(whole, sinks=before.sinks)
 
 
 def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:

@@ -34,8 +34,8 @@ import ast
 import builtins
 import sys
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
-from contextlib import suppress
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -53,6 +53,13 @@ ATTRIBUTE = "attribute"  # ``local.name = value``, where ``local = Callee(...)``
 FIELD = "field"  # a class-level default, or ``self.name = value`` in __post_init__/a validator
 
 POST_INIT_METHODS = ("__post_init__", "__attrs_post_init__", "model_post_init")
+
+# Expressions and blocks nested deeper than this are not traced (as if the interpreter's
+# stack ran out, but at the same place whatever the stack holds when tracing starts:
+# the facts of a file must not depend on who asked for them). A nesting level takes
+# at most this many frames of the interpreter's stack.
+MAX_NESTING = 300
+_FRAMES_PER_LEVEL = 3
 VALIDATOR_DECORATORS = ("validator", "field_validator", "model_validator", "root_validator")
 
 Resolve = Callable[[str], str]  # a dotted name as written -> as resolved through the module's imports
@@ -135,10 +142,29 @@ def module_flows(
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     collector = _Collector(module, resolve, functions, by_scope)
     top = _Frame(collector, ())
-    # An expression nested deeper than the interpreter goes: what was found until then.
-    with suppress(RecursionError):
+    # An expression nested deeper than MAX_NESTING: what was found until then.
+    with _room_to_nest(), suppress(RecursionError):
         top.run(tree.body)
     return collector.facts(every_return)
+
+
+@contextmanager
+def _room_to_nest() -> Iterator[None]:
+    """Room on the interpreter's stack for MAX_NESTING levels above the current
+    frame, so that only the nesting limit cuts a trace (the limit is raised, never
+    lowered: other threads may be deeper)."""
+    depth, frame = 0, sys._getframe()
+    while frame.f_back is not None:
+        depth, frame = depth + 1, frame.f_back
+    needed = depth + MAX_NESTING * _FRAMES_PER_LEVEL + 100
+    before = sys.getrecursionlimit()
+    if needed > before:
+        sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        if needed > before and sys.getrecursionlimit() == needed:
+            sys.setrecursionlimit(before)
 
 
 # Methods that put their arguments into the object they are called on.
@@ -160,6 +186,7 @@ class _Collector:
         # A loop body runs more than once: one sink per place, with what every pass found.
         self.sinks: dict[tuple[str, str, str, str, int, int], set[_Raw]] = {}
         self.returns: dict[str, tuple[Source, ...]] = {}
+        self.nesting = 0  # expressions and blocks the frames are inside (see MAX_NESTING)
         # qualname -> (scan, parameters) of each definition: return values traced when wanted
         self.untraced: dict[str, list[tuple[_Shape, list[ast.arg]]]] = {}
 
@@ -241,8 +268,13 @@ class _Frame:
     # Statements ---------------------------------------------------------------
 
     def run(self, statements: Iterable[ast.stmt]) -> None:
+        collector = self.collector
+        collector.nesting += 1
+        if collector.nesting > MAX_NESTING:
+            raise RecursionError("nested deeper than traced")
         for statement in statements:
             self.statement(statement)
+        collector.nesting -= 1
 
     def statement(self, node: ast.stmt) -> None:
         kind = type(node)
@@ -452,9 +484,11 @@ class _Frame:
         nested = qualname in self.collector.around_keyword_scopes  # a scope inside it makes such calls
         if field_method is None and not nested:
             frame.slice = _Slice(self.collector.keyword_calls.get(qualname, []), shape, receiver)
+        nesting = self.collector.nesting
         try:
             frame.run(node.body)
-        except RecursionError:  # an expression nested deeper than the interpreter goes: not traced
+        except RecursionError:  # nested deeper than MAX_NESTING: not traced
+            self.collector.nesting = nesting
             return
         if frame.returned and field_method is not None:
             self.collector.returns[_intern(frame.qualname)] = _compact(frame.returned)
@@ -472,14 +506,19 @@ class _Frame:
             methods_of=qualname,
             in_function=self.in_function,
         )
+        collector = self.collector
+        collector.nesting += 1
+        if collector.nesting > MAX_NESTING:
+            raise RecursionError("nested deeper than traced")
         for statement in node.body:
             target, value = _field_assignment(statement)
             if target is None or value is None:
                 body.statement(statement)
                 continue
             sources = body.value(value)  # a field default
-            body.collector.sink(FIELD, qualname, qualname, target.id, target, sources)
+            collector.sink(FIELD, qualname, qualname, target.id, target, sources)
             body.env[target.id] = sources
+        collector.nesting -= 1
 
     # Expressions ----------------------------------------------------------------
 
@@ -490,29 +529,34 @@ class _Frame:
             return _EMPTY
         if kind is ast.Name:
             return self.name(node.id, node)  # type: ignore[attr-defined]
+        collector = self.collector
+        collector.nesting += 1
+        if collector.nesting > MAX_NESTING:
+            raise RecursionError("nested deeper than traced")
         if kind is ast.Attribute:
-            return self.attribute(node)  # type: ignore[arg-type]
-        if kind is ast.Call:
-            return self.call(node)  # type: ignore[arg-type]
-        if kind is ast.Subscript:
-            return self.subscript(node)  # type: ignore[arg-type]
-        if kind in _COMPREHENSIONS:
-            return self.comprehension(node)
-        if kind is ast.NamedExpr:
-            sources = self.value(node.value)  # type: ignore[attr-defined]
-            self.env[node.target.id] = sources  # type: ignore[attr-defined]
-            return sources
-        if kind is ast.Lambda:
-            return self.lambda_value(node)  # type: ignore[arg-type]
-        found = _EMPTY
-        for name in _expression_fields(kind):
-            child = getattr(node, name)
-            if type(child) is list:
-                for item in child:
-                    if item is not None:
-                        found = found | self.value(item.value if type(item) is ast.keyword else item)
-            elif child is not None:
-                found = found | self.value(child)
+            found = self.attribute(node)  # type: ignore[arg-type]
+        elif kind is ast.Call:
+            found = self.call(node)  # type: ignore[arg-type]
+        elif kind is ast.Subscript:
+            found = self.subscript(node)  # type: ignore[arg-type]
+        elif kind in _COMPREHENSIONS:
+            found = self.comprehension(node)
+        elif kind is ast.NamedExpr:
+            found = self.value(node.value)  # type: ignore[attr-defined]
+            self.env[node.target.id] = found  # type: ignore[attr-defined]
+        elif kind is ast.Lambda:
+            found = self.lambda_value(node)  # type: ignore[arg-type]
+        else:
+            found = _EMPTY
+            for name in _expression_fields(kind):
+                child = getattr(node, name)
+                if type(child) is list:
+                    for item in child:
+                        if item is not None:
+                            found = found | self.value(item.value if type(item) is ast.keyword else item)
+                elif child is not None:
+                    found = found | self.value(child)
+        collector.nesting -= 1
         return found
 
     def name(self, name: str, node: ast.expr) -> Sources:
