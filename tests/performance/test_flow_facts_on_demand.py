@@ -200,10 +200,12 @@ def test_a_module_setting_an_attribute_of_an_event_it_builds_is_traced(project, 
     assert "leaks.runtime.quiet" in traced
 
 
-def test_a_builder_whose_helper_another_module_calls_is_traced_whole_once(project, monkeypatch, traced):
-    # first.py builds an event, but none of its own sinks calls its helper: its flow
-    # facts, traced with its other facts, hold no return value of it. When second.py's
-    # sink calls it, first.py is traced again, whole; the fact cache keeps that.
+THROUGH_FIRST = "DOM105:leaks.runtime.second:step:Recognized(object_id)<-label().primary_target"
+
+
+def helper_in_a_builder(project: Path) -> None:
+    """first.py builds an event, but none of its own sinks calls its helper ``label``;
+    second.py builds one from it."""
     runtime = project / "leaks" / "runtime"
     (runtime / "first.py").write_text(
         "from leaks.runtime.events import Recognized\n\n\n"
@@ -217,8 +219,30 @@ def test_a_builder_whose_helper_another_module_calls_is_traced_whole_once(projec
         encoding="utf-8",
     )
     settle(project)
+
+
+def batched_flows(monkeypatch) -> list[list[tuple[str, bool]]]:
+    """The modules (and whether every return value is traced) of each batch of flow
+    facts traced in parallel, with every batch worth the workers."""
+    batches: list[list[tuple[str, bool]]] = []
+    real = index_module._extract_all_flows
+
+    def recording(jobs):
+        batches.append(sorted((job.module, job.every_return) for job in jobs))
+        return real(jobs)
+
+    monkeypatch.setattr(index_module, "PARALLEL_MIN_FLOWS", 1)
+    monkeypatch.setattr(index_module, "_extract_all_flows", recording)
+    return batches
+
+
+def test_a_builder_whose_helper_another_module_calls_is_traced_whole_once(project, monkeypatch, traced):
+    # first.py builds an event, but none of its own sinks calls its helper: its flow
+    # facts, traced with its other facts, hold no return value of it. When second.py's
+    # sink calls it, first.py is traced again, whole; the fact cache keeps that.
+    helper_in_a_builder(project)
     found = check(project)
-    assert "DOM105:leaks.runtime.second:step:Recognized(object_id)<-label().primary_target" in found
+    assert THROUGH_FIRST in found
     assert traced.count("leaks.runtime.first") == 2 and traced.count("leaks.runtime.second") == 1
     forget(monkeypatch)
     traced.clear()
@@ -297,15 +321,7 @@ def test_many_flows_are_traced_together_builders_first_then_their_helpers(projec
     expected = check(project, cached=False)
     forget(monkeypatch)
     traced.clear()
-    batches: list[list[tuple[str, bool]]] = []
-    real = index_module._extract_all_flows
-
-    def recording(jobs):
-        batches.append(sorted((job.module, job.every_return) for job in jobs))
-        return real(jobs)
-
-    monkeypatch.setattr(index_module, "PARALLEL_MIN_FLOWS", 1)
-    monkeypatch.setattr(index_module, "_extract_all_flows", recording)
+    batches = batched_flows(monkeypatch)
     assert check(project, cached=False) == expected
     # The builders naming the event base were traced as they were parsed: the others
     # go first, then the helpers, every return value of theirs at once.
@@ -314,30 +330,10 @@ def test_many_flows_are_traced_together_builders_first_then_their_helpers(projec
 
 
 def test_a_builder_whose_helper_another_module_calls_is_traced_again_with_the_helpers(project, monkeypatch, traced):
-    runtime = project / "leaks" / "runtime"
-    (runtime / "first.py").write_text(
-        "from leaks.runtime.events import Recognized\n\n\n"
-        "def report(self):\n    return Recognized(lm_id=self.lm_id)\n\n\n"
-        "def label(self):\n    return self.primary_target\n",
-        encoding="utf-8",
-    )
-    (runtime / "second.py").write_text(
-        "from leaks.runtime.events import Recognized\nfrom leaks.runtime.first import label\n\n\n"
-        "def step(self):\n    return Recognized(object_id=label(self))\n",
-        encoding="utf-8",
-    )
-    settle(project)
-    batches: list[list[tuple[str, bool]]] = []
-    real = index_module._extract_all_flows
-
-    def recording(jobs):
-        batches.append(sorted((job.module, job.every_return) for job in jobs))
-        return real(jobs)
-
-    monkeypatch.setattr(index_module, "PARALLEL_MIN_FLOWS", 1)
-    monkeypatch.setattr(index_module, "_extract_all_flows", recording)
+    helper_in_a_builder(project)
+    batches = batched_flows(monkeypatch)
     found = check(project, cached=False)
-    assert "DOM105:leaks.runtime.second:step:Recognized(object_id)<-label().primary_target" in found
+    assert THROUGH_FIRST in found
     # first.py, traced in part as it was parsed, goes whole with the helpers' step.
     assert ("leaks.runtime.first", True) in batches[-1]
     assert traced.count("leaks.runtime.first") == 2
