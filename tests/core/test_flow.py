@@ -11,8 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from domain_fence.core.source import pyfacts
 from domain_fence.core.source.factcache import decode_flows, encode
-from domain_fence.core.source.flow import CALL, FIELD, KEY, KEYWORD, MAX_NESTING, PARAMETER, READ
+from domain_fence.core.source.flow import CALL, FIELD, KEY, KEYWORD, MAX_NESTING, PARAMETER, READ, FlowFacts
 from domain_fence.core.source.pyfacts import extract, flow_facts
 
 SOURCE = """
@@ -158,19 +159,57 @@ def test_an_expression_too_deep_to_trace_leaves_the_rest_of_the_facts():
     assert deep.flows.sinks == () and [c.callee for c in deep.names.calls] == ["R"]
 
 
-@pytest.mark.parametrize("terms", [MAX_NESTING - 10, MAX_NESTING + 10])
-def test_the_facts_do_not_depend_on_how_deep_the_stack_is_when_they_are_traced(terms):
+def _stack_depth() -> int:
+    depth, frame = 0, sys._getframe()
+    while frame.f_back is not None:
+        depth, frame = depth + 1, frame.f_back
+    return depth
+
+
+# Nested matches, comprehensions assigning to subscripts, then a long sum: each kind of
+# nesting takes more of the interpreter's stack per level than a plain expression.
+_MIXED = (
+    "def deep(y):\n"
+    + "".join("    " * (level + 1) + "match y:\n" + "    " * (level + 2) + "case _:\n" for level in range(0, 90, 2))
+    + "    " * 92
+    + "return R(a="
+    + "[" * 150
+    + "0"
+    + "".join(" for [...][0] in y]" for _ in range(150))
+    + " + "
+    + " + ".join(["y.episode"] * 90)
+    + ")\n\n\ndef after(self):\n    return R(b=self.episode)\n"
+)
+
+
+@pytest.mark.parametrize("source", [_nested(MAX_NESTING - 10), _nested(MAX_NESTING + 10), _MIXED])
+def test_the_facts_do_not_depend_on_how_deep_the_stack_is_when_they_are_traced(source):
     # A module is traced in a worker, or on the main thread deep inside a check, or in
     # a language server's thread: the same file must give the same facts everywhere.
-    tree = ast.parse(_nested(terms))
-    shallow = flow_facts("pkg.a", False, tree)
+    tree = ast.parse(source)
+    walk, _, resolver = pyfacts._walked("pkg.a", False, tree)  # the other facts' walk: not under test
 
-    def deeper(levels: int):
-        return deeper(levels - 1) if levels else flow_facts("pkg.a", False, tree)
+    def trace() -> FlowFacts:
+        return pyfacts._flows("pkg.a", tree, walk, resolver)
 
+    def deeper(levels: int) -> FlowFacts:
+        return deeper(levels - 1) if levels else trace()
+
+    shallow = trace()
     limit = sys.getrecursionlimit()
-    assert deeper(limit - 150) == shallow  # within a few frames of the interpreter's limit
+    assert deeper(limit - _stack_depth() - 60) == shallow  # within a few frames of the limit
     assert sys.getrecursionlimit() == limit
+    sys.setrecursionlimit(100_000)  # a host that raised it: the same facts again
+    try:
+        assert trace() == shallow
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_a_statement_nested_too_deep_leaves_the_module_s_other_statements_traced():
+    too_deep = "X = R(c=1 + " + " + ".join(["y.epoch"] * (MAX_NESTING + 10)) + ")\n"
+    flows = flow_facts("pkg.a", False, ast.parse(_MIXED + too_deep + "Y = R(d=z.epoch)\n"))
+    assert [s.name for s in flows.sinks] == ["a", "b", "d"]  # not c
 
 
 def test_subscript_keys_and_helpers_read_as_written():

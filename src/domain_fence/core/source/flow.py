@@ -33,9 +33,10 @@ from __future__ import annotations
 import ast
 import builtins
 import sys
+import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -57,9 +58,13 @@ POST_INIT_METHODS = ("__post_init__", "__attrs_post_init__", "model_post_init")
 # Expressions and blocks nested deeper than this are not traced (as if the interpreter's
 # stack ran out, but at the same place whatever the stack holds when tracing starts:
 # the facts of a file must not depend on who asked for them). A nesting level takes
-# at most this many frames of the interpreter's stack.
+# at most _FRAMES_PER_LEVEL frames of the interpreter's stack (``match`` -> branches ->
+# run -> statement; a comprehension's target: value -> comprehension -> assign -> into
+# -> value); unpacking targets, which are not counted, take one per bracket, and the
+# parser allows 200 brackets.
 MAX_NESTING = 300
-_FRAMES_PER_LEVEL = 3
+_FRAMES_PER_LEVEL = 5
+_UNCOUNTED_FRAMES = 400
 VALIDATOR_DECORATORS = ("validator", "field_validator", "model_validator", "root_validator")
 
 Resolve = Callable[[str], str]  # a dotted name as written -> as resolved through the module's imports
@@ -142,29 +147,45 @@ def module_flows(
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     collector = _Collector(module, resolve, functions, by_scope)
     top = _Frame(collector, ())
-    # An expression nested deeper than MAX_NESTING: what was found until then.
-    with _room_to_nest(), suppress(RecursionError):
-        top.run(tree.body)
+    with _room_to_nest():
+        for statement in tree.body:
+            try:
+                top.statement(statement)
+            except RecursionError:  # nested deeper than MAX_NESTING: the rest of it is not traced
+                collector.nesting = 0
     return collector.facts(every_return)
+
+
+# The traces running in this process (threads may trace at once), and the recursion
+# limit to put back when the last one ends.
+_ROOM_LOCK = threading.Lock()
+_room: dict[str, int] = {"traces": 0, "before": 0, "set": 0}
 
 
 @contextmanager
 def _room_to_nest() -> Iterator[None]:
     """Room on the interpreter's stack for MAX_NESTING levels above the current
-    frame, so that only the nesting limit cuts a trace (the limit is raised, never
-    lowered: other threads may be deeper)."""
+    frame, so that only the nesting limit cuts a trace. The limit is shared by every
+    thread: it is raised, never lowered, while any trace runs, and put back as it was
+    when the last one ends (unless something else changed it meanwhile)."""
     depth, frame = 0, sys._getframe()
     while frame.f_back is not None:
         depth, frame = depth + 1, frame.f_back
-    needed = depth + MAX_NESTING * _FRAMES_PER_LEVEL + 100
-    before = sys.getrecursionlimit()
-    if needed > before:
-        sys.setrecursionlimit(needed)
+    needed = depth + MAX_NESTING * _FRAMES_PER_LEVEL + _UNCOUNTED_FRAMES
+    with _ROOM_LOCK:
+        if _room["traces"] == 0:
+            _room["before"] = _room["set"] = sys.getrecursionlimit()
+        _room["traces"] += 1
+        if needed > sys.getrecursionlimit():
+            sys.setrecursionlimit(needed)
+            _room["set"] = needed
     try:
         yield
     finally:
-        if needed > before and sys.getrecursionlimit() == needed:
-            sys.setrecursionlimit(before)
+        with _ROOM_LOCK:
+            _room["traces"] -= 1
+            if _room["traces"] == 0 and sys.getrecursionlimit() == _room["set"]:
+                sys.setrecursionlimit(_room["before"])
 
 
 # Methods that put their arguments into the object they are called on.
