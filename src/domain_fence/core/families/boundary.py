@@ -153,7 +153,7 @@ class BoundaryFamily:
         if not path.name.endswith(".py"):  # a namespace directory: no imports, no bytes
             return ("namespace",)
         unread = _imports_unread(config, context, module)
-        facts = index.file_facts(module) if read else index.known_facts(module)
+        facts = index.file_facts(module) if read else index.known_imports(module)
         if facts is None:
             return ("unread",) if unread and not read else None
         if facts.unreadable is not None or facts.escaping_imports:

@@ -51,9 +51,11 @@ from domain_fence.core.source.pyfacts import (
     DeclarationFacts,
     FileFacts,
     ImportFact,
+    ImportFacts,
     extract,
     extract_traced,
     flow_facts,
+    import_facts,
 )
 from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source, read_source
 from domain_fence.core.source.statements import statement_imports
@@ -73,6 +75,8 @@ TYPICAL_FILE_BYTES = 8192  # the mean on Monty's and Django's trees: a file's we
 # Tracing a file's flows costs about as much as all its other facts: fewer are worth workers.
 PARALLEL_MIN_FLOWS = 16
 FLOW_WEIGHT = PARALLEL_MIN_FILES // PARALLEL_MIN_FLOWS
+# Reading a file's imports alone costs about half as much as reading its facts.
+IMPORTS_WEIGHT = 2
 # Parsing fewer files than this, a hint would cost more than the files it saves reading twice.
 PRIME_AFTER = 16
 SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
@@ -104,6 +108,11 @@ class ProjectIndex:
     _trace: tuple[tuple[tuple[bytes, ...], Callable[[str], bool] | None], ...] = field(default=(), repr=False)
     _primers: dict[object, Callable[[], None]] = field(default_factory=dict, repr=False)  # see before_parsing
     _primed: set[object] = field(default_factory=set, repr=False)
+    # module -> the imports of its file, and whether it can be analysed, for the files
+    # no contract reads whole (see read_imports): their facts, once read, say it all
+    _imports_only: dict[str, ImportFacts] = field(default_factory=dict, repr=False)
+    _readers: dict[object, Callable[[str, bytes], bool]] = field(default_factory=dict, repr=False)  # see read_also
+    _read_decisions: dict[tuple[object, str], bool] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(
@@ -397,6 +406,7 @@ class ProjectIndex:
         if module not in self._buffers and text == self._disk_text(module):
             return False  # the saved file: its facts (and the caches) serve as they are
         self._buffers[module] = text
+        self._forget_decisions(module)
         tree = parse_source(text, str(self.modules[module]))
         self._facts[module], self._declarations[module] = extract(module, self.is_package(module), tree)
         self._flows.pop(module, None)
@@ -414,11 +424,95 @@ class ProjectIndex:
 
     def forget(self, module: str) -> None:
         """Read ``module`` again when next asked (its file changed on disk)."""
+        self._imports_only.pop(module, None)
+        self._forget_decisions(module)
         if module not in self._buffers:
             self._facts.pop(module, None)
             self._declarations.pop(module, None)
             self._flows.pop(module, None)
             self._statements.pop(module, None)
+
+    def read_also(self, key: object, reads: Callable[[str, bytes], bool]) -> None:
+        """Note (once per ``key``) which modules a contract will read, by their bytes:
+        another that reads the project's files in batches reads those with its own, so
+        that the files are parsed together and none is checked alone for nothing."""
+        self._readers.setdefault(key, reads)
+
+    def read_by_others(self, module: str, data: bytes) -> bool:
+        """Whether a contract noted with :meth:`read_also` will read ``module``."""
+        return any(self.read_by(key, module, data) for key in self._readers)
+
+    def read_by(self, key: object, module: str, data: bytes | None = None) -> bool:
+        """Whether the contract noted as ``key`` will read ``module`` (its bytes are
+        ``data``, else read), decided once while the module is unchanged."""
+        decided = self._read_decisions.get((key, module))
+        if decided is None:
+            if data is None:
+                data = self.source_bytes(module)
+            decided = True if data is None else self._readers[key](module, data)
+            self._read_decisions[(key, module)] = decided
+        return decided
+
+    def reads_for(self, key: object) -> bool:
+        return key in self._readers
+
+    def _forget_decisions(self, module: str) -> None:
+        if self._read_decisions:
+            for key in self._readers:
+                self._read_decisions.pop((key, module), None)
+
+    def source_bytes(self, module: str) -> bytes | None:
+        """The bytes ``module`` is checked from (its buffer, encoded, else its file);
+        None for a namespace directory or a file that cannot be read."""
+        if module in self._buffers:
+            return self._buffers[module].encode("utf-8", "surrogatepass")
+        path = self.modules.get(module)
+        if path is None or not _is_source(path):
+            return None
+        try:
+            return path.read_bytes()
+        except OSError:
+            return None
+
+    def unreadable(self, module: str) -> Unreadable | None:
+        """Why ``module`` cannot be analysed (DOM001), or None, from its facts when they
+        are read, else from its imports alone (:meth:`read_imports`)."""
+        facts = self.known_imports(module) if module not in self._buffers else self.file_facts(module)
+        if facts is None:
+            self.read_imports((module,))
+            facts = self.known_imports(module)
+        return facts.unreadable if facts is not None else None
+
+    def known_imports(self, module: str) -> FileFacts | ImportFacts | None:
+        """``module``'s facts, or its imports alone, if in memory; None rather than read them."""
+        return self._facts.get(module) or self._imports_only.get(module)
+
+    def read_imports(self, modules: Iterable[str]) -> None:
+        """Read the imports of the files of ``modules`` whose facts are not read, and
+        whether they can be analysed, in parallel when there are many: for the files
+        a contract passes over (see ``families.vocabulary.prefilter``) but must still
+        report as DOM001 when Python cannot parse them, and whose imports other
+        contracts' stored results are kept by (see :meth:`known_imports`)."""
+        jobs = []
+        for module in modules:
+            if module in self._facts or module in self._buffers or module in self._imports_only:
+                continue
+            path = self.modules.get(module)
+            if path is None or not _is_source(path):
+                continue
+            job = _Job(module, self.is_package(module), path, Stamp.of(path))
+            found = _MEMORY.get(job.key) if job.stamp else None
+            if found is None and job.stamp and self.cache:
+                found = self.cache.load(job.stamp, module, job.is_package)
+            if found is None:
+                jobs.append(job)
+            else:  # read whole before (for another configuration): no need to parse it
+                self._keep(job, found)
+        weight = sum(map(_weight, jobs)) // IMPORTS_WEIGHT
+        workers = _workers(weight) if self.parallel and weight >= PARALLEL_MIN_FILES else 1
+        read = _in_workers(jobs, workers, 2, _imports_of)
+        for job, facts in zip(jobs, read if read is not None else _imports_of(jobs), strict=True):
+            self._imports_only[job.module] = facts
 
     def statement_imports(self, module: str, lines: Iterable[int]) -> list[ImportFact] | None:
         """The facts of the import statements starting on ``lines`` of ``module``'s file,
@@ -582,6 +676,11 @@ def _extract_all_flows(jobs: list[_Job]) -> list[tuple[FlowFacts, bytes | None]]
         found = decode_flows(pickled)
         traced.append((found, digest) if found is not None else _extract_flows(job, job.every_return))
     return traced
+
+
+def _imports_of(jobs: list[_Job]) -> list[ImportFacts]:
+    with _no_cyclic_collection():
+        return [import_facts(job.module, job.is_package, load_tree(job.path)) for job in jobs]
 
 
 def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:

@@ -172,6 +172,28 @@ class FileFacts:
         return self.names.unreadable
 
 
+@dataclass(frozen=True)
+class ImportFacts:
+    """A file's imports alone, as :class:`FileFacts` has them, and whether it can be
+    analysed: what a contract needs of a file another passes over (see
+    ``families.vocabulary.prefilter``)."""
+
+    module: str
+    unreadable: Unreadable | None
+    imports: tuple[ImportFact, ...] = ()
+    escaping_imports: tuple[int, ...] = ()
+
+
+def import_facts(module: str, is_package: bool, tree: ast.Module | Unreadable) -> ImportFacts:
+    """The imports of ``module``'s tree, from a walk over its statements alone (the
+    same walk as :func:`extract`'s, without the expressions: a fraction of its cost)."""
+    if isinstance(tree, Unreadable):
+        return ImportFacts(module, tree)
+    walk = _StatementsOnly(module, is_package)
+    walk.body(tree.body, 1, (), _Context())
+    return ImportFacts(module, None, tuple(walk.import_facts), tuple(walk.escaping))
+
+
 def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> tuple[FileFacts, DeclarationFacts]:
     """Every family's facts about ``module`` from its tree, in one walk (but its flow
     facts: see :func:`flow_facts`)."""
@@ -478,6 +500,16 @@ class _Walk:
             definitions=tuple(sorted(self.definitions, key=lambda d: (d.name.line, d.name.col))),
             members=tuple(first.values()),
         )
+
+
+class _StatementsOnly(_Walk):
+    """The walk over statements, without the expressions in them (the calls)."""
+
+    def expressions(self, node: ast.AST | None, scope: tuple[str, ...]) -> None:
+        return
+
+    def local_assignment(self, node: ast.stmt, scope: tuple[str, ...]) -> None:
+        return
 
 
 # Fields that never hold a node: skipping them (and the operator and context nodes)

@@ -21,7 +21,11 @@ from domain_fence.core.families.vocabulary.events import (
     unmatched_module_expressions,
 )
 from domain_fence.core.families.vocabulary.mixins import Mixins
+from domain_fence.core.families.vocabulary.prefilter import Prefilter
 from domain_fence.core.model.findings import Finding
+
+# The view of a module the contract did not read (see VocabularyChecker.passed_over).
+PASSED_OVER = ("passed over",)
 
 
 class VocabularyFamily:
@@ -53,6 +57,9 @@ class VocabularyFamily:
             f"event_bases: {base!r} names no class of the project; is it misspelt?"
             for base in unmatched_event_bases(config, context.index)
         ]
+        # It tells the index which files its declaration scopes read (once the event
+        # bases' modules, which it resolves, are read, together).
+        self.checker(config, context)
         return problems
 
     def covered(self, config: VocabularyConfig, context: Context) -> list[str]:
@@ -64,8 +71,9 @@ class VocabularyFamily:
         return sorted({*covered, *self.checker(config, context).mixins.modules()})
 
     def prepare(self, config: VocabularyConfig, context: Context, modules: list[str]) -> None:
-        prefetch_covered(config, context.index, among=modules)
-        self.checker(config, context).read_ahead_flows(modules)
+        checker = self.checker(config, context)
+        prefetch_covered(config, context.index, among=modules, accepts=checker.accepts)
+        checker.read_ahead_flows(module for module in modules if checker.accepts(module))
 
     def check_module(self, config: VocabularyConfig, context: Context, module: str) -> list[Finding]:
         return sorted(self.checker(config, context).module(module))
@@ -84,10 +92,13 @@ class VocabularyFamily:
         return checker
 
     def module_view(self, config: VocabularyConfig, context: Context, module: str, read: bool) -> object:
+        checker = self.checker(config, context)
+        if checker.passed_over(module):
+            return PASSED_OVER
         facts = context.index.file_facts(module) if read else context.index.known_facts(module)
         if facts is None:
             return ("no source",) if read else None
-        return self.checker(config, context).view(facts)
+        return checker.view(facts)
 
     def answers(self, config: VocabularyConfig, context: Context) -> object:
         checker = self.checker(config, context)
@@ -95,16 +106,31 @@ class VocabularyFamily:
         consulted = tuple(
             sorted((module, tuple(sorted(names))) for module, names in checker.consulted.items() if names)
         )
-        return (mixins, consulted)
+        prefilter = checker.prefilter
+        kept: tuple[tuple[str, ...], bool, tuple[str, ...]] | None = None
+        read: tuple[str, ...] = ()
+        if prefilter is not None:
+            # What decided which files are read, and the files read all the same: a later
+            # run gives a changed file the view this run gave it (see module_view).
+            spellings = tuple(spelling.decode() for spelling in prefilter.spellings)
+            kept = (tuple(sorted(prefilter.names)), prefilter.everything, spellings)
+            read = tuple(sorted(checker.resolver.read | checker.read_before))
+        return (mixins, consulted, kept, read)
 
     def reuse_answers(self, config: VocabularyConfig, context: Context, answers: object) -> None:
         mixins: tuple[tuple[tuple[str, str], str], ...]
         consulted: tuple[tuple[str, tuple[str, ...]], ...]
-        mixins, consulted = answers  # type: ignore[misc]
+        kept: tuple[tuple[str, ...], bool, tuple[str, ...]] | None
+        read: tuple[str, ...]
+        mixins, consulted, kept, read = answers  # type: ignore[misc]
         checker = self.checker(config, context)
         checker.use_mixins(Mixins({(module, qualname): event for (module, qualname), event in mixins}))
         for module, names in consulted:
             checker.consulted.setdefault(module, set()).update(names)
+        if kept is not None:
+            names, everything, spellings = kept
+            found = Prefilter(frozenset(names), everything, tuple(s.encode() for s in spellings), None)
+            checker.use_prefilter(found, frozenset(read))
 
     def outcome(self, config: VocabularyConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
         return ProjectOutcome(tuple(findings))

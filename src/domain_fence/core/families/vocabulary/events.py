@@ -14,8 +14,9 @@ That is the contract's default ``scope`` (``events``); the opt-in scopes of
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, cast
 
 from domain_fence.core.families.config import EVENTS_SCOPE, EventBasePattern, VocabularyConfig
@@ -24,6 +25,13 @@ from domain_fence.core.families.vocabulary.declarations import PARAMETERS, decla
 from domain_fence.core.families.vocabulary.derived import CODE as DERIVED_CODE
 from domain_fence.core.families.vocabulary.derived import DerivedValues
 from domain_fence.core.families.vocabulary.mixins import Mixins, find_mixins
+from domain_fence.core.families.vocabulary.prefilter import (
+    Prefilter,
+    adds_names,
+    declaration_spellings,
+    declarations_reader,
+    find_prefilter,
+)
 from domain_fence.core.families.vocabulary.words import Vocabulary
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
@@ -75,6 +83,7 @@ class EventResolver:
         self._canonical_reads: dict[str, frozenset[str]] = {}
         self._event_reads: dict[str, frozenset[str]] = {}
         self._interned: dict[frozenset[str], frozenset[str]] = {}
+        self.read: set[str] = set()  # the modules whose names were read (see VocabularyChecker.view)
         if carried is not None:
             self._carry(*carried)
         self.bases = frozenset(self.canonical(base) for base in self.event_bases)
@@ -90,6 +99,7 @@ class EventResolver:
         # Which prefix of a name is a module, and which names the patterns match, depend
         # on the module names alone.
         self._split, self._pattern_matches = before._split, before._pattern_matches
+        self.read = set(before.read)
         if not before._tracked:
             return
         self._interned = before._interned
@@ -106,6 +116,7 @@ class EventResolver:
     def facts(self, module: str) -> ModuleFacts | None:
         if self._reads is not None:
             self._reads.add(module)
+        self.read.add(module)
         facts = self.index.file_facts(module)
         return facts.names if facts else None
 
@@ -285,31 +296,36 @@ def _checker(config: VocabularyConfig, index: ProjectIndex) -> VocabularyChecker
 
 def all_vocabulary_findings(config: VocabularyConfig, index: ProjectIndex) -> list[Finding]:
     """The vocabulary findings of every module the contract covers."""
-    covered = prefetch_covered(config, index)
     checker = VocabularyChecker(config, index)
-    modules = sorted({*covered, *checker.mixins.modules()})
+    modules = sorted({*checker.covered(), *checker.mixins.modules()})
     return sorted((finding for module in modules for finding in checker.module(module)), key=FINDING_ORDER)
 
 
-def prefetch_covered(config: VocabularyConfig, index: ProjectIndex, among: Iterable[str] | None = None) -> list[str]:
+def prefetch_covered(
+    config: VocabularyConfig,
+    index: ProjectIndex,
+    among: Iterable[str] | None = None,
+    accepts: Callable[[str], bool] | None = None,
+) -> list[str]:
     """The modules the contract covers, their facts made ready with those of the
     event bases' modules: in one go, so that many files are parsed in parallel.
 
-    Every covered module is read: unlike placement, vocabulary has no bytes
-    prefilter. Skipping a file soundly would need every name an event class can be
-    reached by (subclasses and aliases, anywhere in the project), and finding those
-    means parsing every file that mentions one: on the benchmark's trees that is
-    more files than the covered modules themselves. The fact cache makes the
-    question moot after the first run. With ``among``, only those of these modules."""
+    Those ``accepts`` passes over (see :mod:`.prefilter`) are not read: only whether
+    Python can parse them is checked, together. With ``among``, only those of these
+    modules."""
     covered = [module for module in (index.modules if among is None else among) if config.covers(module)]
+    reading = covered if accepts is None else [module for module in covered if accepts(module)]
+    if accepts is not None and len(reading) < len(covered):
+        chosen = set(reading)
+        index.read_imports(module for module in covered if module not in chosen)
     resolver = EventResolver(index, ())
     base_modules = [resolver.split(base)[0] for base in config.event_bases]
     hint_flows(config, index)
-    index.prefetch([*covered, *(module for module in base_modules if module)])
+    index.prefetch([*reading, *(module for module in base_modules if module)])
     if EVENTS_SCOPE in config.scope:
         # Resolving every class's bases and every call's callee reads the modules they
         # name, then the modules those re-export from: read each step's modules together.
-        pending = {reference for module in covered for reference in _references(resolver.facts(module))}
+        pending = {reference for module in reading for reference in _references(resolver.facts(module))}
         seen = set(pending)
         while pending:
             index.prefetch(sorted({module for module in map(resolver.module_of, pending) if module}))
@@ -423,18 +439,84 @@ class VocabularyChecker:
         self.derived = DerivedValues(
             consulting, self.resolver, self.vocabulary, config.emit_functions, PARAMETERS in config.scope
         )
+        # Which modules are read (see .prefilter): found with the covered modules for the
+        # events scope (which needs the whole project's names), at once for the others.
+        self.prefilter: Prefilter | None = None
+        if self.declaration_scope:  # other contracts reading files in batches read these too
+            index.read_also(self.reader_key, declarations_reader(config, self.vocabulary))
+        if EVENTS_SCOPE not in config.scope:
+            self.prefilter = Prefilter(frozenset(), False, declaration_spellings(self.vocabulary), None)
+        self._accepts: dict[str, bool] = {}
+        self.read_before: frozenset[str] = frozenset()  # what an earlier run read (see view)
+        if before is not None and before.prefilter is not None and self.prefilter is None:
+            self._carry_prefilter(before, carried[1] if carried else "")
 
     @functools.cached_property
     def mixins(self) -> Mixins:
         if EVENTS_SCOPE not in self.config.scope:
             return Mixins({})
-        return find_mixins(self.resolver, self.covered())
+        return find_mixins(self.resolver, [module for module in self.covered() if self.accepts(module)])
 
     def covered(self) -> list[str]:
-        """The modules the contract covers, their facts read ahead when first asked."""
+        """The modules the contract covers, those it must read read ahead when first
+        asked (and, for the events scope, which those are found: see .prefilter)."""
         if self._covered is None:
-            self._covered = prefetch_covered(self.config, self.index)
+            if self.prefilter is None:
+                self.prefilter = find_prefilter(
+                    self.config, self.index, self.vocabulary, self.declaration_scope, self.resolver.bases
+                )
+            self._covered = prefetch_covered(self.config, self.index, accepts=self.accepts)
         return self._covered
+
+    def _carry_prefilter(self, before: VocabularyChecker, edited: str) -> None:
+        """Keep the names that decide which modules are read unless the edited module
+        adds one: then every other module's decision may change, and they are found
+        again (with the facts read so far in memory, the cost is reading the bytes)."""
+        assert before.prefilter is not None
+        if adds_names(self.config, self.index, before.prefilter.names, edited):
+            self._covered = None
+            return
+        self.prefilter = dataclasses.replace(before.prefilter, accepted=None)
+        self._accepts = {module: found for module, found in before._accepts.items() if module != edited}
+        self.read_before = before.read_before
+
+    def accepts(self, module: str) -> bool:
+        """Whether ``module`` must be read to be checked (see .prefilter); True until
+        the events scope's names are known, and for a module checked from a buffer."""
+        if self.prefilter is None or self.index.has_buffer(module):
+            return True
+        found = self._accepts.get(module)
+        if found is None:
+            accepted = self.prefilter.accepted
+            if accepted is not None:
+                found = module in accepted or self.index.modules.get(module) is None
+            elif EVENTS_SCOPE not in self.config.scope:  # decided once for every contract
+                found = self.config.covers(module) and self.index.read_by(self.reader_key, module)
+            else:
+                found = self.prefilter.accepts(self.config, module, self.index.source_bytes(module))
+            self._accepts[module] = found
+        return found
+
+    @property
+    def reader_key(self) -> tuple[str, str]:
+        return ("declarations", self.config.contract)
+
+    def passed_over(self, module: str) -> bool:
+        """``module`` is not read, and no finding of another module read it: what
+        others' findings read of it (its view) is that alone."""
+        return (
+            self.prefilter is not None
+            and module not in self.resolver.read
+            and module not in self.read_before
+            and module not in self.consulted
+            and not self.accepts(module)
+        )
+
+    def use_prefilter(self, prefilter: Prefilter, read: frozenset[str]) -> None:
+        """What decided which modules an earlier run read, and the modules it read
+        (when no module's view changed since, they decide alike)."""
+        self.prefilter, self.read_before = prefilter, read
+        self._accepts.clear()
 
     def use_mixins(self, mixins: Mixins) -> None:
         """The mixins an earlier run found, when no class or base changed since."""
@@ -458,6 +540,14 @@ class VocabularyChecker:
     def module(self, module: str) -> Iterator[Finding]:
         yield from self.mixin_findings(module)
         if not self.config.covers(module):
+            return
+        if not self.accepts(module):  # it can hold no finding but this one
+            unreadable = self.index.unreadable(module)
+            if unreadable is not None:
+                where = Text(module, unreadable.line, 0)
+                yield self.finding(
+                    module, where, "DOM001", module, fingerprints.unanalysable(module), reason=unreadable.reason
+                )
             return
         facts = self.resolver.facts(module) if EVENTS_SCOPE in self.config.scope else None
         declared = self.declarations(module) if self.declaration_scope else None

@@ -59,6 +59,18 @@ def fold(word: str) -> str:
     return word[:-1]
 
 
+def spelled_within(word: str) -> tuple[str, ...]:
+    """What every lower-case word that folds to ``word`` contains: ``word`` itself
+    (``episodes``), or the irregular plural or ``-ies`` form it is folded from
+    (``indices``, ``entries``). A text that contains none of them, ignoring case,
+    holds no identifier with ``word`` among its words."""
+    forms = {word}
+    if word.endswith("y"):
+        forms.add(word[:-1] + "ies")
+    forms.update(plural for plural, singular in _IRREGULAR.items() if singular == word)
+    return tuple(sorted(forms))
+
+
 @lru_cache(maxsize=1 << 16)  # a project names the same identifiers again and again
 def words_of(identifier: str) -> tuple[str, ...]:
     """The folded words of an identifier: what configured entries are matched against."""
@@ -126,6 +138,10 @@ class Vocabulary:
         if identifier not in self._found:
             self._found[identifier] = self._first_entry(identifier)
         return self._found[identifier]
+
+    def first_words(self) -> tuple[str, ...]:
+        """The first (folded) word of every entry: an identifier an entry matches has it."""
+        return tuple(sorted({key[0] for key, _ in self.rules}))
 
     def may_match(self, identifier: str) -> bool:
         """Whether :meth:`match` may find an entry in ``identifier``, wherever it is
