@@ -73,6 +73,26 @@ scope =
 words =
     primary target
     step
+
+[importlinter:contract:reexported]
+name = reexported
+type = vocabulary
+modules =
+    app.runtime
+event_bases =
+    app.runtime.reexport.Reexported
+words =
+    episode
+
+[importlinter:contract:patterns]
+name = patterns
+type = vocabulary
+modules =
+    app.runtime
+event_bases =
+    app.runtime:Tele.*
+words =
+    episode
 """
 
 RUNTIME = ["a", "b", "c", "d"]
@@ -121,6 +141,7 @@ snippet = st.one_of(
     st.builds(lambda r, a: f"{r[1]}\n{a} = {r[0]}", referred, aliases),
     st.builds(lambda r, n, f: f"{r[1]}\nclass {n}({r[0]}):\n    {f}: int = 0", referred, names, identifiers),
     st.builds("class {}:\n    {} = 1".format, names, identifiers),
+    st.builds("class Tele:\n    class {}:\n        {}: int = 0".format, names, identifiers),
     st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}({k}=1)", referred, identifiers),
     st.builds(lambda r, k: f"{r[1]}\ndef g(o):\n    return {r[0]}(label=o.{k})", referred, identifiers),
     st.builds("def f({}): ...".format, identifiers),
@@ -135,6 +156,7 @@ def write_project(root: Path, sources: dict[str, str]) -> None:
         "app/__init__.py": "",
         "app/runtime/__init__.py": "",
         "app/runtime/base.py": "class Event:\n    pass\n\n\ndef emit(**values):\n    pass\n",
+        "app/runtime/reexport.py": "from app.runtime.base import Event as Reexported\n",
         "app/experiment/__init__.py": "",
         "app/shared/__init__.py": "",
         **{f"{module.replace('.', '/')}.py": source for module, source in sources.items()},
@@ -214,6 +236,9 @@ EVENT = "from app.runtime.base import Event\n"
         runtime_b="from app.runtime.base import \uff25vent\nx = \uff25vent(episode=1)\n",
     )
 ).via("identifiers spelled in other scripts")
+@example(  # a pattern's class part with a dot: the file names each part, not the dotted whole
+    sources=project(runtime_c="class Tele:\n    class Step:\n        episode: int = 0\n")
+).via("a pattern naming nested classes")
 @settings(max_examples=150, deadline=timedelta(seconds=20), suppress_health_check=[HealthCheck.too_slow])
 @given(sources=st.fixed_dictionaries(dict.fromkeys(MODULES, module_source)))
 def test_the_contracts_find_what_reading_every_file_finds(sources):

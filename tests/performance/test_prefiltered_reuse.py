@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from perf_support import settle
 from reuse_project import EDITS, append, create, replace, write_project
 from support import run_tool
 
@@ -54,6 +55,7 @@ def project_at(root: Path) -> Path:
     write_project(root)
     for name, text in MORE.items():
         create(root, name, text)
+    settle(root)  # every file as old as the project's: its facts are cached
     return root
 
 
@@ -147,3 +149,44 @@ def test_when_most_files_name_an_event_every_covered_file_is_read(tmp_path):
     assert checker.prefilter is not None and checker.prefilter.everything
     runtime = [m for m in checking.index.modules if m.startswith("shop.runtime.")]
     assert all(checking.index.known_facts(m) is not None for m in runtime)
+
+
+def test_a_full_check_with_the_facts_cached_parses_no_passed_over_file(project, monkeypatch):
+    from domain_fence.core.index import project as index_module
+
+    parsed: list[str] = []
+    imports_of = index_module._imports_of
+    monkeypatch.setattr(
+        index_module, "_imports_of", lambda jobs: parsed.extend(j.module for j in jobs) or imports_of(jobs)
+    )
+    # A new word: every stored result is of another configuration, every fact is not.
+    replace(project, ".importlinter", "words =\n    episode\n", "words =\n    episode\n    area\n")
+    with contextlib.chdir(project):
+        CliRunner().invoke(main, ["check"])
+    assert parsed == []
+
+
+def test_an_editor_buffer_that_changes_what_a_base_resolves_to_is_seen_by_passed_over_files(tmp_path):
+    """The language server's engine keeps its checker across keystrokes: one that makes
+    the configured base name another class must let the files naming that class be read."""
+    root = project_at(tmp_path / "project")
+    create(root, "shop/runtime/other_base.py", "class OtherBase:\n    pass\n")
+    create(
+        root,
+        "shop/runtime/uses_other.py",
+        "from shop.runtime.other_base import OtherBase\n\n\nclass Step(OtherBase):\n    episode_id: int = 0\n",
+    )
+    configuration = load_configuration(root / ".importlinter")
+    configuration.cache_dir = None
+    editor = engine_for(configuration)
+    uses_other = root / "shop/runtime/uses_other.py"
+    assert "DOM101" not in [f.code for f in editor.findings_in(uses_other).reported]
+    # The base the contract names (shop.runtime.base.Event) is now another class.
+    edited = "from shop.runtime.other_base import OtherBase as Event\n"
+    editor.findings_in(root / "shop/runtime/base.py", edited)
+    (root / "shop/runtime/base.py").write_text(edited)
+    fresh = engine_for(configuration)
+    assert [f.code for f in editor.findings_in(uses_other).reported] == [
+        f.code for f in fresh.findings_in(uses_other).reported
+    ]
+    assert "DOM101" in [f.code for f in fresh.findings_in(uses_other).reported]

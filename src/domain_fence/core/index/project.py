@@ -453,9 +453,6 @@ class ProjectIndex:
             self._read_decisions[(key, module)] = decided
         return decided
 
-    def reads_for(self, key: object) -> bool:
-        return key in self._readers
-
     def _forget_decisions(self, module: str) -> None:
         if self._read_decisions:
             for key in self._readers:
@@ -502,17 +499,25 @@ class ProjectIndex:
                 continue
             job = _Job(module, self.is_package(module), path, Stamp.of(path))
             found = _MEMORY.get(job.key) if job.stamp else None
-            if found is None and job.stamp and self.cache:
-                found = self.cache.load(job.stamp, module, job.is_package)
-            if found is None:
-                jobs.append(job)
-            else:  # read whole before (for another configuration): no need to parse it
+            if found is not None:
                 self._keep(job, found)
+                continue
+            cached = self.cache.load_imports(job.stamp, module, job.is_package) if job.stamp and self.cache else None
+            if cached is None:
+                jobs.append(job)
+            else:  # its facts (read whole before, for another configuration) or its imports
+                self._imports_only[module] = ImportFacts(
+                    module, cached.unreadable, cached.imports, cached.escaping_imports
+                )
         weight = sum(map(_weight, jobs)) // IMPORTS_WEIGHT
         workers = _workers(weight) if self.parallel and weight >= PARALLEL_MIN_FILES else 1
         read = _in_workers(jobs, workers, 2, _imports_of)
         for job, facts in zip(jobs, read if read is not None else _imports_of(jobs), strict=True):
             self._imports_only[job.module] = facts
+            if self.cache and job.stamp and facts.unreadable is None:
+                self.cache.store_imports(job.stamp, encode(facts), job.module, job.is_package)
+        if self.cache and len(jobs) >= SAVE_AFTER:
+            self.cache.save()
 
     def statement_imports(self, module: str, lines: Iterable[int]) -> list[ImportFact] | None:
         """The facts of the import statements starting on ``lines`` of ``module``'s file,

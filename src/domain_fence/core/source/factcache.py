@@ -54,7 +54,7 @@ from domain_fence.core.source.factpack import Entry, Pack, pack_bytes, read_pack
 
 if TYPE_CHECKING:
     from domain_fence.core.source.flow import FlowFacts
-    from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts
+    from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts, ImportFacts
 
 FACTS_VERSION = 4  # bump when the meaning of a fact changes without its code changing
 # A file modified this recently may be modified again within the same clock tick
@@ -268,6 +268,23 @@ class FactCache:
         self._new[stamp.path] = (stamp.key, digest, module, is_package, facts, declarations, flows)
         self._save_at_exit()
 
+    def load_imports(self, stamp: Stamp, module: str, is_package: bool) -> FileFacts | ImportFacts | None:
+        """The facts of the file at ``stamp``, or its imports alone when only those were
+        stored (see :meth:`store_imports`); None when the cache has neither."""
+        from domain_fence.core.source.pyfacts import FileFacts, ImportFacts
+
+        entry = self._entry(stamp, module, is_package)
+        found = _decode(entry[4]) if entry is not None else None
+        return found if isinstance(found, (FileFacts, ImportFacts)) and found.module == module else None
+
+    def store_imports(self, stamp: Stamp, imports: bytes, module: str, is_package: bool) -> None:
+        """Keep the (pickled) imports alone of the file at ``stamp``, read for a contract
+        that passes over it; never in place of its whole facts of the same bytes."""
+        known = self._known(stamp.path, module, is_package)
+        if known is not None and known[0] == stamp.key and known[5]:
+            return
+        self.store(stamp, imports, b"", module, is_package)
+
     def store_flows(self, stamp: Stamp, digest: bytes, flows: bytes, module: str, is_package: bool) -> None:
         """Keep the (pickled) flow facts of the file at ``stamp``, extracted from bytes
         whose :func:`bytes_digest` is ``digest``, beside its other facts: only when those
@@ -333,7 +350,7 @@ class FactCache:
                 write_atomically(marker, text.encode())
 
 
-def encode(facts: FileFacts | DeclarationFacts | FlowFacts) -> bytes:
+def encode(facts: FileFacts | DeclarationFacts | FlowFacts | ImportFacts) -> bytes:
     return pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -431,6 +448,7 @@ _FACT_CLASSES = {
         "TopLevelDefinition",
         "MethodDefinition",
         "ImportFact",
+        "ImportFacts",
         "FileFacts",
     )
 } | {("domain_fence.core.source.reading", "Unreadable")}

@@ -442,10 +442,14 @@ class VocabularyChecker:
         # Which modules are read (see .prefilter): found with the covered modules for the
         # events scope (which needs the whole project's names), at once for the others.
         self.prefilter: Prefilter | None = None
+        # The contract's reader of declarations, by its id and what it reads (the
+        # configuration read again may give the same id other words).
+        spellings = declaration_spellings(self.vocabulary)
+        self.reader_key = ("declarations", config.contract, spellings)
         if self.declaration_scope:  # other contracts reading files in batches read these too
             index.read_also(self.reader_key, declarations_reader(config, self.vocabulary))
         if EVENTS_SCOPE not in config.scope:
-            self.prefilter = Prefilter(frozenset(), False, declaration_spellings(self.vocabulary), None)
+            self.prefilter = Prefilter(frozenset(), False, spellings, None)
         self._accepts: dict[str, bool] = {}
         self.read_before: frozenset[str] = frozenset()  # what an earlier run read (see view)
         if before is not None and before.prefilter is not None and self.prefilter is None:
@@ -473,7 +477,9 @@ class VocabularyChecker:
         adds one: then every other module's decision may change, and they are found
         again (with the facts read so far in memory, the cost is reading the bytes)."""
         assert before.prefilter is not None
-        if adds_names(self.config, self.index, before.prefilter.names, edited):
+        names = before.prefilter.names
+        bases = {base.rsplit(".", 1)[-1] for base in self.resolver.bases}  # resolved again
+        if not bases <= names or adds_names(self.config, self.index, names, edited):
             self._covered = None
             return
         self.prefilter = dataclasses.replace(before.prefilter, accepted=None)
@@ -496,10 +502,6 @@ class VocabularyChecker:
                 found = self.prefilter.accepts(self.config, module, self.index.source_bytes(module))
             self._accepts[module] = found
         return found
-
-    @property
-    def reader_key(self) -> tuple[str, str]:
-        return ("declarations", self.config.contract)
 
     def passed_over(self, module: str) -> bool:
         """``module`` is not read, and no finding of another module read it: what

@@ -223,7 +223,14 @@ def _always(module: str, data: bytes, patterns: tuple[EventBasePattern, ...]) ->
     covers naming its literal part."""
     if not data.isascii():
         return True
-    return any(p.covers_module(module) and p.literal_part().encode() in data for p in patterns)
+    return any(p.covers_module(module) and _pattern_literal(p).encode() in data for p in patterns)
+
+
+def _pattern_literal(pattern: EventBasePattern) -> str:
+    """What a file defining a class ``pattern`` names contains: the longest run of its
+    class part without a wildcard or a dot (each part of a qualname is a class name,
+    written whole in the file: ``Event`` for ``Outer.*Event``)."""
+    return max(re.split(r"[*?.]", re.sub(r"\[[^]]*\]", "*", pattern.classes)), key=len)
 
 
 @dataclass(frozen=True)
@@ -240,7 +247,7 @@ class Prefilter:
         """Whether ``module``, with ``data`` as its bytes now, must be read."""
         if data is None or self.everything:
             return True
-        if self.spellings and may_declare(self.spellings, data):
+        if self.spellings and config.covers(module) and may_declare(self.spellings, data):
             return True
         if EVENTS_SCOPE not in config.scope:
             return False
