@@ -5,10 +5,16 @@ import; and the edits that move findings between modules."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
 from pathlib import Path
 
+from click.testing import CliRunner
 from perf_support import SETTLED, edit, settle
+from support import Result, run_tool
+
+from domain_fence.integrations.cli import main
 
 # Each edit settles at its own time: grimp's cache tells versions of a file apart by
 # modification time only (and so would serve a stale graph after two edits at one).
@@ -179,3 +185,25 @@ EDITS = {
         root, ".importlinter", "words =\n    episode\n", "words =\n    episode\n    step\n"
     ),
 }
+
+
+def check(root: Path, *args: str) -> Result:
+    """``domain-fence check`` with its caches, as a user runs it."""
+    return run_tool("domain-fence", "check", "--format", "json", *args, cwd=root)
+
+
+def uncached(root: Path) -> tuple[int, str]:
+    """The report of a run reading every file afresh: in this process (the command is
+    the same), to spare a start-up per comparison."""
+    with contextlib.chdir(root):
+        result = CliRunner().invoke(main, ["check", "--format", "json", "--no-cache"])
+    return result.exit_code, result.stdout
+
+
+def assert_same_as_uncached(root: Path) -> dict:
+    """The cached run's report, asserted equal to an uncached run's."""
+    cached = check(root)
+    code, report = uncached(root)
+    assert cached.returncode == code, (cached.output, report)
+    assert json.loads(cached.stdout) == json.loads(report)
+    return json.loads(report)

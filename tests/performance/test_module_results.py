@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from reuse_project import EDITS, append, changed, replace, write_project
+from reuse_project import EDITS, append, assert_same_as_uncached, changed, check, replace, write_project
 from support import run_tool
 
 from domain_fence.core.engine.resultcache import FORMAT
@@ -36,10 +36,6 @@ REUSABLE = CONTRACTS  # boundary's whole result, while no module's imports chang
 BOUNDARY, MODULE_BY_MODULE = CONTRACTS[0], CONTRACTS[1:]
 
 
-def check(root: Path, *args: str):
-    return run_tool("domain-fence", "check", "--format", "json", *args, cwd=root)
-
-
 def stored_results(root: Path) -> list[Path]:
     """Each contract's stored results (not the module table they share)."""
     directory = root / ".domain_fence_cache" / "results"
@@ -49,21 +45,6 @@ def stored_results(root: Path) -> list[Path]:
 
 def module_tables(root: Path) -> list[Path]:
     return sorted((root / ".domain_fence_cache" / "results").glob("modules-*.pickle"))
-
-
-def uncached(root: Path) -> tuple[int, str]:
-    """The report of a run reading every file afresh: in this process (the command is
-    the same), to spare a start-up per comparison."""
-    with contextlib.chdir(root):
-        result = CliRunner().invoke(main, ["check", "--format", "json", "--no-cache"])
-    return result.exit_code, result.stdout
-
-
-def assert_same_as_uncached(root: Path) -> None:
-    cached = check(root)
-    code, report = uncached(root)
-    assert cached.returncode == code, (cached.output, report)
-    assert json.loads(cached.stdout) == json.loads(report)
 
 
 @pytest.fixture

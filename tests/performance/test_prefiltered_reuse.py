@@ -8,14 +8,12 @@ it was (then nothing else is checked again, and no import graph is built)."""
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from perf_support import settle
-from reuse_project import EDITS, append, create, replace, write_project
-from support import run_tool
+from reuse_project import EDITS, append, assert_same_as_uncached, check, create, replace, write_project
 
 import domain_fence.integrations.importlinter.results as results
 from domain_fence.core.source.pyfacts import ImportFacts
@@ -64,24 +62,6 @@ def project(tmp_path) -> Path:
     root = project_at(tmp_path / "project")
     assert check(root).returncode == 1
     return root
-
-
-def check(root: Path):
-    return run_tool("domain-fence", "check", "--format", "json", cwd=root)
-
-
-def uncached(root: Path) -> tuple[int, str]:
-    with contextlib.chdir(root):
-        result = CliRunner().invoke(main, ["check", "--format", "json", "--no-cache"])
-    return result.exit_code, result.stdout
-
-
-def assert_same_as_uncached(root: Path) -> dict:
-    cached = check(root)
-    code, report = uncached(root)
-    assert cached.returncode == code, (cached.output, report)
-    assert json.loads(cached.stdout) == json.loads(report)
-    return json.loads(report)
 
 
 def codes(report: dict, path: str) -> list[str]:
