@@ -199,3 +199,26 @@ def test_a_baseline_name_holding_a_nul_byte_is_refused_naming_the_option(tmp_pat
     with pytest.raises(ConfigError) as raised:
         parse_placement("p", "p", {"symbols": "x", "allowed_modules": "a", "baseline": "bl\x00.json"}, tmp_path)
     assert raised.value.errors == {"baseline": "'bl\\\\x00.json' is not a file name (it holds a NUL byte)."}
+
+
+@pytest.mark.parametrize(
+    ("classes", "qualname", "literal"),
+    [
+        ("*Event", "StepEvent", "Event"),
+        ("Outer.*Event", "Outer.StepEvent", "Outer"),
+        ("*.Step*", "Outer.StepEvent", "Step"),
+        ("Foo[]_]Bars", "Foo_Bars", "Bars"),
+        ("[!]a]Schema", "XSchema", "Schema"),
+        ("*", "Anything", ""),
+    ],
+)
+def test_an_event_base_patterns_literal_part_is_in_the_file_defining_what_it_matches(classes, qualname, literal):
+    """The prefilter reads a module a pattern covers only when it contains this: so it
+    must lie within one part of every qualname the pattern matches."""
+    config = parse_vocabulary(
+        "v", "v", {"modules": "app", "event_bases": [f"app.events:{classes}"], "words": ["episode"]}, Path(".")
+    )
+    (pattern,) = config.event_base_patterns
+    assert pattern.matches("app.events", qualname)
+    assert pattern.literal_part() == literal
+    assert any(literal in part for part in qualname.split("."))

@@ -139,11 +139,14 @@ def test_a_full_check_with_the_facts_cached_parses_no_passed_over_file(project, 
     monkeypatch.setattr(
         index_module, "_imports_of", lambda jobs: parsed.extend(j.module for j in jobs) or imports_of(jobs)
     )
-    # A new word: every stored result is of another configuration, every fact is not.
-    replace(project, ".importlinter", "words =\n    episode\n", "words =\n    episode\n    area\n")
+    # A new word no file holds: every stored result is of another configuration, no
+    # fact is, and the same files are passed over.
+    replace(project, ".importlinter", "words =\n    episode\n", "words =\n    episode\n    zeppelin\n")
     with contextlib.chdir(project):
         CliRunner().invoke(main, ["check"])
     assert parsed == []
+    engine_ = engine(project)
+    assert engine_.index.known_facts("shop.runtime.filler_00") is None  # passed over, as before
 
 
 def test_an_editor_buffer_that_changes_what_a_base_resolves_to_is_seen_by_passed_over_files(tmp_path):

@@ -65,7 +65,7 @@ from domain_fence.core.model.report import (
 if TYPE_CHECKING:
     from grimp import ImportGraph
 
-    from domain_fence.core.source.pyfacts import FileFacts
+    from domain_fence.core.source.pyfacts import FileFacts, ImportFacts
 
 UNANALYSABLE = fingerprints.UNANALYSABLE
 
@@ -431,7 +431,7 @@ class Engine:
         if module is not None:
             before = self._graph_imports.pop(module, None)
             if before is None and not self.index.has_buffer(module):
-                known = self.index.known_facts(module)
+                known = self.index.known_imports(module)  # its facts, or its imports alone
                 before = None if known is None else _imports(known)
             self.index.forget(module)
             after = self._saved_imports(module)
@@ -702,7 +702,7 @@ _SNAPSHOTS: dict[int, tuple[ProjectIndex, Digests]] = {}
 RenameHistory = Callable[[Path], Mapping[str, str] | None]
 
 
-def _imports(facts: FileFacts) -> frozenset[tuple[str, str | None, int, bool]]:
+def _imports(facts: FileFacts | ImportFacts) -> frozenset[tuple[str, str | None, int, bool]]:
     """What the import graph knows of a module: the modules it imports, on which lines."""
     return frozenset((f.source, f.name, f.line, f.type_checking) for f in facts.imports)
 

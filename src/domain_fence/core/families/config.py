@@ -111,9 +111,11 @@ class EventBasePattern:
         return self.modules.matches_or_below(module)
 
     def literal_part(self) -> str:
-        """The longest run of ``classes`` without a wildcard: every name it matches
-        contains it (``Event`` for ``*Event``; empty for ``*``)."""
-        return max(re.split(r"[*?]", re.sub(r"\[[^]]*\]", "*", self.classes)), key=len)
+        """The longest run of ``classes`` without a wildcard or a dot: the file defining
+        a class it matches contains it (``Event`` for ``*Event`` and ``Outer.*Event``,
+        each part of a qualname being a class name written whole; empty for ``*``)."""
+        without_sets = re.sub(r"\[!?\]?[^]]*\]", "*", self.classes)  # ``[]_]`` holds "]"
+        return max(re.split(r"[*?.]", without_sets), key=len)
 
     def __str__(self) -> str:
         return self.text

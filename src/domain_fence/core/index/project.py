@@ -75,8 +75,9 @@ TYPICAL_FILE_BYTES = 8192  # the mean on Monty's and Django's trees: a file's we
 # Tracing a file's flows costs about as much as all its other facts: fewer are worth workers.
 PARALLEL_MIN_FLOWS = 16
 FLOW_WEIGHT = PARALLEL_MIN_FILES // PARALLEL_MIN_FLOWS
-# Reading a file's imports alone costs about half as much as reading its facts.
-IMPORTS_WEIGHT = 2
+# Reading a file's imports alone costs about two thirds of reading its facts (the parse
+# is most of both): a batch of them is worth workers at about the same size.
+IMPORTS_WEIGHT = 1
 # Parsing fewer files than this, a hint would cost more than the files it saves reading twice.
 PRIME_AFTER = 16
 SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
@@ -502,13 +503,18 @@ class ProjectIndex:
             if found is not None:
                 self._keep(job, found)
                 continue
-            cached = self.cache.load_imports(job.stamp, module, job.is_package) if job.stamp and self.cache else None
-            if cached is None:
+            if not job.stamp or not self.cache:
                 jobs.append(job)
-            else:  # its facts (read whole before, for another configuration) or its imports
-                self._imports_only[module] = ImportFacts(
-                    module, cached.unreadable, cached.imports, cached.escaping_imports
-                )
+                continue
+            whole = self.cache.load(job.stamp, module, job.is_package)
+            if whole is not None:  # read whole before (for another configuration): kept so
+                self._keep(job, whole)
+                continue
+            cached = self.cache.load_imports(job.stamp, module, job.is_package)
+            if isinstance(cached, ImportFacts):
+                self._imports_only[module] = cached
+            else:
+                jobs.append(job)
         weight = sum(map(_weight, jobs)) // IMPORTS_WEIGHT
         workers = _workers(weight) if self.parallel and weight >= PARALLEL_MIN_FILES else 1
         read = _in_workers(jobs, workers, 2, _imports_of)

@@ -24,7 +24,8 @@ from typing import IO
 PACK_FORMAT = "domain-fence facts 2"
 
 # An entry: (stamp key, digest of the bytes, module, is_package, pickled FileFacts,
-# pickled DeclarationFacts, pickled FlowFacts or None while not extracted)
+# pickled DeclarationFacts, pickled FlowFacts or None while not extracted); of a file read
+# for its imports alone: pickled ImportFacts, and empty bytes for its declarations
 Entry = tuple[tuple[int, int, int, int], bytes, str, bool, bytes, bytes, bytes | None]
 Span = tuple[int, int]  # where a pickle is: (offset after the index, length)
 

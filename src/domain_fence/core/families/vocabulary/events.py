@@ -442,10 +442,10 @@ class VocabularyChecker:
         # Which modules are read (see .prefilter): found with the covered modules for the
         # events scope (which needs the whole project's names), at once for the others.
         self.prefilter: Prefilter | None = None
-        # The contract's reader of declarations, by its id and what it reads (the
-        # configuration read again may give the same id other words).
+        # The contract's reader of declarations, by its whole configuration (read again,
+        # the same contract id may cover other modules or have other words).
         spellings = declaration_spellings(self.vocabulary)
-        self.reader_key = ("declarations", config.contract, spellings)
+        self.reader_key: tuple[str, VocabularyConfig] = ("declarations", config)
         if self.declaration_scope:  # other contracts reading files in batches read these too
             index.read_also(self.reader_key, declarations_reader(config, self.vocabulary))
         if EVENTS_SCOPE not in config.scope:
@@ -474,8 +474,9 @@ class VocabularyChecker:
 
     def _carry_prefilter(self, before: VocabularyChecker, edited: str) -> None:
         """Keep the names that decide which modules are read unless the edited module
-        adds one: then every other module's decision may change, and they are found
-        again (with the facts read so far in memory, the cost is reading the bytes)."""
+        adds one, or the event bases now resolve to a class of another name: then every
+        other module's decision may change, and they are found again (with the facts
+        read so far in memory, the cost is reading the bytes)."""
         assert before.prefilter is not None
         names = before.prefilter.names
         bases = {base.rsplit(".", 1)[-1] for base in self.resolver.bases}  # resolved again

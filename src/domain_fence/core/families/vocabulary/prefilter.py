@@ -3,7 +3,9 @@
 A contract over a whole runtime covers thousands of files, and few of them can hold a
 finding. Reading the rest costs most of a cold check: parsing them, and walking their
 trees for facts. A file is read when its bytes may hold one (it is *accepted*); of the
-others only whether Python can parse them is checked (DOM001), which costs a quarter.
+others only their imports are read (parsed, but their expressions not walked: about two
+thirds of the cost), which tells whether Python can parse them (DOM001) and is what
+the boundary's kept result compares.
 
 What may hold a finding, soundly (a property test holds the filtered check to the full
 one on generated projects):
@@ -223,14 +225,7 @@ def _always(module: str, data: bytes, patterns: tuple[EventBasePattern, ...]) ->
     covers naming its literal part."""
     if not data.isascii():
         return True
-    return any(p.covers_module(module) and _pattern_literal(p).encode() in data for p in patterns)
-
-
-def _pattern_literal(pattern: EventBasePattern) -> str:
-    """What a file defining a class ``pattern`` names contains: the longest run of its
-    class part without a wildcard or a dot (each part of a qualname is a class name,
-    written whole in the file: ``Event`` for ``Outer.*Event``)."""
-    return max(re.split(r"[*?.]", re.sub(r"\[[^]]*\]", "*", pattern.classes)), key=len)
+    return any(p.covers_module(module) and p.literal_part().encode() in data for p in patterns)
 
 
 @dataclass(frozen=True)
@@ -239,7 +234,9 @@ class Prefilter:
     contract's results: a later run decides a changed file with them)."""
 
     names: frozenset[str]  # see EventNames; empty without the events scope
-    everything: bool  # events scope whose emit functions end in a wildcard: every file is read
+    # every covered file is read: an emit function ends in a wildcard, or most files
+    # mention a name before any is learnt (see EventNames._sources)
+    everything: bool
     spellings: tuple[bytes, ...]  # see declaration_spellings; empty without a declaration scope
     accepted: frozenset[str] | None  # None: decided from the bytes of each module asked about
 
