@@ -522,8 +522,6 @@ class ProjectIndex:
             self._imports_only[job.module] = facts
             if self.cache and job.stamp and facts.unreadable is None:
                 self.cache.store_imports(job.stamp, encode(facts), job.module, job.is_package)
-        if self.cache and len(jobs) >= SAVE_AFTER:
-            self.cache.save()
 
     def statement_imports(self, module: str, lines: Iterable[int]) -> list[ImportFact] | None:
         """The facts of the import statements starting on ``lines`` of ``module``'s file,
