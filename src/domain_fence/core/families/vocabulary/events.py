@@ -442,10 +442,12 @@ class VocabularyChecker:
         # Which modules are read (see .prefilter): found with the covered modules for the
         # events scope (which needs the whole project's names), at once for the others.
         self.prefilter: Prefilter | None = None
-        # The contract's reader of declarations, by its whole configuration (read again,
-        # the same contract id may cover other modules or have other words).
+        # The contract's reader of declarations, by this configuration (read again, the
+        # same contract id may cover other modules or have other words): by its identity,
+        # as hashing it hashes every word and module expression, and the reader holds it,
+        # so no other configuration takes its id.
         spellings = declaration_spellings(self.vocabulary)
-        self.reader_key: tuple[str, VocabularyConfig] = ("declarations", config)
+        self.reader_key = ("declarations", config.contract, id(config))
         if self.declaration_scope:  # other contracts reading files in batches read these too
             index.read_also(self.reader_key, declarations_reader(config, self.vocabulary))
         if EVENTS_SCOPE not in config.scope:
