@@ -61,3 +61,11 @@ EXPERIMENT_WORDS = [
     "post episode",
     "terminal state -> recognized state",
 ]
+
+
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    """Write each file of ``files`` (path relative to ``root``: text) below ``root``."""
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")

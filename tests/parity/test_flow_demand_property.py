@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import write_tree
 
 from domain_fence.core.families.vocabulary.derived import DerivedValues
 from domain_fence.integrations.importlinter.configuration import load_configuration
@@ -109,10 +110,7 @@ def write_project(root: Path, sources: dict[str, str]) -> None:
         "app/shared/util.py": UTIL,
         **{f"app/runtime/{name}.py": source for name, source in sources.items()},
     }
-    for relative, text in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_tree(root, files)
 
 
 def findings(root: Path) -> list[tuple[str, int, int, str, str]]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import write_tree
 
 from domain_fence.integrations.importlinter.configuration import load_configuration
 from domain_fence.integrations.importlinter.session import engine_for
@@ -96,10 +97,7 @@ def write_project(root: Path, sources: dict[str, str], shared_imports_experiment
         "app/experiment/mode.py": "",
         **{f"app/runtime/{name}.py": source for name, source in sources.items()},
     }
-    for relative, text in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_tree(root, files)
 
 
 def locations(findings) -> set[tuple[str, int, int, str]]:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from support import write_tree
 
 from domain_fence.core.families.vocabulary import prefilter
 from domain_fence.core.families.vocabulary.events import VocabularyChecker
@@ -161,10 +162,7 @@ def write_project(root: Path, sources: dict[str, str]) -> None:
         "app/shared/__init__.py": "",
         **{f"{module.replace('.', '/')}.py": source for module, source in sources.items()},
     }
-    for relative, text in files.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    write_tree(root, files)
 
 
 def reported(root: Path) -> list[tuple[str, str, int, int, str, str]]:

@@ -14,7 +14,10 @@ from click.testing import CliRunner
 from perf_support import SETTLED, edit, settle
 from support import Result, run_tool
 
+from domain_fence.core.engine.engine import Engine
 from domain_fence.integrations.cli import main
+from domain_fence.integrations.importlinter.configuration import load_configuration
+from domain_fence.integrations.importlinter.session import engine_for
 
 # Each edit settles at its own time: grimp's cache tells versions of a file apart by
 # modification time only (and so would serve a stale graph after two edits at one).
@@ -207,3 +210,16 @@ def assert_same_as_uncached(root: Path) -> dict:
     assert cached.returncode == code, (cached.output, report)
     assert json.loads(cached.stdout) == json.loads(report)
     return json.loads(report)
+
+
+def checked_engine(root: Path, cache: bool = True) -> Engine:
+    """The engine that checked every contract as ``domain-fence check`` does (its
+    ``checked`` says which modules each contract checked)."""
+    configuration = load_configuration(root / ".importlinter")
+    if not cache:
+        configuration.cache_dir = None
+    engine = engine_for(configuration)
+    engine.validate()
+    engine.check()
+    engine.save()
+    return engine

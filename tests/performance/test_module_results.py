@@ -18,7 +18,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from reuse_project import EDITS, append, assert_same_as_uncached, changed, check, replace, write_project
+from reuse_project import (
+    EDITS,
+    append,
+    assert_same_as_uncached,
+    changed,
+    check,
+    checked_engine,
+    replace,
+    write_project,
+)
 from support import run_tool
 
 from domain_fence.core.engine.resultcache import FORMAT
@@ -101,14 +110,7 @@ def test_lint_imports_reports_what_it_reports_without_cache(project):
 
 def checked_modules(root: Path, cache: bool = True) -> dict[str, list[str]]:
     """Check every contract as ``domain-fence check`` does; which modules each checked."""
-    configuration = load_configuration(root / ".importlinter")
-    if not cache:
-        configuration.cache_dir = None
-    engine = engine_for(configuration)
-    engine.validate()
-    engine.check()
-    engine.save()
-    return engine.checked
+    return checked_engine(root, cache).checked
 
 
 def test_after_a_leaf_is_edited_only_that_module_is_checked_again(project):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from perf_support import settle
-from reuse_project import EDITS, append, assert_same_as_uncached, check, create, replace, write_project
+from reuse_project import EDITS, append, assert_same_as_uncached, check, checked_engine, create, replace, write_project
 
 import domain_fence.integrations.importlinter.results as results
 from domain_fence.core.source.pyfacts import ImportFacts
@@ -80,19 +80,8 @@ def test_every_edit_in_turn_reports_what_a_run_without_cache_reports(project):
             assert "DOM001" in codes(report, "shop/runtime/filler_05.py")
 
 
-def engine(root: Path, cache: bool = True):
-    configuration = load_configuration(root / ".importlinter")
-    if not cache:
-        configuration.cache_dir = None
-    checking = engine_for(configuration)
-    checking.validate()
-    checking.check()
-    checking.save()
-    return checking
-
-
 def test_a_file_that_can_hold_no_finding_is_read_for_its_imports_alone(tmp_path):
-    index = engine(project_at(tmp_path), cache=False).index
+    index = checked_engine(project_at(tmp_path), cache=False).index
     assert index.known_facts("shop.runtime.filler_00") is None
     assert isinstance(index.known_imports("shop.runtime.filler_00"), ImportFacts)
     assert index.known_facts("shop.runtime.events") is not None  # it defines an event
@@ -105,7 +94,7 @@ def test_an_edit_to_a_passed_over_file_checks_it_alone_and_builds_no_graph(proje
     build = results.build_graph
     monkeypatch.setattr(results, "build_graph", lambda *a, **k: built.append(1) or build(*a, **k))
     PASSED_OVER_EDITS["a passed-over module edited"](project)
-    checked = engine(project).checked
+    checked = checked_engine(project).checked
     assert checked["events-speak-runtime"] == ["shop.runtime.filler_03"]
     assert checked["declarations-speak-runtime"] == ["shop.runtime.filler_03"]
     assert checked["runtime-knows-no-experiment"] == []  # its imports are as they were
@@ -120,7 +109,7 @@ def test_when_most_files_name_an_event_every_covered_file_is_read(tmp_path):
             f"shop/runtime/model_{n:02}.py",
             f"from shop.runtime.base import Event\n\n\nclass M{n}(Event):\n    pass\n",
         )
-    checking = engine(root, cache=False)
+    checking = checked_engine(root, cache=False)
     checker = next(
         value[1]
         for key, value in checking.context.memo.items()
@@ -145,8 +134,8 @@ def test_a_full_check_with_the_facts_cached_parses_no_passed_over_file(project, 
     with contextlib.chdir(project):
         CliRunner().invoke(main, ["check"])
     assert parsed == []
-    engine_ = engine(project)
-    assert engine_.index.known_facts("shop.runtime.filler_00") is None  # passed over, as before
+    checking = checked_engine(project)
+    assert checking.index.known_facts("shop.runtime.filler_00") is None  # passed over, as before
 
 
 def test_an_editor_buffer_that_changes_what_a_base_resolves_to_is_seen_by_passed_over_files(tmp_path):
