@@ -38,7 +38,7 @@ if {off}:
     from domain_fence.core.index import project
     extract = project._extract
     project._extract = lambda job: extract(dataclasses.replace(job, trace=()))
-    project.ProjectIndex.flows = lambda self, module: None
+    project.ProjectIndex.flows = lambda self, module, needs=(): None
     project.ProjectIndex.prefetch_flows = lambda self, modules, *args, **kwargs: None
     project.ProjectIndex.function_returns = lambda self, module, qualname: None
 from domain_fence.integrations.cli import run  # the console script's entry, as users run it

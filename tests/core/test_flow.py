@@ -13,7 +13,20 @@ import pytest
 
 from domain_fence.core.source import pyfacts
 from domain_fence.core.source.factcache import decode_flows, encode
-from domain_fence.core.source.flow import CALL, FIELD, KEY, KEYWORD, MAX_NESTING, PARAMETER, READ, FlowFacts
+from domain_fence.core.source.flow import (
+    ALL_CALLEES,
+    ATTRIBUTE,
+    CALL,
+    CAPITALIZED,
+    FIELD,
+    KEY,
+    KEYWORD,
+    MAX_NESTING,
+    PARAMETER,
+    READ,
+    FlowFacts,
+    callee_names,
+)
 from domain_fence.core.source.pyfacts import extract, flow_facts
 
 SOURCE = """
@@ -224,3 +237,89 @@ def test_subscript_keys_and_helpers_read_as_written():
         ("store", "lm.store", READ),
         ("get_epoch", "lm.store.get_epoch()", CALL),
     }
+
+
+FILTERED = """
+from pkg.events import Recognized, ObjectEvent
+from pkg.factories import make_event
+from pkg import log
+
+alias = Recognized  # resolved: its keywords are Recognized's
+
+
+class Learner:
+    def step(self):
+        label = self.primary_target
+        Recognized(label=label)
+        ObjectEvent(label=label)
+        alias(label=label)
+        make_event(label=label)
+        log.record(label=label)
+
+    def attributes(self):
+        event = helper_build()
+        event.label = self.primary_target
+"""
+
+
+def keyword_targets(callees):
+    flows = flow_facts("pkg.learner", False, ast.parse(FILTERED), callees=callees)
+    return flows, sorted({s.target.rpartition(".")[2] for s in flows.sinks if s.kind == KEYWORD})
+
+
+@pytest.mark.parametrize(
+    ("callees", "traced"),
+    [
+        (ALL_CALLEES, ["ObjectEvent", "Recognized", "make_event", "record"]),
+        (("Event",), ["ObjectEvent"]),  # a suffix of the last part, as resolved
+        (("make_event", "Recognized"), ["Recognized", "make_event"]),
+        ((CAPITALIZED,), ["ObjectEvent", "Recognized"]),
+        ((), []),
+    ],
+)
+def test_only_the_keywords_given_to_the_callees_asked_for_are_traced(callees, traced):
+    flows, found = keyword_targets(callees)
+    assert found == traced
+    assert flows.callees == callee_names(callees)
+    # Every other sink is the same whatever the callees: attribute sinks are kept.
+    assert [s for s in flows.sinks if s.kind != KEYWORD] == [
+        s for s in facts(FILTERED).flows.sinks if s.kind != KEYWORD
+    ]
+    assert [s.name for s in flows.sinks if s.kind != KEYWORD] == ["label"]
+
+
+def test_a_traced_keyword_s_sources_do_not_depend_on_which_other_calls_are_traced():
+    whole, _ = keyword_targets(ALL_CALLEES)
+    alone, _ = keyword_targets(("make_event",))
+    (sink,) = [s for s in alone.sinks if s.kind == KEYWORD]
+    assert sink in whole.sinks
+    assert [s.identifier for s in sink.sources] == ["primary_target"]
+
+
+def test_flow_facts_say_which_callees_they_cover():
+    flows, _ = keyword_targets(("Event", CAPITALIZED))
+    assert flows.covers(["ObjectEvent", "Recognized", "CharField"])
+    assert not flows.covers(["Recognized", "make_event"])
+    assert flows.covers([])
+    assert keyword_targets(ALL_CALLEES)[0].covers(["make_event", ""])
+    assert decode_flows(encode(flows)) == flows  # cached with what they cover
+    assert callee_names(["b", "a", "b"]) == ("a", "b")
+    assert callee_names(["a", ""]) == ALL_CALLEES
+
+
+def test_a_function_is_interpreted_when_it_defines_a_class_or_sets_an_attribute_of_what_a_call_built():
+    flows = facts(
+        "def build(self):\n"
+        "    class Local(Event):\n"
+        "        label: str = EPISODE_LABEL\n"
+        "    return Local\n\n\n"
+        "def fill(self):\n"
+        "    made = Made()\n"
+        "    made.label = self.primary_target\n\n\n"
+        "def quiet(self, holder):\n"
+        "    holder.label = self.primary_target\n"
+    ).flows
+    assert [(s.kind, s.target, s.scope, s.name) for s in flows.sinks] == [
+        (FIELD, "build.Local", "build.Local", "label"),
+        (ATTRIBUTE, "Made", "fill", "label"),
+    ]

@@ -390,3 +390,29 @@ _NAMES = st.lists(st.sampled_from(["Field", "CharField", "emit_event", "a", "aa"
 def test_looking_where_a_name_occurs_answers_as_the_one_expression_does(names, pieces):
     data, hints = b"".join(pieces), tuple(name.encode() for name in names)
     assert index_module._may_build(hints, data) is _one_expression(hints, data)
+
+
+def test_a_file_traced_as_it_was_parsed_for_other_callees_is_traced_again_for_the_ones_it_builds(
+    project, monkeypatch, traced
+):
+    # Traced as it was parsed (it names the event base), before the event classes are
+    # known: the keywords given to the classes (capitalized) and to the hinted names.
+    # It builds an event of a lowercase class, whose keywords were not traced then.
+    (project / "leaks" / "runtime" / "lowercase.py").write_text(
+        "from leaks.runtime.events import Event, Recognized\n\n\n"
+        "class telemetry_record(Event):\n    label: str = ''\n\n\n"
+        "def step(self):\n"
+        "    Recognized(lm_id=self.lm_id)\n"
+        "    return telemetry_record(label=self.primary_target)\n",
+        encoding="utf-8",
+    )
+    settle(project)
+    found = check(project, cached=False)
+    assert "DOM105:leaks.runtime.lowercase:step:telemetry_record(label)<-primary_target" in found
+    assert traced.count("leaks.runtime.lowercase") == 2
+    # The second trace covers both: a later process finds it in the cache as it is.
+    check(project)
+    forget(monkeypatch)
+    traced.clear()
+    assert check(project) == found
+    assert traced == []

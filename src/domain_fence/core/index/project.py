@@ -37,7 +37,7 @@ from domain_fence.core.source.factcache import (
     decode_flows,
     encode,
 )
-from domain_fence.core.source.flow import FlowFacts, Source
+from domain_fence.core.source.flow import ALL_CALLEES, CAPITALIZED, FlowFacts, Source, callee_names
 from domain_fence.core.source.listing import listed_since
 from domain_fence.core.source.modules import (
     Discovery,
@@ -202,13 +202,16 @@ class ProjectIndex:
         self._declarations[module] = declarations
         return declarations
 
-    def flows(self, module: str) -> FlowFacts | None:
-        """Where the values ``module`` passes come from (:func:`~.pyfacts.flow_facts`);
+    def flows(self, module: str, needs: Iterable[str] = ALL_CALLEES) -> FlowFacts | None:
+        """Where the values ``module`` passes come from (:func:`~.pyfacts.flow_facts`),
+        the keywords of the calls to ``needs`` traced at least (:meth:`FlowFacts.covers`);
         None for a module without facts or one that cannot be read. Extracted only when
         first asked for (DOM105 asks for the modules that may build an event, and the
         helpers they call), then found in memory or in the fact cache like any fact."""
-        if module not in self._flows:
-            self._flows[module] = self._find_flows(module)
+        needs = callee_names(needs)
+        known = self._flows.get(module)
+        if module not in self._flows or (known is not None and not known.covers(needs)):
+            self._flows[module] = self._find_flows(module, needs=needs)
         return self._flows[module]
 
     def function_returns(self, module: str, qualname: str) -> tuple[Source, ...] | None:
@@ -217,58 +220,74 @@ class ProjectIndex:
         flow facts hold the return values of the helpers its own sinks call; the first
         time another is asked for, every return value of the module is traced."""
         if module not in self._flows:  # a helper's module: traced whole, unless known already
-            self._flows[module] = self._find_flows(module, every_return=True)
+            self._flows[module] = self._find_flows(module, every_return=True, needs=())
         flows = self._flows[module]
         found = flows.function_returns(qualname) if flows is not None else None
-        if found == ():  # not traced
-            flows = self._flows[module] = self._find_flows(module, every_return=True, partial=False)
+        if found == () and flows is not None:  # not traced
+            flows = self._flows[module] = self._find_flows(
+                module, every_return=True, partial=False, needs=flows.callees
+            )
             found = flows.function_returns(qualname) if flows is not None else None
         return found
 
     def prefetch_flows(
-        self, modules: Iterable[str], every_return: bool = False, wanted: Mapping[str, Iterable[str]] | None = None
+        self,
+        modules: Iterable[str],
+        every_return: bool = False,
+        wanted: Mapping[str, Iterable[str]] | None = None,
+        needs: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         """Make the flow facts of ``modules`` ready, tracing together (in parallel when
         there are many) those neither in memory nor in the cache: asked for one by one,
         they would be traced one by one. With ``every_return`` (helpers' modules) every
         return value of those traced now is; ``wanted`` (module -> qualnames of its
         functions a check will look up): those whose flow facts lack one are traced again,
-        whole, with the others rather than alone when it is looked up."""
+        whole, with the others rather than alone when it is looked up. ``needs``: module
+        -> the callees whose keywords must be traced (:meth:`flows`), none for a module
+        it leaves out; every callee's without it."""
         modules = list(dict.fromkeys(modules))
         wanted = wanted or {}
+
+        def needed(module: str) -> tuple[str, ...]:
+            return ALL_CALLEES if needs is None else callee_names(needs.get(module, ()))
+
         # A module not read yet is parsed once for its facts and its flows together.
         fresh = (m for m in modules if m not in self._facts and m not in self._flows)
-        self.prefetch(fresh, trace_all=True, every_return=every_return)
+        self.prefetch(fresh, trace_all=True, every_return=every_return, callees=needed)
         jobs = []
         for module in modules:
             if module in self._buffers:
                 continue
-            lookups = wanted.get(module, ())
+            lookups, callees = wanted.get(module, ()), needed(module)
             if module in self._flows:
                 before = self._flows[module]
-                if not _lacks(before, lookups):
+                if not _lacks(before, lookups) and (before is None or before.covers(callees)):
                     continue
                 job = self._flow_job(module)
                 known = self._known_flows(job) if job is not None else None
-                if known is not None and known.every_return:  # traced whole since, elsewhere
+                if known is not None and _serves(known, lookups, callees):  # traced since, elsewhere
                     self._flows[module] = known
                     continue
             else:
                 job = self._flow_job(module)
                 before = self._known_flows(job) if job is not None else None
-                if job is None or (before is not None and not _lacks(before, lookups)):
-                    self.flows(module)
+                if job is None or (before is not None and _serves(before, lookups, callees)):
+                    self.flows(module, callees)
                     continue
             if job is not None:  # traced whole if it was traced in part before
-                jobs.append(dataclasses.replace(job, every_return=every_return or before is not None))
+                traced = callee_names((*callees, *(before.callees if before is not None else ())))
+                jobs.append(dataclasses.replace(job, every_return=every_return or before is not None, callees=traced))
         if len(jobs) < PARALLEL_MIN_FLOWS or not self.parallel:
             return  # traced when asked for
         for job, (found, digest) in zip(jobs, _extract_all_flows(jobs), strict=True):
             self._flows[job.module] = self._keep_flows(job, found, digest)
 
-    def _find_flows(self, module: str, every_return: bool = False, partial: bool = True) -> FlowFacts | None:
-        """The module's flow facts, tracing ``every_return`` if they must be traced;
-        known ones whose return values are traced only in part will do if ``partial``."""
+    def _find_flows(
+        self, module: str, every_return: bool = False, partial: bool = True, needs: tuple[str, ...] = ALL_CALLEES
+    ) -> FlowFacts | None:
+        """The module's flow facts, tracing ``every_return`` if they must be traced, and
+        the keywords of the calls to ``needs`` at least; known ones whose return values
+        are traced only in part will do if ``partial``."""
         job = self._flow_job(module)
         if job is None:
             return None
@@ -276,8 +295,10 @@ class ProjectIndex:
             tree = parse_source(self._buffers[module], str(job.path))
             return flow_facts(module, job.is_package, tree, every_return)
         found = self._known_flows(job)
-        if found is None or not (partial or found.every_return):
-            return self._keep_flows(job, *_extract_flows(job, every_return))
+        if found is None or not (partial or found.every_return) or not found.covers(needs):
+            # What was traced before is traced again, with what is needed now.
+            traced = callee_names((*needs, *(found.callees if found is not None else ())))
+            return self._keep_flows(job, *_extract_flows(dataclasses.replace(job, callees=traced), every_return))
         if job.stamp:
             _FLOWS[job.key] = found
         return found
@@ -335,12 +356,15 @@ class ProjectIndex:
         every_return: bool = False,
         mentioning: Iterable[str] = (),
         among: Callable[[str], bool] | None = None,
+        callees: Callable[[str], tuple[str, ...]] | None = None,
     ) -> None:
         """Make the facts of ``modules`` ready, parsing those neither in memory nor in
         the cache, in parallel when there are many. Their flow facts are extracted from
         the same trees for the files that mention a name of :meth:`trace_when_mentioned`
-        or of ``mentioning`` (in a module ``among`` accepts), or for every file with
-        ``trace_all`` (tracing every return value with ``every_return``)."""
+        or of ``mentioning`` (in a module ``among`` accepts), tracing the keywords given
+        to those names; or for every file with ``trace_all`` (tracing every return value
+        with ``every_return``, and the keywords given to the ``callees`` of the module,
+        every call's without it)."""
         extra = tuple(name.encode("utf-8") for name in mentioning if name)
         modules = list(modules)
         with _no_cyclic_collection():
@@ -353,7 +377,14 @@ class ProjectIndex:
                     self._facts[module] = None
                     continue
                 trace = (b"",) if trace_all else self._names_to_trace(module, extra, among)
-                job = _Job(module, self.is_package(module), path, Stamp.of(path), trace, every_return)
+                # The keywords traced: those of the calls to the names that led here (an
+                # emit function's), and to any class (the event classes are not known yet).
+                names = (
+                    callees(module)
+                    if trace_all and callees
+                    else callee_names((CAPITALIZED, *(name.decode() for name in trace)))
+                )
+                job = _Job(module, self.is_package(module), path, Stamp.of(path), trace, every_return, names)
                 found = _MEMORY.get(job.key) if job.stamp else None
                 if found is None and job.stamp and self.cache:
                     found = self.cache.load(job.stamp, module, job.is_package)
@@ -369,7 +400,12 @@ class ProjectIndex:
                 for primer in primers.values():
                     primer()
                 self.prefetch(
-                    modules, trace_all=trace_all, every_return=every_return, mentioning=mentioning, among=among
+                    modules,
+                    trace_all=trace_all,
+                    every_return=every_return,
+                    mentioning=mentioning,
+                    among=among,
+                    callees=callees,
                 )
                 return
             for job, (facts, pickled, declarations, traced) in zip(
@@ -583,6 +619,7 @@ class _Job:
     stamp: Stamp | None  # None when the file cannot be stat'ed: parsed (to say why), not cached
     trace: tuple[bytes, ...] = ()  # extract the flow facts too when the bytes mention one of these
     every_return: bool = False  # the flow facts extracted trace every function's return value
+    callees: tuple[str, ...] = ALL_CALLEES  # and the keywords given to these (FlowFacts.callees)
 
     @property
     def key(self) -> tuple[Stamp | None, str, bool]:
@@ -607,7 +644,7 @@ def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, b
         return (*extract(job.module, job.is_package, load_tree(job.path)), None)
     data, tree = _read_tree(job.path)
     if isinstance(data, bytes) and not isinstance(tree, Unreadable) and _may_build(job.trace, data):
-        facts, declarations, flows = extract_traced(job.module, job.is_package, tree, job.every_return)
+        facts, declarations, flows = extract_traced(job.module, job.is_package, tree, job.every_return, job.callees)
         return facts, declarations, (flows, bytes_digest(data))
     return (*extract(job.module, job.is_package, tree), None)
 
@@ -615,6 +652,12 @@ def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, b
 def _lacks(flows: FlowFacts | None, qualnames: Iterable[str]) -> bool:
     """Whether ``flows`` cannot tell what one of the functions ``qualnames`` returns."""
     return flows is not None and any(flows.function_returns(qualname) == () for qualname in qualnames)
+
+
+def _serves(flows: FlowFacts, qualnames: Iterable[str], callees: tuple[str, ...]) -> bool:
+    """Whether ``flows`` tell what the functions ``qualnames`` return and trace the
+    keywords given to ``callees``."""
+    return not _lacks(flows, qualnames) and flows.covers(callees)
 
 
 def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:
@@ -667,7 +710,7 @@ def _extract_flows(job: _Job, every_return: bool = False) -> tuple[FlowFacts, by
     when it cannot be read: such flows are never cached)."""
     data, tree = _read_tree(job.path)
     with _no_cyclic_collection():
-        flows = flow_facts(job.module, job.is_package, tree, every_return)
+        flows = flow_facts(job.module, job.is_package, tree, every_return, job.callees)
     return flows, bytes_digest(data) if data is not None else None
 
 

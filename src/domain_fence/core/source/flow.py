@@ -20,12 +20,19 @@ asks for few: by default only the helpers the module's own sinks call are traced
 The facts are word-independent: every identifier is kept (interned, one per
 identifier and sink), and matching them against a contract's words is left to the
 check, so the fact cache stays valid whatever the configuration says. Which calls build
-events is not known here either (that needs the whole project): every call with
-keywords is a candidate. Tracing every function costs about as much as all the other
-facts of a file together, so these facts are not extracted with the others: the index
-extracts them when the check asks (``ProjectIndex.flows``), for the modules whose other
-facts show that they may build an event and for the helpers those call, and caches
-them beside the file's other facts.
+events is not known here either (that needs the whole project): the caller says which
+callees' keywords to trace (``callees``: suffixes of the callee's last part, as
+resolved, or every name that starts with a capital letter), and the facts say which
+they trace (:attr:`FlowFacts.callees`). A check that needs another callee's (its
+event classes and emit functions, known from the module's other facts) has them traced
+again, so they serve any configuration all the same. Most calls with keywords build
+no event (``ValidationError(msg, code=...)``, ``super().__init__(**kwargs)``), and
+following their values cost half of the tracing on a Django-shaped tree.
+
+Tracing costs about as much as all the other facts of a file together, so these facts
+are not extracted with the others: the index extracts them when the check asks
+(``ProjectIndex.flows``), for the modules whose other facts show that they may build an
+event and for the helpers those call, and caches them beside the file's other facts.
 """
 
 from __future__ import annotations
@@ -108,6 +115,14 @@ class FlowFacts:
     # helper found to return nothing is kept, as ()
     returns: dict[str, tuple[Source, ...]] = field(default_factory=dict)
     every_return: bool = True
+    # The calls whose keywords were traced: those whose callee's last part ends with one
+    # of these (see :func:`traced_callee`); ALL_CALLEES, every call.
+    callees: tuple[str, ...] = ("",)
+
+    def covers(self, names: Iterable[str]) -> bool:
+        """Whether the keywords of every call of a callee whose last part is one of
+        ``names`` were traced."""
+        return all(traced_callee(self.callees, name) for name in names)
 
     def function_returns(self, qualname: str) -> tuple[Source, ...] | None:
         """What the return values of ``qualname`` are derived from: None when nothing
@@ -117,6 +132,27 @@ class FlowFacts:
         if found is not None:
             return found or None
         return None if self.every_return else ()
+
+
+ALL_CALLEES: tuple[str, ...] = ("",)  # every name ends with ""
+# Among callees, every name that starts with a capital letter: a class, most often. An
+# event is a class, so a file is traced for these before the project's event classes
+# are known. No identifier ends with it.
+CAPITALIZED = "<Capitalized>"
+
+
+def callee_names(names: Iterable[str]) -> tuple[str, ...]:
+    """``names`` as :attr:`FlowFacts.callees` holds them: sorted, once each."""
+    found = set(names)
+    return ALL_CALLEES if "" in found else tuple(sorted(found))
+
+
+def traced_callee(callees: tuple[str, ...], callee: str) -> bool:
+    """Whether the keywords given to ``callee`` (a dotted name) are traced when only the
+    callees ``callees`` are: its last part ends with one of them (``CharField`` with
+    ``Field``), or starts with a capital letter and they hold :data:`CAPITALIZED`."""
+    last = callee.rpartition(".")[2]
+    return any(last.endswith(name) for name in callees) or (last[:1].isupper() and CAPITALIZED in callees)
 
 
 # While a body is interpreted a source is (identifier, node, kind, callee): cheap to make
@@ -132,20 +168,33 @@ def module_flows(
     tree: ast.Module,
     resolve: Resolve,
     keyword_calls: Iterable[tuple[ast.Call, str]],
+    other_sink_scopes: Iterable[str],
     every_return: bool = False,
+    callees: tuple[str, ...] = ALL_CALLEES,
 ) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
     to through the module's imports; ``keyword_calls`` are the calls with keywords and
-    the qualnames of the scopes they are in (found by the module's fact walk). A
-    function that makes none and sets no attribute of a local holds no sink: only its
-    return value is traced, quickly, when asked for (``every_return``, or a sink of
-    the module calls it); in one that does, only the statements that can bear on a
-    keyword's, an attribute's or the return value are interpreted."""
+    the qualnames of the scopes they are in, ``other_sink_scopes`` those of the scopes
+    that set an attribute of a local a call was assigned to, or define a class (both
+    found by the module's fact walk). A function that is none of these, nor around
+    one, holds no sink: only its return value is traced, quickly, when asked for
+    (``every_return``, or a sink of the module calls it); in one that is, only the
+    statements that can bear on a keyword's, an attribute's or the return value are
+    interpreted.
+
+    Only the keywords of calls to ``callees`` (:func:`traced_callee`, of the callee as
+    resolved) are traced: a check needs those of the calls that build an event or
+    emit one, a few of the many calls with keywords."""
+    callees = callee_names(callees)
     by_scope: dict[str, list[ast.Call]] = {}
     for call, scope in keyword_calls:
+        if callees != ALL_CALLEES:
+            reference = _dotted(call.func)
+            if reference is None or not traced_callee(callees, resolve(reference)):
+                continue
         by_scope.setdefault(scope, []).append(call)
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    collector = _Collector(module, resolve, functions, by_scope)
+    collector = _Collector(module, resolve, functions, by_scope, other_sink_scopes, callees)
     top = _Frame(collector, ())
     with _room_to_nest():
         for statement in tree.body:
@@ -196,11 +245,19 @@ class _Collector:
     """What every frame of a module found."""
 
     def __init__(
-        self, module: str, resolve: Resolve, functions: frozenset[str], keyword_calls: dict[str, list[ast.Call]]
+        self,
+        module: str,
+        resolve: Resolve,
+        functions: frozenset[str],
+        keyword_calls: dict[str, list[ast.Call]],
+        other_sink_scopes: Iterable[str],
+        callees: tuple[str, ...] = ALL_CALLEES,
     ) -> None:
         self.module = module
+        self.callees = callees
         self.keyword_calls = keyword_calls  # scope -> its calls with keywords
         self.keyword_scopes = _prefixes(keyword_calls)  # scopes with such calls, and those around them
+        self.other_sink_scopes = _prefixes(other_sink_scopes)  # see module_flows
         self.around_keyword_scopes = {p for s in keyword_calls for p in _prefixes((s,)) if p != s}
         self.resolve = resolve
         self.functions = functions  # module-level functions: a call to one is resolved to this module
@@ -208,10 +265,14 @@ class _Collector:
         self.sinks: dict[tuple[str, str, str, str, int, int], set[_Raw]] = {}
         self.returns: dict[str, tuple[Source, ...]] = {}
         self.nesting = 0  # expressions and blocks the frames are inside (see MAX_NESTING)
-        # qualname -> (scan, parameters) of each definition: return values traced when wanted
-        self.untraced: dict[str, list[tuple[_Shape, list[ast.arg]]]] = {}
+        # qualname -> (definition, receiver) of each: return values traced when wanted
+        self.untraced: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str | None]]] = {}
 
     def sink(self, kind: str, target: str, scope: str, name: str, node: _Positioned, sources: Sources) -> None:
+        # A keyword of a call not traced may be met in a statement interpreted for
+        # another: its value was not followed, so it is no sink.
+        if kind == KEYWORD and self.callees != ALL_CALLEES and not traced_callee(self.callees, target):
+            return
         if sources and target:
             key = (kind, _intern(target), _intern(scope), _intern(name), node.lineno, node.col_offset)
             self.sinks.setdefault(key, set()).update(sources)
@@ -239,15 +300,15 @@ class _Collector:
             }
         for qualname in wanted:
             # Defined twice (a property's setter): the last definition that returns anything.
-            for shape, parameters in self.untraced.get(qualname, ()):
-                returned = shape.returned_sources(parameters)
+            for definition, receiver in self.untraced.get(qualname, ()):
+                returned = _Shape.of(definition, receiver).returned_sources(_arguments(definition.args))
                 if returned:
                     self.returns[qualname] = _compact(returned)
             if not every_return:
                 # Traced, and returns nothing; or not defined here (inherited, say): the
                 # walk found every function whose return value it would trace.
                 self.returns.setdefault(qualname, ())
-        return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())), every_return)
+        return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())), every_return, self.callees)
 
 
 _State = tuple[dict[str, Sources], dict[str, str]]
@@ -481,12 +542,11 @@ class _Frame:
         declared = not self.in_function
         field_method = _field_method(node) if owner else None
         qualname = ".".join((*self.scope, node.name))
-        shape = _Shape.of(node, receiver)
         if field_method is None:
             # What a caller may want, the return value, is found quickly (flow-insensitively),
             # when it is wanted: see _Collector.facts.
-            self.collector.untraced.setdefault(_intern(qualname), []).append((shape, _arguments(node.args)))
-            if qualname not in self.collector.keyword_scopes and not shape.sets_attributes:
+            self.collector.untraced.setdefault(_intern(qualname), []).append((node, receiver))
+            if qualname not in self.collector.keyword_scopes and qualname not in self.collector.other_sink_scopes:
                 return  # no sink here
         frame = _Frame(
             self.collector,
@@ -504,6 +564,7 @@ class _Frame:
             frame.env[name] = _EMPTY if name == receiver else frozenset(((name, parameter, kind, ""),))
         nested = qualname in self.collector.around_keyword_scopes  # a scope inside it makes such calls
         if field_method is None and not nested:
+            shape = _Shape.of(node, receiver)
             frame.slice = _Slice(self.collector.keyword_calls.get(qualname, []), shape, receiver)
         nesting = self.collector.nesting
         try:

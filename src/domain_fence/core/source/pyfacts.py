@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from domain_fence.core.source.flow import FlowFacts, module_flows
+from domain_fence.core.source.flow import ALL_CALLEES, FlowFacts, module_flows
 from domain_fence.core.source.modules import resolve_relative
 from domain_fence.core.source.reading import Unreadable
 
@@ -204,13 +204,13 @@ def extract(module: str, is_package: bool, tree: ast.Module | Unreadable | None)
 
 
 def extract_traced(
-    module: str, is_package: bool, tree: ast.Module, every_return: bool = False
+    module: str, is_package: bool, tree: ast.Module, every_return: bool = False, callees: tuple[str, ...] = ALL_CALLEES
 ) -> tuple[FileFacts, DeclarationFacts, FlowFacts]:
     """:func:`extract` and :func:`flow_facts` from one walk: for a file that will likely
     need both, cheaper than reading it again when its flow facts are asked for."""
     walk, statements, resolver = _walked(module, is_package, tree)
     facts, declarations = _facts(module, is_package, tree, walk, statements, resolver)
-    return facts, declarations, _flows(module, tree, walk, resolver, every_return)
+    return facts, declarations, _flows(module, tree, walk, resolver, every_return, callees)
 
 
 def _facts(
@@ -241,22 +241,40 @@ def _facts(
 
 
 def flow_facts(
-    module: str, is_package: bool, tree: ast.Module | Unreadable | None, every_return: bool = False
+    module: str,
+    is_package: bool,
+    tree: ast.Module | Unreadable | None,
+    every_return: bool = False,
+    callees: tuple[str, ...] = ALL_CALLEES,
 ) -> FlowFacts:
     """Where the values ``module`` passes come from (DOM105, :mod:`.flow`). Tracing them
     costs about as much as every other fact together, and only the modules that build
     events (and the helpers those call) need them: the index extracts them when asked.
     Every function's return value is traced with ``every_return`` only; else those of
-    the helpers the module's own sinks call."""
+    the helpers the module's own sinks call. The keywords of the calls to ``callees``
+    only are traced (:func:`~.flow.traced_callee`)."""
     if tree is None or isinstance(tree, Unreadable):
         return FlowFacts()
     walk, _, resolver = _walked(module, is_package, tree)
-    return _flows(module, tree, walk, resolver, every_return)
+    return _flows(module, tree, walk, resolver, every_return, callees)
 
 
-def _flows(module: str, tree: ast.Module, walk: _Walk, resolver: _Resolver, every_return: bool = False) -> FlowFacts:
+def _flows(
+    module: str,
+    tree: ast.Module,
+    walk: _Walk,
+    resolver: _Resolver,
+    every_return: bool = False,
+    callees: tuple[str, ...] = ALL_CALLEES,
+) -> FlowFacts:
     keyword_calls = ((call, ".".join(scope) or MODULE_SCOPE) for call, scope in walk.calls)
-    return module_flows(module, tree, resolver.resolve_dotted, keyword_calls, every_return)
+    # Where an attribute sink (an attribute set on a local built by a call) or a field
+    # sink (a class's defaults) can be.
+    other_sink_scopes = {
+        ".".join(scope) for scope, local, _ in walk.assigned_calls if (scope, local) in walk.attribute_holders
+    }
+    other_sink_scopes.update(".".join(scope) for _, scope, _ in walk.classes)
+    return module_flows(module, tree, resolver.resolve_dotted, keyword_calls, other_sink_scopes, every_return, callees)
 
 
 def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, list[ast.stmt], _Resolver]:

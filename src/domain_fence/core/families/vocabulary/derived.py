@@ -21,7 +21,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
 from domain_fence.core.families.vocabulary.words import Match, Vocabulary
-from domain_fence.core.source.flow import ATTRIBUTE, CALL, FIELD, KEYWORD, PARAMETER, Sink, Source
+from domain_fence.core.source.flow import ATTRIBUTE, CALL, FIELD, KEYWORD, PARAMETER, Sink, Source, callee_names
 from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, Text
 
 if TYPE_CHECKING:
@@ -80,14 +80,19 @@ class DerivedValues:
         # straight from one is reported there, not twice.
         self.census_parameters = census_parameters
         self._returns: dict[str, tuple[str, tuple[Source, ...]] | None] = {}
+        self._sink_callees: dict[str, tuple[str, ...]] = {}  # see sink_callees
 
-    def forget_returns(self) -> None:
-        """A module was edited: what its functions return is found again when asked."""
+    def forget_edited(self) -> None:
+        """A module was edited: what its functions return, and which of its calls build
+        an event, are found again when asked."""
         self._returns.clear()
+        self._sink_callees.clear()
 
     def module(self, module: str, events: frozenset[str]) -> Iterator[Derived]:
         """The derived values of ``module``; ``events`` are the qualnames of its event classes."""
-        flows = self.index.flows(module) if self.may_build_events(module, events) else None
+        needs = self.sink_callees(module)
+        built = needs or events or self.sets_event_attributes(module)
+        flows = self.index.flows(module, needs) if built else None
         if flows is None:
             return
         for sink in flows.sinks:
@@ -118,16 +123,29 @@ class DerivedValues:
         it defines an event (a field sink), calls an event or an emit function with
         keywords (a keyword sink), or sets an attribute of what a call it assigns to a
         local returns (an attribute sink). Only then are its flow facts read."""
-        if events:
-            return True
+        return bool(events or self.sink_callees(module) or self.sets_event_attributes(module))
+
+    def sink_callees(self, module: str) -> tuple[str, ...]:
+        """The last parts of the callees whose keywords the check of ``module`` reads:
+        those of its calls that build an event or go through an emit function, as its
+        facts resolve them (the flow facts need trace no other call's keywords)."""
+        found = self._sink_callees.get(module)
+        if found is None:
+            facts = self.index.file_facts(module)
+            names = set()
+            for call in facts.names.calls if facts is not None else ():
+                callee = self.resolver.canonical(call.callee)
+                if self.resolver.is_event(callee) or self.is_emit_function(call.callee, callee):
+                    names.add(call.callee.rpartition(".")[2])
+            found = self._sink_callees[module] = callee_names(names)
+        return found
+
+    def sets_event_attributes(self, module: str) -> bool:
+        """Whether ``module`` sets an attribute of an event it builds (flow facts trace
+        those whatever the callees)."""
         facts = self.index.file_facts(module)
-        if facts is None:
-            return False
-        for call in facts.names.calls:
-            callee = self.resolver.canonical(call.callee)
-            if self.resolver.is_event(callee) or self.is_emit_function(call.callee, callee):
-                return True
-        return any(self.resolver.is_event(self.resolver.canonical(c)) for c in facts.names.constructed)
+        constructed = facts.names.constructed if facts is not None else ()
+        return any(self.resolver.is_event(self.resolver.canonical(c)) for c in constructed)
 
     def target(self, module: str, sink: Sink, events: frozenset[str]) -> tuple[str, str, str, bool] | None:
         """(how the message says it, the symbol, the fingerprint's place, whether
@@ -200,7 +218,7 @@ class DerivedValues:
         if found is not None:
             return canonical, found
         owner, dot, method = rest.rpartition(".")
-        if not dot or self.index.flows(module) is None:  # a method not of a project class
+        if not dot or self.index.flows(module, ()) is None:  # a method not of a project class
             return None
         # An inherited method: search the bases of the class, breadth first.
         pending, seen = [f"{module}.{owner}"], set[str]()

@@ -591,8 +591,9 @@ class VocabularyChecker:
 
     def forget_module(self, module: str) -> None:
         """``module`` was edited, its classes, bases and bindings unchanged: the
-        resolution and the mixins still hold; what helpers return may not."""
-        self.derived.forget_returns()
+        resolution and the mixins still hold; what helpers return, and which calls
+        build an event, may not."""
+        self.derived.forget_edited()
 
     def reshaped(self, module: str) -> VocabularyChecker:
         """The checker of the project after ``module``'s classes, bases or bindings
@@ -608,17 +609,18 @@ class VocabularyChecker:
         if EVENTS_SCOPE not in self.config.scope:
             return
         builders: dict[str, frozenset[str]] = {}  # module -> its event classes
+        needs: dict[str, tuple[str, ...]] = {}  # module -> the callees whose keywords it needs traced
         for module in modules:
             facts = self.resolver.facts(module) if self.config.covers(module) else None
             if facts is None or facts.unreadable is not None:
                 continue
             events = frozenset(q for q in facts.classes if self.resolver.is_event(f"{module}.{q}"))
             if self.derived.may_build_events(module, events):
-                builders[module] = events
-        self.index.prefetch_flows(builders)
+                builders[module], needs[module] = events, self.derived.sink_callees(module)
+        self.index.prefetch_flows(builders, needs=needs)
         callees: set[str] = set()
         for module, events in builders.items():
-            flows = self.index.flows(module)
+            flows = self.index.flows(module, needs[module])
             for sink in flows.sinks if flows is not None else ():
                 if self.derived.target(module, sink, events) is not None:  # what the check follows
                     callees.update(s.callee for s in sink.sources if s.kind == CALL and s.callee)
@@ -626,7 +628,7 @@ class VocabularyChecker:
         # for their facts and flows at once (a helper's module, most often: every
         # return value traced, as the helpers' are looked up from other modules).
         named = {m for m in (self.resolver.split(c)[0] for c in callees) if m}
-        self.index.prefetch_flows(sorted(named - builders.keys()), every_return=True)
+        self.index.prefetch_flows(sorted(named - builders.keys()), every_return=True, needs={})
         wanted: dict[str, set[str]] = {}
         for callee in callees:
             helper, qualname = self.resolver.split(self.resolver.canonical(callee))
@@ -634,7 +636,7 @@ class VocabularyChecker:
                 wanted.setdefault(helper, set()).add(qualname)
         # Those whose facts lack a helper looked up (a builder whose function another
         # module's event is built from) are traced whole, together.
-        self.index.prefetch_flows(sorted(wanted), every_return=True, wanted=wanted)
+        self.index.prefetch_flows(sorted(wanted), every_return=True, wanted=wanted, needs=needs)
 
     def derived_values(self, module: str, events: frozenset[str]) -> Iterator[Finding]:
         """DOM105: events built from values derived from experiment knowledge (:mod:`.derived`)."""
