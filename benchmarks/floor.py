@@ -11,8 +11,8 @@ measures each cost alone, takes the parse as perfectly spread over every core wi
 extraction after it, and compares the sums with lint-imports running the boundary
 contract alone.
 
-    /work/venv/bin/python benchmarks/floor.py                                   # django-x50
-    /work/venv/bin/python benchmarks/floor.py benchmarks/.work/corpora/monty-x20
+    .venv/bin/python benchmarks/floor.py                                   # django-x50
+    .venv/bin/python benchmarks/floor.py benchmarks/.work/corpora/monty-x20
 
 Run benchmarks/run.py first: it builds the corpora. The numbers are minimums of a few
 runs, the floor's most favourable reading.

@@ -2,11 +2,11 @@
 
 Run it with the project's interpreter (the one domain-fence is installed in):
 
-    /work/venv/bin/python benchmarks/run.py               # everything, 5 runs per series
-    /work/venv/bin/python benchmarks/run.py --quick       # 1 run, trees x1 and x10
-    /work/venv/bin/python benchmarks/run.py --write-readme
-    /work/venv/bin/python benchmarks/run.py --dry-run --corpora a   # build + validate configs only
-    /work/venv/bin/python benchmarks/run.py --profile     # pyinstrument on the largest tree
+    .venv/bin/python benchmarks/run.py               # everything, 5 runs per series
+    .venv/bin/python benchmarks/run.py --quick       # 1 run, trees x1 and x10
+    .venv/bin/python benchmarks/run.py --write-readme
+    .venv/bin/python benchmarks/run.py --dry-run --corpora a   # build + validate configs only
+    .venv/bin/python benchmarks/run.py --profile     # pyinstrument on the largest tree
 
 See benchmarks/README.md for the design and the latest results.
 """
