@@ -26,6 +26,7 @@ from domain_fence.core.source.flow import (
     READ,
     FlowFacts,
     callee_names,
+    traced_callee,
 )
 from domain_fence.core.source.pyfacts import extract, flow_facts
 
@@ -288,12 +289,62 @@ def test_only_the_keywords_given_to_the_callees_asked_for_are_traced(callees, tr
     assert [s.name for s in flows.sinks if s.kind != KEYWORD] == ["label"]
 
 
-def test_a_traced_keyword_s_sources_do_not_depend_on_which_other_calls_are_traced():
-    whole, _ = keyword_targets(ALL_CALLEES)
-    alone, _ = keyword_targets(("make_event",))
-    (sink,) = [s for s in alone.sinks if s.kind == KEYWORD]
-    assert sink in whole.sinks
-    assert [s.identifier for s in sink.sources] == ["primary_target"]
+# A traced call beside calls that are not: in a closure, after an assignment inside
+# another call's keyword, in a loop, in a nested function's enclosing scope.
+ENTANGLED = """
+from pkg.events import Recognized
+from pkg.factories import make_event
+
+
+def outer(agent):
+    label = agent.primary_target
+
+    def inner():
+        event = Recognized()
+        event.label = label
+        agent.log(level=1)
+        return make_event(label=label)
+
+    return inner
+
+
+def walrus(agent, compute):
+    compute(flag=True, value=(label := agent.primary_target))
+    return Recognized(label=label)
+
+
+def loop(agent, items):
+    total = agent.lm_id
+    for item in items:
+        agent.record(value=total)
+        total = item.episode
+    make_event(count=total)
+
+
+def nested_only(agent):
+    def inner():
+        event = Recognized()
+        event.label = agent.episode
+        return event
+
+    return inner
+"""
+
+
+@pytest.mark.parametrize("callees", [("make_event",), ("Recognized",), (CAPITALIZED,), ("Event", "log"), ()])
+def test_a_traced_keyword_s_sources_do_not_depend_on_which_other_calls_are_traced(callees):
+    tree = ast.parse(ENTANGLED)
+    whole = flow_facts("pkg.learner", False, tree)
+    part = flow_facts("pkg.learner", False, tree, callees=callees)
+    assert part.sinks == tuple(
+        s for s in whole.sinks if s.kind != KEYWORD or traced_callee(callee_names(callees), s.target)
+    )
+    assert {(s.scope, s.name, tuple(x.identifier for x in s.sources)) for s in whole.sinks} >= {
+        ("outer.inner", "label", ("agent", "primary_target")),  # read in the enclosing function
+        ("walrus", "label", ("agent", "primary_target")),
+        ("loop", "count", ("agent", "items", "lm_id", "episode")),  # every pass
+        ("nested_only.inner", "label", ("agent", "episode")),
+    }
 
 
 def test_flow_facts_say_which_callees_they_cover():
@@ -315,9 +366,7 @@ def test_a_function_is_interpreted_when_it_defines_a_class_or_sets_an_attribute_
         "    return Local\n\n\n"
         "def fill(self):\n"
         "    made = Made()\n"
-        "    made.label = self.primary_target\n\n\n"
-        "def quiet(self, holder):\n"
-        "    holder.label = self.primary_target\n"
+        "    made.label = self.primary_target\n"
     ).flows
     assert [(s.kind, s.target, s.scope, s.name) for s in flows.sinks] == [
         (FIELD, "build.Local", "build.Local", "label"),

@@ -184,17 +184,22 @@ def module_flows(
 
     Only the keywords of calls to ``callees`` (:func:`traced_callee`, of the callee as
     resolved) are traced: a check needs those of the calls that build an event or
-    emit one, a few of the many calls with keywords."""
+    emit one, a few of the many calls with keywords. What a traced keyword's value is
+    derived from does not depend on which other calls are traced: a function is
+    interpreted for its traced calls, and there every statement holding a call with
+    keywords still is (it may assign a variable, ``f(x=(label := ...))``)."""
     callees = callee_names(callees)
-    by_scope: dict[str, list[ast.Call]] = {}
+    every: dict[str, list[ast.Call]] = {}
+    traced: dict[str, list[ast.Call]] = {}
     for call, scope in keyword_calls:
+        every.setdefault(scope, []).append(call)
         if callees != ALL_CALLEES:
             reference = _dotted(call.func)
             if reference is None or not traced_callee(callees, resolve(reference)):
                 continue
-        by_scope.setdefault(scope, []).append(call)
+        traced.setdefault(scope, []).append(call)
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    collector = _Collector(module, resolve, functions, by_scope, other_sink_scopes, callees)
+    collector = _Collector(module, resolve, functions, every, traced, other_sink_scopes, callees)
     top = _Frame(collector, ())
     with _room_to_nest():
         for statement in tree.body:
@@ -250,15 +255,19 @@ class _Collector:
         resolve: Resolve,
         functions: frozenset[str],
         keyword_calls: dict[str, list[ast.Call]],
+        traced_calls: dict[str, list[ast.Call]],
         other_sink_scopes: Iterable[str],
         callees: tuple[str, ...] = ALL_CALLEES,
     ) -> None:
         self.module = module
         self.callees = callees
         self.keyword_calls = keyword_calls  # scope -> its calls with keywords
-        self.keyword_scopes = _prefixes(keyword_calls)  # scopes with such calls, and those around them
+        self.traced_calls = traced_calls  # scope -> those of them whose keywords are traced
+        self.keyword_scopes = _prefixes(traced_calls)  # scopes with traced calls, and those around them
+        other_sink_scopes = set(other_sink_scopes)
         self.other_sink_scopes = _prefixes(other_sink_scopes)  # see module_flows
-        self.around_keyword_scopes = {p for s in keyword_calls for p in _prefixes((s,)) if p != s}
+        # Interpreted whole: a function nested in one reads its variables.
+        self.around_sink_scopes = {p for s in (*traced_calls, *other_sink_scopes) for p in _prefixes((s,)) if p != s}
         self.resolve = resolve
         self.functions = functions  # module-level functions: a call to one is resolved to this module
         # A loop body runs more than once: one sink per place, with what every pass found.
@@ -562,10 +571,11 @@ class _Frame:
             name = parameter.arg
             kind = PARAMETER if declared else READ
             frame.env[name] = _EMPTY if name == receiver else frozenset(((name, parameter, kind, ""),))
-        nested = qualname in self.collector.around_keyword_scopes  # a scope inside it makes such calls
+        nested = qualname in self.collector.around_sink_scopes  # a scope inside it may hold a sink
         if field_method is None and not nested:
             shape = _Shape.of(node, receiver)
-            frame.slice = _Slice(self.collector.keyword_calls.get(qualname, []), shape, receiver)
+            calls = self.collector.keyword_calls.get(qualname, [])
+            frame.slice = _Slice(calls, self.collector.traced_calls.get(qualname, []), shape, receiver)
         nesting = self.collector.nesting
         try:
             frame.run(node.body)
@@ -870,14 +880,14 @@ _SIMPLE = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Ret
 
 class _Slice:
     """The statements of a function that can bear on a sink: those holding a call with
-    keywords, and those assigning (or filling, ``x.append(...)``) a variable that a
-    keyword value, an attribute value or an object set reads, directly or through
-    other variables. The rest change nothing a sink sees (the return value is traced
-    apart, by :meth:`_Shape.returned_sources`)."""
+    keywords (``calls``), and those assigning (or filling, ``x.append(...)``) a variable
+    that a traced keyword's value (of ``traced``), an attribute value or an object set
+    reads, directly or through other variables. The rest change nothing a sink sees (the
+    return value is traced apart, by :meth:`_Shape.returned_sources`)."""
 
-    def __init__(self, calls: list[ast.Call], shape: _Shape, receiver: str | None) -> None:
+    def __init__(self, calls: list[ast.Call], traced: list[ast.Call], shape: _Shape, receiver: str | None) -> None:
         self.calls = sorted((c.lineno, c.col_offset) for c in calls)
-        seeds: list[ast.expr] = [k.value for c in calls for k in c.keywords] + shape.set_values
+        seeds: list[ast.expr] = [k.value for c in traced for k in c.keywords] + shape.set_values
         names = set(shape.holders)
         pending = [n for seed in seeds for n in _names_read(seed)]
         while pending:
