@@ -351,6 +351,10 @@ def test_flow_facts_say_which_callees_they_cover():
     flows, _ = keyword_targets(("Event", CAPITALIZED))
     assert flows.covers(["ObjectEvent", "Recognized", "CharField"])
     assert not flows.covers(["Recognized", "make_event"])
+    # Exceptions and warnings are raised, not emitted: traced only when named.
+    assert not flows.covers(["ValidationError"]) and not flows.covers(["UserWarning"])
+    assert flows.covers(["ErrorEvent", "SensorErrorEvent"])
+    assert keyword_targets(("Error",))[0].covers(["ValidationError"])
     assert flows.covers([])
     assert keyword_targets(ALL_CALLEES)[0].covers(["make_event", ""])
     assert decode_flows(encode(flows)) == flows  # cached with what they cover

@@ -135,10 +135,12 @@ class FlowFacts:
 
 
 ALL_CALLEES: tuple[str, ...] = ("",)  # every name ends with ""
-# Among callees, every name that starts with a capital letter: a class, most often. An
-# event is a class, so a file is traced for these before the project's event classes
-# are known. No identifier ends with it.
+# Among callees, every name that starts with a capital letter (a class, most often),
+# but an exception's or a warning's, which are raised rather than emitted
+# (``ValidationError(msg, code=...)``). An event is a class, so a file is traced for
+# these before the project's event classes are known. No identifier ends with it.
 CAPITALIZED = "<Capitalized>"
+_RAISED = ("Error", "Exception", "Warning")
 
 
 def callee_names(names: Iterable[str]) -> tuple[str, ...]:
@@ -150,9 +152,11 @@ def callee_names(names: Iterable[str]) -> tuple[str, ...]:
 def traced_callee(callees: tuple[str, ...], callee: str) -> bool:
     """Whether the keywords given to ``callee`` (a dotted name) are traced when only the
     callees ``callees`` are: its last part ends with one of them (``CharField`` with
-    ``Field``), or starts with a capital letter and they hold :data:`CAPITALIZED`."""
+    ``Field``), or is capitalized as :data:`CAPITALIZED` says and they hold it."""
     last = callee.rpartition(".")[2]
-    return any(last.endswith(name) for name in callees) or (last[:1].isupper() and CAPITALIZED in callees)
+    if any(last.endswith(name) for name in callees):
+        return True
+    return last[:1].isupper() and CAPITALIZED in callees and not last.endswith(_RAISED)
 
 
 # While a body is interpreted a source is (identifier, node, kind, callee): cheap to make
