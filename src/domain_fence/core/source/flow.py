@@ -957,12 +957,11 @@ def _names_read(node: ast.expr) -> list[str]:
 
 
 class _Shape:
-    """What one statement-level scan of a function finds: whether it sets an attribute
-    of a local (``event.label = ...``), its return values, and the values each local
+    """What one statement-level scan of a function finds: the locals it sets an
+    attribute of (``event.label = ...``), its return values, and the values each local
     variable is assigned."""
 
     def __init__(self) -> None:
-        self.sets_attributes = False
         self.holders: list[str] = []  # locals an attribute is set on
         self.set_values: list[ast.expr] = []  # the values set
         self.returns: list[ast.expr] = []
@@ -1010,7 +1009,6 @@ class _Shape:
         elif kind is ast.Attribute:
             holder = target.value  # type: ignore[attr-defined]
             if isinstance(holder, ast.Name) and holder.id != receiver:
-                self.sets_attributes = True
                 self.holders.append(holder.id)
                 self.set_values.append(value)
 
