@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import sys
 import textwrap
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -376,3 +377,76 @@ def test_a_function_is_interpreted_when_it_defines_a_class_or_sets_an_attribute_
         (FIELD, "build.Local", "build.Local", "label"),
         (ATTRIBUTE, "Made", "fill", "label"),
     ]
+
+
+# Statements a function's slice of statements once dropped: a value put into a container,
+# a variable assigned inside an expression, an object an attribute is set on and then
+# reassigned.
+SLICED = """
+from pkg.events import Recognized
+
+
+def mutator(agent):
+    value = agent.primary_target
+    parts = []
+    parts.append(value)
+    return Recognized(label=parts)
+
+
+def subscript(agent):
+    value = agent.primary_target
+    payload = {}
+    payload["label"] = value
+    return Recognized(data=payload)
+
+
+def walrus(agent, compute):
+    x = compute((label := agent.primary_target))
+    return Recognized(label=label)
+
+
+def holder(agent, finder):
+    obj = agent.spawn()
+    obj.visible = True
+    target = agent.primary_target
+    obj = finder(obj, target)
+    return Recognized(object_id=obj)
+"""
+
+
+def test_a_sliced_function_follows_containers_assignment_expressions_and_reassigned_holders():
+    flows = flow_facts("pkg.learner", False, ast.parse(SLICED))
+    found = {s.scope: [x.identifier for x in s.sources] for s in flows.sinks if s.kind == KEYWORD}
+    assert all("primary_target" in identifiers for identifiers in found.values()), found
+    assert sorted(found) == ["holder", "mutator", "subscript", "walrus"]
+
+
+CALLEE_SETS = [
+    (),
+    (CAPITALIZED,),
+    ("Event",),
+    ("make_event",),
+    ("Recognized",),
+    ("Field", "log"),
+    ("emit", CAPITALIZED),
+]
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+FLOW_SOURCES = sorted(FIXTURES.rglob("*.py"))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [ENTANGLED, SLICED, FILTERED, SOURCE, *(p.read_text(encoding="utf-8") for p in FLOW_SOURCES)],
+    ids=["entangled", "sliced", "filtered", "source", *(str(p.relative_to(FIXTURES)) for p in FLOW_SOURCES)],
+)
+def test_what_a_traced_keyword_is_derived_from_does_not_depend_on_the_callees_traced(source):
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # fixtures of unreadable files
+        return
+    whole = flow_facts("pkg.module", False, tree)
+    for callees in CALLEE_SETS:
+        part = flow_facts("pkg.module", False, tree, callees=callees)
+        traced = callee_names(callees)
+        assert part.sinks == tuple(s for s in whole.sinks if s.kind != KEYWORD or traced_callee(traced, s.target))
+        assert all(part.returns[q] == whole.returns[q] for q in part.returns.keys() & whole.returns.keys())

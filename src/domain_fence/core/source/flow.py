@@ -175,12 +175,14 @@ def module_flows(
     other_sink_scopes: Iterable[str],
     every_return: bool = False,
     callees: tuple[str, ...] = ALL_CALLEES,
+    walrus_scopes: Iterable[str] = (),
 ) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
     to through the module's imports; ``keyword_calls`` are the calls with keywords and
     the qualnames of the scopes they are in, ``other_sink_scopes`` those of the scopes
     that set an attribute of a local a call was assigned to, or define a class (both
-    found by the module's fact walk). A function that is none of these, nor around
+    found by the module's fact walk; ``walrus_scopes``, those with an assignment
+    expression). A function that is none of these, nor around
     one, holds no sink: only its return value is traced, quickly, when asked for
     (``every_return``, or a sink of the module calls it); in one that is, only the
     statements that can bear on a keyword's, an attribute's or the return value are
@@ -203,7 +205,7 @@ def module_flows(
                 continue
         traced.setdefault(scope, []).append(call)
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    collector = _Collector(module, resolve, functions, every, traced, other_sink_scopes, callees)
+    collector = _Collector(module, resolve, functions, every, traced, other_sink_scopes, walrus_scopes, callees)
     top = _Frame(collector, ())
     with _room_to_nest():
         for statement in tree.body:
@@ -261,9 +263,11 @@ class _Collector:
         keyword_calls: dict[str, list[ast.Call]],
         traced_calls: dict[str, list[ast.Call]],
         other_sink_scopes: Iterable[str],
+        walrus_scopes: Iterable[str] = (),
         callees: tuple[str, ...] = ALL_CALLEES,
     ) -> None:
         self.module = module
+        self.walrus_scopes = frozenset(walrus_scopes)
         self.callees = callees
         self.keyword_calls = keyword_calls  # scope -> its calls with keywords
         self.traced_calls = traced_calls  # scope -> those of them whose keywords are traced
@@ -271,7 +275,7 @@ class _Collector:
         other_sink_scopes = set(other_sink_scopes)
         self.other_sink_scopes = _prefixes(other_sink_scopes)  # see module_flows
         # Interpreted whole: a function nested in one reads its variables.
-        self.around_sink_scopes = {p for s in (*traced_calls, *other_sink_scopes) for p in _prefixes((s,)) if p != s}
+        self.around_sink_scopes = {p for s in (*keyword_calls, *other_sink_scopes) for p in _prefixes((s,)) if p != s}
         self.resolve = resolve
         self.functions = functions  # module-level functions: a call to one is resolved to this module
         # A loop body runs more than once: one sink per place, with what every pass found.
@@ -575,11 +579,13 @@ class _Frame:
             name = parameter.arg
             kind = PARAMETER if declared else READ
             frame.env[name] = _EMPTY if name == receiver else frozenset(((name, parameter, kind, ""),))
-        nested = qualname in self.collector.around_sink_scopes  # a scope inside it may hold a sink
-        if field_method is None and not nested:
+        # Run whole when a scope inside it may hold a sink (it reads this one's variables),
+        # or when an expression assigns a variable (``f((label := ...))``), which a slice
+        # of statements would miss.
+        whole = qualname in self.collector.around_sink_scopes or qualname in self.collector.walrus_scopes
+        if field_method is None and not whole:
             shape = _Shape.of(node, receiver)
-            calls = self.collector.keyword_calls.get(qualname, [])
-            frame.slice = _Slice(calls, self.collector.traced_calls.get(qualname, []), shape, receiver)
+            frame.slice = _Slice(self.collector.keyword_calls.get(qualname, []), shape, receiver)
         nesting = self.collector.nesting
         try:
             frame.run(node.body)
@@ -884,16 +890,18 @@ _SIMPLE = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Ret
 
 class _Slice:
     """The statements of a function that can bear on a sink: those holding a call with
-    keywords (``calls``), and those assigning (or filling, ``x.append(...)``) a variable
-    that a traced keyword's value (of ``traced``), an attribute value or an object set
-    reads, directly or through other variables. The rest change nothing a sink sees (the
-    return value is traced apart, by :meth:`_Shape.returned_sources`)."""
+    keywords, and those assigning (or filling, ``x.append(...)``, ``x[k] = ...``) a
+    variable that a keyword value, an attribute value or an object set reads, or an
+    object an attribute is set on, directly or through other variables. The rest change
+    nothing a sink sees (the return value is traced apart, by
+    :meth:`_Shape.returned_sources`). Every call with keywords seeds it, traced or not:
+    which calls are traced must not change what a traced one's value is derived from."""
 
-    def __init__(self, calls: list[ast.Call], traced: list[ast.Call], shape: _Shape, receiver: str | None) -> None:
+    def __init__(self, calls: list[ast.Call], shape: _Shape, receiver: str | None) -> None:
         self.calls = sorted((c.lineno, c.col_offset) for c in calls)
-        seeds: list[ast.expr] = [k.value for c in traced for k in c.keywords] + shape.set_values
-        names = set(shape.holders)
-        pending = [n for seed in seeds for n in _names_read(seed)]
+        seeds: list[ast.expr] = [k.value for c in calls for k in c.keywords] + shape.set_values
+        names: set[str] = set()
+        pending = [*shape.holders, *(n for seed in seeds for n in _names_read(seed))]
         while pending:
             name = pending.pop()
             if name not in names:
@@ -984,6 +992,13 @@ class _Shape:
             elif kind is ast.Expr and type(statement.value) is ast.NamedExpr:  # type: ignore[attr-defined]
                 named = statement.value  # type: ignore[attr-defined]
                 shape.assign(named.target, named.value, receiver)
+            elif kind is ast.Expr and type(statement.value) is ast.Call:  # type: ignore[attr-defined]
+                call = statement.value  # type: ignore[attr-defined]
+                func = call.func
+                if type(func) is ast.Attribute and func.attr in _MUTATORS and type(func.value) is ast.Name:
+                    # ``x.append(value)`` fills x
+                    filled = shape.assigned.setdefault(func.value.id, [])
+                    filled += [*call.args, *(k.value for k in call.keywords)]
             elif kind is ast.AugAssign or kind is ast.AnnAssign:
                 if statement.value is not None:  # type: ignore[attr-defined]
                     shape.assign(statement.target, statement.value, receiver)  # type: ignore[attr-defined]
@@ -1006,6 +1021,10 @@ class _Shape:
                 self.assign(element, value, receiver)
         elif kind is ast.Starred:
             self.assign(target.value, value, receiver)  # type: ignore[attr-defined]
+        elif kind is ast.Subscript:  # ``x[k] = value`` fills x
+            container = target.value  # type: ignore[attr-defined]
+            if isinstance(container, ast.Name):
+                self.assigned.setdefault(container.id, []).append(value)
         elif kind is ast.Attribute:
             holder = target.value  # type: ignore[attr-defined]
             if isinstance(holder, ast.Name) and holder.id != receiver:

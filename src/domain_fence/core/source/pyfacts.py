@@ -274,7 +274,10 @@ def _flows(
         ".".join(scope) for scope, local, _ in walk.assigned_calls if (scope, local) in walk.attribute_holders
     }
     other_sink_scopes.update(".".join(scope) for _, scope, _ in walk.classes)
-    return module_flows(module, tree, resolver.resolve_dotted, keyword_calls, other_sink_scopes, every_return, callees)
+    walrus_scopes = {".".join(scope) for scope in walk.walrus_scopes}
+    return module_flows(
+        module, tree, resolver.resolve_dotted, keyword_calls, other_sink_scopes, every_return, callees, walrus_scopes
+    )
 
 
 def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, list[ast.stmt], _Resolver]:
@@ -338,6 +341,7 @@ class _Walk:
         # ``local = call(...)`` and ``local.attribute = ...``, by scope (see ``constructed``)
         self.assigned_calls: list[tuple[tuple[str, ...], str, ast.expr]] = []  # (scope, local, callee)
         self.attribute_holders: set[tuple[tuple[str, ...], str]] = set()  # (scope, local)
+        self.walrus_scopes: set[tuple[str, ...]] = set()  # scopes with an assignment expression
 
     def constructed(self) -> list[ast.expr]:
         """The callees of calls assigned to a local that the same scope sets an attribute
@@ -470,6 +474,8 @@ class _Walk:
                 self.calls.append((current, scope))
             elif kind is ast.comprehension:  # ``[... for local.attribute in ...]`` assigns it too
                 self.attribute_holders.update((scope, h) for h in _attribute_holders(current.target))  # type: ignore[attr-defined]
+            elif kind is ast.NamedExpr:
+                self.walrus_scopes.add(scope)
             for name in _node_fields(kind):
                 value = getattr(current, name)
                 if type(value) is list:
