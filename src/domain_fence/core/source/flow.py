@@ -22,7 +22,7 @@ identifier and sink), and matching them against a contract's words is left to th
 check, so the fact cache stays valid whatever the configuration says. Which calls build
 events is not known here either (that needs the whole project): the caller says which
 callees' keywords to trace (``callees``: suffixes of the callee's last part, as
-resolved, or every name that starts with a capital letter), and the facts say which
+resolved, or every capitalized name but an exception's or a warning's), and the facts say which
 they trace (:attr:`FlowFacts.callees`). A check that needs another callee's (its
 event classes and emit functions, known from the module's other facts) has them traced
 again, so they serve any configuration all the same. Most calls with keywords build
@@ -191,9 +191,10 @@ def module_flows(
     Only the keywords of calls to ``callees`` (:func:`traced_callee`, of the callee as
     resolved) are traced: a check needs those of the calls that build an event or
     emit one, a few of the many calls with keywords. What a traced keyword's value is
-    derived from does not depend on which other calls are traced: a function is
-    interpreted for its traced calls, and there every statement holding a call with
-    keywords still is (it may assign a variable, ``f(x=(label := ...))``)."""
+    derived from does not depend on which other calls are traced: which calls are
+    traced decides which functions are interpreted and which keyword sinks are kept,
+    but a function interpreted is sliced as if every call were (any call with keywords
+    may assign a variable, ``f(x=(label := ...))``, or read one that matters)."""
     callees = callee_names(callees)
     every: dict[str, list[ast.Call]] = {}
     traced: dict[str, list[ast.Call]] = {}
