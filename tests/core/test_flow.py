@@ -354,6 +354,7 @@ def test_flow_facts_say_which_callees_they_cover():
     assert not flows.covers(["Recognized", "make_event"])
     # Exceptions and warnings are raised, not emitted: traced only when named.
     assert not flows.covers(["ValidationError"]) and not flows.covers(["UserWarning"])
+    assert not flows.covers(["ConfigException"])
     assert flows.covers(["ErrorEvent", "SensorErrorEvent"])
     assert keyword_targets(("Error",))[0].covers(["ValidationError"])
     assert flows.covers([])
@@ -381,7 +382,7 @@ def test_a_function_is_interpreted_when_it_defines_a_class_or_sets_an_attribute_
 
 # Statements a function's slice of statements once dropped: a value put into a container,
 # a variable assigned inside an expression, an object an attribute is set on and then
-# reassigned.
+# reassigned; and the variables of a function a traced call is nested in.
 SLICED = """
 from pkg.events import Recognized
 
@@ -411,6 +412,15 @@ def holder(agent, finder):
     target = agent.primary_target
     obj = finder(obj, target)
     return Recognized(object_id=obj)
+
+
+def closure(agent):
+    label = agent.primary_target
+
+    def inner():
+        return Recognized(label=label)
+
+    return inner
 """
 
 
@@ -418,7 +428,7 @@ def test_a_sliced_function_follows_containers_assignment_expressions_and_reassig
     flows = flow_facts("pkg.learner", False, ast.parse(SLICED))
     found = {s.scope: [x.identifier for x in s.sources] for s in flows.sinks if s.kind == KEYWORD}
     assert all("primary_target" in identifiers for identifiers in found.values()), found
-    assert sorted(found) == ["holder", "mutator", "subscript", "walrus"]
+    assert sorted(found) == ["closure.inner", "holder", "mutator", "subscript", "walrus"]
 
 
 CALLEE_SETS = [
