@@ -247,6 +247,23 @@ async def test_broken_configuration_is_one_diagnostic_and_the_server_goes_on(cli
     assert codes(await editor.replace(FORBIDDEN_IMPORT + editor.text)) == [(0, 38, "DOM301")]
 
 
+async def test_a_contract_named_twice_is_one_diagnostic(client: LanguageClient, station: Path):
+    # import-linter would run both contracts under one id; the engine refuses, as `check` does.
+    config = station / ".importlinter"
+    text = config.read_text()
+    first = text.index("[importlinter:contract:")
+    again = text[first : text.index("[importlinter:contract:", first + 1)]
+    config.write_text(text + "\n" + again)
+    await initialize(client, station)
+    await until(lambda: config.as_uri() in client.diagnostics)
+    (problem,) = client.diagnostics[config.as_uri()]
+    assert "section 'importlinter:contract:runtime-knows-no-experiment' already exists" in problem.message
+    lines = config.read_text().splitlines()
+    assert lines[problem.range.start.line] == "[importlinter:contract:runtime-knows-no-experiment]"
+    assert problem.range.start.line > text.count("\n")  # at the second one, where the fix goes
+    assert any("configuration cannot be used" in m.message for m in client.log_messages)
+
+
 async def test_each_workspace_folder_uses_its_own_configuration(client: LanguageClient, tmp_path: Path):
     episodes = copy_station(tmp_path, "episodes")
     epochs = copy_station(tmp_path, "epochs")

@@ -369,8 +369,14 @@ def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | 
     return types.TextEdit(range=types.Range(start=position, end=position), new_text=insert)
 
 
+# Where a reader of the file says it stopped: configparser's "[line 39]", tomllib's
+# "(at line 3, column 5)".
+_LINE_NAMED = re.compile(r"\[line\s+(\d+)\]|\(at line (\d+), column \d+\)")
+
+
 def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
-    """One diagnostic for every problem of the configuration, at the first section named."""
+    """One diagnostic for every problem of the configuration, at the line the reader
+    names (a section given twice, a syntax error), else at the first section named."""
     prefix = f"{config}: "
     lines = [line.removeprefix(prefix) for line in problem.splitlines()]
     row = 0
@@ -378,8 +384,11 @@ def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
         text = config.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         text = []
+    named = _LINE_NAMED.search(lines[0]) if lines else None
     section = re.match(r"\[[^\]]+\]", lines[0]) if lines else None
-    if section is not None and section.group() in (line.strip() for line in text):
+    if named is not None and 0 < int(named.group(1) or named.group(2)) <= len(text):
+        row = int(named.group(1) or named.group(2)) - 1
+    elif section is not None and section.group() in (line.strip() for line in text):
         row = [line.strip() for line in text].index(section.group())
     start = types.Position(line=row, character=0)
     end = types.Position(line=row, character=len(text[row]) if row < len(text) else 0)
