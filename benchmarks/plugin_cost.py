@@ -16,7 +16,10 @@ in each worker:
 
 The share is that time over the CPU time of the whole run (the flake8 process and its
 workers). What the counting cannot see is the plugin's indirect cost: a larger parent
-process to fork, and memory. The wall-time share is an estimate: the import and the
+process to fork, memory, flake8's own handling of each finding the plugin yields; and,
+the other way, the plugin's ``gc.freeze()`` in the parent, which spares flake8's workers
+collections over what flake8 itself loaded. A run in which the plugin failed, or whose
+counts do not cover every file flake8 checked, is refused. The wall-time share is an estimate: the import and the
 options' wall time in the parent, before flake8's workers start, plus the per-file time
 spread over the workers.
 

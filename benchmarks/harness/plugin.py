@@ -30,6 +30,8 @@ def cpu():  # this process's, and that of the children it waited for (parsing wo
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+from flake8.main.application import Application  # what flake8 imports whatever its plugins
+
 started = time.process_time()
 from domain_fence.integrations import flake8 as plugin
 spent["import"] = time.process_time() - started
@@ -79,11 +81,15 @@ def parse_options(cls, options):
 
 plugin.DomainFenceChecker.run = run
 plugin.DomainFenceChecker.parse_options = classmethod(parse_options)
-import atexit
-atexit.register(flush)
-from flake8.main.cli import main
-main(["--extend-select", "DOM", "src"])
+application = Application()
+application.run(["--extend-select", "DOM", "src"])
+# What flake8 checked, to tell a run whose counts are all in from one that lost some.
+spent["flake8_files"] = len(application.file_checker_manager.filenames)
+flush()
+sys.exit(application.exit_code())
 """
+# flake8's words for a plugin that raised, and for a run that broke down.
+FAILED = ("failed during execution", "critical error during execution")
 
 
 def one_run(corpus: Path, cold: bool) -> dict[str, float]:
@@ -95,30 +101,36 @@ def one_run(corpus: Path, cold: bool) -> dict[str, float]:
         env = {**os.environ, "PYTHONPATH": str(corpus / "src"), "DOMAIN_FENCE_CACHE_DIR": FACTS}
         env["PLUGIN_COST_DIR"] = counts
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env.pop("DOMAIN_FENCE_NO_CACHE", None)  # the cache is what the runs are about
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", RUN],
             cwd=corpus,
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             text=True,
             check=False,
         )
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode not in (0, 1) or "Traceback" in done.stderr:
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        failed = next((line for line in done.stdout.splitlines() if any(f in line for f in FAILED)), None)
+        if done.returncode not in (0, 1) or "Traceback" in done.stderr or failed:
+            last = failed or (done.stderr.strip().splitlines() or ["no output"])[-1]
             raise SystemExit(f"plugin_cost: flake8 exited {done.returncode}: {last}")
         processes = [json.loads(path.read_text()) for path in Path(counts).glob("*.json")]
-    if not processes:
-        raise SystemExit("plugin_cost: no process reported its counts")
     parts = {
         part: sum(p[part] for p in processes) for part in ("import", "prepare", "prepare_wall", "files", "checked")
     }
+    files = sum(p.get("flake8_files", 0) for p in processes)
+    if not files or parts["checked"] != files:
+        # A worker that never reported (killed, or started without the wrapped plugin:
+        # a start method other than fork) would make the share look smaller.
+        raise SystemExit(
+            f"plugin_cost: the plugin's counts cover {parts['checked']} of the {files} files flake8 checked"
+        )
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    workers = sum(1 for p in processes if p["checked"]) or 1
+    workers = sum(1 for p in processes if p["checked"])
     plugin = parts["import"] + parts["prepare"] + parts["files"]
     return {
         "wall": wall,

@@ -229,13 +229,13 @@ def render(
     if counted:
         total = summary(counted)
         wall = statistics.median(run["wall"] for run in counted)
-        # The plugin's part of the run, over the rest of it: flake8's own work.
-        over = total["wall_share"] / (1 - total["wall_share"])
+        over = _over(total["wall_share"])
         verdict = " MET" if over <= 0.05 else " **MISSED**"
         out.append(
             f"| the plugin's time counted inside flake8's run (warm) | {total['wall_share'] * wall:.2f} | "
-            f"{wall:.2f} (flake8+DOM) | {over:+.1%} | {total['share'] / (1 - total['share']):+.1%} | "
-            f"<= +5%{verdict} | | {len(counted)} ({total['wall_share_min']:.1%}-{total['wall_share_max']:.1%}) |"
+            f"{wall:.2f} (flake8+DOM) | {over:+.1%} | {_over(total['share']):+.1%} | "
+            f"<= +5%{verdict} | | {len(counted)} ({_over(total['wall_share_min']):+.1%} to "
+            f"{_over(total['wall_share_max']):+.1%}) |"
         )
     rss = max(s.rss_mb for outcome in outcomes for s in outcome.fence)
     edited = Path(Tree(corpus).one).relative_to(corpus.root)
@@ -254,6 +254,11 @@ def render(
         "",
     ]
     return out
+
+
+def _over(share: float) -> float:
+    """The plugin's part of a run, over the rest of it: flake8's own work."""
+    return share / (1 - share)
 
 
 def _spread(samples: tuple[Sample, ...]) -> float:

@@ -12,6 +12,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from domain_fence.integrations.cli import main
+from domain_fence.integrations.lsp.analysis import Analysis, AnalysisError
 from domain_fence.integrations.lsp.server import configuration_diagnostic, diagnostics_for
 
 
@@ -47,36 +48,79 @@ def test_lsp_without_pygls_is_one_line_and_status_2(monkeypatch: pytest.MonkeyPa
     assert result.output == "domain-fence: error: the language server needs pygls: pip install 'domain-fence[lsp]'\n"
 
 
+INI_HEAD = "[importlinter]\nroot_package = pkg\n"
+BOUNDARY = "type = boundary\nsource_modules =\n    pkg\nforbidden_modules =\n    pkg.{missing}\n"
+TOML_HEAD = '[tool.black]\nline-length = 88\n\n[tool.importlinter]\nroot_packages = ["pkg"]\n'
+TOML_CONTRACT = (
+    '\n[[tool.importlinter.contracts]]\nname = "{name}"\ntype = "boundary"\n'
+    'source_modules = ["pkg"]\nforbidden_modules = ["pkg.{missing}"]\n'
+)
+CONTRACT_TYPES = "boundary: domain_fence.integrations.importlinter.BoundaryContract"
+
+
+def project_problem(tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
+    """The configuration written into a one-package project, and what the language
+    server's analysis says of it (reading, or checking it against the project)."""
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "src" / "pkg" / "here.py").write_text("")
+    config = tmp_path / name
+    config.write_text(text)
+    with pytest.raises(AnalysisError) as raised:
+        Analysis(config)
+    return config, str(raised.value)
+
+
 @pytest.mark.parametrize(
-    ("name", "text", "problem", "row"),
+    ("name", "text", "row"),
     [
+        # A section given twice, on a line configparser pads to two digits: "[line  9]".
         (
             ".importlinter",
-            "[importlinter]\nroot_package = a\n\n[importlinter:contract:x]\nname = X\n\n[importlinter:contract:x]\n",
-            "cannot read configuration: While reading from '<string>' [line 7]: section "
-            "'importlinter:contract:x' already exists",
+            INI_HEAD + "\n[importlinter:contract:a]\nname = A\n" + "\n[importlinter:contract:a]\n",
             6,
+        ),
+        (".importlinter", INI_HEAD + "\n".join(f"# {n}" for n in range(20)) + "\n[importlinter]\n", 22),
+        # "(at end of document)": at the last line holding anything.
+        ("pyproject.toml", TOML_HEAD + "\n[tool.importlinter.x]\nbroken = [1,\n\n", 7),
+        ("pyproject.toml", TOML_HEAD + 'oops = "\n', 5),  # "(at line 6, column 8)"
+        # A contract naming a module the project lacks: at its section, its table.
+        (
+            ".importlinter",
+            INI_HEAD
+            + f"contract_types =\n    {CONTRACT_TYPES}\n\n[importlinter:contract:fine]\nname = Fine\n"
+            + BOUNDARY.format(missing="here")
+            + "\n[importlinter:contract:bad]\nname = Bad\n"
+            + BOUNDARY.format(missing="gone"),
+            13,
         ),
         (
             "pyproject.toml",
-            '[tool.importlinter]\nroot_packages = ["a"\n\n[[tool.importlinter.contracts]]\n',
-            "cannot read configuration: Unclosed array (at line 4, column 1)",
-            3,
+            TOML_HEAD.replace('["pkg"]\n', f'["pkg"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
+            + TOML_CONTRACT.format(name="It's fine", missing="here")
+            + TOML_CONTRACT.format(name="Not so", missing="gone"),
+            13,
         ),
-        (
-            ".importlinter",
-            "[importlinter]\nroot_package = a\n\n[importlinter:contract:x]\nname = X\n",
-            "[importlinter:contract:x] forbidden_modules: module 'a.b' does not exist",
-            3,
-        ),
-        (".importlinter", "[importlinter]\n", "cannot read configuration: [line 99]: beyond the end", 0),
     ],
 )
-def test_a_configuration_problem_is_shown_where_the_reader_stopped(
-    tmp_path: Path, name: str, text: str, problem: str, row: int
-):
-    config = tmp_path / name
-    config.write_text(text)
-    diagnostic = configuration_diagnostic(config, f"{config}: {problem}")
-    assert diagnostic.range.start.line == diagnostic.range.end.line == row
-    assert diagnostic.message == f"configuration cannot be used: {problem}"
+def test_a_configuration_problem_is_shown_where_the_fix_goes(tmp_path: Path, name: str, text: str, row: int):
+    config, problem = project_problem(tmp_path, name, text)
+    diagnostic = configuration_diagnostic(config, problem)
+    assert (diagnostic.range.start.line, diagnostic.range.end.line) == (row, row), text.splitlines()[row]
+    assert diagnostic.range.end.character == len(text.splitlines()[row])
+    assert diagnostic.message == "configuration cannot be used: " + problem.replace(f"{config}: ", "")
+
+
+def test_a_form_feed_is_no_line_break_for_the_editor(tmp_path: Path):
+    text = INI_HEAD + "# page\x0cbreak\n\n[importlinter:contract:a]\nname = A\n\n[importlinter:contract:a]\n"
+    config, problem = project_problem(tmp_path, ".importlinter", text)
+    diagnostic = configuration_diagnostic(config, problem)
+    assert diagnostic.range.start.line == 7
+    assert diagnostic.range.end.character == len("[importlinter:contract:a]")
+
+
+def test_a_line_named_by_a_problem_that_is_not_the_readers_moves_nothing(tmp_path: Path):
+    config = tmp_path / ".importlinter"
+    config.write_text(INI_HEAD + "\n[importlinter:contract:a]\nname = A [line 2]\n")
+    problem = f"{config}: [importlinter:contract:a] name = A [line 2]: something else is wrong"
+    assert configuration_diagnostic(config, problem).range.start.line == 3

@@ -49,6 +49,7 @@ from domain_fence.integrations.importlinter.configuration import (
 )
 
 from .analysis import Analysis, AnalysisError
+from .problems import editor_lines, problem_row
 
 SOURCE = "domain-fence"
 EXPLAIN_COMMAND = "domain-fence.explain"
@@ -369,29 +370,19 @@ def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | 
     return types.TextEdit(range=types.Range(start=position, end=position), new_text=insert)
 
 
-# Where a reader of the file says it stopped: configparser's "[line 39]", tomllib's
-# "(at line 3, column 5)".
-_LINE_NAMED = re.compile(r"\[line\s+(\d+)\]|\(at line (\d+), column \d+\)")
-
-
 def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
-    """One diagnostic for every problem of the configuration, at the line the reader
-    names (a section given twice, a syntax error), else at the first section named."""
+    """One diagnostic for every problem of the configuration, at the line the first one
+    is about (see :func:`.problems.problem_row`)."""
     prefix = f"{config}: "
     lines = [line.removeprefix(prefix) for line in problem.splitlines()]
-    row = 0
     try:
-        text = config.read_text(encoding="utf-8").splitlines()
+        text = config.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        text = []
-    named = _LINE_NAMED.search(lines[0]) if lines else None
-    section = re.match(r"\[[^\]]+\]", lines[0]) if lines else None
-    if named is not None and 0 < int(named.group(1) or named.group(2)) <= len(text):
-        row = int(named.group(1) or named.group(2)) - 1
-    elif section is not None and section.group() in (line.strip() for line in text):
-        row = [line.strip() for line in text].index(section.group())
+        text = ""
+    row = problem_row(text, lines[0]) if lines else 0
+    shown = editor_lines(text)
     start = types.Position(line=row, character=0)
-    end = types.Position(line=row, character=len(text[row]) if row < len(text) else 0)
+    end = types.Position(line=row, character=len(shown[row]) if row < len(shown) else 0)
     return types.Diagnostic(
         range=types.Range(start=start, end=end),
         message="configuration cannot be used: " + "\n".join(lines),
