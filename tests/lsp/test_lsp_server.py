@@ -65,6 +65,24 @@ async def test_unsaved_edits_are_checked_and_cleared(client: LanguageClient, sta
     assert await editor.replace(clean) == []
 
 
+async def test_a_buffer_that_starts_naming_an_event_class_is_read_whole(client: LanguageClient, station: Path):
+    # journal.py names no event class: the vocabulary contract never reads it whole
+    # until the buffer, through a module alias, defines and builds one.
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/journal.py")
+    assert await editor.open() == []
+    diagnostics = await editor.replace(
+        "from station.runtime import telemetry as wire\n\n\n"
+        "class Stepped(wire.Event):\n    episode: int\n\n\n"
+        "def emitted(clock):\n    return Stepped(label=clock.episode)\n"
+    )
+    assert codes(diagnostics) == [(4, 4, "DOM101"), (8, 19, "DOM105")]
+    assert diagnostics[1].message == (
+        "value of 'label' constructing Stepped comes from clock.episode (l.9): experiment vocabulary 'episode'"
+    )
+    assert await editor.replace(editor.text.replace("episode", "step")) == []
+
+
 async def test_baselined_and_noqa_findings_are_hidden(client: LanguageClient, station: Path):
     await initialize(client, station)
     legacy = Editor(client, station / "station/runtime/legacy.py")
