@@ -101,6 +101,14 @@ def project_problem(tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
             + TOML_CONTRACT.format(name="Not so", missing="gone"),
             13,
         ),
+        # Two contracts with one id: at the second (import-linter itself would run both).
+        (
+            "pyproject.toml",
+            TOML_HEAD.replace('["pkg"]\n', f'["pkg"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
+            + TOML_CONTRACT.format(name="One", missing="here").replace('name = "One"', 'id = "same"\nname = "One"')
+            + TOML_CONTRACT.format(name="Two", missing="here").replace('name = "Two"', 'id = "same"\nname = "Two"'),
+            14,
+        ),
     ],
 )
 def test_a_configuration_problem_is_shown_where_the_fix_goes(tmp_path: Path, name: str, text: str, row: int):
