@@ -101,6 +101,35 @@ def project_problem(tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
             + TOML_CONTRACT.format(name="Not so", missing="gone"),
             13,
         ),
+        # Written with a byte order mark, a comment after a table's header, spaces in it.
+        (
+            "pyproject.toml",
+            "\ufeff"
+            + TOML_HEAD.replace('["pkg"]\n', f'["pkg"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
+            + TOML_CONTRACT.format(name="Fine", missing="here")
+            + TOML_CONTRACT.format(name="Not so", missing="gone").replace(
+                "[[tool.importlinter.contracts]]", "[[ tool.importlinter.contracts ]]  # the new one"
+            ),
+            13,
+        ),
+        (
+            ".importlinter",
+            INI_HEAD
+            + f"contract_types =\n    {CONTRACT_TYPES}\n\n[importlinter:contract:bad] ; new\nname = Bad\n"
+            + BOUNDARY.format(missing="gone"),
+            5,
+        ),
+        # configparser's errors whose line is on the second line of its message.
+        ("setup.cfg", "[flake8]\nmax-line-length = 100\nextend-ignore\n\n" + INI_HEAD, 2),
+        (".importlinter", "# a comment\n\nstray text\n" + INI_HEAD, 2),
+        # The session options of a pyproject.toml: at [tool.importlinter].
+        ("pyproject.toml", TOML_HEAD.replace('root_packages = ["pkg"]', 'root_packages = "pkg"'), 3),
+        (  # the engine's "[importlinter] root_packages: cannot find ..."
+            "pyproject.toml",
+            TOML_HEAD.replace('["pkg"]\n', f'["nowhere"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
+            + TOML_CONTRACT.format(name="Fine", missing="here"),
+            3,
+        ),
         # Two contracts with one id: at the second (import-linter itself would run both).
         (
             "pyproject.toml",
@@ -109,13 +138,20 @@ def project_problem(tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
             + TOML_CONTRACT.format(name="Two", missing="here").replace('name = "Two"', 'id = "same"\nname = "Two"'),
             14,
         ),
+        (
+            "pyproject.toml",
+            TOML_HEAD.replace('["pkg"]\n', f'["pkg"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
+            + TOML_CONTRACT.format(name="A", missing="here").replace('name = "A"', 'id = "same"\nname = "A"')
+            + TOML_CONTRACT.format(name="A", missing="here").replace('name = "A"', 'id = "same"\nname = "A"'),
+            14,
+        ),
     ],
 )
 def test_a_configuration_problem_is_shown_where_the_fix_goes(tmp_path: Path, name: str, text: str, row: int):
     config, problem = project_problem(tmp_path, name, text)
     diagnostic = configuration_diagnostic(config, problem)
     assert (diagnostic.range.start.line, diagnostic.range.end.line) == (row, row), text.splitlines()[row]
-    assert diagnostic.range.end.character == len(text.splitlines()[row])
+    assert diagnostic.range.end.character == len(text.removeprefix("\ufeff").splitlines()[row])
     assert diagnostic.message == "configuration cannot be used: " + problem.replace(f"{config}: ", "")
 
 
@@ -132,3 +168,22 @@ def test_a_line_named_by_a_problem_that_is_not_the_readers_moves_nothing(tmp_pat
     config.write_text(INI_HEAD + "\n[importlinter:contract:a]\nname = A [line 2]\n")
     problem = f"{config}: [importlinter:contract:a] name = A [line 2]: something else is wrong"
     assert configuration_diagnostic(config, problem).range.start.line == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("tool = 1\n", "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
+        ('[tool]\nimportlinter = "x"\n', "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
+        ("[[tool.importlinter]]\n", "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
+        ("n = " + "9" * 5000 + "\n", "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
+        ("[importlinter]\n", "cannot read configuration: [line " + "9" * 5000 + "]: beyond any file"),
+        ("[importlinter]\n", "cannot read configuration: [line 99]: beyond this file"),
+        ("", "[importlinter:contract:gone] name: changed since"),
+    ],
+)
+def test_a_problem_older_than_the_file_is_shown_at_its_top(tmp_path: Path, text: str, problem: str):
+    # The file changed since the problem was found (a file-watch notice not yet handled).
+    config = tmp_path / ("pyproject.toml" if "tool" in problem else ".importlinter")
+    config.write_text(text)
+    assert configuration_diagnostic(config, f"{config}: {problem}").range.start.line == 0

@@ -13,7 +13,6 @@ import configparser
 import importlib
 import re
 import sys
-import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -152,8 +151,25 @@ def find_configuration(directory: Path) -> Path:
 def _has_importlinter_section(path: Path) -> bool:
     try:
         return has_section(path)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
-        raise ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}") from None
+    # ValueError: tomllib refusing an integer too long to convert
+    except (OSError, UnicodeDecodeError, ValueError, configparser.Error) as error:
+        raise _unreadable(path, error) from None
+
+
+def _unreadable(path: Path, error: Exception) -> ConfigurationError:
+    """One line saying why ``path`` cannot be read, with the line configparser names on
+    a second line of its own message (a syntax error, text before any section)."""
+    where = ""
+    if isinstance(error, configparser.MissingSectionHeaderError):
+        where = f" [line {error.lineno}]: {error.line!r}"
+    elif isinstance(error, configparser.ParsingError) and error.errors:
+        where = f" [line {error.errors[0][0]}]: {error.errors[0][1]}"
+    return ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}{where}")
+
+
+def _session(path: Path) -> str:
+    """The section holding the session options, as the file writes it."""
+    return "[tool.importlinter]" if path.suffix == ".toml" else "[importlinter]"
 
 
 def load_configuration(path: Path | str | None = None, directory: Path | None = None) -> Configuration:
@@ -173,16 +189,20 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
         raw = read_options(path, lambda session: _flag_test(session, path))
     except OptionsError as error:
         raise ConfigurationError(f"{path}: {error}") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
-        raise ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}") from None
+    except (OSError, UnicodeDecodeError, ValueError, configparser.Error) as error:
+        raise _unreadable(path, error) from None
     session = dict(raw["session_options"])
     if not session.get("root_packages"):
-        raise ConfigurationError(f"{path}: [importlinter] root_packages: This is a required field.")
+        raise ConfigurationError(f"{path}: {_session(path)} root_packages: This is a required field.")
     if isinstance(session["root_packages"], str):
         # lint-imports would iterate over the string's characters.
+        layout = (
+            'give a list, root_packages = ["a", "b"]'
+            if path.suffix == ".toml"
+            else "put each package on its own line below the key"
+        )
         raise ConfigurationError(
-            f"{path}: [importlinter] root_packages: put each package on its own line below the "
-            "key, or use root_package for a single one"
+            f"{path}: {_session(path)} root_packages: {layout}, or use root_package for a single one"
         )
     configuration = Configuration(path, session, list(raw["contracts_options"]), cache_dir=cache_directory(path.parent))
     configuration.contract_types = _contract_types(configuration)
@@ -210,7 +230,7 @@ def _types_of(session_options: dict[str, Any], path: Path) -> dict[str, type[Con
         match = _CONTRACT_TYPE.match(entry.strip())
         if not match:
             raise ConfigurationError(
-                f"{path}: [importlinter] contract_types: {entry!r} is not "
+                f"{path}: {_session(path)} contract_types: {entry!r} is not "
                 "'name: dotted.path.Class' (one per line, a space after the colon)"
             )
         types[match[1]] = _import_class(match[2], path)
@@ -239,10 +259,10 @@ def _import_class(dotted: str, path: Path) -> type[Contract]:
         cls = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:
         raise ConfigurationError(
-            f"{path}: [importlinter] contract_types: cannot import {dotted} ({one_line(error)})"
+            f"{path}: {_session(path)} contract_types: cannot import {dotted} ({one_line(error)})"
         ) from None
     if not (isinstance(cls, type) and issubclass(cls, Contract)):
-        raise ConfigurationError(f"{path}: [importlinter] contract_types: {dotted} is not an import-linter Contract")
+        raise ConfigurationError(f"{path}: {_session(path)} contract_types: {dotted} is not an import-linter Contract")
     return cls
 
 

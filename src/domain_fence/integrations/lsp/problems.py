@@ -12,7 +12,14 @@ CONTRACTS_HEADER = "[[tool.importlinter.contracts]]"
 # tomllib's "(at line 3, column 5)" and "(at end of document)".
 _LINE_NAMED = re.compile(r"\[line\s+(\d+)\]|\(at line (\d+), column \d+\)")
 _AT_END = "(at end of document)"
+_MAX_DIGITS = 9  # a line number beyond any file's
 _SECTION = re.compile(r"\[[^\[\]]+\]")  # [importlinter:contract:x], [tool.importlinter]
+# A TOML table header as tomllib reads one (spaces inside the brackets, a comment after
+# them), an array-of-tables header for the contracts, and a section header as
+# configparser reads one (any text may follow it).
+_TOML_TABLE = re.compile(r"\[\s*(?P<header>[\w-]+(?:\s*\.\s*[\w-]+)*)\s*\]\s*(?:#.*)?\Z")
+_CONTRACT_TABLE = re.compile(r"\[\[\s*tool\s*\.\s*importlinter\s*\.\s*contracts\s*\]\]\s*(?:#.*)?\Z")
+_INI_HEADER = re.compile(r"\[(?P<header>.+)\]")
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")  # a repr()'d contract name
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the only line breaks an LSP client counts
 
@@ -25,22 +32,37 @@ def editor_lines(text: str) -> list[str]:
 
 def problem_row(text: str, problem: str) -> int:
     """The 0-based line of the configuration ``text`` that ``problem`` (the first line of
-    what loading it said, its path removed) is about; 0 when it does not say."""
+    what loading it said, its path removed) is about; 0 when it does not say. The file
+    may have changed since the problem was found: nothing here raises."""
     lines = editor_lines(text)
     if problem.startswith(UNREADABLE):
         named = _LINE_NAMED.search(problem)
-        if named is not None and 0 < int(named.group(1) or named.group(2)) <= len(lines):
-            return int(named.group(1) or named.group(2)) - 1
+        number = (named.group(1) or named.group(2)) if named is not None else ""
+        if 0 < len(number) <= _MAX_DIGITS and 0 < int(number) <= len(lines):
+            return int(number) - 1
         if problem.endswith(_AT_END):
             return max((row for row, line in enumerate(lines) if line.strip()), default=0)
         return 0
     if problem.startswith(CONTRACTS_HEADER + " "):
         return _contract_row(text, lines, problem[len(CONTRACTS_HEADER) + 1 :]) or 0
     section = _SECTION.match(problem)
-    stripped = [line.strip() for line in lines]
-    if section is not None and section.group() in stripped:
-        return stripped.index(section.group())
+    if section is not None:
+        # The engine names the session options "[importlinter]" whatever the file.
+        wanted = {section.group(), "[tool.importlinter]"} if section.group() == "[importlinter]" else {section.group()}
+        for row, line in enumerate(lines):
+            if _header(line) in wanted:
+                return row
     return 0
+
+
+def _header(line: str) -> str | None:
+    """The section (INI) or table (TOML) ``line`` opens, written as problems write it."""
+    line = line.strip()
+    table = _TOML_TABLE.match(line)
+    if table is not None:
+        return "[" + re.sub(r"\s*\.\s*", ".", table.group("header")) + "]"
+    section = _INI_HEADER.match(line)
+    return None if section is None else f"[{section.group('header')}]"
 
 
 def _contract_row(text: str, lines: list[str], rest: str) -> int | None:
@@ -48,9 +70,11 @@ def _contract_row(text: str, lines: list[str], rest: str) -> int | None:
     ``rest`` (its name, or its id, as ``repr`` writes it)."""
     label = _QUOTED.match(rest)
     try:
-        contracts = tomllib.loads(text).get("tool", {}).get("importlinter", {}).get("contracts")
-    except tomllib.TOMLDecodeError:
+        contracts: object = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):  # ValueError: an integer too long
         return None
+    for key in ("tool", "importlinter", "contracts"):
+        contracts = contracts.get(key) if isinstance(contracts, dict) else None
     if label is None or not isinstance(contracts, list):
         return None
     named = [
@@ -58,7 +82,9 @@ def _contract_row(text: str, lines: list[str], rest: str) -> int | None:
         for number, contract in enumerate(contracts)
         if isinstance(contract, dict) and label.group() in (repr(contract.get("name")), repr(contract.get("id")))
     ]
-    headers = [row for row, line in enumerate(lines) if line.strip() == CONTRACTS_HEADER]
+    headers = [row for row, line in enumerate(lines) if _CONTRACT_TABLE.match(line.strip())]
     if not named or len(headers) != len(contracts):  # written inline: no header per contract
         return None
-    return headers[named[0]]
+    # An id given twice is refused at the contract that repeats it: the later one.
+    repeated = rest[label.end() :].startswith(" id: ")
+    return headers[named[-1] if repeated else named[0]]

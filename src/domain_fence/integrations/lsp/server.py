@@ -376,7 +376,7 @@ def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
     prefix = f"{config}: "
     lines = [line.removeprefix(prefix) for line in problem.splitlines()]
     try:
-        text = config.read_text(encoding="utf-8")
+        text = config.read_text(encoding="utf-8-sig")  # as the configuration is read
     except (OSError, UnicodeDecodeError):
         text = ""
     row = problem_row(text, lines[0]) if lines else 0
