@@ -121,6 +121,25 @@ def test_a_pyproject_with_a_byte_order_mark_is_read(tmp_path):
     assert cli("check", "--quiet", cwd=root) == Result(1, LEAK_LINE + "\n", "")
 
 
+@pytest.mark.parametrize(
+    "before, message",
+    [
+        ("# the project's lint settings\n\nstray\n", "File contains no section headers. [line 3]: 'stray\\n'"),
+        (
+            "[flake8]\nmax-line-length = 100\nextend-ignore\n\n",
+            "Source contains parsing errors: '<string>' [line 3]: 'extend-ignore\\n'",
+        ),
+    ],
+    ids=["text before any section", "a line that is no option"],
+)
+def test_an_ini_file_configparser_cannot_read_is_refused_naming_the_line(pytester, tmp_path, before, message):
+    # configparser names the line on its message's second line: kept on the one line printed.
+    root = project(tmp_path)
+    config = root / CONFIG
+    config.write_text(before + config.read_text(encoding="utf-8"), encoding="utf-8")
+    assert_refused_everywhere(pytester, root, f"{config}: cannot read configuration: {message}")
+
+
 def test_a_multi_line_root_package_is_refused(pytester, tmp_path):
     root = project(tmp_path)
     edit_config(root, "root_package = app", "root_package =\n    app\n    app.runtime")
@@ -212,6 +231,17 @@ TOML_ERRORS = {
         'id = "boundary"',
         f"{TOML_SECTION} id: more than one contract has the id 'boundary'; ids must be unique",
     ),
+    "root_packages a string": (
+        'root_packages = ["app"]',
+        'root_packages = "app"',
+        '[tool.importlinter] root_packages: give a list, root_packages = ["a", "b"], or use root_package '
+        "for a single one",
+    ),
+    "root_packages missing": (
+        'root_packages = ["app"]\n',
+        "",
+        "[tool.importlinter] root_packages: This is a required field.",
+    ),
 }
 
 
@@ -220,6 +250,20 @@ def test_a_toml_value_of_the_wrong_type_is_refused_naming_the_key(pytester, tmp_
     *replacements, message = TOML_ERRORS[case]
     root = toml_project(tmp_path, *replacements)
     assert_refused_everywhere(pytester, root, f"{root / 'pyproject.toml'}: {message}")
+
+
+def test_a_toml_integer_too_long_to_read_is_refused(tmp_path):
+    # tomllib raises ValueError, not TOMLDecodeError. pytest itself reads pyproject.toml,
+    # and fails on it with a traceback before any plugin runs: not a host to test here.
+    root = toml_project(tmp_path, 'root_packages = ["app"]', 'root_packages = ["app"]\nlimit = ' + "9" * 5000)
+    expected = (
+        f"domain-fence: error: {root / 'pyproject.toml'}: cannot read configuration: Exceeds the limit (4300 "
+        "digits) for integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to "
+        "increase the limit\n"
+    )
+    for command in ("check", "baseline"):
+        assert cli(command, cwd=root) == Result(2, "", expected), command
+    assert flake8("app", cwd=root) == Result(2, "", f"flake8: {expected}")
 
 
 def test_two_contracts_of_one_id_are_refused_naming_the_second(pytester, tmp_path):
