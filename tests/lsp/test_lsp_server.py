@@ -282,6 +282,30 @@ async def test_a_contract_named_twice_is_one_diagnostic(client: LanguageClient, 
     assert any("configuration cannot be used" in m.message for m in client.log_messages)
 
 
+async def test_a_pyproject_contract_problem_is_shown_at_its_table(client: LanguageClient, station: Path):
+    (station / ".importlinter").unlink()
+    (station / "pyproject.toml").write_text(
+        "[tool.importlinter]\n"
+        'root_packages = ["station"]\n'
+        'contract_types = ["boundary: domain_fence.integrations.importlinter.BoundaryContract"]\n'
+        "\n[[tool.importlinter.contracts]]  # kept\n"
+        'name = "Runtime knows no experiment"\ntype = "boundary"\n'
+        'source_modules = ["station.runtime"]\nforbidden_modules = ["station.experiment"]\n'
+        "\n[[ tool.importlinter.contracts ]]  # added today\n"
+        'name = "Runtime knows no setup"\ntype = "boundary"\n'
+        'source_modules = ["station.runtime"]\nforbidden_modules = ["station.experimnt"]\n'
+    )
+    config_uri = (station / "pyproject.toml").as_uri()
+    await initialize(client, station)
+    await until(lambda: config_uri in client.diagnostics)
+    (problem,) = client.diagnostics[config_uri]
+    assert problem.range.start.line == 10  # the second table's header: where the fix goes
+    assert problem.message == (
+        "configuration cannot be used: [[tool.importlinter.contracts]] 'Runtime knows no setup' "
+        "forbidden_modules: module 'station.experimnt' does not exist"
+    )
+
+
 async def test_each_workspace_folder_uses_its_own_configuration(client: LanguageClient, tmp_path: Path):
     episodes = copy_station(tmp_path, "episodes")
     epochs = copy_station(tmp_path, "epochs")
