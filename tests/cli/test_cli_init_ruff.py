@@ -75,8 +75,13 @@ def test_ruff_configuration_is_found_where_ruff_looks(tmp_path, files, found):
     assert ruff_configuration(tmp_path) == (tmp_path / found if found else None)
 
 
-def test_an_unreadable_pyproject_is_one_line_and_status_2(monty):
-    (monty / "pyproject.toml").write_text("[tool.ruff\n")
+@pytest.mark.parametrize(
+    "text",
+    ["[tool.ruff\n", "[tool.ruff]\nline-length = " + "9" * 5000 + "\n"],  # the second: tomllib's ValueError
+    ids=["syntax", "integer too long"],
+)
+def test_an_unreadable_pyproject_is_one_line_and_status_2(monty, text):
+    (monty / "pyproject.toml").write_text(text)
     with pytest.raises(LayoutError, match=r"pyproject.toml: cannot read: "):
         ruff_configuration(monty)
     result = domain_fence("init", "--preset", "monty", cwd=monty)

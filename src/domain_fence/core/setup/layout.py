@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from domain_fence.core.source.modules import discover_modules
-from domain_fence.core.source.reading import Unreadable, load_tree
+from domain_fence.core.source.reading import Unreadable, load_tree, loads_toml
 
 # Top-level directories that hold packages but are not the project's code.
 NOT_PROJECT_CODE = frozenset(
@@ -215,7 +215,7 @@ def ruff_configuration(directory: Path) -> Path | None:
     if not pyproject.is_file():
         return None
     try:
-        document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        document = loads_toml(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise LayoutError(f"{pyproject}: cannot read: {error}") from None
     tool = document.get("tool")

@@ -9,6 +9,7 @@ import tokenize
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from domain_fence.core.model.text import one_line
 
@@ -77,3 +78,16 @@ def load_tree(path: Path) -> ast.Module | Unreadable:
     if isinstance(text, Unreadable):
         return text
     return parse_source(text, str(path))
+
+
+def loads_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, every refusal a ``TOMLDecodeError``: an integer of more digits
+    than Python converts escapes it as a plain ValueError."""
+    import tomllib  # a TOML file is read once per run, if at all
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError as error:
+        raise tomllib.TOMLDecodeError(one_line(error)) from None

@@ -13,6 +13,7 @@ import configparser
 import importlib
 import re
 import sys
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -151,8 +152,7 @@ def find_configuration(directory: Path) -> Path:
 def _has_importlinter_section(path: Path) -> bool:
     try:
         return has_section(path)
-    # ValueError: tomllib refusing an integer too long to convert
-    except (OSError, UnicodeDecodeError, ValueError, configparser.Error) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
         raise _unreadable(path, error) from None
 
 
@@ -189,7 +189,7 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
         raw = read_options(path, lambda session: _flag_test(session, path))
     except OptionsError as error:
         raise ConfigurationError(f"{path}: {error}") from None
-    except (OSError, UnicodeDecodeError, ValueError, configparser.Error) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, configparser.Error) as error:
         raise _unreadable(path, error) from None
     session = dict(raw["session_options"])
     if not session.get("root_packages"):

@@ -11,7 +11,6 @@ share an id (``lint-imports`` refuses them too; their baseline entries would mix
 from __future__ import annotations
 
 import configparser
-import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from importlinter.adapters.user_options import IniFileUserOptionReader, TomlFileUserOptionReader
 
 from domain_fence.core.model.text import control_character
+from domain_fence.core.source.reading import loads_toml
 
 INI_SECTION = "importlinter"
 # Session options that are one value each; every other session option may be a list.
@@ -39,7 +39,7 @@ def has_section(path: Path) -> bool:
     """Whether ``path`` holds an import-linter section (raises on unreadable files)."""
     text = read_text(path)
     if path.suffix == ".toml":
-        tool = tomllib.loads(text).get("tool", {})
+        tool = loads_toml(text).get("tool", {})
         return isinstance(tool, dict) and bool(tool.get(INI_SECTION))
     return _ini_parser(text).has_section(INI_SECTION)
 
@@ -55,11 +55,9 @@ def read_options(path: Path, flags_for: Callable[[dict[str, Any]], FlagTest]) ->
     other option wants strings).
     """
     text = read_text(path)
-    if path.suffix == ".toml":
-        options = _toml_options(tomllib.loads(text), flags_for)
-    else:
-        options = _ini_options(_ini_parser(text))
-    _refuse_control_characters(options, toml=path.suffix == ".toml")
+    toml = path.suffix == ".toml"
+    options = _toml_options(loads_toml(text), flags_for) if toml else _ini_options(_ini_parser(text))
+    _refuse_control_characters(options, toml=toml)
     session = options["session_options"]
     if "root_packages" not in session and "root_package" in session:  # as import-linter does
         session["root_packages"] = [session["root_package"]]
