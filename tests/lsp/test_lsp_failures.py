@@ -130,6 +130,33 @@ def project_problem(tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
             + TOML_CONTRACT.format(name="Fine", missing="here"),
             3,
         ),
+        # A contract with neither name nor id: by its number.
+        (
+            "pyproject.toml",
+            TOML_HEAD.replace('["pkg"]\n', f'["pkg"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
+            + TOML_CONTRACT.format(name="Fine", missing="here")
+            + TOML_CONTRACT.format(name="", missing="gone").replace('name = ""\n', ""),
+            13,
+        ),
+        # The session options' table written with spaces and a comment, after others.
+        (
+            "pyproject.toml",
+            TOML_HEAD.replace("[tool.importlinter]", "[ tool . importlinter ]  # ours").replace(
+                '["pkg"]\n', f'["nowhere"]\ncontract_types = ["{CONTRACT_TYPES}"]\n'
+            )
+            + TOML_CONTRACT.format(name="Fine", missing="here"),
+            3,
+        ),
+        # setup.cfg: [importlinter] below other tools' sections, and an indented one inside
+        # a value above it (configparser reads that as the value's next line).
+        (
+            "setup.cfg",
+            "[flake8]\nper-file-ignores =\n    [importlinter]\n    x.py: E1\n\n"
+            + INI_HEAD.replace("root_package = pkg", "root_package = nowhere")
+            + f"contract_types =\n    {CONTRACT_TYPES}\n\n[importlinter:contract:fine]\nname = Fine\n"
+            + BOUNDARY.format(missing="here"),
+            5,
+        ),
         # Two contracts with one id: at the second (import-linter itself would run both).
         (
             "pyproject.toml",
@@ -143,6 +170,15 @@ def project_problem(tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
             TOML_HEAD.replace('["pkg"]\n', f'["pkg"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
             + TOML_CONTRACT.format(name="A", missing="here").replace('name = "A"', 'id = "same"\nname = "A"')
             + TOML_CONTRACT.format(name="A", missing="here").replace('name = "A"', 'id = "same"\nname = "A"'),
+            14,
+        ),
+        # The repeating contract shares its name with a later one that repeats nothing.
+        (
+            "pyproject.toml",
+            TOML_HEAD.replace('["pkg"]\n', f'["pkg"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
+            + TOML_CONTRACT.format(name="A", missing="here").replace('name = "A"', 'id = "x"\nname = "A"')
+            + TOML_CONTRACT.format(name="B", missing="here").replace('name = "B"', 'id = "x"\nname = "B"')
+            + TOML_CONTRACT.format(name="B", missing="here").replace('name = "B"', 'id = "y"\nname = "B"'),
             14,
         ),
     ],
@@ -176,6 +212,11 @@ def test_a_line_named_by_a_problem_that_is_not_the_readers_moves_nothing(tmp_pat
         ("tool = 1\n", "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
         ('[tool]\nimportlinter = "x"\n', "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
         ("[[tool.importlinter]]\n", "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
+        (  # TOML reads a hexadecimal integer of any length; repr refuses it
+            "[[tool.importlinter.contracts]]\nname = 0x" + "f" * 4000 + "\n",
+            "[[tool.importlinter.contracts]] 'B' source_modules: gone",
+        ),
+        ("x = " + "[" * 3000 + "]" * 3000 + "\n", "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
         ("n = " + "9" * 5000 + "\n", "[[tool.importlinter.contracts]] 'B' source_modules: gone"),
         ("[importlinter]\n", "cannot read configuration: [line " + "9" * 5000 + "]: beyond any file"),
         ("[importlinter]\n", "cannot read configuration: [line 99]: beyond this file"),

@@ -127,7 +127,7 @@ def test_a_pyproject_with_a_byte_order_mark_is_read(tmp_path):
         ("# the project's lint settings\n\nstray\n", "File contains no section headers. [line 3]: 'stray\\n'"),
         (
             "[flake8]\nmax-line-length = 100\nextend-ignore\n\n",
-            "Source contains parsing errors: '<string>' [line 3]: 'extend-ignore\\n'",
+            "Source contains parsing errors: '<string>' [line  3]: 'extend-ignore\\n'",
         ),
     ],
     ids=["text before any section", "a line that is no option"],
@@ -231,6 +231,18 @@ TOML_ERRORS = {
         'id = "boundary"',
         f"{TOML_SECTION} id: more than one contract has the id 'boundary'; ids must be unique",
     ),
+    "contract_types without the space": (
+        '"boundary: domain_fence',
+        '"boundary:domain_fence',
+        "[tool.importlinter] contract_types: 'boundary:domain_fence.integrations.importlinter.BoundaryContract' "
+        "is not 'name: dotted.path.Class' (one per line, a space after the colon)",
+    ),
+    "a contract named by a number too long to show": (  # TOML reads hexadecimal integers of any length
+        'name = "Runtime does not import experiment"',
+        "name = 0x" + "f" * 4000,
+        "[[tool.importlinter.contracts]] a number too long to show name: expected a string, not a number "
+        "(a number too long to show)",
+    ),
     "root_packages a string": (
         'root_packages = ["app"]',
         'root_packages = "app"',
@@ -260,6 +272,18 @@ def test_a_toml_integer_too_long_to_read_is_refused(tmp_path):
         f"domain-fence: error: {root / 'pyproject.toml'}: cannot read configuration: Exceeds the limit (4300 "
         "digits) for integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to "
         "increase the limit\n"
+    )
+    for command in ("check", "baseline"):
+        assert cli(command, cwd=root) == Result(2, "", expected), command
+    assert flake8("app", cwd=root) == Result(2, "", f"flake8: {expected}")
+
+
+def test_a_toml_nested_deeper_than_python_reads_is_refused(tmp_path):
+    # tomllib raises RecursionError; pytest reads pyproject.toml itself and fails first.
+    root = toml_project(tmp_path, 'root_packages = ["app"]', 'root_packages = ["app"]\nx = ' + "[" * 3000 + "]" * 3000)
+    expected = (
+        f"domain-fence: error: {root / 'pyproject.toml'}: cannot read configuration: arrays or tables nested "
+        "too deeply to read\n"
     )
     for command in ("check", "baseline"):
         assert cli(command, cwd=root) == Result(2, "", expected), command

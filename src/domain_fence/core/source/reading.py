@@ -82,7 +82,8 @@ def load_tree(path: Path) -> ast.Module | Unreadable:
 
 def loads_toml(text: str) -> dict[str, Any]:
     """``tomllib.loads``, every refusal a ``TOMLDecodeError``: an integer of more digits
-    than Python converts escapes it as a plain ValueError."""
+    than Python converts escapes it as a plain ValueError, nesting deeper than Python's
+    stack as a RecursionError."""
     import tomllib  # a TOML file is read once per run, if at all
 
     try:
@@ -91,3 +92,5 @@ def loads_toml(text: str) -> dict[str, Any]:
         raise
     except ValueError as error:
         raise tomllib.TOMLDecodeError(one_line(error)) from None
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("arrays or tables nested too deeply to read") from None

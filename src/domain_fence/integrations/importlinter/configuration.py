@@ -30,7 +30,7 @@ from domain_fence.core.model.text import one_line
 from domain_fence.core.source.factcache import DEFAULT_DIRECTORY, cache_directory
 
 from .base import FenceContract, project_root
-from .reading import FlagTest, OptionsError, has_section, read_options
+from .reading import FlagTest, OptionsError, has_section, quoted, read_options
 
 BUILT_IN_TYPES = {
     "forbidden": "importlinter.contracts.forbidden.ForbiddenContract",
@@ -82,7 +82,9 @@ class Configuration:
 
     def section(self, options: dict[str, Any]) -> str:
         if self.path.suffix == ".toml":
-            return f"[[tool.importlinter.contracts]] {options.get('name', options.get('id', '?'))!r}"
+            # By its number when it has neither name nor id, as the reader names it.
+            number = next((n for n, given in enumerate(self.contracts_options, start=1) if given is options), "?")
+            return f"[[tool.importlinter.contracts]] {quoted(options.get('name', options.get('id', number)))}"
         return f"[importlinter:contract:{options.get('id', '?')}]"
 
     def contracts(self) -> list[Contract]:
@@ -163,8 +165,9 @@ def _unreadable(path: Path, error: Exception) -> ConfigurationError:
     if isinstance(error, configparser.MissingSectionHeaderError):
         where = f" [line {error.lineno}]: {error.line!r}"
     elif isinstance(error, configparser.ParsingError) and error.errors:
-        where = f" [line {error.errors[0][0]}]: {error.errors[0][1]}"
-    return ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}{where}")
+        # "\t[line  3]: 'text'" in every version (``errors`` holds the line raw from 3.13)
+        where = " " + str(error).splitlines()[1].strip()
+    return ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}{where[:100]}")
 
 
 def _session(path: Path) -> str:

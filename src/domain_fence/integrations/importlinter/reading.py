@@ -81,7 +81,16 @@ def _refuse_control_characters(options: dict[str, Any], toml: bool) -> None:
 def _contract_where(contract: Mapping[str, Any], number: int, toml: bool = True) -> str:
     if not toml:
         return f"[importlinter:contract:{contract.get('id', number)}]"
-    return f"[[tool.importlinter.contracts]] {contract.get('name', contract.get('id', number))!r}"
+    return f"[[tool.importlinter.contracts]] {quoted(contract.get('name', contract.get('id', number)))}"
+
+
+def quoted(value: object) -> str:
+    """``repr(value)``, which Python refuses for an integer of too many digits (TOML
+    reads hexadecimal ones of any length)."""
+    try:
+        return repr(value)
+    except ValueError:
+        return "a number too long to show"
 
 
 def _ini_parser(text: str) -> configparser.ConfigParser:
@@ -163,4 +172,4 @@ def _strings_problem(value: object) -> str | None:
 
 def _shown(value: object) -> str:
     kind = {bool: "a boolean", int: "a number", float: "a number", dict: "a table", list: "an array"}
-    return f"{kind.get(type(value), type(value).__name__)} ({value!r})"[:80]
+    return f"{kind.get(type(value), type(value).__name__)} ({quoted(value)})"[:80]

@@ -20,7 +20,8 @@ _SECTION = re.compile(r"\[[^\[\]]+\]")  # [importlinter:contract:x], [tool.impor
 _TOML_TABLE = re.compile(r"\[\s*(?P<header>[\w-]+(?:\s*\.\s*[\w-]+)*)\s*\]\s*(?:#.*)?\Z")
 _CONTRACT_TABLE = re.compile(r"\[\[\s*tool\s*\.\s*importlinter\s*\.\s*contracts\s*\]\]\s*(?:#.*)?\Z")
 _INI_HEADER = re.compile(r"\[(?P<header>.+)\]")
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")  # a repr()'d contract name
+# A contract as problems name it: its name or id written by repr(), or its number.
+_LABEL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|(?P<number>\d{1,9})(?= )")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the only line breaks an LSP client counts
 
 
@@ -30,10 +31,11 @@ def editor_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-def problem_row(text: str, problem: str) -> int:
+def problem_row(text: str, problem: str, toml: bool = False) -> int:
     """The 0-based line of the configuration ``text`` that ``problem`` (the first line of
-    what loading it said, its path removed) is about; 0 when it does not say. The file
-    may have changed since the problem was found: nothing here raises."""
+    what loading it said, its path removed) is about; 0 when it does not say. ``toml``:
+    the file is a pyproject.toml. The file may have changed since the problem was
+    found: nothing here raises."""
     lines = editor_lines(text)
     if problem.startswith(UNREADABLE):
         named = _LINE_NAMED.search(problem)
@@ -50,25 +52,26 @@ def problem_row(text: str, problem: str) -> int:
         # The engine names the session options "[importlinter]" whatever the file.
         wanted = {section.group(), "[tool.importlinter]"} if section.group() == "[importlinter]" else {section.group()}
         for row, line in enumerate(lines):
-            if _header(line) in wanted:
+            if _header(line, toml) in wanted:
                 return row
     return 0
 
 
-def _header(line: str) -> str | None:
-    """The section (INI) or table (TOML) ``line`` opens, written as problems write it."""
-    line = line.strip()
-    table = _TOML_TABLE.match(line)
-    if table is not None:
-        return "[" + re.sub(r"\s*\.\s*", ".", table.group("header")) + "]"
-    section = _INI_HEADER.match(line)
+def _header(line: str, toml: bool) -> str | None:
+    """The table (TOML) or section (INI) ``line`` opens, written as problems write it."""
+    if toml:
+        table = _TOML_TABLE.match(line.strip())
+        return None if table is None else "[" + re.sub(r"\s*\.\s*", ".", table.group("header")) + "]"
+    # Indented, it continues a value of the section above it (configparser).
+    section = _INI_HEADER.match(line.rstrip())
     return None if section is None else f"[{section.group('header')}]"
 
 
 def _contract_row(text: str, lines: list[str], rest: str) -> int | None:
     """The header of the ``[[tool.importlinter.contracts]]`` table named at the start of
-    ``rest`` (its name, or its id, as ``repr`` writes it)."""
-    label = _QUOTED.match(rest)
+    ``rest``: by its name or its id, as ``repr`` writes it, or by its number when it
+    has neither."""
+    label = _LABEL.match(rest)
     try:
         contracts: object = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, ValueError, RecursionError):  # ValueError: an integer too long
@@ -77,14 +80,27 @@ def _contract_row(text: str, lines: list[str], rest: str) -> int | None:
         contracts = contracts.get(key) if isinstance(contracts, dict) else None
     if label is None or not isinstance(contracts, list):
         return None
-    named = [
-        number
-        for number, contract in enumerate(contracts)
-        if isinstance(contract, dict) and label.group() in (repr(contract.get("name")), repr(contract.get("id")))
-    ]
+    tables = [contract if isinstance(contract, dict) else {} for contract in contracts]
+    if label.group("number"):
+        named = [int(label.group("number")) - 1] if 0 < int(label.group("number")) <= len(tables) else []
+    else:
+        named = [number for number, contract in enumerate(tables) if label.group() in _labels(contract)]
     headers = [row for row, line in enumerate(lines) if _CONTRACT_TABLE.match(line.strip())]
     if not named or len(headers) != len(contracts):  # written inline: no header per contract
         return None
-    # An id given twice is refused at the contract that repeats it: the later one.
-    repeated = rest[label.end() :].startswith(" id: ")
-    return headers[named[-1] if repeated else named[0]]
+    if rest[label.end() :].startswith(" id: "):
+        # An id given twice is refused at the contract repeating an earlier one's.
+        named = [number for number in named if _repeats(tables, number)] or named
+    return headers[named[0]]
+
+
+def _labels(contract: dict[str, object]) -> set[str]:
+    """How a problem may name ``contract``: its name or id as ``repr`` writes them (only
+    strings: ``repr`` refuses an integer of too many digits)."""
+    return {repr(value) for value in (contract.get("name"), contract.get("id")) if isinstance(value, str)}
+
+
+def _repeats(tables: list[dict[str, object]], number: int) -> bool:
+    """Whether contract ``number``'s id (or name, without one) is an earlier one's."""
+    own = tables[number].get("id", tables[number].get("name"))
+    return any(own in (table.get("id"), table.get("name")) for table in tables[:number])

@@ -379,7 +379,7 @@ def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
         text = config.read_text(encoding="utf-8-sig")  # as the configuration is read
     except (OSError, UnicodeDecodeError):
         text = ""
-    row = problem_row(text, lines[0]) if lines else 0
+    row = problem_row(text, lines[0], toml=config.suffix == ".toml") if lines else 0
     shown = editor_lines(text)
     start = types.Position(line=row, character=0)
     end = types.Position(line=row, character=len(shown[row]) if row < len(shown) else 0)
