@@ -124,7 +124,7 @@ def project_problem(tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
         (".importlinter", "# a comment\n\nstray text\n" + INI_HEAD, 2),
         # The session options of a pyproject.toml: at [tool.importlinter].
         ("pyproject.toml", TOML_HEAD.replace('root_packages = ["pkg"]', 'root_packages = "pkg"'), 3),
-        (  # the engine's "[importlinter] root_packages: cannot find ..."
+        (  # the engine's "[tool.importlinter] root_packages: cannot find ..."
             "pyproject.toml",
             TOML_HEAD.replace('["pkg"]\n', f'["nowhere"]\ncontract_types = ["{CONTRACT_TYPES}"]\n')
             + TOML_CONTRACT.format(name="Fine", missing="here"),

@@ -413,6 +413,28 @@ def test_domain_fence_items_report_an_unusable_project_in_one_line(project):
     assert_no_traceback(fixture)
 
 
+def test_a_root_package_grimp_would_refuse_is_a_problem_before_any_graph_is_built(project):
+    # proto has an __init__.py: grimp would import it to find proto.frameworks.
+    (project.path / ".importlinter").write_text(
+        CONFIG.replace("root_package = proto", "root_package = proto.frameworks")
+    )
+    message = (
+        "*.importlinter: [[]importlinter[]] root_packages: 'proto.frameworks' is inside the regular package 'proto' *"
+    )
+    result = project.runpytest("--domain-fence")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
+    assert_no_traceback(result)
+
+    project.makepyfile(
+        test_fence="def test_findings(fence):\n    fence.findings()\n\n\ndef test_graph(fence):\n    fence.graph\n"
+    )
+    fixture = project.runpytest("test_fence.py")
+    fixture.assert_outcomes(failed=2)
+    fixture.stdout.fnmatch_lines([message])
+    assert_no_traceback(fixture)
+
+
 # -- options ---------------------------------------------------------------------------
 
 

@@ -254,6 +254,19 @@ TOML_ERRORS = {
         "",
         "[tool.importlinter] root_packages: This is a required field.",
     ),
+    # Found against the project, by the engine and by the graph's builder: the section
+    # still named as a pyproject writes it.
+    "a root package that cannot be found": (
+        'root_packages = ["app"]',
+        'root_packages = ["nowhere"]',
+        "[tool.importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",
+    ),
+    "a root package inside a regular package": (
+        'root_packages = ["app"]',
+        'root_packages = ["app.runtime"]',
+        "[tool.importlinter] root_packages: 'app.runtime' is inside the regular package 'app' (it has an "
+        "__init__.py); name 'app' instead",
+    ),
 }
 
 
@@ -261,7 +274,7 @@ TOML_ERRORS = {
 def test_a_toml_value_of_the_wrong_type_is_refused_naming_the_key(pytester, tmp_path, case):
     *replacements, message = TOML_ERRORS[case]
     root = toml_project(tmp_path, *replacements)
-    assert_refused_everywhere(pytester, root, f"{root / 'pyproject.toml'}: {message}")
+    assert_refused_everywhere(pytester, root, f"{root / 'pyproject.toml'}: {message.replace('{root}', str(root))}")
 
 
 def test_a_toml_integer_too_long_to_read_is_refused(tmp_path):

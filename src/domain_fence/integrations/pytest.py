@@ -199,8 +199,10 @@ class Fence:
         """The engine for the configuration's domain-fence contracts, validated."""
         if self._engine is None:
             from domain_fence.core.engine.baseline import BaselineError
+            from domain_fence.core.source.modules import default_search_paths
             from domain_fence.integrations.importlinter.base import FenceContract
             from domain_fence.integrations.importlinter.configuration import ConfigurationError
+            from domain_fence.integrations.importlinter.graph import refuse_regular_parents
             from domain_fence.integrations.importlinter.results import validate
             from domain_fence.integrations.importlinter.session import engine_for
 
@@ -209,6 +211,8 @@ class Fence:
             engine = engine_for(self.configuration, fence)
             try:
                 validate(engine)
+                # What the graph's builder would refuse, found before any test needs it.
+                refuse_regular_parents(self.configuration, default_search_paths(self.configuration.root))
             except (ConfigurationError, BaselineError) as error:
                 raise FenceProblem(str(error)) from None
             self._engine = engine
@@ -221,22 +225,28 @@ class Fence:
     @property
     def graph(self) -> ImportGraph:
         from domain_fence.core.families import GraphUnavailableError
+        from domain_fence.integrations.importlinter.configuration import ConfigurationError
 
         try:
             return self.engine.context.graph()
         except GraphUnavailableError as error:
             where = "; ".join(f"{b.path}:{b.line}: {b.reason}" for b in error.blockers) or error.reason
             raise FenceProblem(f"{self.configuration.path}: cannot build the import graph: {where}") from None
+        except ConfigurationError as error:  # root packages grimp refuses
+            raise FenceProblem(str(error)) from None
 
     def result(self, contract_id: str) -> ContractResult:
         """A domain-fence contract's result from the engine, computed once."""
         if contract_id not in self._results:
             from domain_fence.core.engine.baseline import BaselineError
+            from domain_fence.integrations.importlinter.configuration import ConfigurationError
 
             try:
                 self._results[contract_id] = self.engine.check_contract(self.engine.contract(contract_id))
             except BaselineError as error:
                 raise FenceProblem(f"{contract_id}: {one_line(error)}") from None
+            except ConfigurationError as error:  # root packages the graph's builder refuses
+                raise FenceProblem(str(error)) from None
             finally:
                 self.engine.save()
         return self._results[contract_id]

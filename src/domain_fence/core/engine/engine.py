@@ -46,6 +46,7 @@ from domain_fence.core.engine.baseline import (
 from domain_fence.core.engine.noqa import NoqaComments
 from domain_fence.core.engine.resultcache import Digests, ResultStore, graph_builder_version, plain_extra, results_key
 from domain_fence.core.engine.reuse import ModuleResults
+from domain_fence.core.engine.runcache import session_section
 from domain_fence.core.families import Context, Family, GraphUnavailableError
 from domain_fence.core.families.base import reusable, view_keeps_findings
 from domain_fence.core.index.blockers import Blocker, blocker_finding, graph_refused, skipped_findings
@@ -102,6 +103,10 @@ class Settings:
     @property
     def root(self) -> Path:
         return self.config_path.parent
+
+    @property
+    def session_section(self) -> str:
+        return session_section(self.config_path)
 
 
 class ConfigurationProblems(Exception):
@@ -207,7 +212,7 @@ class Engine:
         path = self.settings.config_path
         missing = self.missing_root_packages()
         if missing:
-            return [f"{path}: [importlinter] {missing}"]
+            return [f"{path}: {self.settings.session_section} {missing}"]
         lines = []
         for spec in self.contracts:
             lines += [f"{path}: {spec.section} {line}" for line in self.contract_problems(spec)]

@@ -52,6 +52,12 @@ KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the old
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its mtime tick
 
 
+def session_section(config_path: Path) -> str:
+    """The section of a configuration file that holds import-linter's session options,
+    as the file writes it: messages name the one the user sees."""
+    return "[tool.importlinter]" if config_path.suffix == ".toml" else "[importlinter]"
+
+
 # Named tuples rather than dataclasses: a replay creates these classes in every run,
 # and a named tuple costs a fraction of a frozen dataclass to create.
 

@@ -24,7 +24,10 @@ import importlinter.api  # noqa: F401  (configures import-linter's settings, as 
 from importlinter import fields
 from importlinter.domain.contract import Contract, InvalidContractOptions
 
-from domain_fence.core.engine.runcache import CONFIG_FILES  # lint-imports' order: the run cache's inputs too
+from domain_fence.core.engine.runcache import (
+    CONFIG_FILES,
+    session_section,
+)  # lint-imports' order: the run cache's inputs too
 from domain_fence.core.families.config import FLAG_OPTIONS
 from domain_fence.core.model.text import one_line
 from domain_fence.core.source.factcache import DEFAULT_DIRECTORY, cache_directory
@@ -170,11 +173,6 @@ def _unreadable(path: Path, error: Exception) -> ConfigurationError:
     return ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}{where[:100]}")
 
 
-def _session(path: Path) -> str:
-    """The section holding the session options, as the file writes it."""
-    return "[tool.importlinter]" if path.suffix == ".toml" else "[importlinter]"
-
-
 def load_configuration(path: Path | str | None = None, directory: Path | None = None) -> Configuration:
     """Read and check the configuration at ``path``, or the one found in ``directory``.
 
@@ -196,7 +194,7 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
         raise _unreadable(path, error) from None
     session = dict(raw["session_options"])
     if not session.get("root_packages"):
-        raise ConfigurationError(f"{path}: {_session(path)} root_packages: This is a required field.")
+        raise ConfigurationError(f"{path}: {session_section(path)} root_packages: This is a required field.")
     if isinstance(session["root_packages"], str):
         # lint-imports would iterate over the string's characters.
         layout = (
@@ -205,7 +203,7 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
             else "put each package on its own line below the key"
         )
         raise ConfigurationError(
-            f"{path}: {_session(path)} root_packages: {layout}, or use root_package for a single one"
+            f"{path}: {session_section(path)} root_packages: {layout}, or use root_package for a single one"
         )
     configuration = Configuration(path, session, list(raw["contracts_options"]), cache_dir=cache_directory(path.parent))
     configuration.contract_types = _contract_types(configuration)
@@ -233,7 +231,7 @@ def _types_of(session_options: dict[str, Any], path: Path) -> dict[str, type[Con
         match = _CONTRACT_TYPE.match(entry.strip())
         if not match:
             raise ConfigurationError(
-                f"{path}: {_session(path)} contract_types: {entry!r} is not "
+                f"{path}: {session_section(path)} contract_types: {entry!r} is not "
                 "'name: dotted.path.Class' (one per line, a space after the colon)"
             )
         types[match[1]] = _import_class(match[2], path)
@@ -262,10 +260,12 @@ def _import_class(dotted: str, path: Path) -> type[Contract]:
         cls = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:
         raise ConfigurationError(
-            f"{path}: {_session(path)} contract_types: cannot import {dotted} ({one_line(error)})"
+            f"{path}: {session_section(path)} contract_types: cannot import {dotted} ({one_line(error)})"
         ) from None
     if not (isinstance(cls, type) and issubclass(cls, Contract)):
-        raise ConfigurationError(f"{path}: {_session(path)} contract_types: {dotted} is not an import-linter Contract")
+        raise ConfigurationError(
+            f"{path}: {session_section(path)} contract_types: {dotted} is not an import-linter Contract"
+        )
     return cls
 
 

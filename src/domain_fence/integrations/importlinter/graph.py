@@ -18,6 +18,7 @@ import grimp
 from grimp import ImportGraph
 from grimp.exceptions import NotATopLevelModule, SourceSyntaxError
 
+from domain_fence.core.engine.runcache import session_section
 from domain_fence.core.index.blockers import (
     Blocker,
     is_utf8,
@@ -115,13 +116,13 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
         raise
     except NotATopLevelModule:
         raise ConfigurationError(
-            f"{configuration.path}: [importlinter] root_packages: a root package is a subpackage; "
+            f"{configuration.path}: {session_section(configuration.path)} root_packages: a root package is a subpackage; "
             "name its top-level package"
         ) from None
     except ValueError as error:
         if str(error).startswith("Could not find package"):  # grimp: root package not found
             raise ConfigurationError(
-                f"{configuration.path}: [importlinter] root_packages: {printable(str(error))}"
+                f"{configuration.path}: {session_section(configuration.path)} root_packages: {printable(str(error))}"
             ) from None
         raise unavailable(configuration, error) from None
     except (KeyboardInterrupt, SystemExit):
@@ -189,7 +190,7 @@ def refuse_regular_parents(configuration: Configuration, search_paths: list[str]
         parent = regular_parent(package, search_paths)
         if parent is not None:
             raise ConfigurationError(
-                f"{configuration.path}: [importlinter] root_packages: {package!r} is inside the regular "
+                f"{configuration.path}: {session_section(configuration.path)} root_packages: {package!r} is inside the regular "
                 f"package {parent!r} (it has an __init__.py); name {parent!r} instead"
             )
 

@@ -49,10 +49,8 @@ def problem_row(text: str, problem: str, toml: bool = False) -> int:
         return _contract_row(text, lines, problem[len(CONTRACTS_HEADER) + 1 :]) or 0
     section = _SECTION.match(problem)
     if section is not None:
-        # The engine names the session options "[importlinter]" whatever the file.
-        wanted = {section.group(), "[tool.importlinter]"} if section.group() == "[importlinter]" else {section.group()}
         for row, line in enumerate(lines):
-            if _header(line, toml) in wanted:
+            if _header(line, toml) == section.group():
                 return row
     return 0
 
