@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import copy_fixture, domain_fence
+from cli_support import copy_fixture, domain_fence, run
 
 BASELINE = ".domain-fence-baseline.json"
 
@@ -90,3 +90,43 @@ def test_corrupt_baseline_is_a_one_line_error(leaky):
     assert result.stdout == ""
     [line] = result.stderr.splitlines()
     assert line.startswith("domain-fence: error: ") and "not a domain-fence baseline" in line
+
+
+REPORT = """\
+from leaky.runtime.telemetry import Matched
+
+
+def report(step, count):
+    first = Matched(step=step, episode=count)
+{more}    return first
+"""
+SECOND = "    second = Matched(step=step, episode=count)\n"
+
+
+def test_a_copy_of_a_baselined_leak_added_beside_it_is_new(leaky):
+    report = leaky / "leaky" / "runtime" / "report.py"
+    report.write_text(REPORT.format(more=""))
+    domain_fence("baseline", cwd=leaky)
+    recorded = ("runtime-events-speak-runtime", "DOM104:leaky.runtime.report:report:Matched(episode)")
+    assert recorded in entries(leaky)
+    assert domain_fence("check", cwd=leaky).returncode == 1  # the layers contract: its own, unbaselined
+
+    # The same keyword in the same function, one line below: the same place but for
+    # its line, which a fingerprint leaves out, and still a new leak.
+    report.write_text(REPORT.format(more=SECOND))
+    new = "leaky/runtime/report.py:6:33: DOM104 "
+    result = domain_fence("check", "--format", "json", cwd=leaky)
+    vocabulary = {c["id"]: c for c in json.loads(result.stdout)["contracts"]}["runtime-events-speak-runtime"]
+    assert [(f["line"], f["fingerprint"]) for f in vocabulary["findings"]] == [(6, f"{recorded[1]}#2")]
+    assert (5, recorded[1]) in [(f["line"], f["fingerprint"]) for f in vocabulary["baselined"]]
+    assert [line for line in domain_fence("check", cwd=leaky).stdout.splitlines() if line.strip().startswith(new)]
+    flake8 = run("flake8", "--select", "DOM", "leaky/runtime/report.py", cwd=leaky)
+    assert [line[: len(new)] for line in flake8.stdout.splitlines()] == [new]
+
+    # Recorded, both are; fixing the first leaves the second one's entry stale.
+    domain_fence("baseline", cwd=leaky)
+    assert {recorded, (recorded[0], f"{recorded[1]}#2")} <= set(entries(leaky))
+    report.write_text(REPORT.format(more="").replace("episode=count", "step_count=count"))
+    report.write_text(report.read_text() + SECOND.replace("second", "kept"))
+    pruned = domain_fence("baseline", "--prune", cwd=leaky)
+    assert f"  pruned runtime-events-speak-runtime {recorded[1]}#2" in pruned.stdout.splitlines()

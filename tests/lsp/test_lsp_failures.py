@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,12 @@ from click.testing import CliRunner
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
+from domain_fence.core.setup.presets import EDITOR_RECIPE
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.lsp.analysis import Analysis, AnalysisError
 from domain_fence.integrations.lsp.server import configuration_diagnostic, diagnostics_for
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 class FailingAnalysis:
@@ -45,7 +49,12 @@ def test_lsp_without_pygls_is_one_line_and_status_2(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(builtins, "__import__", without_pygls)
     result = CliRunner().invoke(main, ["lsp"])
     assert result.exit_code == 2
-    assert result.output == "domain-fence: error: the language server needs pygls: pip install 'domain-fence[lsp]'\n"
+    command = "pip install 'pygls>=2,<3' 'lsprotocol>=2025'"
+    assert result.output == f"domain-fence: error: the language server needs pygls (the lsp extra): {command}\n"
+    # What it says to install is the lsp extra, which the README and init's recipe name too.
+    extra = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["lsp"]
+    assert command == "pip install " + " ".join(f"'{requirement}'" for requirement in extra)
+    assert command in (REPO / "README.md").read_text() and command in " ".join(EDITOR_RECIPE)
 
 
 INI_HEAD = "[importlinter]\nroot_package = pkg\n"

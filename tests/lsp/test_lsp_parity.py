@@ -92,3 +92,38 @@ def test_the_server_and_flake8_report_the_same_census(tmp_path: Path):
         (6, "DOM111"),
         (9, "DOM113"),
     ]
+
+
+def test_every_diagnostic_range_ends_after_it_starts(tmp_path: Path):
+    # A kind (DOM103) whose token's end the finding does not know, and a name it does.
+    from pygls.workspace import TextDocument
+
+    from domain_fence.integrations.lsp.server import diagnostic
+
+    project = copy_station(tmp_path)
+    path = project / "station/runtime/kinds.py"
+    text = (
+        "from station.runtime.telemetry import Event\n\n\n"
+        "class Stepped(Event):\n"
+        '    kind: str = "post_episode"\n'
+        "    episode_count: int = 0\n"
+    )
+    path.write_text(text)
+    findings = Analysis(project / ".importlinter").findings(path, text)
+    document = TextDocument(path.as_uri(), text)
+    ranges = {f.code: diagnostic(f, document).range for f in findings}
+    assert {code: (r.start.line, r.start.character, r.end.line, r.end.character) for code, r in ranges.items()} == {
+        "DOM101": (5, 4, 5, 17),  # episode_count
+        "DOM103": (4, 16, 4, 17),  # its start: the end of the value is not known
+    }
+
+
+def test_a_buffer_holding_a_byte_order_mark_is_checked_as_its_file(tmp_path: Path):
+    project = copy_station(tmp_path)
+    for name, text in BROKEN.items():
+        (project / name).write_text(text)
+    path = project / "station/runtime/journal.py"
+    analysis = Analysis(project / ".importlinter")
+    found = [f.describe() for f in analysis.findings(path, "\ufeff" + path.read_text())]
+    assert found == [f.describe() for f in analysis.findings(path, path.read_text())]
+    assert [line.split()[1] for line in found] == ["DOM101"]

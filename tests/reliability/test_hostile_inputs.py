@@ -159,6 +159,23 @@ def test_a_file_that_cannot_be_decoded_is_reported_by_every_front_end(
 @pytest.mark.parametrize(
     "content",
     [
+        b"\xef\xbb\xbf# coding: latin-1\nfrom app.experiment import setup\n",
+        b'# coding: ascii\nfrom app.experiment import setup\nx = "\xc3\xa9"\n',
+    ],
+    ids=["BOM and a latin-1 cookie", "non-ASCII under an ascii cookie"],
+)
+def test_flake8_reports_a_file_python_cannot_decode_as_check_does(tmp_path, content):
+    # flake8 falls back to latin-1 and runs the plugin on its own text: the plugin must
+    # still see what the engine sees in the bytes, DOM001 included.
+    root = project(tmp_path, {"app/runtime/bad.py": content})
+    checked = sorted({line for line in cli("check", "--quiet", cwd=root).lines if " DOM303 " not in line})
+    assert any(" DOM001 " in line for line in checked) and any(" DOM301 " in line for line in checked)
+    assert flake8("app", cwd=root).stdout.splitlines() == checked
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
         b"\xef\xbb\xbffrom app.experiment import setup\nfrom app.runtime.events import Event\n\n\nclass Done(Event):\n    episode: int\n",
         b"from app.experiment import setup\r\nfrom app.runtime.events import Event\r\n\r\n\r\nclass Done(Event):\r\n    episode: int\r\n",
     ],
@@ -445,6 +462,56 @@ def test_an_unusable_baseline_exits_2_naming_the_file(tmp_path, content, message
     expected = f"{root / BASELINE}: {message}"
     assert_one_line_error(cli("check", cwd=root), expected)
     assert_one_line_error(cli("baseline", cwd=root), expected)
+
+
+def test_a_baseline_holding_an_integer_too_long_to_convert_exits_2(tmp_path):
+    big = "9" * 5000
+    root = project(
+        tmp_path, {BASELINE: f'{{"format": "domain-fence-baseline", "version": 1, "entries": [], "x": {big}}}'}
+    )
+    expected = f"{root / BASELINE}: baseline is not valid JSON (Exceeds the limit (4300 digits) for integer string"
+    for command in ("check", "baseline"):
+        result = cli(command, cwd=root)
+        assert (result.status, result.stdout, len(result.stderr.splitlines())) == (2, "", 1)
+        assert result.stderr.startswith(f"domain-fence: error: {expected}")
+
+
+# What is not a regular file: read, a FIFO blocks until a writer comes, a device may never
+# end, a loop of symbolic links has Path.resolve raise RuntimeError.
+NOT_FILES = {
+    "a FIFO": (lambda path: os.mkfifo(path), "not a regular file (a FIFO, device or socket)"),
+    "a device": (lambda path: path.symlink_to("/dev/zero"), "not a regular file (a FIFO, device or socket)"),
+    "a symbolic link to itself": (lambda path: path.symlink_to(path.name), "Too many levels of symbolic links"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_FILES))
+def test_a_baseline_that_is_not_a_regular_file_is_refused_everywhere(pytester, tmp_path, case):
+    make, reason = NOT_FILES[case]
+    root = project(tmp_path)
+    shutil.copytree(root, pytester.path, dirs_exist_ok=True)
+    for where in (root, pytester.path):
+        make(where / BASELINE)
+    shown = "/dev/zero" if case == "a device" else str(root / BASELINE)
+    message = f"{shown}: cannot read baseline: {reason}"
+    for command in ("check", "baseline"):
+        assert cli(command, cwd=root) == Result(2, "", f"domain-fence: error: {message}\n"), command
+    assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {message}\n")
+    tested = pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider", timeout=60)
+    assert tested.ret == pytest.ExitCode.USAGE_ERROR
+    assert tested.errlines == [f"ERROR: {message.replace(str(root), str(pytester.path))}", ""]
+
+
+@pytest.mark.parametrize("case", ["a FIFO", "a symbolic link to itself"])
+def test_a_configuration_that_is_not_a_regular_file_is_refused(tmp_path, case):
+    make, reason = NOT_FILES[case]
+    root = project(tmp_path)
+    (root / CONFIG).unlink()
+    make(root / CONFIG)
+    message = f"{root / CONFIG}: cannot read configuration: {reason}"
+    for arguments in (("check",), ("check", "--config", CONFIG)):
+        assert cli(*arguments, cwd=root) == Result(2, "", f"domain-fence: error: {message}\n"), arguments
+    assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {message}\n")
 
 
 def test_flake8_refuses_an_unusable_baseline(tmp_path):

@@ -673,7 +673,9 @@ def lsp(stdio: bool) -> None:
         missing = (error.name or "").split(".")[0]
         if missing not in LSP_REQUIREMENTS:
             raise
-        raise UsageFailure(f"the language server needs {missing}: pip install 'domain-fence[lsp]'") from None
+        raise UsageFailure(
+            f"the language server needs {missing} (the lsp extra): pip install 'pygls>=2,<3' 'lsprotocol>=2025'"
+        ) from None
     gc.enable()  # a long-lived process: the cycles it makes must be collected (see run())
     serve()
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.text import one_line
+from domain_fence.core.source.files import read_regular_file
 
 FORMAT = "domain-fence-baseline"
 VERSION = 1
@@ -61,7 +62,7 @@ class Baseline:
 def load_baseline(path: Path) -> Baseline:
     """Read ``path``; a missing file is an empty baseline, anything unusable an error."""
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path)
     except FileNotFoundError:
         return Baseline(path)
     except OSError as error:
@@ -73,7 +74,7 @@ def parse_baseline(data: bytes, path: Path) -> Baseline:
     """The baseline held in ``data`` (the bytes of ``path``, wherever they were read)."""
     try:
         document = json.loads(data.decode("utf-8-sig"))  # an editor may have added a BOM
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (UnicodeDecodeError, ValueError) as error:  # ValueError: also an integer too long to convert
         raise BaselineError(f"{path}: baseline is not valid JSON ({one_line(error)})") from None
     except RecursionError:
         raise BaselineError(f"{path}: baseline is not valid JSON (nested too deeply)") from None
@@ -128,7 +129,7 @@ def write_baseline(baseline: Baseline) -> bool:
 
     data = render(baseline)
     try:
-        if baseline.path.read_bytes() == data:
+        if read_regular_file(baseline.path) == data:
             return False
     except OSError:
         pass

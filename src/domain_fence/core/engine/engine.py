@@ -53,7 +53,7 @@ from domain_fence.core.index.blockers import Blocker, blocker_finding, graph_ref
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import take_census
-from domain_fence.core.model.findings import FINDING_ORDER, Finding, sorted_findings
+from domain_fence.core.model.findings import FINDING_ORDER, Finding, numbered_repeats, sorted_findings
 from domain_fence.core.model.report import (
     ContractResult,
     Dependency,
@@ -62,6 +62,7 @@ from domain_fence.core.model.report import (
     baseline_entry_lines,
     stale_finding,
 )
+from domain_fence.core.source.files import real_path
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
@@ -271,7 +272,7 @@ class Engine:
         unanalysed = skipped_findings(self.index, spec.id)
         if results is not None and plan is not None:
             by_module = dict(plan.kept)
-            by_module.update((module, family.check_module(config, self.context, module)) for module in plan.again)
+            by_module.update((module, self._check_module(spec, module)) for module in plan.again)
             self.checked[spec.id] = plan.again
             for path, comments in plan.noqa.items():
                 self._noqa.setdefault(path, comments)
@@ -283,7 +284,7 @@ class Engine:
             return [*found, *unanalysed], plan.warnings, plan.failures, extra or {}
         covered = family.covered(config, self.context)
         family.prepare(config, self.context, covered)
-        by_module = {module: family.check_module(config, self.context, module) for module in covered}
+        by_module = {module: self._check_module(spec, module) for module in covered}
         found = [finding for module in covered for finding in by_module[module]]
         outcome = family.outcome(config, self.context, found)
         self.checked[spec.id] = covered
@@ -293,6 +294,9 @@ class Engine:
                 results.save(covered, by_module, outcome.warnings, outcome.failures, self._comments, stored_extra)
                 self._unsaved.append(results)
         return [*outcome.findings, *unanalysed], outcome.warnings, outcome.failures, outcome.extra
+
+    def _check_module(self, spec: ContractSpec, module: str) -> list[Finding]:
+        return numbered_repeats(spec.family.check_module(spec.config, self.context, module))
 
     def _graph_would_build(self) -> bool:
         """Whether nothing keeps the import graph from being built before a file is read
@@ -371,7 +375,7 @@ class Engine:
                 found = known.by_path.get(shown, [])
             else:
                 blocked = self._blocked(spec)
-                found = blocked if blocked is not None else spec.family.check_module(spec.config, self.context, module)
+                found = blocked if blocked is not None else self._check_module(spec, module)
                 found = [finding for finding in found if finding.path == shown]
             kept, quiet = self._split_noqa(found)
             new, recorded = self._split_baseline(spec, kept)
@@ -559,7 +563,7 @@ class Engine:
         path = spec.baseline_path
         key = self._resolved.get(path)
         if key is None:  # resolved once: asked for every file flake8 or the editor checks
-            key = self._resolved[path] = path.resolve()
+            key = self._resolved[path] = real_path(path)
         if key not in self._baselines:
             self._baselines[key] = load_baseline(path)
         return self._baselines[key]
@@ -613,7 +617,7 @@ class Engine:
         return [stale_finding(spec.id, f, shown, lines.get((spec.id, f), 1)) for f in stale_prints]
 
     def _relative(self, path: Path) -> str:
-        path = Path(path).resolve()
+        path = real_path(path)
         root = self.index.root
         return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
 
@@ -642,7 +646,7 @@ class Engine:
                     unanalysable.add(f"{finding.symbol}: {finding.message}")
                     continue
                 entries.append(BaselineEntry(spec.id, finding.fingerprint, f"{finding.code} {finding.message}"))
-            key = spec.baseline_path.resolve()
+            key = real_path(spec.baseline_path)
             paths.setdefault(key, spec.baseline_path)
             current[key][spec.id] = sorted(set(entries), key=ENTRY_ORDER)
         lines = [
@@ -672,7 +676,7 @@ class Engine:
                 entries = kept + [e for e in entries if (contract, e.fingerprint) in carried]
             updated = updated.replace_contract(contract, entries)
         changed = write_baseline(updated)
-        self._baselines.pop(path.resolve(), None)
+        self._baselines.pop(real_path(path), None)
         change = rekey.changes(recorded, updated, modules, confirmed)
         before = {(e.contract, e.fingerprint) for e in recorded.entries}
         after = {(e.contract, e.fingerprint) for e in updated.entries}

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from domain_fence.core.source.cachedir import write_atomically
+from domain_fence.core.source.files import read_regular_file
 from domain_fence.core.source.listing import listed_since, listing
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
@@ -267,7 +268,7 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
 
 def _file_content(path: str) -> bytes:
     try:
-        data = Path(path).read_bytes()
+        data = read_regular_file(path)  # a FIFO would block
     except FileNotFoundError:
         return f"absent {path}\0".encode("utf-8", "surrogateescape")
     except OSError as error:

@@ -438,6 +438,7 @@ class ProjectIndex:
     def use_buffer(self, module: str, text: str) -> bool:
         """Check ``module`` from ``text`` (an editor's buffer, flake8's stdin) instead of
         its file, until :meth:`drop_buffer`; True when that changes what is known."""
+        text = text.removeprefix("\ufeff")  # a byte order mark an editor kept, as decoding drops it
         if self._buffers.get(module) == text:
             return False
         if module not in self._buffers and text == self._disk_text(module):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from operator import attrgetter
+
+from domain_fence.core.model.fingerprints import BOUNDARY_PREFIX, UNANALYSABLE
 
 
 @dataclass(frozen=True, order=True)
@@ -51,3 +53,25 @@ FINDING_ORDER = attrgetter(*(field.name for field in fields(Finding) if field.co
 def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     """``findings`` without duplicates, in their order."""
     return sorted(set(findings), key=FINDING_ORDER)
+
+
+def numbered_repeats(findings: list[Finding]) -> list[Finding]:
+    """One module's findings, each repeat of a fingerprint numbered in source order
+    (``...#2``, ``...#3``): a baseline then records every copy, and a copy added beside a
+    recorded one is new. A crossing import's fingerprint names a dependency, and DOM001's
+    a file: more statements make neither more of them."""
+    counted: dict[str, int] = {}
+    for finding in findings:
+        counted[finding.fingerprint] = counted.get(finding.fingerprint, 0) + 1
+    if all(count == 1 for count in counted.values()):
+        return findings
+    seen: dict[str, int] = {}
+    numbered = {}
+    for finding in sorted(set(findings), key=FINDING_ORDER):
+        fingerprint = finding.fingerprint
+        if counted[fingerprint] == 1 or fingerprint.startswith((BOUNDARY_PREFIX, UNANALYSABLE)):
+            continue
+        seen[fingerprint] = seen.get(fingerprint, 0) + 1
+        if seen[fingerprint] > 1:
+            numbered[finding] = replace(finding, fingerprint=f"{fingerprint}#{seen[fingerprint]}")
+    return [numbered.get(finding, finding) for finding in findings]

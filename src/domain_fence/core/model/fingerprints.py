@@ -5,7 +5,8 @@ edits around it. The on-disk shapes are part of the baseline format and never ch
 ``CODE:module:rest`` for a finding located in a module's source (``rest`` names what
 is wrong in it), ``boundary:importer->imported`` for a crossing import,
 ``DOM002:contract:fingerprint`` for a stale entry and ``type:...`` for a broken
-import-linter contract.
+import-linter contract. A located fingerprint repeated in one module is numbered from
+its second copy, ``CODE:module:rest#2`` (see :func:`~.findings.numbered_repeats`).
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from flake8.exceptions import PluginExecutionFailed
 
 from domain_fence import __version__
 from domain_fence.core.engine.runcache import CONFIG_FILES
+from domain_fence.core.source.files import read_regular_file
 from domain_fence.core.source.listing import shared_listings
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def may_hold_configuration(directory: Path) -> bool:
     then reports)."""
     for name in CONFIG_FILES:
         try:
-            if b"importlinter" in (directory / name).read_bytes():
+            if b"importlinter" in read_regular_file(directory / name):
                 return True
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             continue

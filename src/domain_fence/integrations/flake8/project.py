@@ -33,6 +33,7 @@ class Project:
     configuration: Configuration
     engine: Engine
     paths: list[str] = field(default_factory=list)  # what flake8 was asked to check
+    reads_stdin: bool = False  # else the engine reads each file's bytes as check does
 
     @classmethod
     def load(cls, path: Path | None) -> Project:
@@ -63,6 +64,7 @@ class Project:
         its share."""
         self.paths = [os.path.abspath(path) for path in paths or ["."]]
         if any(path in STDIN_NAMES for path in paths):
+            self.reads_stdin = True
             return  # stdin: one file, read when checked
         under = modules_below(self.index, paths or ["."])
         self.engine.prepare(under)
@@ -74,7 +76,9 @@ class Project:
     def findings(self, filename: str, text: str | None) -> Iterator[Finding]:
         """The engine's findings for the file, and (at a package's ``__init__.py``) the
         DOM001 of what lies right below it that flake8 never hands the plugin."""
-        yield from self.engine.findings_in(filename, text).reported
+        # flake8's text of a saved file is its own decoding (latin-1 when the file's
+        # declared encoding fails): the engine decodes the bytes, as every front end does.
+        yield from self.engine.findings_in(filename, text if self.reads_stdin else None).reported
         module = self.index.module_for_path(filename)
         if module is not None and self.index.is_package(module):
             yield from unvisited_below(self.index, self.index.modules[module].parent, self.paths)

@@ -10,8 +10,11 @@ each name the file, the section and the option at fault.
 from __future__ import annotations
 
 import configparser
+import errno
 import importlib
+import os
 import re
+import stat
 import sys
 import tomllib
 from collections.abc import Iterator
@@ -24,13 +27,12 @@ import importlinter.api  # noqa: F401  (configures import-linter's settings, as 
 from importlinter import fields
 from importlinter.domain.contract import Contract, InvalidContractOptions
 
-from domain_fence.core.engine.runcache import (
-    CONFIG_FILES,
-    session_section,
-)  # lint-imports' order: the run cache's inputs too
+# CONFIG_FILES: lint-imports' order, the run cache's inputs too
+from domain_fence.core.engine.runcache import CONFIG_FILES, session_section
 from domain_fence.core.families.config import FLAG_OPTIONS
 from domain_fence.core.model.text import one_line
 from domain_fence.core.source.factcache import DEFAULT_DIRECTORY, cache_directory
+from domain_fence.core.source.files import real_path
 
 from .base import FenceContract, project_root
 from .reading import FlagTest, OptionsError, has_section, quoted, read_options
@@ -148,10 +150,22 @@ def find_configuration(directory: Path) -> Path:
         candidate = directory / name
         if candidate.is_file() and _has_importlinter_section(candidate):
             return candidate
+        if _neither_file_nor_directory(candidate):
+            _has_importlinter_section(candidate)  # refused in one line, as lint-imports fails on it
     raise ConfigurationNotFound(
         f"{directory}: no import-linter configuration found (looked for an [importlinter] "
         f"section in {', '.join(CONFIG_FILES)})"
     )
+
+
+def _neither_file_nor_directory(path: Path) -> bool:
+    """Whether ``path`` is there but neither a file nor a directory: a FIFO, a device, a
+    loop of symbolic links (a dangling link is no file at all)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _has_importlinter_section(path: Path) -> bool:
@@ -170,7 +184,8 @@ def _unreadable(path: Path, error: Exception) -> ConfigurationError:
     elif isinstance(error, configparser.ParsingError) and error.errors:
         # "\t[line  3]: 'text'" in every version (``errors`` holds the line raw from 3.13)
         where = " " + str(error).splitlines()[1].strip()
-    return ConfigurationError(f"{path}: cannot read configuration: {one_line(error)}{where[:100]}")
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else one_line(error)
+    return ConfigurationError(f"{path}: cannot read configuration: {reason}{where[:100]}")
 
 
 def load_configuration(path: Path | str | None = None, directory: Path | None = None) -> Configuration:
@@ -180,10 +195,10 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
     """
     if path is None:
         path = find_configuration((directory or Path.cwd()).resolve())
-    path = Path(path).resolve()
+    path = real_path(path)
     if path.is_dir():
         path = find_configuration(path)
-    if not path.is_file():
+    if not path.is_file() and not os.path.lexists(path):  # else reading it says why (a loop, a FIFO)
         raise ConfigurationError(f"{path}: configuration file not found")
     _has_importlinter_section(path)  # surfaces unreadable files as one line
     try:

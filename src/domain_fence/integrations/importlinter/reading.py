@@ -18,6 +18,7 @@ from typing import Any
 from importlinter.adapters.user_options import IniFileUserOptionReader, TomlFileUserOptionReader
 
 from domain_fence.core.model.text import control_character
+from domain_fence.core.source.files import read_regular_file
 from domain_fence.core.source.reading import loads_toml
 
 INI_SECTION = "importlinter"
@@ -32,7 +33,7 @@ class OptionsError(Exception):
 
 def read_text(path: Path) -> str:
     """The file's text, a byte order mark left out (editors on Windows add one)."""
-    return path.read_bytes().decode("utf-8-sig")
+    return read_regular_file(path).decode("utf-8-sig")
 
 
 def has_section(path: Path) -> bool:

@@ -16,6 +16,7 @@ from domain_fence.core.engine import ConfigurationProblems, Engine
 from domain_fence.core.engine.baseline import BaselineError
 from domain_fence.core.engine.runcache import CONFIG_FILES
 from domain_fence.core.model.findings import Finding
+from domain_fence.core.source.files import real_path
 from domain_fence.integrations.importlinter.configuration import (
     ConfigurationError,
     load_configuration,
@@ -37,7 +38,7 @@ class Analysis:
     """
 
     def __init__(self, config_path: Path, validate: bool = True) -> None:
-        self.config_path = config_path.resolve()
+        self.config_path = real_path(config_path)
         self.engine = _engine(self.config_path)
         self._buffers: set[Path] = set()
         if validate:

@@ -321,9 +321,9 @@ def diagnostics_for(analysis: Analysis, path: Path, document: TextDocument, log_
 def diagnostic(finding: Finding, document: TextDocument) -> types.Diagnostic:
     lines = document.lines
     start = _server_position(lines, finding.line, finding.col)
-    if finding.end_line:
-        end = _server_position(lines, finding.end_line, finding.end_col)
-    else:  # the name starting there (a finding is at a name, a keyword or a string)
+    end = _server_position(lines, finding.end_line, finding.end_col) if finding.end_line else start
+    if (end.line, end.character) <= (start.line, start.character):
+        # Unknown: the name starting there (a finding is at a name, a keyword or a string).
         text = lines[start.line] if start.line < len(lines) else ""
         word = _WORD.match(text, start.character)
         end = ServerTextPosition(start.line, word.end() if word else start.character + 1)

@@ -724,6 +724,7 @@ class VocabularyChecker:
             yield self.finding(module, text, code, symbol, fingerprint, word=match.word, hint=match.hint, **fields)
 
     def finding(self, module: str, where: Text, code: str, symbol: str, fingerprint: str, **fields: str) -> Finding:
+        spans = code not in ("DOM001", "DOM103")  # else the token's end is unknown
         return Finding(
             path=self.index.relative_path(module),
             line=where.line,
@@ -733,8 +734,8 @@ class VocabularyChecker:
             symbol=symbol,
             fingerprint=fingerprint,
             contract=self.config.contract,
-            end_line=where.line,
-            end_col=where.col + len(where.text) if code not in ("DOM001", "DOM103") else 0,
+            end_line=where.line if spans else 0,
+            end_col=where.col + len(where.text) if spans else 0,
             fields=tuple(sorted((key, value) for key, value in fields.items() if key != "hint")),
         )
 

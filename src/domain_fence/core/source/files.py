@@ -1,0 +1,26 @@
+"""Files read whole by every front end (a configuration, a baseline, the run cache's
+inputs): only regular files, and paths resolved without raising on a loop of links."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+
+def read_regular_file(path: Path | str) -> bytes:
+    """The bytes of the regular file at ``path``. What is not one (a FIFO, which would
+    block; a device, which may never end) is an OSError naming why, as a missing file or
+    a loop of symbolic links is: a configuration or baseline is refused in one line."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens without a writer
+    with open(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, device or socket)", str(path))
+        return stream.read()
+
+
+def real_path(path: Path | str) -> Path:
+    """``path`` with every symbolic link resolved, as far as they resolve: a loop is left
+    for reading the file to report (``Path.resolve`` raises RuntimeError on one)."""
+    return Path(os.path.realpath(path))
