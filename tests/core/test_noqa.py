@@ -6,6 +6,9 @@ tests hold it to flake8's own ``Violation.is_inline_ignored`` on the same lines.
 
 from __future__ import annotations
 
+import argparse
+import io
+
 from flake8.violation import Violation
 from hypothesis import given
 from hypothesis import strategies as st
@@ -81,3 +84,35 @@ def test_a_form_feed_ends_no_line_for_noqa_as_for_python():
     tree = ast.parse(text)
     lines = {node.lineno for node in tree.body if isinstance(node, ast.Import)} | {tree.body[-2].lineno}
     assert set(NoqaComments.of(text).lines) == lines == {3, 5}
+
+
+JOINED = {
+    "a comment after a closing triple quote": 'class A:\n    episode: str = """\n    the episode"""  # noqa: DOM101\n',
+    "a comment on a string's first line": 'x = f(1, """a\nb""")  # noqa: DOM104\ny = """c  # noqa: DOM112\nd"""\n',
+    "a backslash continuation": "x = 1 + \\\n    2  # noqa\ny = 3\n",
+    "brackets: each line its own": "x = f(\n    a,  # noqa: DOM104\n    b,\n)\n",
+    "two comments: the first counts": 'x = """a  # noqa: DOM101\nb"""  # noqa: DOM104\n',
+    "a form feed ends no line": 'x = """a\n\x0cb"""  # noqa\nz = 1\n',
+}
+
+
+def flake8_file_ignores(text: str, line: int, code: str) -> bool:
+    """flake8's own answer: the text it searches for ``line`` (noqa_line_for)."""
+    from flake8.processor import FileProcessor
+
+    options = argparse.Namespace(hang_closing=False, indent_size=4, max_line_length=79, max_doc_length=None, verbose=0)
+    processor = FileProcessor("f.py", options=options, lines=io.StringIO(text).readlines())  # as it reads files
+    return Violation(code, "f.py", line, 0, "message", processor.noqa_line_for(line)).is_inline_ignored(False)
+
+
+@given(case=st.sampled_from(sorted(JOINED)), code=st.sampled_from(CODES))
+def test_a_comment_covers_the_lines_flake8_joins(case, code):
+    text = JOINED[case]
+    comments = NoqaComments.of(text)
+    for line in range(1, text.count("\n") + 1):
+        assert comments.suppresses(line, code) == flake8_file_ignores(text, line, code), (case, line)
+
+
+def test_the_lines_of_a_string_closed_before_a_comment_are_covered():
+    comments = NoqaComments.of(JOINED["a comment after a closing triple quote"])
+    assert [comments.suppresses(line, "DOM101") for line in (1, 2, 3)] == [False, True, True]

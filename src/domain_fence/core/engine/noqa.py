@@ -3,12 +3,18 @@
 The grammar is flake8's (``flake8.defaults.NOQA_INLINE_REGEXP`` and
 ``Violation.is_inline_ignored``): a bare ``# noqa`` silences every code on its line,
 ``# noqa: DOM101,DOM112`` the codes listed, and a listed prefix the codes it starts
-(``# noqa: DOM1``). flake8 cannot be imported here; a test holds the two to agreement.
+(``# noqa: DOM1``). So is the line a comment covers (flake8's ``noqa_line_for``): every
+line of a statement that spans lines without a newline token between them (a string
+over several lines, a backslash continuation) is read as one, so a comment after a
+closing triple quote covers each line of the string. flake8 cannot be imported here;
+tests hold the two to agreement.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -45,6 +51,8 @@ class NoqaComments:
         for number, line in candidates:
             if number not in found and _NOQA.search(line):
                 found[number] = codes_of(line)
+        if found:
+            _cover_joined_lines(text, found)
         return cls(found)
 
     def suppresses(self, line: int, code: str) -> bool:
@@ -52,6 +60,38 @@ class NoqaComments:
             return False
         codes = self.lines[line]
         return codes is None or code in codes or code.startswith(tuple(codes))
+
+
+def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> None:
+    """Give every line of a multi-line range holding a noqa comment what the range's
+    text, read as one (its first match, as flake8 reads it), says."""
+    lines = text.split("\n")
+    try:
+        ranges = list(_joined_ranges(text))
+    except (tokenize.TokenError, SyntaxError):  # flake8 does not check such a file
+        return
+    for first, last in ranges:
+        if not any(first <= number <= last for number in found):
+            continue
+        joined = "\n".join(lines[first - 1 : last])
+        codes = codes_of(joined)  # a noqa comment is in it: a line of it matched
+        for number in range(first, last + 1):
+            found[number] = codes
+
+
+def _joined_ranges(text: str) -> Iterator[tuple[int, int]]:
+    """The ranges of lines (first, last) that flake8 joins to look for noqa: from one NL or
+    NEWLINE token to the next, when they span more than one line."""
+    first, last = None, 0
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        first = token.start[0] if first is None else min(first, token.start[0])
+        last = max(last, token.end[0])
+        if token.type in (tokenize.NL, tokenize.NEWLINE):
+            if last > first:
+                yield first, last
+            first, last = None, 0
 
 
 def _occurrences(text: str, word: str) -> Iterator[int]:
