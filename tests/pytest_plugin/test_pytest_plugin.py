@@ -297,6 +297,29 @@ def test_findings_lists_every_domain_fence_finding(project):
     project.runpytest().assert_outcomes(passed=1)
 
 
+def test_arguments_of_the_wrong_type_fail_in_one_line(project):
+    project.makepyfile(
+        test_arguments="""
+        def test_a_list(fence):
+            fence.assert_defined_only_under("init_telemetry", ["proto.experiment"])
+
+
+        def test_a_string_for_a_flag(fence):
+            fence.assert_defined_only_under("nothing_here", "proto.experiment", allow_empty="no")
+        """
+    )
+    result = project.runpytest("test_arguments.py")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*assert_defined_only_under(): module expressions are strings, one per argument, not [[]'proto.experiment']",
+            "*assert_defined_only_under(): allow_empty is True or False, not 'no'",
+        ],
+        consecutive=False,
+    )
+    assert_no_traceback(result)
+
+
 def test_an_unknown_contract_fails_naming_the_known_ones(project):
     project.makepyfile(test_unknown="def test_unknown(fence):\n    fence.check('no-such-contract')\n")
     result = project.runpytest()

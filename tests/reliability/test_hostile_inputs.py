@@ -356,6 +356,19 @@ CONFIGURATION_ERRORS = {
         ("source_modules =\n    app.runtime\n", "source_modules =\n    app.runtim\n"),
         "[importlinter:contract:boundary] source_modules: module 'app.runtim' does not exist",
     ),
+    "forbidden modules above the source": (
+        ("forbidden_modules =\n    app.experiment\n", "forbidden_modules =\n    app\n"),
+        "[importlinter:contract:boundary] source_modules: no module is left to check once forbidden_modules and "
+        "exclude_modules are taken out of it",
+    ),
+    "excluded modules covering the source": (
+        (
+            "forbidden_modules =\n    app.experiment\n",
+            "forbidden_modules =\n    app.experiment\nexclude_modules =\n    app.runtime\n",
+        ),
+        "[importlinter:contract:boundary] source_modules: no module is left to check once forbidden_modules and "
+        "exclude_modules are taken out of it",
+    ),
     "root package that cannot be found": (
         ("root_package = app", "root_package = nowhere"),
         "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",
@@ -601,6 +614,18 @@ def test_a_cache_path_that_cannot_be_a_directory_is_done_without(tmp_path):
     assert cli("check", "--quiet", cwd=root) == Result(1, LEAK + LAYERS_LEAK, "")
 
 
+def test_an_empty_cache_directory_is_refused_not_taken_for_the_project(tmp_path):
+    root = project(tmp_path)
+    before = sorted(path.name for path in root.iterdir())
+    for command in ("check", "baseline"):
+        result = cli(command, "--cache-dir", "", cwd=root)
+        assert (result.status, result.stdout, len(result.stderr.splitlines())) == (2, "", 1), command
+        assert result.stderr.startswith(
+            "domain-fence: error: Invalid value for '--cache-dir': an empty path; name a directory, or use --no-cache"
+        )
+    assert sorted(path.name for path in root.iterdir()) == before
+
+
 def test_read_only_cache_directories_are_done_without(tmp_path):
     root = leaky(tmp_path)
     settled(root)
@@ -651,3 +676,11 @@ def test_two_processes_writing_the_baseline_and_the_caches_at_once(tmp_path):
         assert sorted((root / ".domain_fence_cache").rglob("*.pickle")), attempt
     assert sorted(p.name for p in root.iterdir() if p.name.startswith(".baseline-")) == []  # no temporary left
     assert cli("check", "--quiet", cwd=root) == Result(1, LAYERS_LEAK, "")
+
+
+def test_lint_imports_breaks_a_boundary_contract_left_with_nothing_to_check(tmp_path):
+    root = project(tmp_path)
+    edit_config(root, "forbidden_modules =\n    app.experiment\n", "forbidden_modules =\n    app\n")
+    result = lint_imports(cwd=root)
+    assert result.status == 1
+    assert "source_modules: no module is left to check once forbidden_modules and exclude_modules" in result.stdout

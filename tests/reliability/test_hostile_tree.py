@@ -259,6 +259,14 @@ def test_a_file_above_the_size_limit_is_not_read(tmp_path):
     )
 
 
+@pytest.mark.parametrize("limit", ["0", "-1", "many"])
+def test_a_size_limit_that_is_no_positive_number_is_the_default(tmp_path, limit):
+    # Taken as given, -1 would have every file skipped, and the configuration blamed.
+    root = project(tmp_path, {"app/runtime/leak.py": "from app.experiment import setup\n"})
+    checked = run("domain-fence", "check", "--quiet", cwd=root, env={"DOMAIN_FENCE_MAX_FILE_SIZE": limit})
+    assert checked.status == 1 and "DOM001" not in checked.stdout and " DOM303 " in checked.stdout
+
+
 # -- lm.py beside lm/__init__.py ---------------------------------------------------------
 
 

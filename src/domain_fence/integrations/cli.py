@@ -53,14 +53,22 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def _cache_directory(context: click.Context, parameter: click.Parameter, value: str | None) -> Path | None:
+    # An empty path would be the current directory: the project itself as the cache.
+    if value is not None and not value.strip():
+        raise click.BadParameter("an empty path; name a directory, or use --no-cache")
+    return None if value is None else Path(value)
+
+
 def cache_options(command: Callable[P, R]) -> Callable[P, R]:
     """``--no-cache`` and ``--cache-dir``: where the facts of every file and grimp's
     import graph are cached (the environment's DOMAIN_FENCE_NO_CACHE and
     DOMAIN_FENCE_CACHE_DIR say the same for every front end)."""
     command = click.option(
         "--cache-dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=click.Path(file_okay=False),
         default=None,
+        callback=_cache_directory,
         help=f"Cache directory (default: {DEFAULT_DIRECTORY} in the project, or ${CACHE_DIR_ENV}).",
     )(command)
     return click.option("--no-cache", is_flag=True, help="Read every file afresh and write no cache.")(command)

@@ -112,6 +112,16 @@ class Fence:
         __tracebackhide__ = True
         if not module_expressions:
             pytest.fail("assert_defined_only_under() needs at least one module expression", pytrace=False)
+        if not all(isinstance(expression, str) for expression in module_expressions):
+            wrong = next(e for e in module_expressions if not isinstance(e, str))
+            pytest.fail(
+                f"assert_defined_only_under(): module expressions are strings, one per argument, not {wrong!r}",
+                pytrace=False,
+            )
+        if not isinstance(allow_empty, bool):
+            pytest.fail(
+                f"assert_defined_only_under(): allow_empty is True or False, not {allow_empty!r}", pytrace=False
+            )
         problems = [p for p in map(module_expression_error, module_expressions) if p]
         if problems:
             pytest.fail(f"assert_defined_only_under(): {'; '.join(problems)}", pytrace=False)

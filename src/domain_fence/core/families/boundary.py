@@ -46,6 +46,16 @@ class Crossing:
     line: int
 
 
+def nothing_to_check(config: BoundaryConfig, modules: Iterable[str]) -> list[str]:
+    """A contract whose source is empty once its forbidden and excluded modules are taken
+    out (``forbidden_modules = app`` above ``source_modules = app.runtime``) is kept
+    whatever the project imports: a problem of the configuration, not a pass."""
+    modules = list(modules)
+    if not modules or any(map(config.in_source, modules)):
+        return []
+    return ["source_modules: no module is left to check once forbidden_modules and exclude_modules are taken out of it"]
+
+
 class BoundaryFamily:
     name = "boundary"
     needs_graph = True
@@ -74,6 +84,7 @@ class BoundaryFamily:
                     continue
                 missing.append(f"{option}: module {name!r} does not exist")
         missing += unmatched_wildcards(config, context.index.modules, context.root_packages)
+        missing = missing or nothing_to_check(config, modules)
         return missing + self.unclassified_problems(config, context)
 
     def unclassified_problems(self, config: BoundaryConfig, context: Context) -> list[str]:

@@ -166,11 +166,13 @@ DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024  # bytes: far above any hand-written mo
 
 def max_file_size() -> int:
     """The size above which a source file is not read (``$DOMAIN_FENCE_MAX_FILE_SIZE``
-    in bytes, else 64 MiB)."""
+    in bytes, else 64 MiB: also for a value that is no positive number, which would
+    have every file skipped)."""
     try:
-        return int(os.environ.get(MAX_FILE_SIZE_ENV, "")) or DEFAULT_MAX_FILE_SIZE
+        size = int(os.environ.get(MAX_FILE_SIZE_ENV, ""))
     except ValueError:
         return DEFAULT_MAX_FILE_SIZE
+    return size if size > 0 else DEFAULT_MAX_FILE_SIZE
 
 
 def discover_modules(root_package: str, directories: list[Path], discovery: Discovery | None = None) -> dict[str, Path]:

@@ -10,7 +10,7 @@ from grimp import ImportGraph
 from importlinter.contracts.forbidden import ForbiddenContract
 
 from domain_fence.core.engine import ContractSpec, Engine
-from domain_fence.core.families.boundary import BOUNDARY, unmatched_wildcards
+from domain_fence.core.families.boundary import BOUNDARY, nothing_to_check, unmatched_wildcards
 
 from .base import FenceContract
 
@@ -37,6 +37,7 @@ class BoundaryContract(FenceContract, ForbiddenContract):
                 if inside and not expression.has_wildcard and name not in graph.modules:
                     missing.append(f"{option}: module {name!r} does not exist")
         missing += unmatched_wildcards(self.config, graph.modules, roots)
+        missing = missing or nothing_to_check(self.config, graph.modules)
         return missing + BOUNDARY.unclassified_problems(self.config, engine.context)
 
 
