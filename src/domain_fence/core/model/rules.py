@@ -108,7 +108,9 @@ _RULES = [
         summary="Runtime code constructs an event passing an experiment-vocabulary keyword.",
         rationale=(
             "Passing `episode=` when building an event smuggles experiment state into the "
-            "runtime even when the event class itself accepts arbitrary keywords."
+            "runtime even when the event class itself accepts arbitrary keywords. A keyword "
+            'unpacked from a dict display or a `dict(...)` call (`**{"episode": n}`, '
+            "`**dict(episode=n)`) is named all the same; the keys of any other mapping are not known."
         ),
         remedy="Do not pass experiment state from runtime code; the experiment adds it downstream.",
         example="telemetry.emit(MatchEvent(lm_id=1, episode=self.episode))",
@@ -123,8 +125,9 @@ _RULES = [
             "The runtime should only emit what it is allowed to know; an event carrying "
             "experiment data means the runtime was given experiment data, however innocent "
             "the field's name (`object_id=self.primary_target`). The value of each keyword "
-            "that constructs an event (or is passed to a configured `emit_functions` "
-            "callee), of each attribute set on a constructed event, and of each field "
+            "that constructs an event or is passed to a configured `emit_functions` "
+            "callee (written out, or unpacked from a dict display or a `dict(...)` call), "
+            "of each attribute set on a constructed event, and of each field "
             "default, `__post_init__` assignment and validator of a runtime event is traced "
             "to the names, attributes, subscript keys and callees it is computed from: "
             "within the function, through its local variables (assignments, augmented "

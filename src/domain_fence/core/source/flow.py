@@ -250,6 +250,21 @@ def _room_to_nest() -> Iterator[None]:
 
 
 # Methods that put their arguments into the object they are called on.
+def unpacked_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+    """The keywords ``**value`` passes when ``value`` is a dict display with string keys
+    or a ``dict(...)`` call of keywords (``**{"episode": n}``, ``**dict(epoch=n)``): each
+    name, where it is written (the key, the keyword) and its value."""
+    if type(value) is ast.Dict:
+        return [
+            (key.value, key, item)
+            for key, item in zip(value.keys, value.values, strict=True)
+            if type(key) is ast.Constant and isinstance(key.value, str) and key.value.isidentifier()
+        ]
+    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict" and not value.args:
+        return [(keyword.arg, keyword, keyword.value) for keyword in value.keywords if keyword.arg is not None]
+    return []
+
+
 _MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
 
 
@@ -717,6 +732,9 @@ class _Frame:
             found |= sources
             if resolved and keyword.arg is not None:
                 self.collector.sink(KEYWORD, resolved, self.qualname, keyword.arg, keyword, sources)
+            elif resolved:
+                for name, where, value in unpacked_keywords(keyword.value):
+                    self.collector.sink(KEYWORD, resolved, self.qualname, name, where, self.value(value))
         if isinstance(func, ast.Attribute) and func.attr in _MUTATORS and isinstance(func.value, ast.Name):
             self.into(func.value, frozenset().union(*arguments) if arguments else _EMPTY)
         self.last_call = (node, resolved)

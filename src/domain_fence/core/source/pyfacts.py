@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from domain_fence.core.source.flow import ALL_CALLEES, FlowFacts, module_flows
+from domain_fence.core.source.flow import ALL_CALLEES, FlowFacts, module_flows, unpacked_keywords
 from domain_fence.core.source.modules import resolve_relative
 from domain_fence.core.source.reading import Unreadable
 
@@ -609,7 +609,15 @@ class _Resolver:
         return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes)
 
     def call(self, node: ast.Call, scope: tuple[str, ...]) -> CallFact | None:
-        keywords = tuple(Text(k.arg, k.lineno, k.col_offset) for k in node.keywords if k.arg is not None)
+        keywords = tuple(
+            Text(name, where.lineno, where.col_offset)
+            for keyword in node.keywords
+            for name, where in (
+                [(keyword.arg, keyword)]
+                if keyword.arg is not None
+                else [(name, where) for name, where, _ in unpacked_keywords(keyword.value)]
+            )
+        )
         callee = self.resolve(node.func) if keywords else None
         return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords) if callee else None
 
