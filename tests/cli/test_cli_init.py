@@ -47,7 +47,7 @@ def test_monty_preset_writes_a_working_configuration(monty):
     assert "contract_types =\n    boundary: domain_fence.integrations.importlinter.BoundaryContract\n" in config
     assert "type = boundary\nsource_modules =\n    tbp.monty\nforbidden_modules =\n    tbp.monty.experiment\n" in config
     assert "    terminal state -> recognized state\n" in config
-    assert "symbols =\n    init_telemetry\n    *PostEpisode*\n    *.post_episode\n    *ExperimentStats*\n" in config
+    assert "symbols =\n    init_telemetry\n    *PostEpisode*\n    *post_episode*\n    *ExperimentStats*\n" in config
     recorded = json.loads((monty / ".domain-fence-baseline.json").read_text())["entries"]
     assert sorted({e["contract"] for e in recorded}) == [
         "experiment-owns-its-machinery",

@@ -66,6 +66,13 @@ TELEMETRY = {
         class StatsHandler:
             def post_episode(self, event):
                 pass
+
+            def post_episode_hook(self, event):
+                pass
+
+
+        def on_post_episode(stats):
+            return stats
         """,
     "tbp/monty/frameworks/models/graph_matching.py": """\
         from tbp.monty.frameworks.telemetry.schemas import MatchEvent
@@ -87,6 +94,8 @@ EXPECTED = [
     "experiment vocabulary 'mode'",
     "tbp/monty/frameworks/telemetry/schemas.py:14:5: DOM101 event field 'episode': experiment vocabulary 'episode'",
     "tbp/monty/frameworks/telemetry/handlers.py:2:5: DOM201 method StatsHandler.post_episode is defined outside",
+    "tbp/monty/frameworks/telemetry/handlers.py:5:5: DOM201 method StatsHandler.post_episode_hook is defined outside",
+    "tbp/monty/frameworks/telemetry/handlers.py:9:1: DOM201 function on_post_episode is defined outside",
     "tbp/monty/frameworks/models/graph_matching.py:8:5: DOM201 method GraphLM.init_telemetry is defined outside",
 ]
 

@@ -92,7 +92,8 @@ MONTY = Preset(
         "post episode",
         "terminal state -> recognized state",
     ),
-    symbols=("init_telemetry", "*PostEpisode*", "*.post_episode", "*ExperimentStats*"),
+    # *post_episode*: a handler however it is named or defined (a function, a method).
+    symbols=("init_telemetry", "*PostEpisode*", "*post_episode*", "*ExperimentStats*"),
     census=True,
     # Outside events, a target is often the motor system's or a model's own: only the
     # phrases naming the experiment's target are experiment knowledge.
