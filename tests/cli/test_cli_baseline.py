@@ -103,6 +103,10 @@ def report(step, count):
 SECOND = "    second = Matched(step=step, episode=count)\n"
 
 
+def flake8_dom(project: Path, target: str) -> list[str]:
+    return run("flake8", "--select", "DOM", target, cwd=project).stdout.splitlines()
+
+
 def test_a_copy_of_a_baselined_leak_added_beside_it_is_new(leaky):
     report = leaky / "leaky" / "runtime" / "report.py"
     report.write_text(REPORT.format(more=""))
@@ -120,12 +124,19 @@ def test_a_copy_of_a_baselined_leak_added_beside_it_is_new(leaky):
     assert [(f["line"], f["fingerprint"]) for f in vocabulary["findings"]] == [(6, f"{recorded[1]}#2")]
     assert (5, recorded[1]) in [(f["line"], f["fingerprint"]) for f in vocabulary["baselined"]]
     assert [line for line in domain_fence("check", cwd=leaky).stdout.splitlines() if line.strip().startswith(new)]
-    flake8 = run("flake8", "--select", "DOM", "leaky/runtime/report.py", cwd=leaky)
-    assert [line[: len(new)] for line in flake8.stdout.splitlines()] == [new]
+    assert [line[: len(new)] for line in flake8_dom(leaky, "leaky/runtime/report.py")] == [new]
 
-    # Recorded, both are; fixing the first leaves the second one's entry stale.
+    # Recorded, both are; a copy added above them and silenced by noqa leaves them as
+    # recorded (it counts for nothing); fixing the first leaves the second one's entry stale.
     domain_fence("baseline", cwd=leaky)
     assert {recorded, (recorded[0], f"{recorded[1]}#2")} <= set(entries(leaky))
+    silenced = "    zeroth = Matched(step=step, episode=count)  # noqa: DOM104\n"
+    report.write_text(REPORT.format(more=SECOND).replace("    first =", silenced + "    first =", 1))
+    vocabulary = {
+        c["id"]: c for c in json.loads(domain_fence("check", "--format", "json", cwd=leaky).stdout)["contracts"]
+    }
+    assert vocabulary["runtime-events-speak-runtime"]["findings"] == []
+    assert flake8_dom(leaky, "leaky/runtime/report.py") == []
     report.write_text(REPORT.format(more="").replace("episode=count", "step_count=count"))
     report.write_text(report.read_text() + SECOND.replace("second", "kept"))
     pruned = domain_fence("baseline", "--prune", cwd=leaky)

@@ -237,3 +237,13 @@ def test_a_problem_older_than_the_file_is_shown_at_its_top(tmp_path: Path, text:
     config = tmp_path / ("pyproject.toml" if "tool" in problem else ".importlinter")
     config.write_text(text)
     assert configuration_diagnostic(config, f"{config}: {problem}").range.start.line == 0
+
+
+def test_a_configuration_that_is_a_fifo_is_shown_without_reading_it(tmp_path: Path):
+    import os
+
+    config = tmp_path / "setup.cfg"
+    os.mkfifo(config)  # read, it would block until a writer came
+    problem = f"{config}: cannot read configuration: not a regular file (a FIFO, device or socket)"
+    diagnostic = configuration_diagnostic(config, problem)
+    assert diagnostic.range.start.line == 0 and diagnostic.message.endswith(problem.removeprefix(f"{config}: "))

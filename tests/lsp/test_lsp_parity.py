@@ -127,3 +127,26 @@ def test_a_buffer_holding_a_byte_order_mark_is_checked_as_its_file(tmp_path: Pat
     found = [f.describe() for f in analysis.findings(path, "\ufeff" + path.read_text())]
     assert found == [f.describe() for f in analysis.findings(path, path.read_text())]
     assert [line.split()[1] for line in found] == ["DOM101"]
+
+
+def test_the_noqa_quick_fix_goes_where_flake8_reads_it_and_keeps_the_code_valid():
+    from pygls.workspace import TextDocument
+
+    from domain_fence.core.engine.noqa import NoqaComments
+    from domain_fence.integrations.lsp.server import noqa_edit
+
+    cases = {  # the text, and the finding's line (0-based) the fix is asked for
+        "a backslash continuation": ("e = Matched(step=1, episode=n) if x else \\\n    None\n", 0),
+        "a string over lines": ('e = Matched(episode="""a\nb""")\n', 0),
+        "a plain line": ("e = Matched(episode=n)\n", 0),
+    }
+    for case, (text, line) in cases.items():
+        edit = noqa_edit(TextDocument("file:///t.py", text), line, "DOM104")
+        assert edit is not None, case
+        lines = text.splitlines(keepends=True)
+        at = edit.range.start
+        lines[at.line] = lines[at.line][: at.character] + edit.new_text + lines[at.line][at.character :]
+        fixed = "".join(lines)
+        compile(fixed, "t.py", "exec")  # still Python
+        assert NoqaComments.of(fixed).suppresses(line + 1, "DOM104"), case
+        assert fixed.replace("  # noqa: DOM104", "") == text, case  # and nothing else changed

@@ -458,6 +458,18 @@ def test_a_root_package_grimp_would_refuse_is_a_problem_before_any_graph_is_buil
     assert_no_traceback(fixture)
 
 
+def test_a_root_package_inside_a_regular_one_serves_contracts_without_a_graph(project):
+    # Only the import graph's builder (grimp) cannot take it: placement reads sources.
+    placement_only = CONFIG.split("\n\n[importlinter:contract:runtime-knows-no-experiment]")[0] + "\n"
+    (project.path / ".importlinter").write_text(
+        placement_only.replace("root_package = proto", "root_package = proto.frameworks").replace(
+            "proto.experiment", "proto.frameworks.telemetry"
+        )
+    )
+    project.makepyfile(test_fence="def test_definitions(fence):\n    assert fence.definitions('*post_episode*')\n")
+    project.runpytest("test_fence.py").assert_outcomes(passed=1)
+
+
 # -- options ---------------------------------------------------------------------------
 
 

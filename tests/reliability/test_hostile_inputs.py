@@ -524,7 +524,20 @@ def test_a_configuration_that_is_not_a_regular_file_is_refused(tmp_path, case):
     message = f"{root / CONFIG}: cannot read configuration: {reason}"
     for arguments in (("check",), ("check", "--config", CONFIG)):
         assert cli(*arguments, cwd=root) == Result(2, "", f"domain-fence: error: {message}\n"), arguments
-    assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {message}\n")
+    assert flake8("app", "--domain-fence-config", CONFIG, cwd=root) == Result(
+        2, "", f"flake8: domain-fence: error: {message}\n"
+    )
+    # Found by looking: flake8 runs the plugin in every project, and one without a
+    # configuration file is not the plugin's to refuse.
+    assert flake8("app", cwd=root) == Result(0, "", "")
+
+
+def test_a_candidate_that_is_no_file_gives_way_to_the_configuration(tmp_path):
+    root = project(tmp_path, {"app/runtime/leak.py": "from app.experiment import setup\n"})
+    (root / "setup.cfg").symlink_to("/dev/null")  # read before .importlinter, and empty
+    leak = "app/runtime/leak.py:1:28: DOM301 app.runtime.leak imports forbidden app.experiment.setup"
+    assert leak in cli("check", "--quiet", cwd=root).lines
+    assert flake8("app", cwd=root).stdout.splitlines() == [leak]
 
 
 def test_flake8_refuses_an_unusable_baseline(tmp_path):

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 import pytest
 
 from domain_fence.core.model.text import one_line
+from domain_fence.core.source.files import real_path
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle
@@ -221,8 +222,9 @@ class Fence:
             engine = engine_for(self.configuration, fence)
             try:
                 validate(engine)
-                # What the graph's builder would refuse, found before any test needs it.
-                refuse_regular_parents(self.configuration, default_search_paths(self.configuration.root))
+                if len(fence) < len(self.contracts) or any(spec.family.needs_graph for spec in engine.contracts):
+                    # What the graph's builder would refuse, found before a test needs it.
+                    refuse_regular_parents(self.configuration, default_search_paths(self.configuration.root))
             except (ConfigurationError, BaselineError) as error:
                 raise FenceProblem(str(error)) from None
             self._engine = engine
@@ -345,7 +347,7 @@ def _existing_path(value: str) -> Path:
     path = Path(value)
     if not path.exists():
         raise argparse.ArgumentTypeError(f"{value}: no such file or directory")
-    return path.resolve()
+    return real_path(path)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -384,7 +386,7 @@ def configuration_location(config: pytest.Config) -> Path:
     value = config.getini(INI_OPTION).strip()
     if value:
         base = config.inipath.parent if config.inipath else config.rootpath
-        path = Path(base / value).resolve()
+        path = real_path(base / value)
         if not path.exists():
             raise pytest.UsageError(f"{INI_OPTION} = {value}: no such file or directory ({path})")
         return path
@@ -420,7 +422,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ContractsF
     if not config.getoption("domain_fence") or _FENCE not in config.stash:
         return None
     fence = config.stash[_FENCE]
-    if file_path.resolve() != fence.configuration.path:
+    if real_path(file_path) != fence.configuration.path:
         return None
     return ContractsFile.from_parent(parent, path=file_path)
 

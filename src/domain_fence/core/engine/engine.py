@@ -296,7 +296,12 @@ class Engine:
         return [*outcome.findings, *unanalysed], outcome.warnings, outcome.failures, outcome.extra
 
     def _check_module(self, spec: ContractSpec, module: str) -> list[Finding]:
-        return numbered_repeats(spec.family.check_module(spec.config, self.context, module))
+        # A copy a noqa comment silences is not counted: silencing the copy one adds
+        # leaves the others' numbers, and so their baseline entries, as they were.
+        return numbered_repeats(
+            spec.family.check_module(spec.config, self.context, module),
+            quiet=lambda f: self._comments(f.path).suppresses(f.line, f.code),
+        )
 
     def _graph_would_build(self) -> bool:
         """Whether nothing keeps the import graph from being built before a file is read

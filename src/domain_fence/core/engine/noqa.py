@@ -79,6 +79,19 @@ def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> N
             found[number] = codes
 
 
+def comment_line(text: str, line: int) -> int:
+    """The line a noqa comment for ``line`` goes on: the last of the lines flake8 reads
+    with it (after a closing triple quote, not inside the string; after a backslash
+    continuation, not before the backslash)."""
+    try:
+        for first, last in _joined_ranges(text.replace("\r\n", "\n").replace("\r", "\n")):
+            if first <= line <= last:
+                return last
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return line
+
+
 def _joined_ranges(text: str) -> Iterator[tuple[int, int]]:
     """The ranges of lines (first, last) that flake8 joins to look for noqa: from one NL or
     NEWLINE token to the next, when they span more than one line."""

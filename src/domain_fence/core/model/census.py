@@ -105,8 +105,9 @@ def take_census(found: Iterable[Finding], recorded: Iterable[str]) -> Census | N
 
 
 def _leaks(findings: Iterable[Finding]) -> dict[str, str]:
-    """fingerprint -> word of the counted findings; of two sharing a fingerprint (an
-    event built twice in one function with the same keyword), the first in report order."""
+    """fingerprint -> word of the counted findings (two copies of one leak in a module
+    have fingerprints of their own, numbered by the engine; should two still share one,
+    the first in report order counts)."""
     leaks: dict[str, str] = {}
     for finding in sorted(findings, key=FINDING_ORDER):
         word = vocabulary_word(finding)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 
@@ -55,11 +55,12 @@ def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(set(findings), key=FINDING_ORDER)
 
 
-def numbered_repeats(findings: list[Finding]) -> list[Finding]:
+def numbered_repeats(findings: list[Finding], quiet: Callable[[Finding], bool] = lambda f: False) -> list[Finding]:
     """One module's findings, each repeat of a fingerprint numbered in source order
     (``...#2``, ``...#3``): a baseline then records every copy, and a copy added beside a
     recorded one is new. A crossing import's fingerprint names a dependency, and DOM001's
-    a file: more statements make neither more of them."""
+    a file: more statements make neither more of them. The ``quiet`` ones (silenced by a
+    noqa comment) are neither numbered nor counted; asked only when a fingerprint repeats."""
     counted: dict[str, int] = {}
     for finding in findings:
         counted[finding.fingerprint] = counted.get(finding.fingerprint, 0) + 1
@@ -69,7 +70,7 @@ def numbered_repeats(findings: list[Finding]) -> list[Finding]:
     numbered = {}
     for finding in sorted(set(findings), key=FINDING_ORDER):
         fingerprint = finding.fingerprint
-        if counted[fingerprint] == 1 or fingerprint.startswith((BOUNDARY_PREFIX, UNANALYSABLE)):
+        if counted[fingerprint] == 1 or fingerprint.startswith((BOUNDARY_PREFIX, UNANALYSABLE)) or quiet(finding):
             continue
         seen[fingerprint] = seen.get(fingerprint, 0) + 1
         if seen[fingerprint] > 1:

@@ -256,13 +256,28 @@ def unpacked_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword
     name, where it is written (the key, the keyword) and its value."""
     if type(value) is ast.Dict:
         return [
-            (key.value, key, item)
+            (key.value, _inside_quotes(key), item)
             for key, item in zip(value.keys, value.values, strict=True)
             if type(key) is ast.Constant and isinstance(key.value, str) and key.value.isidentifier()
         ]
     if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict" and not value.args:
         return [(keyword.arg, keyword, keyword.value) for keyword in value.keywords if keyword.arg is not None]
     return []
+
+
+def _inside_quotes(key: ast.Constant) -> ast.expr:
+    """Where a string key's name is written: past its opening quote when it is a plain
+    one-line literal ("episode"), else at the literal."""
+    width = len(str(key.value).encode("utf-8")) + 2
+    if key.lineno != key.end_lineno or (key.end_col_offset or 0) - key.col_offset != width:
+        return key
+    return ast.Constant(
+        key.value,
+        lineno=key.lineno,
+        col_offset=key.col_offset + 1,
+        end_lineno=key.end_lineno,
+        end_col_offset=(key.end_col_offset or 0) - 1,
+    )
 
 
 _MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})

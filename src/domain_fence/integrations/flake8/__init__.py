@@ -19,6 +19,7 @@ be, so a project without one pays nothing for the plugin being installed.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Iterator
@@ -66,14 +67,17 @@ def _load_project(config: str | None) -> Project | None:
 def may_hold_configuration(directory: Path) -> bool:
     """Whether ``directory`` may hold the configuration ``lint-imports`` reads: one of
     the files it looks at names ``importlinter`` (or cannot be read, which loading it
-    then reports)."""
+    then reports). One that is no file (a FIFO, a device, a loop of links) holds none:
+    flake8 runs the plugin in every project, most of which have no configuration."""
     for name in CONFIG_FILES:
         try:
             if b"importlinter" in read_regular_file(directory / name):
                 return True
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             continue
-        except OSError:
+        except OSError as error:
+            if error.errno in (errno.EINVAL, errno.ELOOP):  # no file (a FIFO, a device, a loop of links)
+                continue
             return True
     return False
 

@@ -14,6 +14,7 @@ from domain_fence.core.engine import Engine
 from domain_fence.core.index.blockers import Blocker, blocker_finding, printable_path
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.findings import Finding
+from domain_fence.core.source.files import real_path
 from domain_fence.integrations.importlinter.configuration import (
     Configuration,
     ConfigurationNotFound,
@@ -146,5 +147,5 @@ def load_project(config: str | None) -> Project | None:
         except ConfigurationNotFound:
             return None
     else:
-        path = Path(config).resolve()
+        path = real_path(config)
     return Project.load(path)

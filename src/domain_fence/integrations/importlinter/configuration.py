@@ -150,8 +150,11 @@ def find_configuration(directory: Path) -> Path:
         candidate = directory / name
         if candidate.is_file() and _has_importlinter_section(candidate):
             return candidate
-        if _neither_file_nor_directory(candidate):
-            _has_importlinter_section(candidate)  # refused in one line, as lint-imports fails on it
+    # None of them holds one: a candidate that is no file (a FIFO, a device, a loop of
+    # links) may be the configuration meant, which lint-imports fails on too.
+    for name in CONFIG_FILES:
+        if _neither_file_nor_directory(directory / name):
+            _has_importlinter_section(directory / name)  # refused in one line
     raise ConfigurationNotFound(
         f"{directory}: no import-linter configuration found (looked for an [importlinter] "
         f"section in {', '.join(CONFIG_FILES)})"

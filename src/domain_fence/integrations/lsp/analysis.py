@@ -60,7 +60,7 @@ class Analysis:
     def inputs(self) -> frozenset[Path]:
         """The files besides the sources whose change means reloading: the candidate
         configuration files and every baseline."""
-        baselines = {spec.baseline_path.resolve() for spec in self.engine.contracts}
+        baselines = {real_path(spec.baseline_path) for spec in self.engine.contracts}
         return frozenset({*(self.root / name for name in CONFIG_FILES), self.config_path, *baselines})
 
     def findings(self, path: Path, text: str) -> list[Finding]:
@@ -84,7 +84,7 @@ class Analysis:
         inputs = self.inputs()
         sources = [path for path in changed if path.suffix == ".py" and self._in_project(path)]
         known = self.engine.index.module_for_path
-        if any(path.resolve() in inputs for path in changed) or any(
+        if any(real_path(path) in inputs for path in changed) or any(
             known(path) is None or not path.exists() for path in sources
         ):
             self.engine = _engine(self.config_path)

@@ -36,12 +36,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import ServerTextPosition, ServerTextRange, TextDocument
 
+from domain_fence.core.engine.noqa import comment_line
 from domain_fence.core.engine.runcache import CONFIG_FILES
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.fingerprints import UNANALYSABLE
 from domain_fence.core.model.ruledocs import explain, rule_markdown
 from domain_fence.core.model.rules import RULES, get_rule
 from domain_fence.core.model.text import one_line
+from domain_fence.core.source.files import read_regular_file, real_path
 from domain_fence.integrations.importlinter.configuration import (
     ConfigurationError,
     ConfigurationNotFound,
@@ -213,7 +215,7 @@ class DomainFenceServer(LanguageServer):
         if uri not in self.workspace.text_documents:
             return  # closed meanwhile
         document = self.workspace.get_text_document(uri)
-        path = Path(document.path).resolve()
+        path = real_path(document.path)
         if uri in self.broken or not (path.suffix == ".py" or document.language_id == "python"):
             return  # a configuration file keeps its diagnostic; other files are not ours
         folder = self.folder_for(path)
@@ -353,9 +355,11 @@ def _server_position(lines: Any, line: int, col: int) -> ServerTextPosition:
 
 
 def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | None:
-    """The edit adding ``code`` to the line's ``noqa`` comment, or adding one."""
+    """The edit adding ``code`` to the line's ``noqa`` comment, or adding one (on the last
+    line of a statement continued by a backslash or a string over several lines)."""
     if line >= len(document.lines):
         return None
+    line = comment_line(document.source, line + 1) - 1
     text = document.lines[line].rstrip("\r\n")
     match = NOQA_INLINE_REGEXP.search(text)
     if match is not None and match.group("codes") is None:
@@ -376,7 +380,7 @@ def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
     prefix = f"{config}: "
     lines = [line.removeprefix(prefix) for line in problem.splitlines()]
     try:
-        text = config.read_text(encoding="utf-8-sig")  # as the configuration is read
+        text = read_regular_file(config).decode("utf-8-sig")  # as the configuration is read; a FIFO would block
     except (OSError, UnicodeDecodeError):
         text = ""
     row = problem_row(text, lines[0], toml=config.suffix == ".toml") if lines else 0
@@ -406,7 +410,7 @@ def _within(position: types.Position, span: types.Range) -> bool:
 
 
 def _paths(uris: list[str]) -> list[Path]:
-    return [Path(path).resolve() for path in (to_fs_path(uri) for uri in uris) if path]
+    return [real_path(path) for path in (to_fs_path(uri) for uri in uris) if path]
 
 
 def build_server() -> DomainFenceServer:
