@@ -64,8 +64,15 @@ class NoqaComments:
 
 def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> None:
     """Give every line of a multi-line range holding a noqa comment what the range's
-    text, read as one (its first match, as flake8 reads it), says."""
+    text, read as one (its first match, as flake8 reads it), says.
+
+    Tokenizing a file costs about what parsing it does: it is done only when a line
+    holding noqa may begin or end such a range (it holds triple quotes, or a backslash
+    continues it or the line before). A noqa written on a middle line of a string over
+    three lines or more, as the string's own text, is then read for its line alone."""
     lines = text.split("\n")
+    if not any(_may_join(lines, number) for number in found):
+        return
     try:
         ranges = list(_joined_ranges(text))
     except (tokenize.TokenError, SyntaxError):  # flake8 does not check such a file
@@ -77,6 +84,12 @@ def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> N
         codes = codes_of(joined)  # a noqa comment is in it: a line of it matched
         for number in range(first, last + 1):
             found[number] = codes
+
+
+def _may_join(lines: list[str], number: int) -> bool:
+    line = lines[number - 1]
+    continued = number > 1 and lines[number - 2].endswith("\\")
+    return continued or '"""' in line or "'''" in line or line.endswith("\\")
 
 
 def comment_line(text: str, line: int) -> int:

@@ -609,15 +609,13 @@ class _Resolver:
         return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes)
 
     def call(self, node: ast.Call, scope: tuple[str, ...]) -> CallFact | None:
-        keywords = tuple(
-            Text(name, where.lineno, where.col_offset)
-            for keyword in node.keywords
-            for name, where in (
-                [(keyword.arg, keyword)]
-                if keyword.arg is not None
-                else [(name, where) for name, where, _ in unpacked_keywords(keyword.value)]
-            )
-        )
+        found = []
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                found.append(Text(keyword.arg, keyword.lineno, keyword.col_offset))
+            else:  # ``**{"episode": n}`` names its keywords too
+                found += [Text(name, at.lineno, at.col_offset) for name, at, _ in unpacked_keywords(keyword.value)]
+        keywords = tuple(found)
         callee = self.resolve(node.func) if keywords else None
         return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords) if callee else None
 
