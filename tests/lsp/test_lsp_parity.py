@@ -150,3 +150,28 @@ def test_the_noqa_quick_fix_goes_where_flake8_reads_it_and_keeps_the_code_valid(
         compile(fixed, "t.py", "exec")  # still Python
         assert NoqaComments.of(fixed).suppresses(line + 1, "DOM104"), case
         assert fixed.replace("  # noqa: DOM104", "") == text, case  # and nothing else changed
+
+
+def test_a_copy_of_a_recorded_leak_is_new_in_the_server_as_in_flake8(tmp_path: Path):
+    project = copy_station(tmp_path)
+    path = project / "station/runtime/report.py"
+    copy = "    second = Event(step=1, **{'episode': n})\n"
+    text = "from station.runtime.telemetry import Event\n\n\ndef report(n):\n    first = Event(episode=n)\n{more}    return first\n"
+    path.write_text(text.format(more=copy))
+    recorded = subprocess.run(
+        [str(Path(sys.executable).parent / "domain-fence"), "baseline"], cwd=project, capture_output=True, text=True
+    )
+    assert recorded.returncode == 0, recorded.stderr
+    assert Analysis(project / ".importlinter").findings(path, path.read_text()) == []
+    # A third copy, in the editor's buffer: new, at its own line, as flake8 reads it from stdin.
+    buffer = text.format(more=copy + copy.replace("second", "third"))
+    served = [f.describe() for f in Analysis(project / ".importlinter").findings(path, buffer)]
+    flake8 = subprocess.run(
+        [str(Path(sys.executable).parent / "flake8"), "--select", "DOM", "--stdin-display-name", str(path), "-"],
+        cwd=project,
+        input=buffer,
+        capture_output=True,
+        text=True,
+    )
+    assert [line.split(": ", 1)[1] for line in flake8.stdout.splitlines()] == [s.split(": ", 1)[1] for s in served]
+    assert [line.split(" ")[:2] for line in served] == [["station/runtime/report.py:7:31:", "DOM104"]]
