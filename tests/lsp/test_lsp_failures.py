@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+import threading
 import tomllib
 from pathlib import Path
 
@@ -245,5 +246,10 @@ def test_a_configuration_that_is_a_fifo_is_shown_without_reading_it(tmp_path: Pa
     config = tmp_path / "setup.cfg"
     os.mkfifo(config)  # read, it would block until a writer came
     problem = f"{config}: cannot read configuration: not a regular file (a FIFO, device or socket)"
-    diagnostic = configuration_diagnostic(config, problem)
-    assert diagnostic.range.start.line == 0 and diagnostic.message.endswith(problem.removeprefix(f"{config}: "))
+    shown: list[types.Diagnostic] = []
+    # In a thread, so that reading the FIFO (a regression) fails the test instead of hanging the suite.
+    worker = threading.Thread(target=lambda: shown.append(configuration_diagnostic(config, problem)), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert shown, "the diagnostic was not made within 30 s: the FIFO was read"
+    assert shown[0].range.start.line == 0 and shown[0].message.endswith(problem.removeprefix(f"{config}: "))
