@@ -5,8 +5,11 @@ file and the key, through every front end that reads the configuration itself
 
 from __future__ import annotations
 
+import json
 import shutil
+from pathlib import Path
 
+import jsonschema
 import pytest
 from reliability_support import Result, cli, edit_config, flake8, lint_imports, project
 
@@ -321,3 +324,28 @@ def test_two_contracts_of_one_id_are_refused_naming_the_second(pytester, tmp_pat
         "of another contract; give each contract an id of its own"
     )
     assert_refused_everywhere(pytester, root, message)
+
+
+def test_a_contract_broken_without_a_finding_is_shown_in_every_format(tmp_path):
+    # An ignore_imports entry matching no import breaks the contract (as in import-linter)
+    # without any line to put a finding on: every report says so, not only the text.
+    root = project(tmp_path)
+    edit_config(
+        root,
+        "    app.experiment\n\n[importlinter:contract:vocabulary]",
+        "    app.experiment\nignore_imports =\n    app.runtime.gone -> app.experiment\n\n[importlinter:contract:vocabulary]",
+    )
+    failure = "No matches for ignored import app.runtime.gone -> app.experiment."
+    assert cli("check", "--quiet", cwd=root) == Result(1, f"{CONFIG}: boundary: {failure}\n", "")
+    github = cli("check", "--format", "github", cwd=root)
+    assert github.status == 1
+    assert github.lines[0] == f"::error file={CONFIG},title=boundary::{failure}"
+    markdown = cli("check", "--format", "markdown", cwd=root)
+    assert f"### Failures (in `{CONFIG}`)\n\n- `boundary`: {failure.replace('>', '&gt;')}\n" in markdown.stdout
+    sarif = json.loads(cli("check", "--format", "sarif", cwd=root).stdout)
+    schema = Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json"
+    jsonschema.validate(sarif, json.loads(schema.read_text(encoding="utf-8")))
+    (notification,) = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert notification["level"] == "error" and notification["message"]["text"] == f"boundary: {failure}"
+    assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == CONFIG
+    assert json.loads(cli("check", "--format", "json", cwd=root).stdout)["contracts"][0]["failures"] == [failure]

@@ -1,5 +1,7 @@
 """GitHub Actions workflow commands: each failing finding becomes an ``::error``
-annotation on its line, each warning a ``::warning``; a summary line ends the log.
+annotation on its line, each failure that is no finding (an ``ignore_imports`` entry
+matching nothing, a ``require_match`` pattern) an ``::error`` on the configuration file,
+each warning a ``::warning``; a summary line ends the log.
 
 Escaping follows GitHub's runner: in the message ``%``, CR and LF are percent-encoded;
 in property values ``:`` and ``,`` are too.
@@ -18,6 +20,12 @@ from .options import RenderOptions
 def render(report: Report, options: RenderOptions) -> str:
     prefix = workspace_prefix(report.root, options.workspace)
     lines = [annotation("error", finding, prefix) for finding in report.failing]
+    configuration = escape_property(prefix + report.config)
+    lines += [
+        f"::error file={configuration},title={escape_property(contract.id)}::{escape_data(failure)}"
+        for contract in report.contracts
+        for failure in contract.failures
+    ]
     lines += [
         f"::warning title={escape_property(contract.id)}::{escape_data(warning)}"
         for contract in report.contracts

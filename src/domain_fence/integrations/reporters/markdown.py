@@ -28,6 +28,9 @@ def render(report: Report, options: RenderOptions) -> str:
         parts += ["", *contracts_table(report)]
     if report.failing:
         parts += ["", "### Findings", "", *findings_table(report.failing)]
+    failures = [f"- `{cell(c.id)}`: {cell(failure)}" for c in report.contracts for failure in c.failures]
+    if failures:
+        parts += ["", f"### Failures (in `{cell(report.config)}`)", "", *failures]
     baselined = [f for contract in report.contracts for f in contract.baselined]
     if options.verbose and baselined:
         parts += [

@@ -61,7 +61,17 @@ def document(report: Report, options: RenderOptions, top: Path) -> dict[str, Any
             results += [
                 suppressed(result(f, rule_index, "unchanged", locate), contract.baseline) for f in contract.baselined
             ]
+    # What breaks a contract without being a finding (no rule, no line) is a notification
+    # on the configuration file; the exit status says the contract is broken.
+    configuration = [
+        {"physicalLocation": {"artifactLocation": {"uri": locate.uri(report.config), "uriBaseId": ROOT_ID}}}
+    ]
     notifications = [
+        {"level": "error", "message": {"text": f"{contract.id}: {failure}"}, "locations": configuration}
+        for contract in report.contracts
+        for failure in contract.failures
+    ]
+    notifications += [
         {"level": "warning", "message": {"text": f"{contract.id}: {warning}"}}
         for contract in report.contracts
         for warning in contract.warnings

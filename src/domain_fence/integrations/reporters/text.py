@@ -5,7 +5,8 @@ summary line.
 A vocabulary contract with leaks found or recorded ends with its census: the leaks
 by module and by word, and how its baseline moved since it was recorded.
 
-With ``quiet`` only the finding lines are printed; with ``verbose`` baselined findings
+With ``quiet`` only the finding lines are printed, and each failure that is no finding
+(``configuration: contract: failure``); with ``verbose`` baselined findings
 (and every module of a census) are listed too.
 """
 
@@ -22,7 +23,8 @@ CENSUS_MODULES = 10  # modules listed without --verbose
 
 def render(report: Report, options: RenderOptions) -> str:
     if options.quiet:
-        return "".join(finding.describe() + "\n" for finding in report.failing)
+        failures = [f"{report.config}: {c.id}: {failure}" for c in report.contracts for failure in c.failures]
+        return "".join(line + "\n" for line in [finding.describe() for finding in report.failing] + failures)
     lines: list[str] = []
     for result in report.contracts:
         lines += contract_lines(result, options)
