@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 
 import pytest
 from reliability_support import Result, cli, edit_config, flake8, project
@@ -83,3 +84,27 @@ def test_a_version_that_only_equals_1_is_refused(tmp_path, version):
     for command in ("check", "baseline"):
         assert cli(command, cwd=root) == Result(2, "", f"domain-fence: error: {message}\n"), command
     assert flake8("app", cwd=root) == Result(2, "", f"flake8: domain-fence: error: {message}\n")
+
+
+def test_a_baseline_outside_the_project_is_named_from_the_checkout(tmp_path, monkeypatch):
+    # The project sits in "sub dir%" of a checkout and shares a baseline one level up:
+    # every report names that file as the checkout does, never by its absolute path.
+    checkout = tmp_path / "checkout"
+    root = project(checkout)
+    root = root.rename(checkout / "sub dir%")
+    subprocess.run(["git", "init", "-q", str(checkout)], check=True)
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(checkout))
+    entries = [{"contract": "boundary", "fingerprint": "boundary:app.runtime.gone->app.experiment"}]
+    (checkout / "shared.json").write_text(
+        json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": entries}), encoding="utf-8"
+    )
+    with_baselines(root, "../shared.json", "../shared.json")
+    stale = "DOM002 baseline entry matches nothing: boundary:app.runtime.gone->app.experiment"
+    assert [line for line in cli("check", "--quiet", cwd=root).lines if "DOM002" in line] == [
+        f"../shared.json:1:1: {stale}; run 'domain-fence baseline --prune'"
+    ]
+    github = cli("check", "--format", "github", cwd=root)
+    assert any(line.startswith("::error file=shared.json,line=1,col=1,title=DOM002::") for line in github.lines), github
+    sarif = json.loads(cli("check", "--format", "sarif", cwd=root).stdout)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert "shared.json" in uris, uris

@@ -622,9 +622,16 @@ class Engine:
         return [stale_finding(spec.id, f, shown, lines.get((spec.id, f), 1)) for f in stale_prints]
 
     def _relative(self, path: Path) -> str:
+        """``path`` relative to the project root, with ``..`` when it lies outside (a
+        baseline shared by projects): reports join it to the root's place in the checkout."""
         path = real_path(path)
         root = self.index.root
-        return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+        try:
+            return Path(os.path.relpath(path, root)).as_posix()
+        except ValueError:  # another drive
+            return path.as_posix()
 
     # -- recording ----------------------------------------------------------------------
 

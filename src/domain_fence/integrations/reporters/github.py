@@ -9,6 +9,7 @@ in property values ``:`` and ``,`` are too.
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import PurePosixPath
 
 from domain_fence.core.model.findings import Finding
@@ -47,7 +48,7 @@ def annotation(level: str, finding: Finding, prefix: str, suffix: str = "") -> s
     if finding.details:
         message += "\n" + "\n".join(finding.details)
     properties = {
-        "file": prefix + finding.path,
+        "file": posixpath.normpath(prefix + finding.path),  # a baseline may be ``../x``
         "line": str(finding.line),
         "col": str(finding.col + 1),
         "title": finding.code,

@@ -21,9 +21,10 @@ fingerprint, qualified by its contract, in ``partialFingerprints``.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from importlib import metadata
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote  # a relative URI reference: ',', ':', '%' ... percent-encoded
 
@@ -151,7 +152,7 @@ class Locator:
         self._lines: dict[str, list[str] | None] = {}
 
     def uri(self, path: str) -> str:
-        return quote(PurePosixPath(self.prefix + path).as_posix(), safe="/")
+        return quote(posixpath.normpath(self.prefix + path), safe="/")  # a baseline may be ``../x``
 
     def region(self, finding: Finding) -> dict[str, int]:
         start_line = max(finding.line, 1)
