@@ -122,6 +122,35 @@ async def test_noqa_code_action_hides_the_finding(client: LanguageClient, statio
     assert "Why: Runtime events carry only what the runtime may know." in explanation
 
 
+@pytest.mark.parametrize("arguments", [["DOM999"], [1], [], None, ["DOM101", "DOM102"]])
+async def test_explain_with_wrong_arguments_says_so(client: LanguageClient, station: Path, arguments):
+    await initialize(client, station)
+    params = types.ExecuteCommandParams(command="domain-fence.explain", arguments=arguments)
+    assert await client.workspace_execute_command_async(params) is None
+    shown = client.messages[-1]
+    assert shown.type == types.MessageType.Error
+    assert shown.message.startswith("domain-fence.explain takes one rule code (DOM001 ... DOM303), not ")
+
+
+async def test_a_code_action_for_a_document_not_open_offers_no_edit(client: LanguageClient, station: Path):
+    # Nothing to edit: the file on disk is not the client's, and here it does not exist.
+    await initialize(client, station)
+    diagnostic = types.Diagnostic(
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=1)),
+        message="event field 'episode': experiment vocabulary 'episode'",
+        code="DOM101",
+        source="domain-fence",
+    )
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=(station / "gone.py").as_uri()),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    assert [action.title for action in actions] == ["Explain DOM101 (experiment-word-in-event-field)"]
+
+
 async def test_noqa_action_extends_an_existing_noqa_list(client: LanguageClient, station: Path):
     await initialize(client, station)
     editor = Editor(client, station / "station/runtime/model.py")

@@ -250,21 +250,22 @@ class DomainFenceServer(LanguageServer):
     # -- code actions and hover ----------------------------------------------------------
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
-        document = self.workspace.get_text_document(params.text_document.uri)
+        # Only an open document is edited: another one is the file on disk, which may be gone.
+        document = self.workspace.text_documents.get(params.text_document.uri)
         actions: list[types.CodeAction | types.Command] = []
         explained = set()
         for diagnostic in params.context.diagnostics:
             if diagnostic.source != SOURCE or not isinstance(diagnostic.code, str) or diagnostic.code not in RULES:
                 continue
             code = diagnostic.code
-            edit = noqa_edit(document, diagnostic.range.start.line, code)
+            edit = noqa_edit(document, diagnostic.range.start.line, code) if document is not None else None
             if edit is not None:
                 actions.append(
                     types.CodeAction(
                         title=f"Ignore {code} on this line (# noqa: {code})",
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[diagnostic],
-                        edit=types.WorkspaceEdit(changes={document.uri: [edit]}),
+                        edit=types.WorkspaceEdit(changes={params.text_document.uri: [edit]}),
                     )
                 )
             if code not in explained:
@@ -470,8 +471,14 @@ def build_server() -> DomainFenceServer:
         return ls.hover(params)
 
     @server.command(EXPLAIN_COMMAND)
-    def explain_rule(ls: DomainFenceServer, code: str) -> str:
-        text = explain(get_rule(code))
+    def explain_rule(ls: DomainFenceServer, *arguments: object) -> str | None:
+        # Any client may send any arguments: a wrong one is told, not a traceback.
+        if len(arguments) != 1 or not isinstance(arguments[0], str) or arguments[0] not in RULES:
+            given = ", ".join(map(repr, arguments)) or "nothing"
+            problem = f"{EXPLAIN_COMMAND} takes one rule code (DOM001 ... DOM303), not {given}"
+            ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=problem))
+            return None
+        text = explain(get_rule(arguments[0]))
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=text))
         return text
 
