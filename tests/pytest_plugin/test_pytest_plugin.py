@@ -320,6 +320,36 @@ def test_arguments_of_the_wrong_type_fail_in_one_line(project):
     assert_no_traceback(result)
 
 
+def test_a_pattern_no_definition_can_match_fails_as_in_the_configuration(project):
+    # A blank or a lone dot in a pattern matches nothing ever: with allow_empty=True it
+    # would pass forever. The fixture refuses it as the placement contract's symbols do.
+    project.makepyfile(
+        test_patterns="""
+        import pytest
+
+        @pytest.mark.parametrize("pattern", ["init_telemetry ", ".", "a b"])
+        def test_pattern(fence, pattern):
+            fence.assert_defined_only_under(pattern, "proto.experiment", allow_empty=True)
+
+
+        def test_definitions(fence):
+            fence.definitions("init telemetry")
+        """
+    )
+    result = project.runpytest("test_patterns.py")
+    result.assert_outcomes(failed=4)
+    result.stdout.fnmatch_lines(
+        [
+            "*'init_telemetry ' is not a name pattern such as 'init_telemetry', '[*]PostEpisode[*]' or 'Class.method'",
+            "*'.' is not a name pattern such as*",
+            "*'a b' is not a name pattern such as*",
+            "*'init telemetry' is not a name pattern such as*",
+        ],
+        consecutive=False,
+    )
+    assert_no_traceback(result)
+
+
 def test_an_unknown_contract_fails_naming_the_known_ones(project):
     project.makepyfile(test_unknown="def test_unknown(fence):\n    fence.check('no-such-contract')\n")
     result = project.runpytest()

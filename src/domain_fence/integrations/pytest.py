@@ -292,10 +292,15 @@ class Fence:
         return "\n".join(lines)
 
     def _definitions(self, pattern: str) -> list[Definition]:
+        from domain_fence.core.families.config import symbol_pattern
         from domain_fence.core.families.placement.definitions import scan_definitions
 
         if not isinstance(pattern, str) or not pattern:
             raise FenceProblem(f"a symbol pattern is a non-empty string such as 'init_telemetry', not {pattern!r}")
+        try:
+            symbol_pattern(pattern)  # as the placement contract's symbols
+        except ValueError as problem:
+            raise FenceProblem(str(problem)) from None
         scan = scan_definitions(self.index, [pattern])
         if scan.unreadable:
             raise FenceProblem(

@@ -400,7 +400,9 @@ def _each_merged(
 KINDS = ("function", "class", "method")
 
 
-def _symbol_pattern(text: str) -> str:
+def symbol_pattern(text: str) -> str:
+    """``text`` if it is a symbol pattern (``init_telemetry``, ``*PostEpisode*``,
+    ``Class.method``); ValueError saying what one is if not."""
     segments = text.split(".")
     if not all(re.fullmatch(r"[A-Za-z0-9_*?\[\]!]+", segment) for segment in segments):
         raise ValueError(f"{text!r} is not a name pattern such as 'init_telemetry', '*PostEpisode*' or 'Class.method'")
@@ -426,7 +428,7 @@ def parse_placement(contract: str, name: str, raw: Mapping[str, Any], root: Path
         PlacementConfig(
             contract=contract,
             name=name,
-            symbols=options.each("symbols", options.strings("symbols", required=True), _symbol_pattern),
+            symbols=options.each("symbols", options.strings("symbols", required=True), symbol_pattern),
             allowed_modules=options.modules("allowed_modules"),
             kinds=frozenset(kinds),
             require_match=options.flag("require_match", False),
