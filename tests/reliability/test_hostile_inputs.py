@@ -369,6 +369,19 @@ CONFIGURATION_ERRORS = {
         "[importlinter:contract:boundary] source_modules: no module is left to check once forbidden_modules and "
         "exclude_modules are taken out of it",
     ),
+    "excluded modules covering the vocabulary's modules": (
+        (
+            "modules =\n    app.runtime\nevent_bases",
+            "modules =\n    app.runtime\nexclude_modules =\n    app.runtime\nevent_bases",
+        ),
+        "[importlinter:contract:vocabulary] exclude_modules: no module is left to check once they are taken out of "
+        "modules",
+    ),
+    "every module allowed to define the symbols": (
+        ("allowed_modules =\n    app.experiment\n", "allowed_modules =\n    app\n"),
+        "[importlinter:contract:placement] allowed_modules: every module of the root packages is allowed; no "
+        "definition can break the contract",
+    ),
     "root package that cannot be found": (
         ("root_package = app", "root_package = nowhere"),
         "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",
@@ -697,3 +710,17 @@ def test_lint_imports_breaks_a_boundary_contract_left_with_nothing_to_check(tmp_
     result = lint_imports(cwd=root)
     assert result.status == 1
     assert "source_modules: no module is left to check once forbidden_modules and exclude_modules" in result.stdout
+
+
+def test_lint_imports_breaks_vocabulary_and_placement_contracts_that_cannot_break(tmp_path):
+    root = project(tmp_path)
+    edit_config(root, "allowed_modules =\n    app.experiment\n", "allowed_modules =\n    app\n")
+    edit_config(
+        root,
+        "modules =\n    app.runtime\nevent_bases",
+        "modules =\n    app.runtime\nexclude_modules =\n    app.runtime\nevent_bases",
+    )
+    result = lint_imports(cwd=root)
+    assert result.status == 1
+    assert "exclude_modules: no module is left to check once they are taken out of modules" in result.stdout
+    assert "allowed_modules: every module of the root packages is allowed" in result.stdout

@@ -39,6 +39,12 @@ class PlacementFamily:
         return parse_placement(contract, name, raw, root)
 
     def problems(self, config: PlacementConfig, context: Context) -> list[str]:
+        modules = context.index.modules
+        if modules and all(matches_any(module, config.allowed_modules) for module in modules):
+            # Kept whatever the project defines: a problem of the configuration, not a pass.
+            return [
+                "allowed_modules: every module of the root packages is allowed; no definition can break the contract"
+            ]
         return []
 
     def covered(self, config: PlacementConfig, context: Context) -> list[str]:

@@ -53,6 +53,9 @@ class VocabularyFamily:
             f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
             for expression in unmatched_module_expressions(config, context.index)
         ]
+        if not problems and context.index.modules and not any(map(config.covers, context.index.modules)):
+            # Kept whatever the project holds: a problem of the configuration, not a pass.
+            problems.append("exclude_modules: no module is left to check once they are taken out of modules")
         problems += [
             f"event_bases: {base!r} names no class of the project; is it misspelt?"
             for base in unmatched_event_bases(config, context.index)
