@@ -156,6 +156,28 @@ def test_a_file_that_cannot_be_decoded_is_reported_by_every_front_end(
     assert flake8("app", cwd=root) == Result(1, expected + "\n", "")
 
 
+def test_a_contract_that_cannot_run_calls_no_baseline_entry_stale(tmp_path):
+    # The leak is recorded; a new file breaks the import graph: the boundary did not run,
+    # so it found nothing, and its entries are not stale ("run baseline --prune" would be
+    # refused anyway while the file is broken).
+    root = project(tmp_path, {"app/runtime/leak.py": "from app.experiment import setup\n"})
+    assert cli("baseline", cwd=root).status == 0
+    (root / "app/runtime/bad.py").write_text("x = (self.x := 1)\n", encoding="utf-8")
+    finding = dom001(
+        "app/runtime/bad.py", 1, "syntax error at line 1: cannot use assignment expressions with attribute"
+    )
+    result = cli("check", cwd=root)
+    assert result.status == 1 and "DOM002" not in result.stdout, result
+    assert result.lines[:3] == [
+        "Runtime does not import experiment [boundary: boundary] BROKEN",
+        "  " + finding,
+        NOT_RUN,
+    ]
+    assert result.lines[-1].endswith("0 stale baseline entries, 0 baselined")
+    tested = run("pytest", "--domain-fence", "-p", "no:cacheprovider", "-q", "-rf", cwd=root)
+    assert tested.status == 1 and "DOM002" not in tested.stdout, tested
+
+
 @pytest.mark.parametrize(
     "content",
     [

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
     from domain_fence.core.source.pyfacts import FileFacts, ImportFacts
 
 UNANALYSABLE = fingerprints.UNANALYSABLE
+NOT_RUN = "not_run"  # in a contract's extra: the import graph could not be built
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,7 @@ class Engine:
         if plan is None or not plan.whole:
             blocked = self._blocked(spec)
             if blocked is not None:
-                return blocked, (), (), {}
+                return blocked, (), (), {NOT_RUN: True}
         # What the index could not analyse may hide anything: never a silent pass.
         unanalysed = skipped_findings(self.index, spec.id)
         if results is not None and plan is not None:
@@ -585,7 +586,8 @@ class Engine:
         kept_findings, suppressed = self._split_noqa(found)
         new, baselined = self._split_baseline(spec, kept_findings)
         recorded = self.baseline(spec).fingerprints(spec.id)
-        stale_prints = sorted(recorded - {f.fingerprint for f in found})
+        # A contract that did not run found nothing, so it cannot tell what is stale.
+        stale_prints = [] if extra.get(NOT_RUN) else sorted(recorded - {f.fingerprint for f in found})
         level = spec.config.baseline.stale
         stale = self._stale_findings(spec, stale_prints) if level == "error" else []
         if level == "warn":
