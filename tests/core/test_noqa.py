@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 
+import pytest
 from flake8.violation import Violation
 from hypothesis import given
 from hypothesis import strategies as st
@@ -116,3 +117,33 @@ def test_a_comment_covers_the_lines_flake8_joins(case, code):
 def test_the_lines_of_a_string_closed_before_a_comment_are_covered():
     comments = NoqaComments.of(JOINED["a comment after a closing triple quote"])
     assert [comments.suppresses(line, "DOM101") for line in (1, 2, 3)] == [False, True, True]
+
+
+FILE_COMMENTS = {
+    "bare": "# flake8: noqa\nx = 1\n",
+    "with codes": "x = 1\n# flake8: noqa: DOM101\n",
+    "equals, upper case, indented": "def f():\n    # FLAKE8=NOQA\n    pass\n",
+    "after code": "x = 1  # flake8: noqa\n",
+    "split over two lines": "# flake8:\nnoqa = 1\n",
+    "inside a string, at a line's start": 'x = """\n# flake8: noqa\n"""\n',
+    "a plain noqa": "x = 1  # noqa\ny = 2\n",
+}
+
+
+def flake8_skips_file(text: str) -> bool:
+    """flake8's own answer: whether it skips the whole file (FileProcessor.should_ignore_file)."""
+    from flake8.processor import FileProcessor
+
+    options = argparse.Namespace(
+        hang_closing=False, indent_size=4, max_line_length=79, max_doc_length=None, verbose=0, disable_noqa=False
+    )
+    processor = FileProcessor("f.py", options=options, lines=io.StringIO(text).readlines())
+    return processor.should_ignore_file()
+
+
+@pytest.mark.parametrize("case", sorted(FILE_COMMENTS))
+def test_a_file_comment_silences_the_file_as_flake8_skips_it(case):
+    text = FILE_COMMENTS[case]
+    comments = NoqaComments.of(text)
+    silenced = all(comments.suppresses(line, code) for line in (1, 2, 3) for code in CODES)
+    assert silenced == flake8_skips_file(text), case

@@ -1,6 +1,6 @@
 """Every front end reports the same findings, at the same line and column.
 
-On a fixture tree where every rule fires, with noqa comments, a baseline (one entry
+On a fixture tree where every rule fires, with noqa comments (one for a whole file), a baseline (one entry
 still matching, one stale), a chain through a module outside the runtime and a file
 Python cannot parse, the set of ``(path, line, column, code)`` is identical from:
 ``domain-fence check --format json``, ``flake8`` (on the files, and on each file
@@ -80,6 +80,7 @@ def test_noqa_and_the_baseline_are_applied_by_the_engine(tree: Path):
         ("app/runtime/events.py", 8, "DOM101"),
         ("app/runtime/events.py", 12, "DOM102"),  # bare noqa
         ("app/runtime/census.py", 6, "DOM113"),
+        ("app/runtime/skipped.py", 6, "DOM101"),  # a file-wide "# flake8: noqa"
     }
     assert [(f["path"], f["code"]) for f in by_id["boundary"]["baselined"]] == [("app/runtime/legacy.py", "DOM301")]
 

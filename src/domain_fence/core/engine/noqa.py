@@ -3,7 +3,8 @@
 The grammar is flake8's (``flake8.defaults.NOQA_INLINE_REGEXP`` and
 ``Violation.is_inline_ignored``): a bare ``# noqa`` silences every code on its line,
 ``# noqa: DOM101,DOM112`` the codes listed, and a listed prefix the codes it starts
-(``# noqa: DOM1``). So is the line a comment covers (flake8's ``noqa_line_for``): every
+(``# noqa: DOM1``). A line starting ``# flake8: noqa`` (``flake8.defaults.NOQA_FILE``,
+codes or not) silences the whole file, as flake8 then skips it. So is the line a comment covers (flake8's ``noqa_line_for``): every
 line of a statement that spans lines without a newline token between them (a string
 over several lines, a backslash continuation) is read as one, so a comment after a
 closing triple quote covers each line of the string. flake8 cannot be imported here;
@@ -23,7 +24,11 @@ from domain_fence.core.model.findings import Finding
 _NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"[,\s]")
 
+# flake8's NOQA_FILE, matched at the start of a line; blanks within one line only.
+_NOQA_FILE = re.compile(r"^[^\S\n]*# flake8[:=][^\S\n]*noqa", re.IGNORECASE | re.MULTILINE)
+
 ALL = None  # a bare noqa comment: every code
+WHOLE_FILE = 0  # the "line" of a ``# flake8: noqa`` comment: every line
 
 
 @dataclass(frozen=True)
@@ -53,9 +58,13 @@ class NoqaComments:
                 found[number] = codes_of(line)
         if found:
             _cover_joined_lines(text, found)
+        if "flake8" in lowered and _NOQA_FILE.search(text):
+            found[WHOLE_FILE] = ALL
         return cls(found)
 
     def suppresses(self, line: int, code: str) -> bool:
+        if WHOLE_FILE in self.lines:
+            return True
         if line not in self.lines:
             return False
         codes = self.lines[line]

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flake8.defaults import NOQA_FILE
-
 from domain_fence.core.engine import ConfigurationProblems, Engine
 from domain_fence.core.engine.baseline import BaselineError
 from domain_fence.core.engine.runcache import CONFIG_FILES
@@ -66,8 +64,6 @@ class Analysis:
     def findings(self, path: Path, text: str) -> list[Finding]:
         """The new findings of ``path`` if it held ``text`` (an editor's buffer, kept
         for the other files' checks until :meth:`close`); none outside the project."""
-        if any(NOQA_FILE.match(line) for line in text.splitlines()):
-            return []  # flake8 skips such a file: its plugin never sees it
         self._buffers.add(path)
         return list(self.engine.findings_in(path, text).reported)
 
