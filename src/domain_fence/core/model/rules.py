@@ -214,7 +214,8 @@ _RULES = [
         ),
         remedy=(
             "Move the definition under an allowed module and import it from there. Importing "
-            "or re-exporting the symbol elsewhere is fine, and so is a method of that name."
+            "or re-exporting the symbol elsewhere is fine; a method of that name is a definition "
+            "too, unless the contract's `kinds` leaves methods out."
         ),
         example="# minimonty/frameworks/telemetry/setup.py\ndef init_telemetry(config): ...",
     ),
