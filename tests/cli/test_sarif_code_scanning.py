@@ -329,6 +329,20 @@ def test_an_unknown_end_covers_the_statement_or_one_character(tmp_path):
     }
 
 
+def test_an_unknown_end_covers_a_definition_a_string_or_a_dotted_name(tmp_path):
+    text = 'class Ép(E):\n    kind = "post_é"\n    def f(self): self.episode_x = 1\n'
+    spans = {
+        (1, 0): "class Ép",
+        (2, 11): '"post_é"',
+        (3, 4): "def f",
+        (3, 17): "self.episode_x",
+    }
+    for (line, col), token in spans.items():
+        region = region_of(tmp_path, text, finding(line, col))
+        source = text.splitlines()[line - 1]
+        assert _utf16_slice(source, region["startColumn"], region["endColumn"]) == token, (line, col)
+
+
 def test_no_columns_when_the_line_cannot_be_read(tmp_path):
     (tmp_path / "m.py").write_bytes(b"\xff\xfe not utf-8\n")
     assert sarif.Locator(tmp_path, tmp_path).region(finding(1, 3)) == {"startLine": 1}

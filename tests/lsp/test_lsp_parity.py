@@ -94,27 +94,49 @@ def test_the_server_and_flake8_report_the_same_census(tmp_path: Path):
     ]
 
 
-def test_every_diagnostic_range_ends_after_it_starts(tmp_path: Path):
-    # A kind (DOM103) whose token's end the finding does not know, and a name it does.
+def test_every_diagnostic_range_covers_its_token(tmp_path: Path):
+    # A name whose end the finding knows, and tokens whose end the line tells: a kind
+    # string, a class and a function at their keyword, an attribute at its receiver.
     from pygls.workspace import TextDocument
 
     from domain_fence.integrations.lsp.server import diagnostic
 
     project = copy_station(tmp_path)
+    config = project / ".importlinter"
+    config.write_text(
+        config.read_text().replace(
+            "words =\n    episode\n", "scope =\n    events\n    attributes\n    definitions\nwords =\n    episode\n"
+        )
+    )
     path = project / "station/runtime/kinds.py"
     text = (
         "from station.runtime.telemetry import Event\n\n\n"
         "class Stepped(Event):\n"
         '    kind: str = "post_episode"\n'
-        "    episode_count: int = 0\n"
+        "    episode_count: int = 0\n\n\n"
+        "class EpisodeDone(Event):\n"
+        "    pass\n\n\n"
+        "class Runner:\n"
+        "    def __init__(self):\n"
+        "        self.episode_total = 0\n\n"
+        "    async  def pre_episode(self):\n"
+        "        pass\n"
     )
     path.write_text(text)
-    findings = Analysis(project / ".importlinter").findings(path, text)
+    findings = Analysis(config).findings(path, text)
     document = TextDocument(path.as_uri(), text)
-    ranges = {f.code: diagnostic(f, document).range for f in findings}
-    assert {code: (r.start.line, r.start.character, r.end.line, r.end.character) for code, r in ranges.items()} == {
-        "DOM101": (5, 4, 5, 17),  # episode_count
-        "DOM103": (4, 16, 4, 17),  # its start: the end of the value is not known
+    lines = text.splitlines()
+    covered = {}
+    for finding in findings:
+        r = diagnostic(finding, document).range
+        assert r.start.line == r.end.line
+        covered[finding.code] = lines[r.start.line][r.start.character : r.end.character]
+    assert covered == {
+        "DOM101": "episode_count",
+        "DOM102": "class EpisodeDone",
+        "DOM103": '"post_episode"',
+        "DOM111": "self.episode_total",
+        "DOM113": "async  def pre_episode",
     }
 
 

@@ -24,7 +24,6 @@ import asyncio
 import gc
 import logging
 import math
-import re
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -42,7 +41,7 @@ from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.fingerprints import UNANALYSABLE
 from domain_fence.core.model.ruledocs import explain, rule_markdown
 from domain_fence.core.model.rules import RULES, get_rule
-from domain_fence.core.model.text import one_line
+from domain_fence.core.model.text import one_line, token_end
 from domain_fence.core.source.files import read_regular_file, real_path
 from domain_fence.integrations.importlinter.configuration import (
     ConfigurationError,
@@ -63,7 +62,6 @@ VALIDATE_SECONDS = 0.5  # after loading a folder, when no file of it was opened 
 SETTLE_SECONDS = 1.0  # after loading a project: a full collection then costs the first diagnostics nothing
 WATCHED = ("**/*.py", *(f"**/{name}" for name in CONFIG_FILES), "**/*.json")
 
-_WORD = re.compile(r"\w+")
 
 log = logging.getLogger(__name__)
 
@@ -326,10 +324,9 @@ def diagnostic(finding: Finding, document: TextDocument) -> types.Diagnostic:
     start = _server_position(lines, finding.line, finding.col)
     end = _server_position(lines, finding.end_line, finding.end_col) if finding.end_line else start
     if (end.line, end.character) <= (start.line, start.character):
-        # Unknown: the name starting there (a finding is at a name, a keyword or a string).
-        text = lines[start.line] if start.line < len(lines) else ""
-        word = _WORD.match(text, start.character)
-        end = ServerTextPosition(start.line, word.end() if word else start.character + 1)
+        # Unknown: the token starting there (a name, a definition, a string).
+        text = lines[start.line].rstrip("\r\n") if start.line < len(lines) else ""
+        end = ServerTextPosition(start.line, max(token_end(text, start.character), start.character + 1))
     rule = RULES.get(finding.code)
     return types.Diagnostic(
         range=document.range_to_client_units(ServerTextRange(start, end)),

@@ -33,6 +33,7 @@ from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Report
 from domain_fence.core.model.ruledocs import anchor, rule_markdown
 from domain_fence.core.model.rules import RULES, Rule
+from domain_fence.core.model.text import token_end
 from domain_fence.core.source.reading import Unreadable, decode
 from domain_fence.integrations.gitrepo import repository_root
 
@@ -171,12 +172,15 @@ class Locator:
                     "endLine": finding.end_line,
                     "endColumn": end + 1,
                 }
-        if finding.col == 0:  # a statement's line (an import): its text, without the indentation
+        before = _utf8_prefix(text, finding.col)
+        token = text[len(before) : token_end(text, len(before))]
+        if finding.col == 0 and not token.startswith(("class", "def", "async")):
+            # A statement's line (a file that cannot be read, an entry): its text, without the indentation.
             content = text.strip()
             start = utf16_length(text[: len(text) - len(text.lstrip())]) if content else 0
             end = start + utf16_length(content)
-        else:  # one character
-            end = start + utf16_length(text[len(_utf8_prefix(text, finding.col)) :][:1])
+        else:  # the token there: a name, a definition, a string
+            end = start + utf16_length(token)
         return {"startLine": start_line, "startColumn": start + 1, "endLine": start_line, "endColumn": end + 1}
 
     def line(self, path: str, number: int) -> str | None:

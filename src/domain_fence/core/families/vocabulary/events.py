@@ -724,7 +724,10 @@ class VocabularyChecker:
             yield self.finding(module, text, code, symbol, fingerprint, word=match.word, hint=match.hint, **fields)
 
     def finding(self, module: str, where: Text, code: str, symbol: str, fingerprint: str, **fields: str) -> Finding:
-        spans = code not in ("DOM001", "DOM103")  # else the token's end is unknown
+        # Where the text is the name itself its end is known; a class or definition sits
+        # at its keyword, an attribute at its receiver (``self.``), a kind at its quote:
+        # there the reports find the token's end on the line.
+        spans = code in ("DOM101", "DOM104", "DOM105", "DOM112")
         return Finding(
             path=self.index.relative_path(module),
             line=where.line,
