@@ -404,6 +404,22 @@ CONFIGURATION_ERRORS = {
         "[importlinter:contract:placement] allowed_modules: every module of the root packages is allowed; no "
         "definition can break the contract",
     ),
+    "boundary exclusion matching nothing": (
+        (
+            "forbidden_modules =\n    app.experiment\n",
+            "forbidden_modules =\n    app.experiment\nexclude_modules =\n    app.runtime.nothing\n",
+        ),
+        "[importlinter:contract:boundary] exclude_modules: 'app.runtime.nothing' matches no module of the root "
+        "packages; is it misspelt?",
+    ),
+    "vocabulary exclusion matching nothing": (
+        (
+            "modules =\n    app.runtime\nevent_bases",
+            "modules =\n    app.runtime\nexclude_modules =\n    app.runtime.*.nothing\nevent_bases",
+        ),
+        "[importlinter:contract:vocabulary] exclude_modules: 'app.runtime.*.nothing' matches no module of the root "
+        "packages; is it misspelt?",
+    ),
     "root package that cannot be found": (
         ("root_package = app", "root_package = nowhere"),
         "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",

@@ -202,17 +202,19 @@ class BoundaryFamily:
 
 
 def unmatched_wildcards(config: BoundaryConfig, modules: Iterable[str], root_packages: Iterable[str]) -> list[str]:
-    """One line per wildcard expression of the project's own modules that matches none
-    of ``modules``: import-linter accepts it silently, while it refuses a misspelt plain
-    name, so ``app.runtme.**`` would pass every check."""
+    """One line per wildcard expression of the project's own modules, and per exclusion,
+    that matches none of ``modules``: import-linter accepts it silently, while it refuses
+    a misspelt plain name, so ``app.runtme.**`` would pass every check."""
     modules = list(modules)
     roots = tuple(root_packages)
     problems = []
-    for option in ("source_modules", "forbidden_modules"):
+    for option in ("source_modules", "forbidden_modules", "exclude_modules"):
         for expression in getattr(config, option):
             text = str(expression)
             inside = any(text == root or text.startswith(root + ".") for root in roots)
-            if expression.has_wildcard and inside and not any(expression.matches(m) for m in modules):
+            # A plain source or forbidden name is import-linter's to refuse; an exclusion is ours.
+            checked = expression.has_wildcard or option == "exclude_modules"
+            if checked and inside and not any(expression.matches(m) for m in modules):
                 problems.append(f"{option}: {text!r} matches no module of the root packages; is it misspelt?")
     return problems
 

@@ -53,6 +53,11 @@ class VocabularyFamily:
             f"modules: {expression!r} matches no module of the root packages; is it misspelt?"
             for expression in unmatched_module_expressions(config, context.index)
         ]
+        problems += [
+            f"exclude_modules: {str(expression)!r} matches no module of the root packages; is it misspelt?"
+            for expression in config.exclude_modules
+            if not any(expression.matches(module) for module in context.index.modules)
+        ]
         if not problems and context.index.modules and not any(map(config.covers, context.index.modules)):
             # Kept whatever the project holds: a problem of the configuration, not a pass.
             problems.append("exclude_modules: no module is left to check once they are taken out of modules")
