@@ -420,6 +420,13 @@ CONFIGURATION_ERRORS = {
         "[importlinter:contract:vocabulary] exclude_modules: 'app.runtime.*.nothing' matches no module of the root "
         "packages; is it misspelt?",
     ),
+    "two baseline files": (
+        (
+            "forbidden_modules =\n    app.experiment\n",
+            "forbidden_modules =\n    app.experiment\nbaseline =\n    a.json\n    b.json\n",
+        ),
+        "[importlinter:contract:boundary] baseline: Expected one file, not 2 ('a.json', 'b.json').",
+    ),
     "root package that cannot be found": (
         ("root_package = app", "root_package = nowhere"),
         "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",

@@ -233,6 +233,8 @@ class _Options:
         # link): contracts sharing a file then share its entries instead of each
         # overwriting the others'.
         chosen = path[0] if path else DEFAULT_PATH
+        if len(path) > 1:  # a contract has one baseline: the others would be ignored
+            self.errors["baseline"] = f"Expected one file, not {len(path)} ({', '.join(map(repr, path))})."
         if "\0" in chosen:  # no file system takes it: say so, as for any other bad value
             self.errors["baseline"] = f"{escape_controls(chosen)!r} is not a file name (it holds a NUL byte)."
             chosen = DEFAULT_PATH
