@@ -427,6 +427,10 @@ CONFIGURATION_ERRORS = {
         ),
         "[importlinter:contract:boundary] baseline: Expected one file, not 2 ('a.json', 'b.json').",
     ),
+    "a session flag neither true nor false": (
+        ("root_package = app", "root_package = app\nexclude_type_checking_imports = yes"),
+        "[importlinter] exclude_type_checking_imports: Expected true or false, not 'yes'.",
+    ),
     "root package that cannot be found": (
         ("root_package = app", "root_package = nowhere"),
         "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",

@@ -223,6 +223,12 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
         raise ConfigurationError(
             f"{path}: {session_section(path)} root_packages: {layout}, or use root_package for a single one"
         )
+    for flag in SESSION_FLAGS:
+        # import-linter reads anything but "true" as false: "yes" would turn the flag off unseen.
+        if flag in session and str(session[flag]).strip() not in ("True", "true", "False", "false"):
+            raise ConfigurationError(
+                f"{path}: {session_section(path)} {flag}: Expected true or false, not {session[flag]!r}."
+            )
     configuration = Configuration(path, session, list(raw["contracts_options"]), cache_dir=cache_directory(path.parent))
     configuration.contract_types = _contract_types(configuration)
     if not configuration.contracts_options:
@@ -230,6 +236,7 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
     return configuration
 
 
+SESSION_FLAGS = ("include_external_packages", "exclude_type_checking_imports")
 _CONTRACT_TYPE = re.compile(r"([A-Za-z_][\w-]*): ([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)\Z")
 
 
