@@ -431,6 +431,10 @@ CONFIGURATION_ERRORS = {
         ("root_package = app", "root_package = app\nexclude_type_checking_imports = yes"),
         "[importlinter] exclude_type_checking_imports: Expected true or false, not 'yes'.",
     ),
+    "a contract without a name": (
+        ("name = init_telemetry lives under experiment\n", ""),
+        "[importlinter:contract:placement] name: This is a required field.",
+    ),
     "root package that cannot be found": (
         ("root_package = app", "root_package = nowhere"),
         "[importlinter] root_packages: cannot find nowhere (looked in {root}, its src/ and sys.path)",

@@ -103,10 +103,13 @@ class Configuration:
                 if cls is None:
                     problems.append(f"{self.section(options)} type: unknown contract type {contract_type!r}")
                     continue
+                if not options.get("name"):  # lint-imports fails on it with a bare KeyError
+                    problems.append(f"{self.section(options)} name: This is a required field.")
+                    continue
                 try:
                     built.append(
                         cls(
-                            name=str(options.get("name", options.get("id"))),
+                            name=str(options["name"]),
                             session_options=self.session_options,
                             contract_options=options,
                         )
