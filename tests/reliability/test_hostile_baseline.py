@@ -9,7 +9,7 @@ import os
 import subprocess
 
 import pytest
-from reliability_support import Result, cli, edit_config, flake8, project
+from reliability_support import Result, cli, edit_config, flake8, lint_imports, project
 
 CONFIG = ".importlinter"
 FILES = {
@@ -108,3 +108,23 @@ def test_a_baseline_outside_the_project_is_named_from_the_checkout(tmp_path, mon
     sarif = json.loads(cli("check", "--format", "sarif", cwd=root).stdout)
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
     assert "shared.json" in uris, uris
+
+
+def test_an_entry_of_a_contract_the_configuration_lacks_is_stale(tmp_path):
+    # A contract renamed or removed leaves its entries behind: nothing can match them,
+    # so they fail as any stale entry does until `baseline --prune` strikes them.
+    root = project(tmp_path)
+    assert cli("baseline", cwd=root).status == 0
+    path = root / ".domain-fence-baseline.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["entries"].append({"contract": "ghost", "fingerprint": "boundary:app.a->app.b"})
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    stale = (
+        ".domain-fence-baseline.json:7:1: DOM002 baseline entry matches nothing: boundary:app.a->app.b (of contract "
+        "'ghost', not in the configuration); run 'domain-fence baseline --prune'"
+    )
+    assert cli("check", "--quiet", cwd=root) == Result(1, stale + "\n", "")
+    linted = lint_imports(cwd=root)
+    assert linted.status == 1 and "(of contract 'ghost', not in the configuration)" in linted.stdout, linted
+    assert "pruned ghost boundary:app.a->app.b" in cli("baseline", "--prune", cwd=root).stdout
+    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")

@@ -101,6 +101,9 @@ class Settings:
     contracts: tuple[ContractSpec, ...]
     session: Mapping[str, Any] = field(default_factory=dict)  # import-linter's session options
     cache_dir: Path | None = None
+    # The id of every contract of the configuration, import-linter's own types too; None
+    # when unknown (lint-imports hands over one contract at a time).
+    known_contracts: tuple[str, ...] | None = None
 
     @property
     def root(self) -> Path:
@@ -590,8 +593,12 @@ class Engine:
         stale_prints = [] if extra.get(NOT_RUN) else sorted(recorded - {f.fingerprint for f in found})
         level = spec.config.baseline.stale
         stale = self._stale_findings(spec, stale_prints) if level == "error" else []
+        orphans = self._orphans(spec)
+        if level == "error":
+            stale += self._stale_findings(spec, orphans)
         if level == "warn":
-            warnings = (*warnings, *(stale_message(fingerprint) for fingerprint in stale_prints))
+            shown = (*stale_prints, *(f"{contract}/{fingerprint}" for contract, fingerprint in orphans))
+            warnings = (*warnings, *(stale_message(fingerprint) for fingerprint in shown))
         chains: Mapping[str, tuple[Link, ...]] = extra.get("chains", {})
         domains: Domains | None = extra.get("domains")
         return ContractResult(
@@ -613,15 +620,35 @@ class Engine:
             census=take_census(kept_findings, recorded) if getattr(spec.family, "census", False) else None,
         )
 
-    def _stale_findings(self, spec: ContractSpec, stale_prints: list[str]) -> list[Finding]:
-        if not stale_prints:
+    def _orphans(self, spec: ContractSpec) -> list[tuple[str, str]]:
+        """``(contract, fingerprint)`` of the entries of ``spec``'s baseline file whose
+        contract the configuration lacks (renamed, removed), reported by the first
+        contract using the file: nothing else can match them, and ``baseline --prune``
+        strikes them."""
+        known = self.settings.known_contracts
+        if known is None:
+            return []
+        path = real_path(spec.baseline_path)
+        owner = next(other for other in self.contracts if real_path(other.baseline_path) == path)
+        if owner is not spec:
+            return []
+        return sorted((e.contract, e.fingerprint) for e in self.baseline(spec).entries if e.contract not in known)
+
+    def _stale_findings(self, spec: ContractSpec, stale: list[str] | list[tuple[str, str]]) -> list[Finding]:
+        """DOM002 for each stale entry: a fingerprint of ``spec``, or ``(contract,
+        fingerprint)`` of a contract the configuration lacks."""
+        if not stale:
             return []
         try:
             lines = baseline_entry_lines(spec.baseline_path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError):
             lines = {}
         shown = self._relative(spec.baseline_path)
-        return [stale_finding(spec.id, f, shown, lines.get((spec.id, f), 1)) for f in stale_prints]
+        found = []
+        for entry in stale:
+            contract, fingerprint = entry if isinstance(entry, tuple) else (spec.id, entry)
+            found.append(stale_finding(spec.id, fingerprint, shown, lines.get((contract, fingerprint), 1), contract))
+        return found
 
     def _relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``..`` when it lies outside (a

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from domain_fence.core.engine.engine import ContractSpec, Settings
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 class Recorded(NamedTuple):
@@ -36,6 +36,7 @@ def settings_record(settings: Settings, graph_from_bytes: bool) -> dict[str, Any
         "config_path": str(settings.config_path),
         "root_packages": list(settings.root_packages),
         "session": dict(settings.session),
+        "known_contracts": None if settings.known_contracts is None else list(settings.known_contracts),
         "graph_from_bytes": graph_from_bytes,
         "contracts": [
             {
@@ -90,12 +91,14 @@ def settings_from_record(record: object, cache_dir: Path | None) -> Recorded | N
                     options=options,
                 )
             )
+        known = record["known_contracts"]
         settings = Settings(
             config_path=config_path,
             root_packages=tuple(str(package) for package in record["root_packages"]),
             contracts=tuple(specs),
             session=dict(record["session"]),
             cache_dir=cache_dir,
+            known_contracts=None if known is None else tuple(str(contract) for contract in known),
         )
         return Recorded(settings, bool(record["graph_from_bytes"]))
     except Exception:  # noqa: BLE001 -- a record from another version, or planted: read the configuration

@@ -130,16 +130,18 @@ def _count(number: int, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else (plural or singular + 's')}"
 
 
-def stale_finding(contract: str, fingerprint: str, baseline_path: str, line: int) -> Finding:
-    """DOM002 for a baseline entry of ``contract`` that matched nothing."""
+def stale_finding(contract: str, fingerprint: str, baseline_path: str, line: int, of: str = "") -> Finding:
+    """DOM002 for a baseline entry of ``contract`` that matched nothing; reported by
+    ``contract`` for an entry ``of`` another contract the configuration lacks."""
+    shown = fingerprint if not of or of == contract else f"{fingerprint} (of contract {of!r}, not in the configuration)"
     return Finding(
         path=baseline_path,
         line=line,
         col=0,
         code="DOM002",
-        message=get_rule("DOM002").format(fingerprint=fingerprint),
+        message=get_rule("DOM002").format(fingerprint=shown),
         symbol=fingerprint,
-        fingerprint=fingerprints.stale(contract, fingerprint),
+        fingerprint=fingerprints.stale(of or contract, fingerprint),
         contract=contract,
     )
 

@@ -141,6 +141,7 @@ def contract_check(result: ContractResult) -> ContractCheck:
             "baselined": [finding_to_dict(f) for f in result.baselined],
             "suppressed": [finding_to_dict(f) for f in result.suppressed],
             "stale": [f.symbol for f in result.stale],  # the entries' fingerprints
+            "stale_lines": [f"{f.code} {f.message}" for f in result.stale],
             "failures": list(result.failures),
             "baselined_edges": sorted(f.fingerprint for f in result.baselined if f.fingerprint.startswith("boundary:")),
         },
@@ -154,7 +155,8 @@ def broken_lines(metadata: dict[str, Any]) -> list[str]:
     for finding in metadata.get("findings", []):
         lines.append(format_finding(finding))
         lines += ["    " + line for line in finding.get("details", [])]
-    return lines + [stale_message(fingerprint) for fingerprint in metadata.get("stale", [])]
+    stale = metadata.get("stale_lines") or [stale_message(fingerprint) for fingerprint in metadata.get("stale", [])]
+    return lines + list(stale)
 
 
 def _escape_markup(text: str) -> str:

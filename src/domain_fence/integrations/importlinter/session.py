@@ -8,6 +8,7 @@ contract at a time, from the contract import-linter constructed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,6 +52,12 @@ def specs_of(configuration: Configuration, contracts: list[FenceContract]) -> tu
     )
 
 
+def contract_ids(configuration: Configuration) -> tuple[str, ...]:
+    """The id of every contract of ``configuration`` as each contract reads its own: its
+    id, else its name."""
+    return tuple(sorted({str(o.get("id") or o.get("name")) for o in configuration.contracts_options}))
+
+
 def settings_of(configuration: Configuration, contracts: list[FenceContract]) -> Settings:
     return Settings(
         config_path=configuration.path,
@@ -58,6 +65,7 @@ def settings_of(configuration: Configuration, contracts: list[FenceContract]) ->
         contracts=specs_of(configuration, contracts),
         session=dict(configuration.session_options),
         cache_dir=configuration.cache_dir,
+        known_contracts=contract_ids(configuration),
     )
 
 
@@ -137,8 +145,23 @@ def lint_imports_engine(contract: FenceContract, graph: ImportGraph | None) -> t
     key = (root, packages, cache_dir)
     if key not in _INDEXES:
         _INDEXES[key] = ProjectIndex.build(root, packages, cache_dir=cache_dir)
-    settings = Settings(config_path, packages, (spec,), dict(contract.session_options), cache_dir)
+    settings = Settings(
+        config_path, packages, (spec,), dict(contract.session_options), cache_dir, _known_contracts(config_path)
+    )
     return Engine(settings, build_graph=_given(graph), index=_INDEXES[key]), spec
+
+
+@functools.lru_cache(maxsize=4)
+def _known_contracts(config_path: Path) -> tuple[str, ...] | None:
+    """The ids of the configuration's contracts, read once for the contracts of a
+    lint-imports run; None when it cannot be read (import-linter says why)."""
+    from .configuration import ConfigurationError, load_configuration
+
+    try:
+        configuration = load_configuration(config_path)
+    except ConfigurationError:
+        return None
+    return contract_ids(configuration)
 
 
 def _configuration_file(root: Path) -> Path:
