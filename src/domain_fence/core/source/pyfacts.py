@@ -75,13 +75,23 @@ class CallFact:
 class ModuleFacts:
     module: str
     unreadable: Unreadable | None = None
-    classes: dict[str, ClassFact] = field(default_factory=dict)  # qualname -> fact
+    classes: dict[str, ClassFact] = field(default_factory=dict)  # qualname -> fact of its last statement
+    # The class statements a later one of the same qualname rebinds (``try``/``except``
+    # and ``if``/``else`` versions of a class), in source order.
+    redefined: tuple[ClassFact, ...] = ()
     bindings: dict[str, str] = field(default_factory=dict)  # top-level name -> dotted target
     star_imports: tuple[str, ...] = ()  # modules imported with ``from x import *``
     calls: tuple[CallFact, ...] = ()
     # Callees of calls assigned to a local whose attribute the same scope sets
     # (``event = Recognized()`` then ``event.label = ...``), resolved like ``calls``.
     constructed: tuple[str, ...] = ()
+
+    def statements(self, qualname: str) -> tuple[ClassFact, ...]:
+        """Every class statement binding ``qualname``, in source order."""
+        last = self.classes.get(qualname)
+        if last is None:
+            return ()
+        return (*(fact for fact in self.redefined if fact.qualname == qualname), last)
 
 
 @dataclass(frozen=True)
@@ -219,10 +229,12 @@ def _facts(
     classes = [resolver.functional_class(statement) for statement in statements]
     classes += [resolver.class_fact(node, scope, attributes) for node, scope, attributes in walk.classes]
     calls = [call for call in (resolver.call(node, scope) for node, scope in walk.calls) if call is not None]
+    ordered = sorted((c for c in classes if c), key=lambda c: (c.line, c.col))
+    last = {c.qualname: c for c in ordered}  # a name bound twice is bound to its last class at run time
     names = ModuleFacts(
         module=module,
-        # A class defined twice counts as its last definition, as at run time.
-        classes={c.qualname: c for c in sorted((c for c in classes if c), key=lambda c: (c.line, c.col))},
+        classes=last,
+        redefined=tuple(c for c in ordered if last[c.qualname] is not c),
         bindings=resolver.bindings,
         star_imports=tuple(walk.stars),
         calls=tuple(sorted(calls, key=lambda c: [(k.line, k.col) for k in c.keywords])),
