@@ -32,6 +32,7 @@ MODULE_SCOPE = "<module>"
 ALIAS_KEYWORDS = ("alias", "validation_alias", "serialization_alias")
 FUNCTIONAL_CLASS_FACTORIES = ("TypedDict", "NamedTuple", "namedtuple")
 _METHOD_FACTORIES = ("property", "staticmethod", "classmethod", "cached_property")
+_FIELD_SPECIFIERS = ("Field", "field", "attrib", "ib")  # pydantic, dataclasses, attrs
 _FACTORY_OPTIONS = ("total", "rename", "defaults", "module", "closed", "extra_items")
 
 
@@ -776,8 +777,10 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             name = statement.target
             if not _is_dunder(name.id):
-                strings = _distinct(_literal_strings(statement.annotation) + _string_value(statement.value))
-                yield AttributeFact(_text(name, name.id), strings, _aliases(statement.value))
+                literals, specifiers = _annotation_parts(statement.annotation)
+                strings = literals + _default_strings(statement.value)
+                aliases = _aliases(statement.value) + tuple(text for call in specifiers for text in _aliases(call))
+                yield AttributeFact(_text(name, name.id), _distinct(strings), aliases)
         elif isinstance(statement, ast.Assign):
             if _is_method_like(statement.value, methods):
                 continue
@@ -785,7 +788,7 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
                 for name in _target_names(target):
                     if not _is_dunder(name.id):
                         yield AttributeFact(
-                            _text(name, name.id), _string_value(statement.value), _aliases(statement.value)
+                            _text(name, name.id), _default_strings(statement.value), _aliases(statement.value)
                         )
 
 
@@ -851,17 +854,33 @@ def _distinct(texts: tuple[Text, ...]) -> tuple[Text, ...]:
     return tuple(first.values())
 
 
-def _literal_strings(annotation: ast.expr) -> tuple[Text, ...]:
-    """The strings of ``Literal["a", "b"]`` (also inside ``ClassVar[Literal[...]]``)."""
-    found = []
+def _default_strings(value: ast.expr | None) -> tuple[Text, ...]:
+    """The string a field defaults to: ``= "x"``, or given to a field specifier
+    (``Field(default="x")``, ``Field("x")``, ``field(default="x")``)."""
+    if isinstance(value, ast.Call) and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in _FIELD_SPECIFIERS:
+        defaults = [keyword.value for keyword in value.keywords if keyword.arg == "default"]
+        value = defaults[0] if defaults else value.args[0] if value.args else None
+    return _string_value(value)
+
+
+def _annotation_parts(annotation: ast.expr) -> tuple[tuple[Text, ...], list[ast.Call]]:
+    """The strings of ``Literal["a", "b"]`` (also inside ``ClassVar[Literal[...]]``),
+    and the calls in ``Annotated[...]``'s metadata (``Annotated[str, Field(alias="a")]``:
+    pydantic reads a field's aliases there as from its value)."""
+    found, calls = [], []
     for node in ast.walk(annotation):
-        if isinstance(node, ast.Subscript) and (dotted_name(node.value) or "").rsplit(".", 1)[-1] == "Literal":
+        if not isinstance(node, ast.Subscript):
+            continue
+        name = (dotted_name(node.value) or "").rsplit(".", 1)[-1]
+        if name == "Literal":
             found += [
                 _text(item, item.value)
                 for item in ast.walk(node.slice)
                 if isinstance(item, ast.Constant) and isinstance(item.value, str)
             ]
-    return tuple(found)
+        elif name == "Annotated" and isinstance(node.slice, ast.Tuple):
+            calls += [item for item in node.slice.elts[1:] if isinstance(item, ast.Call)]
+    return tuple(found), calls
 
 
 def _aliases(value: ast.expr | None) -> tuple[Text, ...]:
