@@ -32,6 +32,7 @@ MODULE_SCOPE = "<module>"
 ALIAS_KEYWORDS = ("alias", "validation_alias", "serialization_alias")
 FUNCTIONAL_CLASS_FACTORIES = ("TypedDict", "NamedTuple", "namedtuple")
 _METHOD_FACTORIES = ("property", "staticmethod", "classmethod", "cached_property")
+_FIELD_SPECIFIERS = ("Field", "field", "attrib", "ib")  # pydantic, dataclasses, attrs
 _FACTORY_OPTIONS = ("total", "rename", "defaults", "module", "closed", "extra_items")
 
 
@@ -75,13 +76,23 @@ class CallFact:
 class ModuleFacts:
     module: str
     unreadable: Unreadable | None = None
-    classes: dict[str, ClassFact] = field(default_factory=dict)  # qualname -> fact
+    classes: dict[str, ClassFact] = field(default_factory=dict)  # qualname -> fact of its last statement
+    # The class statements a later one of the same qualname rebinds (``try``/``except``
+    # and ``if``/``else`` versions of a class), in source order.
+    redefined: tuple[ClassFact, ...] = ()
     bindings: dict[str, str] = field(default_factory=dict)  # top-level name -> dotted target
     star_imports: tuple[str, ...] = ()  # modules imported with ``from x import *``
     calls: tuple[CallFact, ...] = ()
     # Callees of calls assigned to a local whose attribute the same scope sets
     # (``event = Recognized()`` then ``event.label = ...``), resolved like ``calls``.
     constructed: tuple[str, ...] = ()
+
+    def statements(self, qualname: str) -> tuple[ClassFact, ...]:
+        """Every class statement binding ``qualname``, in source order."""
+        last = self.classes.get(qualname)
+        if last is None:
+            return ()
+        return (*(fact for fact in self.redefined if fact.qualname == qualname), last)
 
 
 @dataclass(frozen=True)
@@ -219,10 +230,12 @@ def _facts(
     classes = [resolver.functional_class(statement) for statement in statements]
     classes += [resolver.class_fact(node, scope, attributes) for node, scope, attributes in walk.classes]
     calls = [call for call in (resolver.call(node, scope) for node, scope in walk.calls) if call is not None]
+    ordered = sorted((c for c in classes if c), key=lambda c: (c.line, c.col))
+    last = {c.qualname: c for c in ordered}  # a name bound twice is bound to its last class at run time
     names = ModuleFacts(
         module=module,
-        # A class defined twice counts as its last definition, as at run time.
-        classes={c.qualname: c for c in sorted((c for c in classes if c), key=lambda c: (c.line, c.col))},
+        classes=last,
+        redefined=tuple(c for c in ordered if last[c.qualname] is not c),
         bindings=resolver.bindings,
         star_imports=tuple(walk.stars),
         calls=tuple(sorted(calls, key=lambda c: [(k.line, k.col) for k in c.keywords])),
@@ -764,8 +777,10 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             name = statement.target
             if not _is_dunder(name.id):
-                strings = _distinct(_literal_strings(statement.annotation) + _string_value(statement.value))
-                yield AttributeFact(_text(name, name.id), strings, _aliases(statement.value))
+                literals, specifiers = _annotation_parts(statement.annotation)
+                strings = literals + _default_strings(statement.value)
+                aliases = _aliases(statement.value) + tuple(text for call in specifiers for text in _aliases(call))
+                yield AttributeFact(_text(name, name.id), _distinct(strings), aliases)
         elif isinstance(statement, ast.Assign):
             if _is_method_like(statement.value, methods):
                 continue
@@ -773,7 +788,7 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
                 for name in _target_names(target):
                     if not _is_dunder(name.id):
                         yield AttributeFact(
-                            _text(name, name.id), _string_value(statement.value), _aliases(statement.value)
+                            _text(name, name.id), _default_strings(statement.value), _aliases(statement.value)
                         )
 
 
@@ -839,17 +854,33 @@ def _distinct(texts: tuple[Text, ...]) -> tuple[Text, ...]:
     return tuple(first.values())
 
 
-def _literal_strings(annotation: ast.expr) -> tuple[Text, ...]:
-    """The strings of ``Literal["a", "b"]`` (also inside ``ClassVar[Literal[...]]``)."""
-    found = []
+def _default_strings(value: ast.expr | None) -> tuple[Text, ...]:
+    """The string a field defaults to: ``= "x"``, or given to a field specifier
+    (``Field(default="x")``, ``Field("x")``, ``field(default="x")``)."""
+    if isinstance(value, ast.Call) and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in _FIELD_SPECIFIERS:
+        defaults = [keyword.value for keyword in value.keywords if keyword.arg == "default"]
+        value = defaults[0] if defaults else value.args[0] if value.args else None
+    return _string_value(value)
+
+
+def _annotation_parts(annotation: ast.expr) -> tuple[tuple[Text, ...], list[ast.Call]]:
+    """The strings of ``Literal["a", "b"]`` (also inside ``ClassVar[Literal[...]]``),
+    and the calls in ``Annotated[...]``'s metadata (``Annotated[str, Field(alias="a")]``:
+    pydantic reads a field's aliases there as from its value)."""
+    found, calls = [], []
     for node in ast.walk(annotation):
-        if isinstance(node, ast.Subscript) and (dotted_name(node.value) or "").rsplit(".", 1)[-1] == "Literal":
+        if not isinstance(node, ast.Subscript):
+            continue
+        name = (dotted_name(node.value) or "").rsplit(".", 1)[-1]
+        if name == "Literal":
             found += [
                 _text(item, item.value)
                 for item in ast.walk(node.slice)
                 if isinstance(item, ast.Constant) and isinstance(item.value, str)
             ]
-    return tuple(found)
+        elif name == "Annotated" and isinstance(node.slice, ast.Tuple):
+            calls += [item for item in node.slice.elts[1:] if isinstance(item, ast.Call)]
+    return tuple(found), calls
 
 
 def _aliases(value: ast.expr | None) -> tuple[Text, ...]:

@@ -35,19 +35,21 @@ def declared_names(
     module: str,
     facts: DeclarationFacts,
     scope: tuple[str, ...],
-    event_classes: frozenset[str] = frozenset(),
+    event_names: frozenset[Text] = frozenset(),
     may_match: Callable[[str], bool] = lambda name: True,
 ) -> Iterator[Declared]:
     """The names of ``module`` the ``scope`` covers, each fingerprint once.
 
-    ``event_classes`` (qualnames) are the classes the contract already checks as
-    events: their names and class-level fields are DOM102/DOM101, not reported twice.
+    ``event_names`` are the names the contract already checks as events', where they
+    are written: the class names and class-level fields of its event class statements
+    (DOM102/DOM101), not reported twice. By place, not by qualname: of two classes of
+    one name, one may be an event and the other not.
     Only the names ``may_match`` accepts are given: a project declares tens of
     thousands of names, and few hold a word (two declarations with one fingerprint
     have one name, so the first of them is the one given, as without the filter).
     """
     seen: set[str] = set()
-    for item in _candidates(module, facts, scope, event_classes, may_match):
+    for item in _candidates(module, facts, scope, event_names, may_match):
         if item.fingerprint not in seen:
             seen.add(item.fingerprint)
             yield item
@@ -57,12 +59,12 @@ def _candidates(
     module: str,
     facts: DeclarationFacts,
     scope: tuple[str, ...],
-    event_classes: frozenset[str],
+    event_names: frozenset[Text],
     may_match: Callable[[str], bool],
 ) -> Iterator[Declared]:
     if ATTRIBUTES in scope:
         for member in facts.members:
-            if member.class_level and member.owner in event_classes:
+            if member.class_level and member.name in event_names:
                 continue
             name = member.name.text
             if not may_match(name):
@@ -86,7 +88,7 @@ def _candidates(
                     fingerprints.located("DOM112", module, f"{definition.qualname}({parameter.text})"),
                     {"name": parameter.text, "owner": definition.qualname},
                 )
-        if DEFINITIONS in scope and definition.qualname not in event_classes and may_match(definition.name.text):
+        if DEFINITIONS in scope and definition.name not in event_names and may_match(definition.name.text):
             yield Declared(
                 "DOM113",
                 definition.name,

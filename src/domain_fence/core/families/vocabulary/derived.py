@@ -227,10 +227,7 @@ class DerivedValues:
             if current in seen:
                 continue
             seen.add(current)
-            fact = self.resolver.class_fact(current)
-            if fact is None:
-                continue
-            for base in fact.bases:
+            for base in (base for fact in self.resolver.class_facts(current) for base in fact.bases):
                 resolved = self.resolver.canonical(base)
                 base_module, base_rest = self.resolver.split(resolved)
                 inherited = (

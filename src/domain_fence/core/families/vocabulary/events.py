@@ -204,12 +204,33 @@ class EventResolver:
         facts = self.facts(module) if module and rest else None
         return facts.classes.get(rest) if facts else None
 
+    def class_facts(self, canonical: str) -> tuple[ClassFact, ...]:
+        """Every class statement binding ``canonical``, in source order (a class may be
+        defined in each branch of a ``try`` or an ``if``)."""
+        module, rest = self.split(canonical)
+        facts = self.facts(module) if module and rest else None
+        return facts.statements(rest) if facts else ()
+
     def is_event(self, canonical: str) -> bool:
-        """``canonical`` is an event base or derives from one (a circular hierarchy
-        derives from nothing through its cycle)."""
+        """``canonical`` is an event base or derives from one, by any class statement
+        binding it: which branch binds it at run time is not known (a circular
+        hierarchy derives from nothing through its cycle)."""
         if canonical not in self._events:
             self._derives(canonical)
         return self._events[canonical]
+
+    def is_event_statement(self, canonical: str, fact: ClassFact, after_event: bool) -> bool:
+        """The class statement ``fact`` binding ``canonical`` defines an event: the name
+        is an event base (or a pattern names it), or a base of this statement is an
+        event. A base naming the class itself is the name's earlier binding, an event
+        when ``after_event`` (an earlier statement binding it is one)."""
+        if canonical in self.bases or self.matches_pattern(canonical):
+            return True
+        for base in fact.bases:
+            resolved = self.canonical(base)
+            if after_event if resolved == canonical else self.is_event(resolved):
+                return True
+        return False
 
     def matches_pattern(self, canonical: str) -> bool:
         """``canonical`` is a project class an ``event_bases`` pattern names."""
@@ -253,8 +274,7 @@ class EventResolver:
                 if reads is not None:
                     reads |= self._event_reads[current]
                 continue
-            fact = self.class_fact(current)
-            for base in fact.bases if fact else ():
+            for base in (base for fact in self.class_facts(current) for base in fact.bases):
                 resolved = self.canonical(base)
                 if resolved not in parent:
                     parent[resolved] = current
@@ -384,7 +404,7 @@ def _likely_traced(config: VocabularyConfig) -> list[str]:
 def _references(facts: ModuleFacts | None) -> Iterator[str]:
     if facts is None:
         return
-    for fact in facts.classes.values():
+    for fact in (*facts.classes.values(), *facts.redefined):
         yield from fact.bases
     for call in facts.calls:
         yield call.callee
@@ -537,6 +557,7 @@ class VocabularyChecker:
         return (
             names.unreadable is not None,
             tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
+            tuple((fact.qualname, fact.bases) for fact in names.redefined),
             tuple(sorted(names.bindings.items())),
             names.star_imports,
             tuple(looked_up),
@@ -566,24 +587,36 @@ class VocabularyChecker:
                 module, where, "DOM001", module, fingerprints.unanalysable(module), reason=unreadable.reason
             )
             return
-        events = (
-            frozenset(q for q in facts.classes if self.resolver.is_event(f"{module}.{q}")) if facts else frozenset()
-        )
+        statements = self.event_statements(module, facts) if facts else []
+        events = frozenset(fact.qualname for fact in statements)
         if facts is not None:
-            yield from self.events(module, facts, events)
+            yield from self.events(module, facts, statements)
             yield from self.derived_values(module, events)
         if declared is not None:
-            for item in declared_names(module, declared, self.config.scope, events, self.vocabulary.may_match):
+            checked = frozenset(text for fact in statements for text in _checked_names(fact))
+            for item in declared_names(module, declared, self.config.scope, checked, self.vocabulary.may_match):
                 yield from self.matched(module, item.where, item.code, item.symbol, item.fingerprint, **item.fields)
+
+    def event_statements(self, module: str, facts: ModuleFacts) -> list[ClassFact]:
+        """The module's class statements that define an event, in source order: each
+        one, when a name is bound by several (``try``/``except``, ``if``/``else``)."""
+        if not facts.redefined:  # the usual module: one statement per name
+            return [f for q, f in facts.classes.items() if self.resolver.is_event(f"{module}.{q}")]
+        found, after_event = [], set[str]()
+        for fact in sorted((*facts.redefined, *facts.classes.values()), key=lambda f: (f.line, f.col)):
+            canonical = f"{module}.{fact.qualname}"
+            if self.resolver.is_event_statement(canonical, fact, fact.qualname in after_event):
+                found.append(fact)
+                after_event.add(fact.qualname)
+        return found
 
     def declarations(self, module: str) -> DeclarationFacts | None:
         return self.index.declarations(module)
 
-    def events(self, module: str, facts: ModuleFacts, events: frozenset[str]) -> Iterator[Finding]:
+    def events(self, module: str, facts: ModuleFacts, statements: list[ClassFact]) -> Iterator[Finding]:
         """DOM101-DOM104: the module's event classes, and the events it constructs."""
-        for fact in facts.classes.values():
-            if fact.qualname in events:
-                yield from self.event(module, fact)
+        for fact in statements:
+            yield from self.event(module, fact)
         for call in facts.calls:
             event = self.resolver.canonical(call.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
@@ -656,8 +689,7 @@ class VocabularyChecker:
             return
         facts = self.resolver.facts(module)
         for qualname, event in receivers:
-            fact = facts.classes.get(qualname) if facts else None
-            if fact is not None:
+            for fact in facts.statements(qualname) if facts else ():
                 receiver = event.rsplit(".", 1)[-1]
                 yield from self.event(module, fact, f" (mixin of {receiver})", f" (inherited by {receiver})")
 
@@ -741,6 +773,13 @@ class VocabularyChecker:
             end_col=where.col + len(where.text) if spans else 0,
             fields=tuple(sorted((key, value) for key, value in fields.items() if key != "hint")),
         )
+
+
+def _checked_names(fact: ClassFact) -> Iterator[Text]:
+    """The names an event's own check reports (DOM102, DOM101), where they are written."""
+    yield Text(fact.qualname.rsplit(".", 1)[-1], fact.line, fact.col)
+    for attribute in fact.attributes:
+        yield attribute.name
 
 
 class _ConsultingIndex:

@@ -57,8 +57,7 @@ def _ancestors(resolver: EventResolver, event: str) -> list[str]:
     seen = {event}
     pending = [event]
     while pending:
-        fact = resolver.class_fact(pending.pop())
-        for base in fact.bases if fact else ():
+        for base in (base for fact in resolver.class_facts(pending.pop()) for base in fact.bases):
             resolved = resolver.canonical(base)
             if resolved in seen:
                 continue

@@ -187,12 +187,13 @@ class EventNames:
         names = facts.names if facts is not None else None
         if names is None:
             return
-        for qualname, fact in names.classes.items():
+        for qualname in names.classes:
             simple = _last(qualname)
             if any(p.matches(module, qualname) for p in patterns):
                 self._add(simple)
-            for base in fact.bases:
-                self._lead(_last(base), simple)
+            for fact in names.statements(qualname):  # a class bound in each branch leads from each
+                for base in fact.bases:
+                    self._lead(_last(base), simple)
         for bound, target in names.bindings.items():
             self._lead(_last(target), bound)
 
