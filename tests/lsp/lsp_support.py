@@ -63,12 +63,13 @@ async def initialize(client: LanguageClient, *folders: Path, watch: bool = False
 class Editor:
     """The client's side of one open file: open, edit, save, and what it was last told."""
 
-    def __init__(self, client: LanguageClient, path: Path) -> None:
+    def __init__(self, client: LanguageClient, path: Path, text: str | None = None) -> None:
+        """``text``: the buffer of a file not saved yet (else the file's)."""
         self.client = client
         self.path = path
         self.uri = path.as_uri()
         self.version = 0
-        self.text = path.read_text(encoding="utf-8")
+        self.text = path.read_text(encoding="utf-8") if text is None else text
 
     async def open(self) -> list[types.Diagnostic]:
         return await self.after(
@@ -93,6 +94,19 @@ class Editor:
                     content_changes=[change],
                 )
             )
+        )
+
+    def save(self) -> None:
+        """Write the buffer to its file and say so, as the editor saves."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(self.text, encoding="utf-8")
+        self.client.text_document_did_save(
+            types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=self.uri))
+        )
+
+    def close(self) -> None:
+        self.client.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=self.uri))
         )
 
     async def apply(self, edit: types.WorkspaceEdit) -> list[types.Diagnostic]:

@@ -49,7 +49,13 @@ from domain_fence.core.engine.reuse import ModuleResults
 from domain_fence.core.engine.runcache import session_section
 from domain_fence.core.families import Context, Family, GraphUnavailableError
 from domain_fence.core.families.base import reusable, view_keeps_findings
-from domain_fence.core.index.blockers import Blocker, blocker_finding, graph_refused, skipped_findings
+from domain_fence.core.index.blockers import (
+    Blocker,
+    blocker_finding,
+    graph_refused,
+    skipped_finding,
+    skipped_findings,
+)
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import take_census
@@ -63,6 +69,7 @@ from domain_fence.core.model.report import (
     stale_finding,
 )
 from domain_fence.core.source.files import real_path
+from domain_fence.core.source.modules import Skipped
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
@@ -371,7 +378,13 @@ class Engine:
         ``text`` when given (an editor's buffer, flake8's stdin)."""
         module = self.index.module_for_path(path)
         if module is None:  # a file the index did not analyse (shadowed, in a plain directory)
-            return FileFindings(self._skipped_at(path))
+            skipped = self._skipped_at(path)
+            if skipped or text is None:
+                return FileFindings(skipped)
+            placed = self.index.place_new_file(path)  # a new module, not saved yet
+            if not isinstance(placed, tuple):
+                return FileFindings(self._unsaved_skipped(placed))
+            module = self._add_unsaved(*placed, text)
         if text is not None:
             self.use_buffer(module, text)
         shown = self.index.relative_path(module)
@@ -404,6 +417,26 @@ class Engine:
         unique = {(f.line, f.col, f.code, f.message): f for f in sorted(found, key=FINDING_ORDER)}
         return tuple(sorted(unique.values()))
 
+    def _unsaved_skipped(self, skipped: Skipped | None) -> tuple[Finding, ...]:
+        """What the index will report of a new file once it is saved where it does not
+        analyse it: the DOM001 it reports of such a file on disk."""
+        if skipped is None:
+            return ()
+        found = {skipped_finding(self.index, skipped, spec.id) for spec in self.contracts}
+        unique = {(f.line, f.col, f.code, f.message): f for f in sorted(found, key=FINDING_ORDER)}
+        return tuple(sorted(unique.values()))
+
+    def _add_unsaved(self, module: str, path: Path, text: str) -> str:
+        """Check the new ``module`` (no file holds it yet) from ``text``: the project
+        now holds one more module, so every project-wide answer is found again (the
+        import graph, built from the files, stays: the module's own imports come from
+        its buffer, as an edited module's do)."""
+        self.index.add_unsaved(module, path, text)
+        self._noqa.clear()
+        self._known.clear()
+        self.context.forget()
+        return module
+
     def use_buffer(self, module: str, text: str) -> None:
         """Check ``module`` from ``text``. An edit that leaves what other modules depend
         on as it was (its views, :meth:`_views`) keeps the project-wide answers: the
@@ -435,12 +468,20 @@ class Engine:
                 views.append(family.module_view(spec.config, self.context, module, True))
         return views
 
-    def drop_buffer(self, path: Path | str) -> None:
+    def drop_buffer(self, path: Path | str) -> bool:
+        """Check the file at ``path`` from the file again. True when its buffer was a new
+        module never saved: the project no longer holds it, and what other files find
+        may change."""
         module = self.index.module_for_path(path)
-        if module is not None and self.index.drop_buffer(module):
-            self._noqa.clear()
-            self._known.clear()
-            self.context.forget_module(module, reshaped=True)  # read from its file again
+        if module is None or not self.index.drop_buffer(module):
+            return False
+        self._noqa.clear()
+        self._known.clear()
+        if module not in self.index.modules:  # never saved: gone with its buffer
+            self.context.forget()
+            return True
+        self.context.forget_module(module, reshaped=True)  # read from its file again
+        return False
 
     def file_changed(self, path: Path | str) -> None:
         """A file changed on disk: what depended on it is computed again. The import

@@ -20,7 +20,13 @@ from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
 from domain_fence.core.source.listing import listing
-from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
+from domain_fence.core.source.modules import (
+    ModuleNotFound,
+    Skipped,
+    default_search_paths,
+    locate_package,
+    regular_parent,
+)
 
 NOT_RUN = "contract not run: the import graph cannot be built until this is fixed"
 
@@ -64,6 +70,12 @@ def skipped_findings(index: ProjectIndex, contract: str) -> list[Finding]:
     """A DOM001 for everything below the root packages the index did not analyse: a
     contract that passes without it would pass silently."""
     return [blocker_finding(blocker, contract, details=()) for blocker in skipped_blockers(index)]
+
+
+def skipped_finding(index: ProjectIndex, skipped: Skipped, contract: str) -> Finding:
+    """The DOM001 :func:`skipped_findings` reports for ``skipped`` (also for a file not
+    saved yet, which the index will skip once it is)."""
+    return blocker_finding(_blocker(index.root, Path(os.path.abspath(skipped.path)), skipped.reason), contract, ())
 
 
 def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:

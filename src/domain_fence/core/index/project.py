@@ -46,6 +46,8 @@ from domain_fence.core.source.modules import (
     default_search_paths,
     discover_modules,
     locate_package,
+    namespace_reason,
+    shadowed_reason,
 )
 from domain_fence.core.source.pyfacts import (
     DeclarationFacts,
@@ -102,6 +104,8 @@ class ProjectIndex:
     _by_path: dict[str, str] | None = field(default=None, repr=False)  # absolute path -> module
     _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
     _buffers: dict[str, str] = field(default_factory=dict, repr=False)  # module -> text checked instead of its file
+    # modules no file held when their buffer was added (see add_unsaved): gone with it
+    _unsaved: set[str] = field(default_factory=set, repr=False)
     _flows: dict[str, FlowFacts | None] = field(default_factory=dict, repr=False)  # extracted when asked
     # module -> (lines, the facts of its statements there) from its file, read alone
     _statements: dict[str, tuple[frozenset[int], list[ImportFact] | None]] = field(default_factory=dict, repr=False)
@@ -170,6 +174,67 @@ class ProjectIndex:
         if self._by_real_path is None:  # resolving every file's links costs a system call per directory
             self._by_real_path = {os.path.realpath(p): m for m, p in self.modules.items()}
         return self._by_real_path.get(os.path.realpath(path))
+
+    def place_new_file(self, path: Path | str) -> tuple[str, Path] | Skipped | None:
+        """Where the discovery (:func:`~..source.modules.discover_modules`) would find a
+        ``.py`` file at ``path`` that the index does not hold (an editor's new module,
+        not saved yet; flake8's stdin): its module and its file, as the index would name
+        them; the :class:`Skipped` the discovery would report instead (below a directory
+        without ``__init__.py`` inside a package, or shadowed by a package of its
+        name); None outside the root packages or for a name no module can have. A new
+        package is its ``__init__.py`` in a new directory of a package."""
+        path = Path(os.path.abspath(path))
+        if not path.name.endswith(".py") or not path.name[:-3].isidentifier():
+            return None
+        is_init = path.name == "__init__.py"
+        holder = path.parent.parent if is_init else path.parent  # the package's directory
+        name = path.parent.name if is_init else path.name[:-3]
+        package = self._package_at(holder)
+        if package is not None:
+            if not name.isidentifier():
+                return None
+            module = f"{package[0]}.{name}"
+            if module not in self.modules:
+                return module, self._package_directory(package[0]) / path.relative_to(holder)
+            if not is_init and self.is_package(module):
+                return Skipped(path, shadowed_reason(name), blocks_graph=True, seen_by_flake8=True)
+            return None  # a new package over a module of that name: read once saved
+        # Not right inside a package: below a directory without __init__.py inside one?
+        for directory in (holder, *holder.parents):
+            package = self._package_at(directory.parent)
+            if package is not None:
+                regular = package[1]  # a namespace root's plain directories are not walked
+                if regular and directory.name.isidentifier():
+                    return Skipped(path, namespace_reason(directory.name), seen_by_flake8=True)
+                return None
+            if directory.parent == directory:
+                break
+        return None
+
+    def _package_at(self, directory: Path) -> tuple[str, bool] | None:
+        """The package whose directory is ``directory``, and whether it is a regular one
+        (with an ``__init__.py``, else a namespace root); None when no package is."""
+        module = self.module_for_path(directory / "__init__.py")
+        if module is not None:
+            return module, True
+        module = self.module_for_path(directory)
+        return (module, False) if module is not None and self.is_package(module) else None
+
+    def _package_directory(self, package: str) -> Path:
+        path = self.modules[package]
+        return path.parent if path.name == "__init__.py" else path
+
+    def add_unsaved(self, module: str, path: Path, text: str) -> None:
+        """Hold ``module``, at ``path`` where no file holds it yet (see
+        :meth:`place_new_file`), checked from ``text`` until :meth:`drop_buffer`."""
+        self.modules = dict(sorted({**self.modules, module: path}.items()))
+        self._by_path = self._by_real_path = None
+        self._unsaved.add(module)
+        self.use_buffer(module, text)
+
+    def is_unsaved(self, module: str | None) -> bool:
+        """Whether ``module`` was added from a buffer (:meth:`add_unsaved`)."""
+        return module in self._unsaved
 
     def absolute_paths(self) -> dict[str, str]:
         """Each module's file (or directory), as an absolute path, and the module, in
@@ -441,7 +506,7 @@ class ProjectIndex:
         text = text.removeprefix("\ufeff")  # a byte order mark an editor kept, as decoding drops it
         if self._buffers.get(module) == text:
             return False
-        if module not in self._buffers and text == self._disk_text(module):
+        if module not in self._buffers and module not in self._unsaved and text == self._disk_text(module):
             return False  # the saved file: its facts (and the caches) serve as they are
         self._buffers[module] = text
         self._forget_decisions(module)
@@ -454,10 +519,21 @@ class ProjectIndex:
         return module in self._buffers
 
     def drop_buffer(self, module: str) -> bool:
-        """Check ``module`` from its file again; True when it was checked from a buffer."""
+        """Check ``module`` from its file again; True when it was checked from a buffer.
+        A module added from its buffer (:meth:`add_unsaved`) whose file was never saved
+        is forgotten: the index no longer holds it."""
         if self._buffers.pop(module, None) is None:
             return False
         self.forget(module)
+        if module in self._unsaved:
+            self._unsaved.discard(module)
+            if not self.modules[module].is_file():
+                del self.modules[module]
+                self._by_path = self._by_real_path = None
+                self._facts.pop(module, None)
+                self._declarations.pop(module, None)
+                self._flows.pop(module, None)
+                self._statements.pop(module, None)
         return True
 
     def forget(self, module: str) -> None:

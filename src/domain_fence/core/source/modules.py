@@ -252,7 +252,7 @@ def _walk(
 def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
     """Python imports the files of a directory without ``__init__.py`` inside a package
     (a namespace portion); grimp does not see them: each is reported, not analysed."""
-    reason = f"not analysed: {directory.name}/ has no __init__.py (a namespace directory inside a package)"
+    reason = namespace_reason(directory.name)
 
     def unreadable(error: OSError) -> None:
         path = Path(error.filename) if error.filename else directory
@@ -267,6 +267,17 @@ def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
                 discovery.skipped.append(Skipped(path, reason, seen_by_flake8=_is_regular(path)))
 
 
+def namespace_reason(directory: str) -> str:
+    """Why the files below ``directory`` (a directory without ``__init__.py`` right
+    inside a package) are not analysed."""
+    return f"not analysed: {directory}/ has no __init__.py (a namespace directory inside a package)"
+
+
+def shadowed_reason(name: str) -> str:
+    """Why ``name.py`` beside a package ``name/`` is not analysed."""
+    return f"not analysed: shadowed by the package {name}/ (Python imports the package)"
+
+
 def _is_regular(path: Path) -> bool:
     try:
         return stat.S_ISREG(path.stat().st_mode)
@@ -277,8 +288,7 @@ def _is_regular(path: Path) -> bool:
 def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> Skipped | None:
     """Why the ``.py`` of ``entry`` is not read, or None when it is an ordinary file."""
     if shadowed:
-        reason = f"not analysed: shadowed by the package {entry.name[:-3]}/ (Python imports the package)"
-        return Skipped(Path(entry.path), reason, blocks_graph=True, seen_by_flake8=True)
+        return Skipped(Path(entry.path), shadowed_reason(entry.name[:-3]), blocks_graph=True, seen_by_flake8=True)
     try:
         status = entry.stat()  # through a symbolic link
     except OSError as error:

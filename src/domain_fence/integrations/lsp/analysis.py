@@ -63,15 +63,19 @@ class Analysis:
 
     def findings(self, path: Path, text: str) -> list[Finding]:
         """The new findings of ``path`` if it held ``text`` (an editor's buffer, kept
-        for the other files' checks until :meth:`close`); none outside the project."""
+        for the other files' checks until :meth:`close`); none outside the project. A
+        file not saved yet is checked as the module it will be once saved."""
         self._buffers.add(path)
         return list(self.engine.findings_in(path, text).reported)
 
-    def close(self, path: Path) -> None:
-        """The editor closed ``path``: check it from its file again."""
-        if path in self._buffers:
-            self._buffers.discard(path)
-            self.engine.drop_buffer(path)
+    def close(self, path: Path) -> bool:
+        """The editor closed ``path``: check it from its file again. True when it was a
+        new module never saved, which the project no longer holds: the other open files'
+        findings may change."""
+        if path not in self._buffers:
+            return False
+        self._buffers.discard(path)
+        return self.engine.drop_buffer(path)
 
     def refresh(self, changed: list[Path]) -> None:
         """Take files changed on disk into account: the configuration or a baseline
@@ -79,9 +83,12 @@ class Analysis:
         a module changed, and what depended on it is computed again."""
         inputs = self.inputs()
         sources = [path for path in changed if path.suffix == ".py" and self._in_project(path)]
-        known = self.engine.index.module_for_path
+        index = self.engine.index
+        known = index.module_for_path
+        # A new module saved (the index held it from its buffer only) may make a new
+        # package of its directory: the project is discovered again, as for a new file.
         if any(real_path(path) in inputs for path in changed) or any(
-            known(path) is None or not path.exists() for path in sources
+            known(path) is None or index.is_unsaved(known(path)) or not path.exists() for path in sources
         ):
             self.engine = _engine(self.config_path)
             self._buffers.clear()

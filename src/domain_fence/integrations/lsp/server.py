@@ -230,10 +230,11 @@ class DomainFenceServer(LanguageServer):
             pending.cancel()
         path = _paths([uri])
         folder = self.folder_for(path[0]) if path else None
-        if folder is not None and folder.analysis is not None:
-            folder.analysis.close(path[0])
+        forgotten = folder is not None and folder.analysis is not None and folder.analysis.close(path[0])
         if self.shown.get(uri) and uri not in self.broken:
             self.publish(uri, [])
+        if forgotten:  # a new module closed unsaved: the files that saw it no longer do
+            self.check_open_documents()
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None = None) -> None:
         self.shown[uri] = diagnostics
