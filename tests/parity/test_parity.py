@@ -1,6 +1,6 @@
 """Every front end reports the same findings, at the same line and column.
 
-On a fixture tree where every rule fires, with noqa comments (one for a whole file), a baseline (one entry
+On a fixture tree where every rule fires (one of them after a non-ASCII character), with noqa comments (one for a whole file), a baseline (one entry
 still matching, one stale), a chain through a module outside the runtime and a file
 Python cannot parse, the set of ``(path, line, column, code)`` is identical from:
 ``domain-fence check --format json``, ``flake8`` (on the files, and on each file
@@ -32,6 +32,7 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 1, 28, "DOM301"),
     ("app/runtime/model.py", 2, 24, "DOM302"),
     ("app/runtime/model.py", 8, 32, "DOM104"),
+    ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
     ("app/runtime/events.py", 6, 12, "DOM103"),
     ("app/runtime/events.py", 7, 5, "DOM101"),
     ("app/runtime/events.py", 16, 1, "DOM102"),
@@ -115,7 +116,14 @@ def test_flake8_on_the_files_reports_the_same(tree: Path):
 
 
 @pytest.mark.parametrize(
-    "path", ["app/runtime/model.py", "app/runtime/events.py", "app/runtime/census.py", "app/runtime/legacy.py"]
+    "path",
+    [
+        "app/runtime/model.py",
+        "app/runtime/events.py",
+        "app/runtime/census.py",
+        "app/runtime/legacy.py",
+        "app/runtime/accents.py",
+    ],
 )
 def test_flake8_on_stdin_reports_the_same(tree: Path, path: str):
     source = (tree / path).read_text(encoding="utf-8")

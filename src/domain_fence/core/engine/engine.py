@@ -59,7 +59,7 @@ from domain_fence.core.index.blockers import (
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import take_census
-from domain_fence.core.model.findings import FINDING_ORDER, Finding, numbered_repeats, sorted_findings
+from domain_fence.core.model.findings import FINDING_ORDER, Finding, in_characters, numbered_repeats, sorted_findings
 from domain_fence.core.model.report import (
     ContractResult,
     Dependency,
@@ -309,10 +309,10 @@ class Engine:
     def _check_module(self, spec: ContractSpec, module: str) -> list[Finding]:
         # A copy a noqa comment silences is not counted: silencing the copy one adds
         # leaves the others' numbers, and so their baseline entries, as they were.
-        return numbered_repeats(
-            spec.family.check_module(spec.config, self.context, module),
-            quiet=lambda f: self._comments(f.path).suppresses(f.line, f.code),
-        )
+        found = spec.family.check_module(spec.config, self.context, module)
+        if found and module in self.index.modules:
+            found = in_characters(found, self.index.relative_path(module), self.index.text(module))
+        return numbered_repeats(found, quiet=lambda f: self._comments(f.path).suppresses(f.line, f.code))
 
     def _graph_would_build(self) -> bool:
         """Whether nothing keeps the import graph from being built before a file is read

@@ -19,15 +19,15 @@ class Finding:
 
     path: str  # posix path relative to the project root
     line: int  # 1-based
-    col: int  # 0-based, as flake8 and the AST count
+    col: int  # 0-based, in characters of the line (the AST counts UTF-8 bytes: see in_characters)
     code: str
     message: str  # without the code: "event field 'episode' ..."
     symbol: str  # dotted name of what is wrong, e.g. "pkg.events.Stats.episode"
     fingerprint: str  # line-independent identity, used by the baseline
     contract: str = ""  # id of the contract that produced it
     details: tuple[str, ...] = ()  # further lines, e.g. each link of an import chain
-    # End of the offending token: 1-based line and 0-based exclusive column, as the AST
-    # counts them; 0 means unknown (the token is then taken to span one character).
+    # End of the offending token: 1-based line and 0-based exclusive column, in
+    # characters; 0 means unknown (the reports then find the token's end on the line).
     end_line: int = 0
     end_col: int = 0
     # The fields its message was rendered from (word, name, owner, kind, ...), sorted.
@@ -76,3 +76,22 @@ def numbered_repeats(findings: list[Finding], quiet: Callable[[Finding], bool] =
         if seen[fingerprint] > 1:
             numbered[finding] = replace(finding, fingerprint=f"{fingerprint}#{seen[fingerprint]}")
     return [numbered.get(finding, finding) for finding in findings]
+
+
+def in_characters(findings: list[Finding], path: str, text: str | None) -> list[Finding]:
+    """``findings`` whose columns the AST gave in UTF-8 bytes, counted in characters on
+    the lines of ``text`` (the file at ``path``), so that every report, flake8's among
+    them, points at the same character. Only a non-ASCII line differs."""
+    if text is None or text.isascii() or not findings:
+        return findings
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+    def column(line: int, col: int) -> int:
+        if not col or not 0 < line <= len(lines) or lines[line - 1].isascii():
+            return col
+        return len(lines[line - 1].encode("utf-8")[:col].decode("utf-8", "ignore"))
+
+    return [
+        replace(f, col=column(f.line, f.col), end_col=column(f.end_line, f.end_col)) if f.path == path else f
+        for f in findings
+    ]

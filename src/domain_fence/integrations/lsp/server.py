@@ -347,10 +347,11 @@ def severity(code: str) -> types.DiagnosticSeverity:
 
 
 def _server_position(lines: Any, line: int, col: int) -> ServerTextPosition:
-    """Findings count columns in UTF-8 bytes, as the AST does; the server in characters."""
+    """Findings and the server both count columns in characters (the client's units are
+    converted on the way out)."""
     index = max(line - 1, 0)
-    text = lines[index] if index < len(lines) else ""
-    return ServerTextPosition(index, len(text.encode("utf-8")[:col].decode("utf-8", "ignore")))
+    text = lines[index].rstrip("\r\n") if index < len(lines) else ""
+    return ServerTextPosition(index, min(col, len(text)))
 
 
 def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | None:

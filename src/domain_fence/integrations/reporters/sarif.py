@@ -10,9 +10,9 @@ and ``uriBaseId``:
 - ``artifactLocation.uri`` is relative to the top of the git checkout (the project
   root without git) and percent-encoded, so it is right when the configuration sits in
   a subdirectory; ``uriBaseId`` names that same directory for other consumers.
-- Columns are UTF-16 code units (``columnKind``), converted from the AST's UTF-8 byte
-  offsets with the source line; a region ends where the offending token ends, or
-  covers the line's text when the end is unknown.
+- Columns are UTF-16 code units (``columnKind``), converted from the findings'
+  characters with the source line; a region ends where the offending token ends (found
+  on the line when the finding does not say), or covers a statement's line.
 
 Rules come from the registry with their documentation; each result carries our
 fingerprint, qualified by its contract, in ``partialFingerprints``.
@@ -172,8 +172,7 @@ class Locator:
                     "endLine": finding.end_line,
                     "endColumn": end + 1,
                 }
-        before = _utf8_prefix(text, finding.col)
-        token = text[len(before) : token_end(text, len(before))]
+        token = text[finding.col : token_end(text, finding.col)]
         if finding.col == 0 and not token.startswith(("class", "def", "async")):
             # A statement's line (a file that cannot be read, an entry): its text, without the indentation.
             content = text.strip()
@@ -198,14 +197,9 @@ def read_lines(path: Path) -> list[str] | None:
     return None if isinstance(text, Unreadable) else LINE_BREAK.split(text)
 
 
-def _utf8_prefix(text: str, byte_offset: int) -> str:
-    """The characters of ``text`` before UTF-8 byte ``byte_offset``."""
-    return text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")
-
-
-def utf16_column(text: str, byte_offset: int) -> int:
-    """The 0-based UTF-16 column of the AST's UTF-8 ``byte_offset`` in the line ``text``."""
-    return utf16_length(_utf8_prefix(text, byte_offset))
+def utf16_column(text: str, column: int) -> int:
+    """The 0-based UTF-16 column of the character ``column`` of the line ``text``."""
+    return utf16_length(text[:column])
 
 
 def utf16_length(text: str) -> int:
