@@ -47,6 +47,21 @@ def test_init_writes_all_or_nothing(tmp_path):
     assert sorted(p.name for p in root.iterdir()) == [".flake8", "app"]  # no .importlinter left behind
 
 
+def test_init_on_a_file_python_cannot_parse_writes_nothing_and_says_why(tmp_path):
+    root = project(tmp_path, {"app/runtime/legacy.py": 'print "py2"\n'})
+    (root / ".importlinter").unlink()
+    result = cli("init", cwd=root)
+    assert result == Result(
+        2,
+        "",
+        f"domain-fence: error: {root}: cannot record the baseline, so init wrote nothing: cannot build the import "
+        "graph: app/runtime/legacy.py:1: syntax error at line 1: Missing parentheses in call to 'print'. Did you "
+        "mean print(...)?\n",
+    )
+    caches = {".import_linter_cache", ".domain_fence_cache"}  # each holds a .gitignore of its own
+    assert sorted(p.name for p in root.iterdir() if p.name not in caches) == ["app"]
+
+
 def test_init_with_force_restores_the_configuration_it_replaced(tmp_path):
     root = project(tmp_path)
     before = (root / ".importlinter").read_text()

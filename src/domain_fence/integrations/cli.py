@@ -612,7 +612,9 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
         lines += record_baselines(load_configuration(target))
     except (ConfigurationError, ContractFailed, BaselineError) as error:
         _leave_as_it_was(target, created, replaced)
-        raise UsageFailure(str(error)) from None
+        # The configuration the message names is no longer there: say what was not done.
+        problem = str(error).removeprefix(f"{target}: ")
+        raise UsageFailure(f"{directory}: cannot record the baseline, so init wrote nothing: {problem}") from None
     if layout.src_layout:
         lines.append(
             f"note: src layout: lint-imports finds {plan.root_packages[0]} only when the project is installed "
