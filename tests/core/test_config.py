@@ -32,6 +32,22 @@ def test_vocabulary_words_and_replacements():
     assert config.baseline.stale == "error"
 
 
+@pytest.mark.parametrize(
+    "written, words",
+    [
+        ("primaryTarget", ("primary", "target")),
+        ("PostEpisode", ("post", "episode")),
+        ("episode2", ("episode", "2")),
+        ("LMState", ("lm", "state")),
+        ("post_episode", ("post", "episode")),
+    ],
+)
+def test_a_word_entry_is_split_as_identifiers_are(written, words):
+    # Left whole, "primaryTarget" could never match: identifiers are matched word by word.
+    config = parse_vocabulary("c", "n", {"modules": ["pkg"], "event_bases": "pkg.E", "words": [written]}, ROOT)
+    assert config.words == (WordRule(words),)
+
+
 def test_every_vocabulary_error_is_reported_together():
     with pytest.raises(ConfigError) as raised:
         parse_vocabulary(

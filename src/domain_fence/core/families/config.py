@@ -16,7 +16,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, TypeVar
 
-from domain_fence.core.model.text import escape_controls
+from domain_fence.core.model.text import escape_controls, split_words
 from domain_fence.core.source.modules import ModuleExpression, matches_any, module_expression_error
 
 T = TypeVar("T")
@@ -312,10 +312,11 @@ def _word_rule(text: str) -> WordRule:
     phrase, arrow, replacement = (part.strip() for part in text.partition("->"))
     if arrow and (not replacement or "->" in replacement):
         raise ValueError(f"{text!r}: expected 'words -> replacement'")
-    words = tuple(word.lower() for word in re.split(r"[\s_]+", phrase) if word)
-    if not words or not all(_WORD.match(word) for word in words):
+    parts = [part for part in re.split(r"[\s_]+", phrase) if part]
+    if not parts or not all(_WORD.match(part) for part in parts):
         raise ValueError(f"{text!r}: a word entry is letters and digits separated by spaces")
-    return WordRule(words, replacement or None)
+    # Split as identifiers are (primaryTarget, episode2): a part left whole could never match.
+    return WordRule(tuple(word for part in parts for word in split_words(part)), replacement or None)
 
 
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")

@@ -1,4 +1,5 @@
-"""Text from the checked project or its configuration, made safe to print on one line.
+"""Text from the checked project or its configuration: made safe to print on one line,
+split into words, and the token a finding points at.
 
 A kind string, a keyword or a file name may hold a line feed, a carriage return or an
 escape sequence: printed raw it would split a ``path:line:col:`` line in two, forge a
@@ -59,3 +60,17 @@ def token_end(line: str, start: int) -> int:
         if found:
             return found.end()
     return min(start + 1, max(len(line), start))
+
+
+# The words of an identifier: a run of capitals before a capitalised word (LMState),
+# a capitalised or lower-case word, a run of capitals, a number.
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def split_words(identifier: str) -> tuple[str, ...]:
+    """The lower-case words of an identifier or a kind string, in order, unfolded.
+
+    >>> split_words("LMState_2d")
+    ('lm', 'state', '2', 'd')
+    """
+    return tuple(part.lower() for chunk in re.split(r"[^A-Za-z0-9]+", identifier) for part in _PART.findall(chunk))

@@ -8,16 +8,15 @@ words, so ``model``, ``modern`` and ``constraint`` never match ``mode`` or ``tra
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from domain_fence.core.families.config import WordRule
+from domain_fence.core.model.text import split_words
 
 # Runs of capitals before a capitalised word (the "LM" of "LMState"), capitalised or
 # lower-case words, remaining capitals, digits.
-_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 # Singular nouns that look plural, and plurals the suffix rules below get wrong.
 _IRREGULAR = {
@@ -35,15 +34,6 @@ _IRREGULAR = {
 }
 _SINGULAR_ENDINGS = ("ss", "us", "is")  # class, status, analysis
 _ES_ENDINGS = ("sses", "xes", "zes", "ches", "shes")  # classes, boxes, matches, meshes
-
-
-def split_words(identifier: str) -> tuple[str, ...]:
-    """The lower-case words of an identifier or a kind string, in order, unfolded.
-
-    >>> split_words("LMState_2d")
-    ('lm', 'state', '2', 'd')
-    """
-    return tuple(part.lower() for chunk in re.split(r"[^A-Za-z0-9]+", identifier) for part in _PART.findall(chunk))
 
 
 def fold(word: str) -> str:
