@@ -174,6 +174,20 @@ def test_the_noqa_quick_fix_goes_where_flake8_reads_it_and_keeps_the_code_valid(
         assert fixed.replace("  # noqa: DOM104", "") == text, case  # and nothing else changed
 
 
+def test_no_noqa_quick_fix_edits_a_string_flake8_reads_as_the_comment():
+    from pygls.workspace import TextDocument
+
+    from domain_fence.integrations.lsp.server import noqa_edit
+
+    # flake8 reads the first "# noqa" of a line, even inside a string: only editing the
+    # string would change what it silences, so no fix is offered.
+    in_string = 'c = Event(epoch=n, note="# noqa: DOM105")\n'
+    assert noqa_edit(TextDocument("file:///t.py", in_string), 0, "DOM104") is None
+    in_comment = 'c = Event(epoch=n, note="#x")  # noqa: DOM105\n'
+    edit = noqa_edit(TextDocument("file:///t.py", in_comment), 0, "DOM104")
+    assert edit is not None and (edit.range.start.character, edit.new_text) == (len(in_comment) - 1, ",DOM104")
+
+
 def test_a_copy_of_a_recorded_leak_is_new_in_the_server_as_in_flake8(tmp_path: Path):
     project = copy_station(tmp_path)
     path = project / "station/runtime/report.py"

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import logging
 import math
+import tokenize
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -364,6 +366,10 @@ def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | 
     match = NOQA_INLINE_REGEXP.search(text)
     if match is not None and match.group("codes") is None:
         return None  # a noqa comment without codes hides everything already
+    if match is not None and not _in_comment(document.source, line, match.start()):
+        # flake8 reads the first "# noqa" of the line, here inside a string: only editing
+        # the string (the program's data) would change what it silences.
+        return None
     if match is not None:
         at, insert = match.end("codes"), f",{code}"
         while at > 0 and text[at - 1] in ", ":  # after the last code, before a trailing separator
@@ -372,6 +378,20 @@ def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | 
         at, insert = len(text), f"{'  ' if text.strip() else ''}# noqa: {code}"
     position = document.position_to_client_units(ServerTextPosition(line, at))
     return types.TextEdit(range=types.Range(start=position, end=position), new_text=insert)
+
+
+def _in_comment(source: str, line: int, column: int) -> bool:
+    """Whether character ``column`` of 0-based ``line`` lies in a comment of ``source``
+    (a source that does not tokenize is given the benefit of the doubt)."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.start[0] > line + 1:
+                return False
+            if token.type == tokenize.COMMENT and token.start[0] == line + 1:
+                return token.start[1] <= column
+    except (tokenize.TokenError, SyntaxError):
+        return True
+    return False
 
 
 def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
