@@ -30,11 +30,6 @@ RECORD_AS_EVENT = "from station.runtime.telemetry import Event\n\n\nclass Record
 
 
 @pytest.fixture
-def station(tmp_path: Path) -> Path:
-    return copy_station(tmp_path)
-
-
-@pytest.fixture
 def computed(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """How often the project-wide answers are computed: the mixins of the events (which
     classify every class of the covered modules) and the routes to forbidden modules."""

@@ -5,35 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsp_support import (
-    SERVER_COMMAND,
     Editor,
     codes,
     copy_station,
     initialize,
-    make_client,
     until,
     watched_change,
 )
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio
 
 FORBIDDEN_IMPORT = "from station.experiment.runner import MODE\n"
 EPISODE_FIELD = "    episode: int\n"
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client))
-async def client(lsp_client: LanguageClient):
-    yield
-    await lsp_client.shutdown_session()
-
-
-@pytest.fixture
-def station(tmp_path: Path) -> Path:
-    return copy_station(tmp_path)
 
 
 async def test_open_file_receives_its_findings_at_their_place(client: LanguageClient, station: Path):

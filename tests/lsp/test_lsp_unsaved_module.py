@@ -9,9 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_support import SERVER_COMMAND, Editor, codes, copy_station, initialize, make_client
-from pytest_lsp import ClientServerConfig, LanguageClient
+from lsp_support import SERVER_COMMAND, Editor, codes, initialize
+from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio
 
@@ -30,17 +29,6 @@ FOUND = [(0, 38, "DOM301"), (5, 4, "DOM101"), (8, 0, "DOM201"), (9, 17, "DOM104"
 # A class of the new module made an event: journal.py's Entry derives from it.
 FRESH_EVENT = "from station.runtime.telemetry import Event\n\n\nclass Fresh(Event):\n    pass\n"
 JOURNAL = "from station.runtime.fresh import Fresh\n\n\nclass Entry(Fresh):\n    episode: int\n"
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client))
-async def client(lsp_client: LanguageClient):
-    yield
-    await lsp_client.shutdown_session()
-
-
-@pytest.fixture
-def station(tmp_path: Path) -> Path:
-    return copy_station(tmp_path)
 
 
 def checked(station: Path, path: Path) -> list[tuple[int, int, str]]:
