@@ -92,5 +92,44 @@ def test_an_edit_keeping_size_and_modification_time_is_seen(tmp_path):
     assert run("flake8", "--select", "DOM", "app", cwd=root) == Result(0, "", "")
 
 
+SHARED = "from app.experiment import setup\n\nutil = None\n"
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["a module added", "a module removed", "a module made a package"],
+)
+def test_the_imports_of_an_unchanged_file_follow_the_modules_around_it(tmp_path, change):
+    # grimp keeps imports resolved against the other modules: `from app.shared import util`
+    # is app.shared.util while that module exists, else app.shared (which reaches the
+    # experiment); `from .. import experiment` reads differently from x.py and x/__init__.py.
+    files = {
+        "app/shared/__init__.py": SHARED,
+        "app/runtime/user.py": "from app.shared import util\n",
+        "app/runtime/x.py": "from .. import experiment\n",
+    }
+    if change == "a module removed":
+        files["app/shared/util.py"] = "VALUE = 2\n"
+    root = project(tmp_path, files)
+    for file in root.rglob("*.py"):
+        settle(file)
+    before = run("domain-fence", "check", "--quiet", cwd=root)  # the caches, written
+    run("domain-fence-lint-imports", cwd=root)
+    if change == "a module added":
+        (root / "app/shared/util.py").write_text("VALUE = 2\n", encoding="utf-8")
+    elif change == "a module removed":
+        (root / "app/shared/util.py").unlink()
+    else:
+        (root / "app/runtime/x").mkdir()
+        (root / "app/runtime/x.py").rename(root / "app/runtime/x/__init__.py")  # the same bytes
+    cold = run("domain-fence", "check", "--quiet", "--no-cache", cwd=root)
+    assert cold != before  # the change changes the verdict: a chain comes or goes
+    assert run("domain-fence", "check", "--quiet", cwd=root) == cold
+    linted = run("domain-fence-lint-imports", cwd=root)
+    assert linted.stdout.count("DOM30") == run("domain-fence-lint-imports", "--no-cache", cwd=root).stdout.count(
+        "DOM30"
+    )
+
+
 if sys.platform == "win32":  # pragma: no cover
     pytestmark = pytest.mark.skip(reason="POSIX devices and permissions")

@@ -13,6 +13,12 @@ are those (hashed only when the stamp differs); anything else is read again. gri
 files stay grimp's, in its own format: a later ``lint-imports`` reads them as usual,
 and finds them corrected where we read a file again.
 
+grimp caches imports already resolved against the project's other modules (``from pkg
+import name`` is ``pkg.name`` only while that module exists; a relative import reads
+differently from ``x.py`` and ``x/__init__.py``). So the records hold the project's
+shape, each module's name and whether it is a package: when a module is added, removed
+or made a package, no record is served and every module is read again.
+
 Anything wrong with these files (missing, damaged, foreign, written by another version)
 is a miss, never an error. When the installed grimp's internals are not the ones this
 builds on, grimp's own cache is used unchanged.
@@ -21,6 +27,7 @@ builds on, grimp's own cache is used unchanged.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
 import json
 import os
@@ -39,7 +46,7 @@ from grimp.domain.valueobjects import DirectImport, Module
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import Stamp, hash_ahead, hash_behind, stamped_digest
 
-DIGESTS_FORMAT = "domain-fence grimp digests 1"
+DIGESTS_FORMAT = "domain-fence grimp digests 2"
 # A record: grimp's time for the module, the file's stamp key (None while the file had
 # not settled: hashed every time), the hex digest of its bytes.
 Record = tuple[float, tuple[int, int, int, int] | None, str]
@@ -85,8 +92,11 @@ class DigestCache(Cache):
 
     def _start(self) -> None:
         self._stamps = _module_stamps(self.found_packages)
+        self._shape = _shape(self.found_packages, self._stamps)
         self._digests_path = os.path.join(self.cache_dir, _digests_name(self))
-        self._records = _read_records(self._digests_path)
+        self._recorded_shape, self._records = _read_records(self._digests_path)
+        if self._recorded_shape != self._shape:  # the imports grimp resolved may now resolve elsewhere
+            self._records = {}
         # A checkout or a restored cache: every file whose stamp is not the recorded one
         # is hashed by read_imports; all at once is faster.
         hash_ahead(
@@ -133,8 +143,8 @@ class DigestCache(Cache):
             record = _record_of_read(before, times.get(name))
             if record is not None:
                 records[name] = record
-        if records != self._records:
-            _write_records(self._digests_path, records)
+        if records != self._records or self._shape != self._recorded_shape:
+            _write_records(self._digests_path, self._shape, records)
 
 
 def _record_of_read(before: Stamp | None, grimp_time: float | None) -> Record | None:
@@ -162,6 +172,17 @@ def _module_stamps(found_packages: set[FoundPackage]) -> dict[str, Stamp]:
     return {name: stamp for name, stamp in stamps.items() if stamp is not None}
 
 
+def _shape(found_packages: set[FoundPackage], stamps: dict[str, Stamp]) -> str:
+    """A digest of the project's modules: each name, and whether its file is a package's
+    ``__init__.py`` (``?`` for a name two files claim)."""
+    lines = []
+    for name in sorted(f.module.name for package in found_packages for f in package.module_files):
+        stamp = stamps.get(name)
+        kind = "?" if stamp is None else "p" if os.path.basename(stamp.path) == "__init__.py" else "m"
+        lines.append(f"{name} {kind}")
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
 def _digests_name(cache: Cache) -> str:
     """Named after grimp's data file: one per set of root packages and options."""
     data = CacheFileNamer.make_data_file_name(
@@ -172,18 +193,19 @@ def _digests_name(cache: Cache) -> str:
     return "domain-fence-" + data.removesuffix(".data.json") + ".digests.json"
 
 
-def _read_records(path: str) -> dict[str, Record]:
+def _read_records(path: str) -> tuple[str, dict[str, Record]]:
+    """The project's shape the records were written for, and the records."""
     try:
         with open(path, "rb") as stream:
             content = json.load(stream)
     except (OSError, ValueError):  # missing, unreadable, not JSON: nothing known
-        return {}
+        return "", {}
     if not (isinstance(content, dict) and content.get("format") == DIGESTS_FORMAT):
-        return {}
-    modules = content.get("modules")
-    if not isinstance(modules, dict):
-        return {}
-    return {name: record for name, raw in modules.items() if (record := _record(raw)) is not None}
+        return "", {}
+    shape, modules = content.get("shape"), content.get("modules")
+    if not isinstance(shape, str) or not isinstance(modules, dict):
+        return "", {}
+    return shape, {name: record for name, raw in modules.items() if (record := _record(raw)) is not None}
 
 
 def _record(raw: object) -> Record | None:
@@ -200,10 +222,10 @@ def _record(raw: object) -> Record | None:
     return (grimp_time, (key[0], key[1], key[2], key[3]), digest)
 
 
-def _write_records(path: str, records: dict[str, Record]) -> None:
+def _write_records(path: str, shape: str, records: dict[str, Record]) -> None:
     """Write the records whole (a reader never sees half a file); when they cannot be
     written, the next build reads the modules concerned again, nothing worse."""
-    content = {"format": DIGESTS_FORMAT, "modules": {name: records[name] for name in sorted(records)}}
+    content = {"format": DIGESTS_FORMAT, "shape": shape, "modules": {name: records[name] for name in sorted(records)}}
     with suppress(OSError):
         write_atomically(Path(path), json.dumps(content).encode("utf-8"))
 
