@@ -4,6 +4,7 @@ modification time."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -129,6 +130,26 @@ def test_the_imports_of_an_unchanged_file_follow_the_modules_around_it(tmp_path,
     assert linted.stdout.count("DOM30") == run("domain-fence-lint-imports", "--no-cache", cwd=root).stdout.count(
         "DOM30"
     )
+
+
+def test_a_report_is_not_replayed_when_the_file_size_limit_or_the_checkout_changed(tmp_path):
+    big = "# " + "x" * 2000 + "\nfrom app.experiment import setup\n"
+    root = project(tmp_path / "checkout", {"app/runtime/leak.py": big})
+    for file in root.rglob("*.py"):
+        settle(file)
+    full = run("domain-fence", "check", "--quiet", cwd=root)
+    limit = {"DOMAIN_FENCE_MAX_FILE_SIZE": "1000"}
+    limited = run("domain-fence", "check", "--quiet", cwd=root, env=limit)
+    assert limited != full and "larger than 1000 bytes" in limited.stdout, limited
+    assert limited == run("domain-fence", "check", "--quiet", "--no-cache", cwd=root, env=limit)
+
+    def uris() -> set[str]:
+        log = json.loads(run("domain-fence", "check", "--format", "sarif", cwd=root).stdout)
+        return {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+
+    assert "app/runtime/leak.py" in uris()
+    subprocess.run(["git", "init", "-q", str(tmp_path / "checkout")], check=True)  # SARIF paths start at its top
+    assert "app/app/runtime/leak.py" in uris()
 
 
 if sys.platform == "win32":  # pragma: no cover

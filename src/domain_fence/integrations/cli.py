@@ -384,10 +384,18 @@ def run_cache(
     config_path: Path | None, format_: str, options: RenderOptions, no_cache: bool, cache_dir: Path | None
 ) -> RunCache | None:
     """Where this invocation's last report is kept; None when caching is off."""
-    rendering = tuple(sorted((name, str(value)) for name, value in vars(options).items()))
-    invocation = Invocation(os.getcwd(), str(config_path) if config_path is not None else None, format_, rendering)
     if no_cache:
         return None
+    from domain_fence.core.source.modules import max_file_size
+
+    rendering = [(name, str(value)) for name, value in vars(options).items()]
+    rendering.append(("max_file_size", str(max_file_size())))  # which files are read at all
+    invocation = Invocation(os.getcwd(), str(config_path) if config_path is not None else None, format_, ())
+    if format_ == "sarif":  # its paths are relative to the checkout's top, which git may move
+        from domain_fence.integrations.gitrepo import repository_root
+
+        rendering.append(("checkout", str(repository_root(invocation.project_root))))
+    invocation = invocation._replace(options=tuple(sorted(rendering)))
     directory = cache_dir.resolve() if cache_dir is not None else cache_directory(invocation.project_root)
     return RunCache(directory, invocation) if directory is not None else None
 
