@@ -5,7 +5,8 @@ import graph.
 Replaying is only right when *every* input is unchanged, so the key holds them all:
 
 - what was asked: the directory, ``--config`` as given, the format and the render
-  options (including the ``GITHUB_WORKSPACE`` they depend on);
+  options (including the ``GITHUB_WORKSPACE`` they depend on, and for SARIF the git
+  checkout's top), and the file size limit (``DOMAIN_FENCE_MAX_FILE_SIZE``);
 - the configuration: the bytes of every file ``lint-imports`` would look at to find
   it (or that it is absent), and of every baseline file the contracts name;
 - the code: every entry below the root packages' directories (a new file, a removed
