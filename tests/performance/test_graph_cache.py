@@ -310,3 +310,19 @@ def test_a_digest_is_kept_only_for_a_file_whose_times_had_settled_before_it_was_
     digest = factcache.stamped_digest(str(path), stamp.key)
     kept = dict(factcache._SETTLED_DIGESTS)
     assert kept == {str(path): (stamp.key, digest)}
+
+
+@pytest.mark.parametrize(
+    "arguments, directory",
+    [
+        ([], ".import_linter_cache"),
+        (["--verbose", "--cache-dir", "/tmp/grimp"], "/tmp/grimp"),
+        (["--cache-dir=here"], "here"),
+        (["--no-cache"], None),
+    ],
+)
+def test_domain_fence_lint_imports_takes_turns_on_the_cache_grimp_writes(arguments, directory):
+    # lint-imports beside check (pre-commit runs hooks side by side): both lock grimp's directory.
+    from domain_fence.integrations.lint_imports import grimp_cache_dir
+
+    assert grimp_cache_dir(arguments) == (Path(directory) if directory else None)

@@ -9,24 +9,43 @@ over to import-linter's command unchanged: same options, output and exit statuse
 grimp's cache serves each module by its bytes, as for ``domain-fence check`` (see
 :mod:`~domain_fence.integrations.importlinter.graph_cache`): a cache restored onto a
 fresh checkout is used, and a file swapped under the same modification time is read
-again, for import-linter's contracts as for ours.
+again, for import-linter's contracts as for ours. It takes turns on grimp's cache
+directory with ``check`` and flake8, which grimp writes in place.
 """
 
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 
 def main() -> None:
     from domain_fence.integrations.importlinter.graph import served_by_bytes
+    from domain_fence.integrations.importlinter.native import cache_turn
 
     serving = served_by_bytes()  # imported before the project is on the path
     put_src_on_path(Path.cwd())
     from importlinter.cli import lint_imports_command
 
-    with serving:
+    directory = grimp_cache_dir(sys.argv[1:])
+    # grimp writes its cache in place: take turns with domain-fence check and flake8 on it.
+    with cache_turn(directory) if directory is not None else nullcontext(), serving:
         lint_imports_command()
+
+
+def grimp_cache_dir(arguments: list[str]) -> Path | None:
+    """The directory grimp caches in for these lint-imports arguments (its default, or
+    ``--cache-dir``); None with ``--no-cache``."""
+    chosen = ".import_linter_cache"
+    for at, argument in enumerate(arguments):
+        if argument == "--no-cache":
+            return None
+        if argument == "--cache-dir" and at + 1 < len(arguments):
+            chosen = arguments[at + 1]
+        elif argument.startswith("--cache-dir="):
+            chosen = argument.removeprefix("--cache-dir=")
+    return Path(chosen)
 
 
 def put_src_on_path(directory: Path) -> None:
