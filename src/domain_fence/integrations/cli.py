@@ -386,10 +386,9 @@ def run_cache(
     """Where this invocation's last report is kept; None when caching is off."""
     if no_cache:
         return None
-    from domain_fence.core.source.modules import max_file_size
-
     rendering = [(name, str(value)) for name, value in vars(options).items()]
-    rendering.append(("max_file_size", str(max_file_size())))  # which files are read at all
+    # Which files are read at all; as written (a replay imports no more than it needs).
+    rendering.append(("max_file_size", os.environ.get("DOMAIN_FENCE_MAX_FILE_SIZE", "")))
     invocation = Invocation(os.getcwd(), str(config_path) if config_path is not None else None, format_, ())
     if format_ == "sarif":  # its paths are relative to the checkout's top, which git may move
         from domain_fence.integrations.gitrepo import repository_root
