@@ -95,7 +95,10 @@ _RULES = [
         summary="A runtime event's kind string uses experiment vocabulary.",
         rationale=(
             "Kind strings are how subscribers route events; a kind such as `post_episode` makes "
-            "every subscriber depend on the experiment's life cycle."
+            "every subscriber depend on the experiment's life cycle. A kind is read where the "
+            "event class sets it and where runtime code gives it when constructing an event "
+            '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`): a literal string, or the '
+            "literal parts of an f-string or of strings joined with `+`."
         ),
         remedy="Name the kind after what happened in the runtime (`object_recognized`).",
         example='class Done(TelemetryEvent):\n    KIND = "post_episode"',

@@ -40,6 +40,7 @@ from domain_fence.core.model.rules import get_rule
 from domain_fence.core.source.flow import CALL, Source
 from domain_fence.core.source.pyfacts import (
     FUNCTIONAL_CLASS_FACTORIES,
+    CallFact,
     ClassFact,
     DeclarationFacts,
     FileFacts,
@@ -621,6 +622,7 @@ class VocabularyChecker:
             event = self.resolver.canonical(call.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.keywords(module, call.scope, event, call.keywords)
+                yield from self.constructed_kinds(module, call, event)
 
     def forget_module(self, module: str) -> None:
         """``module`` was edited, its classes, bases and bindings unchanged: the
@@ -743,6 +745,18 @@ class VocabularyChecker:
             yield from self.matched(
                 module, keyword, "DOM104", f"{event}({keyword.text})", fingerprint, name=keyword.text, owner=owner
             )
+
+    def constructed_kinds(self, module: str, call: CallFact, event: str) -> Iterator[Finding]:
+        """DOM103 for a kind given where an event is built (``Event(kind="post_episode")``),
+        as for one its class body sets: the string names the finding, as the keyword
+        names DOM104's (a scope may build events of several kinds)."""
+        owner = event.rsplit(".", 1)[-1]
+        for position, kind in call.strings:
+            name = call.keywords[position].text
+            if name not in self.kind_attributes:
+                continue
+            fingerprint = fingerprints.located("DOM103", module, f"{call.scope}:{owner}({name}={kind.text!r})")
+            yield from self.matched(module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via="")
 
     def matched(
         self, module: str, text: Text, code: str, symbol: str, fingerprint: str, **fields: str
