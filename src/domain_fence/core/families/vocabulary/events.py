@@ -550,11 +550,12 @@ class VocabularyChecker:
 
     def view(self, facts: FileFacts) -> object:
         """What other modules' findings read of a module: its classes and their bases,
-        its bindings and star imports (how names resolve through it), whether it can be
-        read, and what its functions return, for the names looked up so far."""
+        read, and whether it defines and what returns each function looked up so far
+        (a method found where Python finds it: see .derived)."""
         names = facts.names
         consulted = sorted(self.consulted.get(facts.module, ()))
-        looked_up = [(q, self.index.function_returns(facts.module, q)) for q in consulted]
+        methods = {method.qualname for method in facts.methods} if consulted else set()
+        looked_up = [(q, q in methods, self.index.function_returns(facts.module, q)) for q in consulted]
         return (
             names.unreadable is not None,
             tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
@@ -807,6 +808,10 @@ class _ConsultingIndex:
     def function_returns(self, module: str, qualname: str) -> tuple[Source, ...] | None:
         self._consulted.setdefault(module, set()).add(qualname)
         return self._index.function_returns(module, qualname)
+
+    def defines_method(self, module: str, qualname: str) -> bool:
+        self._consulted.setdefault(module, set()).add(qualname)
+        return self._index.defines_method(module, qualname)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._index, name)
