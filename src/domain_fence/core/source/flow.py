@@ -349,6 +349,7 @@ class _Collector:
             wanted = {
                 _intern(s.callee[len(prefix) :]) for sink in sinks for s in sink.sources if s.callee.startswith(prefix)
             }
+            wanted |= self.same_named_methods(wanted)
         for qualname in wanted:
             # Defined twice (a property's setter): the last definition that returns anything.
             for definition, receiver in self.untraced.get(qualname, ()):
@@ -360,6 +361,13 @@ class _Collector:
                 # walk found every function whose return value it would trace.
                 self.returns.setdefault(qualname, ())
         return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())), every_return, self.callees)
+
+    def same_named_methods(self, wanted: set[str]) -> set[str]:
+        """The methods named as a wanted one is: ``self.name()`` or ``super().name()``
+        may find a base's, here more often than not (else the module is traced again
+        when the check looks it up)."""
+        names = {qualname.rpartition(".")[2] for qualname in wanted if "." in qualname}
+        return {qualname for qualname in self.untraced if "." in qualname and qualname.rpartition(".")[2] in names}
 
 
 _State = tuple[dict[str, Sources], dict[str, str]]

@@ -302,6 +302,10 @@ def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: s
     return sorted(_checker(config, index).module(module), key=FINDING_ORDER)
 
 
+# How a lookup of whether a class defines a method is noted among the functions consulted
+# (no qualname has a space).
+DEFINES = "def "
+
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
 _CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, VocabularyChecker]] = {}
 
@@ -555,7 +559,12 @@ class VocabularyChecker:
         names = facts.names
         consulted = sorted(self.consulted.get(facts.module, ()))
         methods = {method.qualname for method in facts.methods} if consulted else set()
-        looked_up = [(q, q in methods, self.index.function_returns(facts.module, q)) for q in consulted]
+        looked_up = [
+            (q, q.removeprefix(DEFINES) in methods)
+            if q.startswith(DEFINES)  # not what it returns: that is not traced unless looked up
+            else (q, self.index.function_returns(facts.module, q))
+            for q in consulted
+        ]
         return (
             names.unreadable is not None,
             tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
@@ -810,7 +819,7 @@ class _ConsultingIndex:
         return self._index.function_returns(module, qualname)
 
     def defines_method(self, module: str, qualname: str) -> bool:
-        self._consulted.setdefault(module, set()).add(qualname)
+        self._consulted.setdefault(module, set()).add(DEFINES + qualname)
         return self._index.defines_method(module, qualname)
 
     def __getattr__(self, name: str) -> Any:
