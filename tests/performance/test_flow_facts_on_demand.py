@@ -28,6 +28,7 @@ BUILDERS_AND_HELPERS = [
     "leaks.runtime.fields",  # defines events too
     "leaks.runtime.helpers",  # builds none, but the learners call its functions
     "leaks.runtime.learner",
+    "leaks.runtime.overrides",  # once: the bases' methods it calls are traced with its own
     "leaks.runtime.traps",
 ]
 # Calls with keywords and sets attributes, with experiment words, and builds no event.
@@ -125,7 +126,7 @@ def test_flow_facts_are_extracted_once_and_only_where_events_may_be_built(projec
     assert sorted(traced) == BUILDERS_AND_HELPERS
     # Those naming the event base were traced as they were parsed; only the others that
     # turned out to need it were read again.
-    assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py", "traps.py"]
+    assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py", "overrides.py", "traps.py"]
 
 
 def test_events_named_by_a_pattern_are_traced_as_their_builders_are_parsed(project, monkeypatch, traced, parsed):
@@ -325,7 +326,8 @@ def test_many_flows_are_traced_together_builders_first_then_their_helpers(projec
     assert check(project, cached=False) == expected
     # The builders naming the event base were traced as they were parsed: the others
     # go first, then the helpers, every return value of theirs at once.
-    assert batches == [[("leaks.runtime.traps", False)], [("leaks.runtime.helpers", True)]]
+    builders = [("leaks.runtime.overrides", False), ("leaks.runtime.traps", False)]
+    assert batches == [builders, [("leaks.runtime.helpers", True)]]
     assert sorted(traced) == BUILDERS_AND_HELPERS  # none twice
 
 

@@ -98,6 +98,13 @@ def test_messages_name_the_keyword_the_event_and_the_chain(index):
     emitted = findings["DOM105:leaks.runtime.learner:Learner.emit_function:telemetry.emit_event(label)<-primary_target"]
     assert emitted.message.startswith("value of 'label' emitted by telemetry.emit_event comes from")
     assert findings["DOM105:leaks.runtime.learner:Learner.set_after_construction:Recognized.label<-primary_target"]
+    inherited = findings[
+        "DOM105:leaks.runtime.overrides:Child.report:Recognized(object_id)<-super().summary().primary_target"
+    ]
+    assert inherited.message == (
+        "value of 'object_id' constructing Recognized comes from super().summary() reading self.primary_target (l.14): "
+        "experiment vocabulary 'primary target'"
+    )
 
 
 def test_fingerprints_survive_moving_code(tmp_path, index):
@@ -167,6 +174,35 @@ def test_domain_fence_check_reports_exactly_the_annotations(project):
     again = run_tool("domain-fence", "check", "-q", cwd=project)
     assert (project / ".domain_fence_cache").is_dir()
     assert again.stdout == result.stdout
+
+
+def test_an_override_added_in_another_module_is_seen_by_a_warm_run(project):
+    runtime = project / "leaks" / "runtime"
+    (runtime / "middle.py").write_text(
+        "from leaks.runtime.helpers import Tracker\n\n\nclass Middle(Tracker):\n    pass\n"
+    )
+    (runtime / "watcher.py").write_text(
+        "from leaks.runtime.events import Recognized\n"
+        "from leaks.runtime.middle import Middle\n\n\n"
+        "class Watcher(Middle):\n"
+        "    def report(self):\n"
+        "        return Recognized(object_id=self.current_object())\n"
+    )
+    watched = [r for r in reported(run_tool("domain-fence", "check", "-q", cwd=project).stdout) if "watcher" in r[0]]
+    assert [r[4] for r in watched] == [
+        "value of 'object_id' constructing Recognized comes from self.current_object() reading "
+        "self.ground_truth_object (l.24): experiment vocabulary 'ground truth'"
+    ]
+    # Middle now overrides Tracker's method: the nearest definition returns nothing derived.
+    (runtime / "middle.py").write_text(
+        "from leaks.runtime.helpers import Tracker\n\n\n"
+        "class Middle(Tracker):\n"
+        "    def current_object(self):\n"
+        "        return 0\n"
+    )
+    warm = run_tool("domain-fence", "check", "-q", cwd=project)
+    assert not [r for r in reported(warm.stdout) if "watcher" in r[0]]
+    assert warm.stdout == run_tool("domain-fence", "check", "-q", "--no-cache", cwd=project).stdout
 
 
 def test_flake8_and_lint_imports_report_the_same(project):

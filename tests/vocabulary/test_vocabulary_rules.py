@@ -103,6 +103,10 @@ def test_fingerprints_are_line_independent(index):
         "DOM101:vocab.runtime.functional:Stats.episode",
         "DOM102:vocab.runtime.dom102_names:Holder.ExperimentStarted",
         "DOM103:vocab.runtime.dom103_kinds:Finished.kind",
+        # A kind given at construction, by scope, event, keyword and string.
+        "DOM103:vocab.runtime.dom103_constructed_kinds:settle:RuntimeEvent(kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_constructed_kinds:Learner.done:RuntimeEvent(kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_constructed_kinds:<module>:RuntimeEvent(kind='epoch_finished')",
         "DOM104:vocab.runtime.dom104_keywords:Learner.step:Matches(primaryTarget)",
         "DOM104:vocab.runtime.dom104_keywords:<module>:Matches(ground_truth)",
     } <= fingerprints
@@ -122,6 +126,8 @@ def test_kind_attributes_are_configurable(index):
     findings = vocabulary_findings(config(kind_attributes=["TAG"]), index, "vocab.runtime.dom103_kinds")
     # KIND and kind are now ordinary fields, named without experiment words.
     assert findings == []
+    built = vocabulary_findings(config(kind_attributes=["TAG"]), index, "vocab.runtime.dom103_constructed_kinds")
+    assert [f.code for f in built] == ["DOM104"]  # label=: kind= is an ordinary keyword now
 
 
 def test_allow_exempts_exact_identifiers(index):

@@ -249,6 +249,12 @@ class ProjectIndex:
             self.prefetch((module,))
         return self._facts[module]
 
+    def defines_method(self, module: str, qualname: str) -> bool:
+        """Whether ``module`` defines the method ``qualname`` (``Class.name``) with a
+        ``def`` in a class defined outside any function."""
+        facts = self.file_facts(module)
+        return facts is not None and any(method.qualname == qualname for method in facts.methods)
+
     def known_facts(self, module: str) -> FileFacts | None:
         """``module``'s facts if they are in memory already; None rather than read them."""
         return self._facts.get(module)

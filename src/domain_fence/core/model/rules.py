@@ -95,7 +95,10 @@ _RULES = [
         summary="A runtime event's kind string uses experiment vocabulary.",
         rationale=(
             "Kind strings are how subscribers route events; a kind such as `post_episode` makes "
-            "every subscriber depend on the experiment's life cycle."
+            "every subscriber depend on the experiment's life cycle. A kind is read where the "
+            "event class sets it and where runtime code gives it when constructing an event "
+            '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`): a literal string, or the '
+            "literal parts of an f-string or of strings joined with `+`."
         ),
         remedy="Name the kind after what happened in the runtime (`object_recognized`).",
         example='class Done(TelemetryEvent):\n    KIND = "post_episode"',
@@ -136,7 +139,9 @@ _RULES = [
             "expressions, branches and loops) and those of the functions it is nested "
             "in, and one call level into a function or "
             "method of the project whose return value is derived from such knowledge (there "
-            "flow-insensitively). Positional arguments, "
+            "flow-insensitively; `self.name()` is the nearest definition in the method "
+            "resolution order of the class's bases as written, `super().name()` the nearest "
+            "of its bases). Positional arguments, "
             "values kept on `self` by another method, deeper calls and the conditions of "
             "`if` statements are not followed. A keyword named with a word is DOM104's; a "
             "value read straight from a parameter named with a word is left to DOM112 "

@@ -59,6 +59,9 @@ CALL = "call"  # a call: its callee's name, and its return value one level deep
 KEYWORD = "keyword"  # ``Callee(name=value)``
 ATTRIBUTE = "attribute"  # ``local.name = value``, where ``local = Callee(...)``
 FIELD = "field"  # a class-level default, or ``self.name = value`` in __post_init__/a validator
+# The base of a CALL source ``super().name()``: its callee names the method as of the
+# class the call is in, to be looked for in that class's bases.
+SUPER = "super()"
 
 POST_INIT_METHODS = ("__post_init__", "__attrs_post_init__", "model_post_init")
 
@@ -346,6 +349,7 @@ class _Collector:
             wanted = {
                 _intern(s.callee[len(prefix) :]) for sink in sinks for s in sink.sources if s.callee.startswith(prefix)
             }
+            wanted |= self.same_named_methods(wanted)
         for qualname in wanted:
             # Defined twice (a property's setter): the last definition that returns anything.
             for definition, receiver in self.untraced.get(qualname, ()):
@@ -357,6 +361,13 @@ class _Collector:
                 # walk found every function whose return value it would trace.
                 self.returns.setdefault(qualname, ())
         return FlowFacts(tuple(sinks), dict(sorted(self.returns.items())), every_return, self.callees)
+
+    def same_named_methods(self, wanted: set[str]) -> set[str]:
+        """The methods named as a wanted one is: ``self.name()`` or ``super().name()``
+        may find a base's, here more often than not (else the module is traced again
+        when the check looks it up)."""
+        names = {qualname.rpartition(".")[2] for qualname in wanted if "." in qualname}
+        return {qualname for qualname in self.untraced if "." in qualname and qualname.rpartition(".")[2] in names}
 
 
 _State = tuple[dict[str, Sources], dict[str, str]]
@@ -724,7 +735,10 @@ class _Frame:
         found: set[_Raw] = set()
         reference = _dotted(func)
         resolved = ""
-        if reference is None:
+        inherited = self.super_method(func)
+        if inherited:
+            found.add((func.attr, node, CALL, inherited))  # type: ignore[attr-defined]
+        elif reference is None:
             found |= self.value(func)
         else:
             resolved = self.collector.resolve(reference)
@@ -754,6 +768,22 @@ class _Frame:
             self.into(func.value, frozenset().union(*arguments) if arguments else _EMPTY)
         self.last_call = (node, resolved)
         return frozenset(found)
+
+    def super_method(self, func: ast.expr) -> str:
+        """``module.Owner.name`` for ``super().name`` (or ``super(Owner, self).name``) in
+        a method of Owner, else "": the check looks for ``name`` in Owner's bases
+        (the source's base is SUPER)."""
+        if type(func) is not ast.Attribute or self.owner is None or self.receiver is None:
+            return ""
+        call = func.value
+        if type(call) is not ast.Call or type(call.func) is not ast.Name or call.func.id != "super":
+            return ""
+        if "super" in self.env or call.keywords:
+            return ""
+        args = call.args
+        if args and not (len(args) == 2 and type(args[0]) is ast.Name and args[0].id == self.owner.rsplit(".", 1)[-1]):
+            return ""  # another class's bases
+        return f"{self.collector.module}.{self.owner}.{func.attr}"
 
     def is_setattr_on_self(self, node: ast.Call) -> bool:
         """``object.__setattr__(self, "name", value)`` (frozen dataclasses)."""

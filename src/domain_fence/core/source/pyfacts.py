@@ -70,6 +70,10 @@ class CallFact:
     callee: str  # resolved through this module's imports
     scope: str  # qualname of the enclosing function or class, or MODULE_SCOPE
     keywords: tuple[Text, ...]
+    # (position in ``keywords``, the string) for each keyword given a literal string
+    # (``kind="post_episode"``): a kind set at construction (DOM103). Only literals are
+    # kept, as every call of every file has these facts.
+    strings: tuple[tuple[int, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -622,15 +626,19 @@ class _Resolver:
         return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes)
 
     def call(self, node: ast.Call, scope: tuple[str, ...]) -> CallFact | None:
-        found = []
+        found: list[Text] = []
+        strings: list[tuple[int, Text]] = []
         for keyword in node.keywords:
             if keyword.arg is not None:
+                _keep_string(strings, len(found), keyword.value)
                 found.append(Text(keyword.arg, keyword.lineno, keyword.col_offset))
-            else:  # ``**{"episode": n}`` names its keywords too
-                found += [Text(name, at.lineno, at.col_offset) for name, at, _ in unpacked_keywords(keyword.value)]
+                continue
+            for name, at, value in unpacked_keywords(keyword.value):  # ``**{"episode": n}`` names its keywords too
+                _keep_string(strings, len(found), value)
+                found.append(Text(name, at.lineno, at.col_offset))
         keywords = tuple(found)
         callee = self.resolve(node.func) if keywords else None
-        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords) if callee else None
+        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, tuple(strings)) if callee else None
 
     def functional_class(self, statement: ast.stmt) -> ClassFact | None:
         """``X = TypedDict("X", {...})`` and the NamedTuple/namedtuple forms."""
@@ -641,6 +649,15 @@ class _Resolver:
         if not callee or callee.rsplit(".", 1)[-1] not in FUNCTIONAL_CLASS_FACTORIES:
             return None
         return ClassFact(target, statement.lineno, statement.col_offset, (callee,), tuple(_functional_fields(value)))
+
+
+_STRING_NODES = (ast.Constant, ast.JoinedStr, ast.BinOp)
+
+
+def _keep_string(strings: list[tuple[int, Text]], position: int, value: ast.expr) -> None:
+    """Note the string a keyword is given, read as a kind string in a class body is."""
+    if isinstance(value, _STRING_NODES):  # most values are names, attributes or calls: skipped at once
+        strings += [(position, text) for text in _string_value(value)]
 
 
 def _top_level_classes(statements: list[ast.stmt]) -> set[str]:

@@ -8,7 +8,8 @@ calls that construct an event (or go through a configured emit function), the
 attributes set on a constructed event, and the fields of the module's event classes.
 
 Reach: within one function, through its local variables, plus one call level into a
-function or method of the project (its return value, traced the same way). Not
+function or method of the project (its return value, traced the same way); a method is
+found where Python finds it (:func:`method_order`), ``super()``'s after its class. Not
 followed: values passed positionally, values stored on ``self`` in one method and
 read in another, and calls more than one level deep.
 """
@@ -21,7 +22,17 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING
 
 from domain_fence.core.families.vocabulary.words import Match, Vocabulary
-from domain_fence.core.source.flow import ATTRIBUTE, CALL, FIELD, KEYWORD, PARAMETER, Sink, Source, callee_names
+from domain_fence.core.source.flow import (
+    ATTRIBUTE,
+    CALL,
+    FIELD,
+    KEYWORD,
+    PARAMETER,
+    SUPER,
+    Sink,
+    Source,
+    callee_names,
+)
 from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, Text
 
 if TYPE_CHECKING:
@@ -58,7 +69,10 @@ class _Origin:
     @property
     def identifier(self) -> str:
         own = self.source.identifier
-        return own if self.helper is None else f"{self.helper.identifier}().{own}"
+        if self.helper is None:
+            return own
+        through = f"{SUPER}." if self.helper.base == SUPER else ""  # not the class's own method
+        return f"{through}{self.helper.identifier}().{own}"
 
 
 class DerivedValues:
@@ -79,7 +93,7 @@ class DerivedValues:
         # The census reports a parameter named with a word (DOM112): a value read
         # straight from one is reported there, not twice.
         self.census_parameters = census_parameters
-        self._returns: dict[str, tuple[str, tuple[Source, ...]] | None] = {}
+        self._returns: dict[tuple[str, bool], tuple[str, tuple[Source, ...]] | None] = {}
         self._sink_callees: dict[str, tuple[str, ...]] = {}  # see sink_callees
 
     def forget_edited(self) -> None:
@@ -191,7 +205,7 @@ class DerivedValues:
         return None
 
     def through_helper(self, call: Source) -> _Origin | None:
-        helper = self.returns(call.callee)
+        helper = self.returns(call.callee, bases_only=call.base == SUPER)
         if helper is None:
             return None
         qualified, sources = helper
@@ -203,39 +217,93 @@ class DerivedValues:
                 return _Origin(source, match, call)
         return None
 
-    def returns(self, callee: str) -> tuple[str, tuple[Source, ...]] | None:
+    def returns(self, callee: str, bases_only: bool = False) -> tuple[str, tuple[Source, ...]] | None:
         """(qualified name, return sources) of the project function or method
-        ``callee`` names; a method may be inherited."""
-        if callee not in self._returns:
-            self._returns[callee] = self._find_returns(self.resolver.canonical(callee))
-        return self._returns[callee]
+        ``callee`` names; a method may be inherited. With ``bases_only`` (``super()``),
+        the method of the bases of its class."""
+        key = (callee, bases_only)
+        if key not in self._returns:
+            self._returns[key] = self._find_returns(self.resolver.canonical(callee), bases_only)
+        return self._returns[key]
 
-    def _find_returns(self, canonical: str) -> tuple[str, tuple[Source, ...]] | None:
+    def _find_returns(self, canonical: str, bases_only: bool) -> tuple[str, tuple[Source, ...]] | None:
         module, rest = self.resolver.split(canonical)
         if not (module and rest):
             return None
-        found = self.index.function_returns(module, rest)
-        if found is not None:
-            return canonical, found
+        if not bases_only:
+            found = self.index.function_returns(module, rest)
+            if found is not None:
+                return canonical, found
         owner, dot, method = rest.rpartition(".")
         if not dot or self.index.flows(module, ()) is None:  # a method not of a project class
             return None
-        # An inherited method: search the bases of the class, breadth first.
-        pending, seen = [f"{module}.{owner}"], set[str]()
-        while pending and len(seen) < _MAX_BASES:
-            current = pending.pop(0)
-            if current in seen:
-                continue
-            seen.add(current)
-            for base in (base for fact in self.resolver.class_facts(current) for base in fact.bases):
-                resolved = self.resolver.canonical(base)
-                base_module, base_rest = self.resolver.split(resolved)
-                inherited = (
-                    self.index.function_returns(base_module, f"{base_rest}.{method}")
-                    if base_module and base_rest
-                    else None
-                )
-                if inherited is not None:
-                    return f"{resolved}.{method}", inherited
-                pending.append(resolved)
+        # The nearest definition, as Python finds it: one that returns nothing derived
+        # (an override that fixed a leak) hides those of the classes after it.
+        order = method_order(self.resolver, f"{module}.{owner}")
+        for klass in order[1:] if bases_only else order:
+            class_module, qualname = self.resolver.split(klass)
+            if class_module and qualname and self.index.defines_method(class_module, f"{qualname}.{method}"):
+                inherited = self.index.function_returns(class_module, f"{qualname}.{method}")
+                return None if inherited is None else (f"{klass}.{method}", inherited)
         return None
+
+
+def method_order(resolver: EventResolver, start: str) -> list[str]:
+    """The project classes ``start`` and its bases, in the order Python looks a method
+    up (C3, from the bases as written); in the order a depth-first search meets them
+    when C3 finds none (a circular hierarchy, inconsistent bases). At most _MAX_BASES
+    classes are read."""
+    graph: dict[str, tuple[str, ...]] = {}
+    pending = [start]
+    while pending and len(graph) < _MAX_BASES:
+        current = pending.pop(0)
+        if current not in graph:
+            written = (resolver.canonical(base) for fact in resolver.class_facts(current) for base in fact.bases)
+            graph[current] = tuple(dict.fromkeys(written))
+            pending += graph[current]
+    return _c3(start, graph, {}, set()) or _depth_first(start, graph)
+
+
+def _c3(
+    klass: str, graph: dict[str, tuple[str, ...]], done: dict[str, list[str]], active: set[str]
+) -> list[str] | None:
+    """C3 linearisation of ``klass`` over ``graph`` (recursing at most as deep as the
+    graph is large); None when there is none."""
+    if klass in done:
+        return done[klass]
+    if klass in active:
+        return None  # a cycle
+    active.add(klass)
+    parents = graph.get(klass, ())
+    lists = [_c3(parent, graph, done, active) for parent in parents]
+    active.discard(klass)
+    if any(found is None for found in lists):
+        return None
+    merged = _merge([*(list(found) for found in lists if found), list(parents)])
+    if merged is None:
+        return None
+    done[klass] = [klass, *merged]
+    return done[klass]
+
+
+def _merge(lists: list[list[str]]) -> list[str] | None:
+    merged: list[str] = []
+    lists = [found for found in lists if found]
+    while lists:
+        head = next((f[0] for f in lists if not any(f[0] in other[1:] for other in lists)), None)
+        if head is None:
+            return None  # inconsistent: Python refuses such a class
+        merged.append(head)
+        lists = [rest for rest in (f[1:] if f[0] == head else f for f in lists) if rest]
+    return merged
+
+
+def _depth_first(start: str, graph: dict[str, tuple[str, ...]]) -> list[str]:
+    order: dict[str, None] = {}
+    pending = [start]
+    while pending:
+        current = pending.pop()
+        if current not in order:
+            order[current] = None
+            pending += reversed(graph.get(current, ()))
+    return list(order)

@@ -40,6 +40,7 @@ from domain_fence.core.model.rules import get_rule
 from domain_fence.core.source.flow import CALL, Source
 from domain_fence.core.source.pyfacts import (
     FUNCTIONAL_CLASS_FACTORIES,
+    CallFact,
     ClassFact,
     DeclarationFacts,
     FileFacts,
@@ -301,6 +302,10 @@ def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: s
     return sorted(_checker(config, index).module(module), key=FINDING_ORDER)
 
 
+# How a lookup of whether a class defines a method is noted among the functions consulted
+# (no qualname has a space).
+DEFINES = "def "
+
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
 _CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, VocabularyChecker]] = {}
 
@@ -549,11 +554,17 @@ class VocabularyChecker:
 
     def view(self, facts: FileFacts) -> object:
         """What other modules' findings read of a module: its classes and their bases,
-        its bindings and star imports (how names resolve through it), whether it can be
-        read, and what its functions return, for the names looked up so far."""
+        read, and whether it defines and what returns each function looked up so far
+        (a method found where Python finds it: see .derived)."""
         names = facts.names
         consulted = sorted(self.consulted.get(facts.module, ()))
-        looked_up = [(q, self.index.function_returns(facts.module, q)) for q in consulted]
+        methods = {method.qualname for method in facts.methods} if consulted else set()
+        looked_up = [
+            (q, q.removeprefix(DEFINES) in methods)
+            if q.startswith(DEFINES)  # not what it returns: that is not traced unless looked up
+            else (q, self.index.function_returns(facts.module, q))
+            for q in consulted
+        ]
         return (
             names.unreadable is not None,
             tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
@@ -621,6 +632,7 @@ class VocabularyChecker:
             event = self.resolver.canonical(call.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.keywords(module, call.scope, event, call.keywords)
+                yield from self.constructed_kinds(module, call, event)
 
     def forget_module(self, module: str) -> None:
         """``module`` was edited, its classes, bases and bindings unchanged: the
@@ -744,6 +756,18 @@ class VocabularyChecker:
                 module, keyword, "DOM104", f"{event}({keyword.text})", fingerprint, name=keyword.text, owner=owner
             )
 
+    def constructed_kinds(self, module: str, call: CallFact, event: str) -> Iterator[Finding]:
+        """DOM103 for a kind given where an event is built (``Event(kind="post_episode")``),
+        as for one its class body sets: the string names the finding, as the keyword
+        names DOM104's (a scope may build events of several kinds)."""
+        owner = event.rsplit(".", 1)[-1]
+        for position, kind in call.strings:
+            name = call.keywords[position].text
+            if name not in self.kind_attributes:
+                continue
+            fingerprint = fingerprints.located("DOM103", module, f"{call.scope}:{owner}({name}={kind.text!r})")
+            yield from self.matched(module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via="")
+
     def matched(
         self, module: str, text: Text, code: str, symbol: str, fingerprint: str, **fields: str
     ) -> Iterator[Finding]:
@@ -793,6 +817,10 @@ class _ConsultingIndex:
     def function_returns(self, module: str, qualname: str) -> tuple[Source, ...] | None:
         self._consulted.setdefault(module, set()).add(qualname)
         return self._index.function_returns(module, qualname)
+
+    def defines_method(self, module: str, qualname: str) -> bool:
+        self._consulted.setdefault(module, set()).add(DEFINES + qualname)
+        return self._index.defines_method(module, qualname)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._index, name)
