@@ -55,10 +55,21 @@ def children(pid: int) -> set[int]:
 
 
 def started(root: Path, *args: str, output: int = subprocess.PIPE) -> subprocess.Popen[bytes]:
-    """``domain-fence`` started in ``root`` as a user would."""
+    """``domain-fence`` started in ``root`` as a user would: with Ctrl-C's default
+    disposition, whatever this process inherited (a shell starts a background job, a CI
+    run say, with SIGINT ignored, and a child would inherit that)."""
     return subprocess.Popen(
-        [str(BIN / "domain-fence"), *args], cwd=root, env=environment(), stdout=output, stderr=output
+        [str(BIN / "domain-fence"), *args],
+        cwd=root,
+        env=environment(),
+        stdout=output,
+        stderr=output,
+        preexec_fn=_default_interrupt,  # only resets one signal, before exec
     )
+
+
+def _default_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_workers(process: subprocess.Popen[bytes], count: int) -> set[int]:
