@@ -69,3 +69,15 @@ def write_tree(root: Path, files: dict[str, str]) -> None:
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+
+
+def flake8_stdin(project: Path, path: str, text: str) -> subprocess.CompletedProcess[str]:
+    """flake8 on ``text`` read from stdin as ``path``, as an editor's flake8 runs it."""
+    return subprocess.run(
+        [str(BIN / "flake8"), "--select", "DOM", f"--stdin-display-name={path}", "-"],
+        input=text,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from support import BIN, FIXTURES, run_tool
+from support import FIXTURES, flake8_stdin, run_tool
 
 PARITY = FIXTURES / "parity"
 LOCATED = re.compile(r"^(?P<path>[\w./-]+):(?P<line>\d+):(?P<col>\d+): (?P<code>DOM\d{3}) ", re.MULTILINE)
@@ -36,17 +35,6 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     shutil.copytree(PARITY, root)
     return root
-
-
-def flake8_stdin(project: Path, path: str, text: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(BIN / "flake8"), "--select", "DOM", f"--stdin-display-name={path}", "-"],
-        input=text,
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def located(text: str) -> set[Located]:

@@ -16,11 +16,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from support import BIN, FIXTURES, run_tool
+from support import FIXTURES, flake8_stdin, run_tool
 
 PARITY = FIXTURES / "parity"
 UNPARSABLE = "app/runtime/generic.py"  # PEP 695: grimp's parser reads it, Python 3.11's does not
@@ -128,14 +127,7 @@ def test_flake8_on_the_files_reports_the_same(tree: Path):
 )
 def test_flake8_on_stdin_reports_the_same(tree: Path, path: str):
     source = (tree / path).read_text(encoding="utf-8")
-    completed = subprocess.run(
-        [str(BIN / "flake8"), "--select", "DOM", f"--stdin-display-name={path}", "-"],
-        input=source,
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    completed = flake8_stdin(tree, path, source)
     assert completed.stderr == ""
     assert located(completed.stdout) == {item for item in EXPECTED if item[0] == path}
 
@@ -146,14 +138,7 @@ def test_flake8_checks_the_unsaved_buffer_not_the_saved_file(tree: Path, tmp_pat
     path = "app/runtime/legacy.py"
     # An editor's buffer: a new forbidden import above the saved (baselined) one.
     buffer = "from app.shared import helpers\n" + (project / path).read_text(encoding="utf-8")
-    completed = subprocess.run(
-        [str(BIN / "flake8"), "--select", "DOM", f"--stdin-display-name={path}", "-"],
-        input=buffer,
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    completed = flake8_stdin(project, path, buffer)
     # The new chain is reported at the buffer's line 1; the recorded import, now on
     # line 2, stays baselined: the file on disk was not read.
     assert located(completed.stdout) == {(path, 1, 24, "DOM302")}, completed.stdout + completed.stderr
