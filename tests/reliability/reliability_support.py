@@ -5,6 +5,7 @@ the process itself matters: native crashes, file descriptors, hash seeds, races)
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import shutil
 import subprocess
@@ -72,7 +73,24 @@ def run(tool: str, *args: str, cwd: Path, env: dict[str, str] | None = None, tim
 
 
 def flake8(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
-    return run("flake8", "--select", "DOM,E9", "--jobs", "1", *args, cwd=cwd, env=env)
+    """flake8 with the plugin, one job: in this process (its own ``main``, the plugin
+    found through its entry point as the console script finds it), or in a subprocess
+    when ``env`` must reach it."""
+    argv = ["--select", "DOM,E9", "--jobs", "1", *args]
+    if env:
+        return run("flake8", *argv, cwd=cwd, env=env)
+    from flake8.main.cli import main
+
+    # flake8's formatter writes to ``sys.stdout.buffer``: a text stream over bytes.
+    written, errors = io.BytesIO(), io.StringIO()
+    stdout = io.TextIOWrapper(written, encoding="utf-8", newline="")
+    with contextlib.chdir(cwd), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(errors):
+        try:
+            status = main(argv)
+        except SystemExit as stop:  # a configuration the plugin refuses
+            status = stop.code if isinstance(stop.code, int) else 1
+        stdout.flush()
+    return Result(status, written.getvalue().decode("utf-8"), errors.getvalue())
 
 
 def lint_imports(*args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120) -> Result:

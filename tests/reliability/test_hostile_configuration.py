@@ -66,7 +66,7 @@ def assert_refused_everywhere(pytester, root, message: str) -> None:
     for entry in root.iterdir():
         target = pytester.path / entry.name
         (shutil.copytree if entry.is_dir() else shutil.copy)(entry, target)
-    tested = pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider")
+    tested = pytester.runpytest("--domain-fence", "-p", "no:cacheprovider")
     assert tested.ret == pytest.ExitCode.USAGE_ERROR
     assert tested.errlines == [f"ERROR: {message.replace(str(root), str(pytester.path))}", ""]
 
