@@ -3,6 +3,7 @@ the real console scripts run in subprocesses."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -41,7 +42,18 @@ def run(tool: str, *args: str, cwd: Path, env: dict[str, str] | None = None) -> 
 
 
 def domain_fence(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
-    return run("domain-fence", *args, cwd=cwd, env=env)
+    """``domain-fence ARGS`` from ``cwd``: in this process (click's runner; what the
+    console script adds, its signals, collector and exit at a traceback, is the
+    reliability tests' subject), or in a subprocess when ``env`` must reach it."""
+    if env:
+        return run("domain-fence", *args, cwd=cwd, env=env)
+    from click.testing import CliRunner
+
+    from domain_fence.integrations.cli import main
+
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return Result(result.exit_code, result.stdout, result.stderr)
 
 
 GIT_IDENTITY = (
