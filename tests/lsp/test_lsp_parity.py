@@ -63,7 +63,12 @@ CENSUS = (
     "    def step(self, episode_count, target):\n"
     "        self.current_episode = episode_count\n\n\n"
     "def episode_summary(value, ground_episode):  # noqa: DOM112\n"
-    "    return value\n"
+    "    return value\n\n\n"
+    "class Slotted:\n"
+    '    __slots__ = ("episode_total",)\n\n'
+    "    def follow(self, items):\n"
+    "        for self.episode in items:\n"
+    "            pass\n"
 )
 
 
@@ -84,13 +89,16 @@ def test_the_server_and_flake8_report_the_same_census(tmp_path: Path):
     found = Analysis(config).findings(path, CENSUS)
     reported = sorted(line.removeprefix("./") for line in flake8.stdout.splitlines())
     assert sorted(finding.describe() for finding in found) == reported
-    # the attributes, the parameter and the function named with the word; not ``model``,
-    # ``target`` or the parameter whose noqa comment silences it
-    assert sorted((finding.line, finding.code) for finding in found) == [
-        (2, "DOM111"),
-        (5, "DOM112"),
-        (6, "DOM111"),
-        (9, "DOM113"),
+    # the attributes (a slot and a loop's target too), the parameter and the function
+    # named with the word; not ``model``, ``target`` or the parameter whose noqa comment
+    # silences it
+    assert sorted((finding.line, finding.col, finding.code) for finding in found) == [
+        (2, 4, "DOM111"),
+        (5, 19, "DOM112"),
+        (6, 8, "DOM111"),
+        (9, 0, "DOM113"),
+        (14, 17, "DOM111"),
+        (17, 12, "DOM111"),
     ]
 
 

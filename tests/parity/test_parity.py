@@ -39,6 +39,10 @@ EXPECTED: set[Located] = {
     ("app/runtime/census.py", 2, 24, "DOM112"),
     ("app/runtime/census.py", 3, 9, "DOM111"),
     ("app/runtime/census.py", 10, 1, "DOM201"),
+    ("app/runtime/census.py", 15, 18, "DOM111"),  # a slot, at its string
+    ("app/runtime/census.py", 18, 28, "DOM111"),  # with ... as self.train_log
+    ("app/runtime/census.py", 20, 23, "DOM111"),  # setattr(self, "primary_target_id", ...)
+    ("app/runtime/census.py", 23, 15, "DOM112"),  # a parameter of a lambda bound at module level
     (UNPARSABLE, 1, 1, "DOM001"),
     (".domain-fence-baseline.json", 12, 1, "DOM002"),
 }

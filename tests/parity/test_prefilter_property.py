@@ -135,6 +135,7 @@ snippet = st.one_of(
     st.sampled_from(
         [
             "from typing import TypedDict\nTD = TypedDict('TD', {'epi' 'sode_id': int, 'lm_id': int})",
+            "class Slotted:\n    __slots__ = ('epi' 'sode_n',)\n    def f(self):\n        setattr(self, 'tar' 'get_id', 1)",
             "def broken(:",
             "# caf\u00e9",
         ]
@@ -228,6 +229,13 @@ EVENT = "from app.runtime.base import Event\n"
         runtime_d="def broken(:\n",
     )
 ).via("declarations spelled apart, a plural, a file that cannot be parsed")
+@example(
+    sources=project(
+        runtime_a="class Slotted:\n    __slots__ = ('epi' 'sode_n',)\n",
+        runtime_b="class Holder:\n    def f(self):\n        setattr(self, 'tar' 'get_id', 1)\n",
+        runtime_c="class Holder:\n    def f(self):\n        object.__setattr__(self, '\\x65pisode', 1)\n",
+    )
+).via("attributes named in strings spelled apart")
 @example(
     sources=project(
         runtime_a="def f(\uff45pisode): ...\n",

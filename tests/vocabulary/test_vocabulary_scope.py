@@ -133,6 +133,13 @@ def test_messages_name_the_declaration_the_word_and_the_replacement(index):
     assert findings["DOM113:census.runtime.dom113_definitions:Constraint.EvalConfig"].message == (
         "class Constraint.EvalConfig: experiment vocabulary 'eval'"
     )
+    # Declared without ``=``: a slot, and a lambda's parameter, the same shapes.
+    assert findings["DOM111:census.runtime.dom111_attributes:Slotted.episode_count"].message == (
+        "attribute Slotted.episode_count: experiment vocabulary 'episode'"
+    )
+    assert findings["DOM112:census.runtime.dom112_parameters:Schedule.on_step(eval_every)"].message == (
+        "parameter 'eval_every' of Schedule.on_step: experiment vocabulary 'eval'"
+    )
     assert all(len(f.message) <= 105 for f in findings.values())
 
 

@@ -164,7 +164,10 @@ _RULES = [
             "A runtime object that keeps `self.primary_target` or a class-level `epochs` holds "
             "experiment knowledge: it cannot run without an experiment to tell it what to expect. "
             "Reported when a vocabulary contract's `scope` includes `attributes`, once per class "
-            "and name, at the first assignment (class-level, or `self.<name> = ...` in a method)."
+            "and name, at the first assignment (class-level, or `self.<name> = ...` in a method); "
+            "a name no assignment declares, at its first other declaration: an entry of "
+            "`__slots__`, `for self.<name> in`, `with ... as self.<name>`, `self.<name> += ...`, "
+            'or `setattr(self, "<name>", ...)` with a literal name.'
         ),
         remedy=(
             "Move the state to the experiment, which may keep it beside the runtime object; "
@@ -181,7 +184,10 @@ _RULES = [
         rationale=(
             "A parameter such as `min_train_steps` makes every caller, and so the runtime's "
             "interface, speak about the experiment. Reported when a vocabulary contract's `scope` "
-            "includes `parameters`; keywords passed in calls (`np.pad(mode=...)`) are not parameters."
+            "includes `parameters`; keywords passed in calls (`np.pad(mode=...)`) are not parameters. "
+            "A lambda bound to a name in a module or class body (`scale = lambda epochs: ...`) "
+            "takes its parameters as a function or method of that name does; the parameters of "
+            "functions and lambdas inside a function body are local, as its variables are."
         ),
         remedy=(
             "Name the parameter for what the runtime does with it (`min_steps`), or let the "

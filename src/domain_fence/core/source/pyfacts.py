@@ -103,9 +103,11 @@ class ModuleFacts:
 class DefinitionFact:
     """A class, function or method defined outside any function body."""
 
-    kind: str  # "class", "function" or "method"
+    # "class", "function" or "method"; "lambda" for ``name = lambda ...:`` at module or
+    # class level, a definition for its parameters only (DOM112), not for its name
+    kind: str
     qualname: str  # "Outer.method"
-    name: Text  # at the ``class``/``def`` keyword (or the assignment of a functional class)
+    name: Text  # at the ``class``/``def`` keyword (or the assignment of a functional class, or a lambda's target)
     parameters: tuple[Text, ...] = ()  # every parameter of a function or method, in order
 
 
@@ -353,7 +355,11 @@ class _Walk:
         self.classes: list[tuple[ast.ClassDef, tuple[str, ...], tuple[AttributeFact, ...]]] = []
         self.calls: list[tuple[ast.Call, tuple[str, ...]]] = []
         self.definitions: list[DefinitionFact] = []
-        self.members: list[MemberFact] = []
+        self.members: list[MemberFact] = []  # declared by an assignment (or in the class body)
+        # Declared otherwise (``__slots__``, ``for self.x in``, ``with ... as self.x``,
+        # ``self.x += 1``, ``setattr(self, "x", v)``): a name's member where no assignment
+        # declares it, so that those already reported stay where they are.
+        self.other_members: list[MemberFact] = []
         self.stars: list[str] = []  # modules star-imported, once the bindings are known
         # ``local = call(...)`` and ``local.attribute = ...``, by scope (see ``constructed``)
         self.assigned_calls: list[tuple[tuple[str, ...], str, ast.expr]] = []  # (scope, local, callee)
@@ -388,18 +394,21 @@ class _Walk:
                 qualname = ".".join(inner)
                 self.definitions.append(DefinitionFact("class", qualname, _text(node, node.name)))
                 self.members += [MemberFact(qualname, a.name, True) for a in attributes]
+                self.other_members += [MemberFact(qualname, slot, True) for slot in _slots(node.body)]
                 inner_context = _Context(owner=qualname, type_checking=context.type_checking)
         elif type(node) is ast.FunctionDef or type(node) is ast.AsyncFunctionDef:
             inner = (*scope, node.name)
             inner_context = self.function(node, inner, context)
         elif type(node) is ast.Import or type(node) is ast.ImportFrom:
             self.import_statement(node, depth, context)
-        elif (type(node) is ast.Assign or type(node) is ast.AnnAssign) and context.receiver:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            owner = context.member_owner or ""  # set whenever receiver is
-            for target in targets:
-                for attribute in _receiver_attributes(target, context.receiver):
-                    self.members.append(MemberFact(owner, attribute, False))
+        elif context.receiver and type(node) in _DECLARING_MEMBERS:
+            self.receiver_members(node, context.receiver, context.member_owner or "")  # owner: set with receiver
+        elif (
+            not context.in_function
+            and (type(node) is ast.Assign or type(node) is ast.AnnAssign)
+            and type(node.value) is ast.Lambda
+        ):  # ``name = lambda ...:`` defines a function (a method in a class)
+            self.bound_lambda(node, node.value, scope)
         if type(node) in _ASSIGNING:
             self.local_assignment(node, scope)
         for name in node._fields:
@@ -442,6 +451,32 @@ class _Walk:
         if context.receiver and any(arg.arg == context.receiver for arg in _argument_nodes(node.args)):
             return _Context(True, None, None, None, context.type_checking)  # a nested function with its own ``self``
         return context
+
+    def bound_lambda(self, node: ast.Assign | ast.AnnAssign, value: ast.Lambda, scope: tuple[str, ...]) -> None:
+        """The parameters of ``name = lambda ...:`` outside a function body, as those of
+        a function (or a method) of that name."""
+        parameters = _parameters(value.args)
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            if type(target) is ast.Name:
+                name = _text(target, target.id)
+                self.definitions.append(DefinitionFact("lambda", ".".join((*scope, target.id)), name, parameters))
+
+    def receiver_members(self, node: ast.stmt, receiver: str, owner: str) -> None:
+        """The attributes of ``owner`` a statement of its method declares on ``receiver``."""
+        if type(node) is ast.Assign or type(node) is ast.AnnAssign:
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                self.members += [MemberFact(owner, a, False) for a in _receiver_attributes(target, receiver)]
+            return
+        if type(node) is ast.Expr:
+            named = _setattr_name(node.value, receiver)
+            self.other_members += [MemberFact(owner, named, False)] if named else []
+            return
+        if type(node) is ast.AugAssign or type(node) is ast.For or type(node) is ast.AsyncFor:
+            targets = [node.target]
+        else:  # ``with ... as self.x``
+            targets = [item.optional_vars for item in getattr(node, "items", ()) if item.optional_vars is not None]
+        for target in targets:
+            self.other_members += [MemberFact(owner, a, False) for a in _receiver_attributes(target, receiver)]
 
     def local_assignment(self, node: ast.stmt, scope: tuple[str, ...]) -> None:
         """Note ``local = call(...)`` and the locals whose attributes ``node`` assigns
@@ -534,12 +569,13 @@ class _Walk:
 
     def declarations(self) -> DeclarationFacts:
         first: dict[tuple[str, str], MemberFact] = {}
-        for member in sorted(self.members, key=lambda m: (m.name.line, m.name.col)):
-            first.setdefault((member.owner, member.name.text), member)
+        for members in (self.members, self.other_members):  # an assignment first, wherever it is
+            for member in sorted(members, key=_place):
+                first.setdefault((member.owner, member.name.text), member)
         return DeclarationFacts(
             module=self.module,
             definitions=tuple(sorted(self.definitions, key=lambda d: (d.name.line, d.name.col))),
-            members=tuple(first.values()),
+            members=tuple(sorted(first.values(), key=_place)),
         )
 
 
@@ -967,6 +1003,65 @@ def _decorator_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[st
 
 
 _ASSIGNING = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith})
+_DECLARING_MEMBERS = _ASSIGNING | {ast.Expr}  # in a method: ``self.x = ...`` and the like, ``setattr(self, ...)``
+
+
+def _place(member: MemberFact) -> tuple[int, int]:
+    return member.name.line, member.name.col
+
+
+def _slots(body: list[ast.stmt]) -> Iterator[Text]:
+    """The names ``__slots__`` lists in a class body (as ``_attributes`` reads it, in
+    ``if`` branches too): a string, or strings in a tuple, list or set display, or the
+    keys of a dict display (``{"name": "its docstring"}``); ``__dict__`` and
+    ``__weakref__`` are no attributes of their own."""
+    pending = list(reversed(body))
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.If):
+            pending += reversed(statement.body + statement.orelse)
+            continue
+        target, value = _simple_assignment(statement)
+        if target != "__slots__" or value is None:
+            continue
+        if isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+            elements = value.elts
+        elif isinstance(value, ast.Dict):
+            elements = [key for key in value.keys if key is not None]
+        else:
+            elements = [value]
+        for element in elements:
+            if isinstance(element, ast.Constant) and isinstance(element.value, str) and not _is_dunder(element.value):
+                yield _text(element, element.value)
+
+
+def _setattr_name(call: ast.expr, receiver: str) -> Text | None:
+    """The literal name ``setattr(self, "x", v)``, ``object.__setattr__(self, "x", v)``
+    or ``super().__setattr__("x", v)`` sets on ``receiver`` (at its string)."""
+    if type(call) is not ast.Call or len(call.args) < 2 or call.keywords:
+        return None
+    function, (first, second, *rest) = call.func, call.args
+    if (isinstance(function, ast.Name) and function.id == "setattr") or _setattr_through(function) == "object":
+        on_receiver, name = isinstance(first, ast.Name) and first.id == receiver and len(rest) == 1, second
+    elif _setattr_through(function) == "super()":  # bound to the receiver already
+        on_receiver, name = not rest, first
+    else:
+        return None
+    if on_receiver and isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier():
+        return _text(name, name.value)
+    return None
+
+
+def _setattr_through(function: ast.expr) -> str | None:
+    """``"object"`` for ``object.__setattr__``, ``"super()"`` for ``super().__setattr__``."""
+    if not (isinstance(function, ast.Attribute) and function.attr == "__setattr__"):
+        return None
+    value = function.value
+    if isinstance(value, ast.Name) and value.id == "object":
+        return "object"
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super":
+        return "super()"
+    return None
 
 
 def _attribute_holders(target: ast.expr) -> Iterator[str]:

@@ -88,7 +88,12 @@ def _candidates(
                     fingerprints.located("DOM112", module, f"{definition.qualname}({parameter.text})"),
                     {"name": parameter.text, "owner": definition.qualname},
                 )
-        if DEFINITIONS in scope and definition.name not in event_names and may_match(definition.name.text):
+        if (
+            DEFINITIONS in scope
+            and definition.kind != "lambda"  # ``name = lambda ...:`` is a definition for its parameters only
+            and definition.name not in event_names
+            and may_match(definition.name.text)
+        ):
             yield Declared(
                 "DOM113",
                 definition.name,

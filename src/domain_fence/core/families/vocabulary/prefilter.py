@@ -13,8 +13,9 @@ one on generated projects):
 - **declarations** (``attributes``, ``parameters``, ``definitions``): an identifier
   that has a configured word among its words contains, ignoring case, the entry's first
   word or a plural folded to it (:func:`~.words.spelled_within`); a field named in a
-  string (``TypedDict("X", {"episode": int})``) may be escaped or split across literals,
-  so a file that names a functional class factory is read;
+  string (``TypedDict("X", {"episode": int})``, ``__slots__ = ("episode",)``,
+  ``setattr(self, "episode", n)``) may be escaped or split across literals, so a file
+  that names a functional class factory, ``__slots__`` or ``setattr`` is read;
 - **events** (DOM101-DOM105): a module that defines an event class, constructs one or
   calls an emit function names it, by a name that resolution follows to it. Following a
   name from a module to a definition goes from the name written to the one each import
@@ -75,6 +76,9 @@ def _mentions(pattern: re.Pattern[bytes] | None, data: bytes) -> bool:
 
 _FACTORY_NAMES = tuple(name.encode() for name in FUNCTIONAL_CLASS_FACTORIES)
 _FACTORIES = _words_pattern(FUNCTIONAL_CLASS_FACTORIES)
+# What declares an attribute named in a string besides a factory: ``__slots__``, and
+# ``setattr`` (also within ``__setattr__``), wherever they are (a superset is sound).
+_NAMING_IN_STRINGS = (b"__slots__", b"setattr")
 
 
 def declaration_spellings(vocabulary: Vocabulary) -> tuple[bytes, ...]:
@@ -84,8 +88,11 @@ def declaration_spellings(vocabulary: Vocabulary) -> tuple[bytes, ...]:
 
 def may_declare(spellings: tuple[bytes, ...], data: bytes) -> bool:
     """Whether ``data`` may declare a name with a word of ``spellings`` (see the module
-    docstring: not ASCII, a functional class factory, or a spelling, ignoring case)."""
+    docstring: not ASCII, a functional class factory, ``__slots__`` or ``setattr``, or a
+    spelling, ignoring case)."""
     if not data.isascii() or (any(name in data for name in _FACTORY_NAMES) and _mentions(_FACTORIES, data)):
+        return True
+    if any(name in data for name in _NAMING_IN_STRINGS):
         return True
     lowered = data.lower()
     return any(spelling in lowered for spelling in spellings)
