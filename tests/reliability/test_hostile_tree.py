@@ -38,14 +38,15 @@ def dom001(path: str, reason: str, line: int = 1) -> str:
 
 
 def pytest_run(pytester, root: Path):
-    """``pytest --domain-fence`` over a copy of ``root`` (symbolic links kept)."""
+    """``pytest --domain-fence`` over a copy of ``root`` (symbolic links kept), in this
+    process (a tree holding special files is tested in a subprocess, below)."""
     for entry in root.iterdir():
         target = pytester.path / entry.name
         if entry.is_dir() and not entry.is_symlink():
             shutil.copytree(entry, target, symlinks=True)
         else:
             shutil.copy(entry, target, follow_symlinks=False)
-    return pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider", "-rf", timeout=120)
+    return pytester.runpytest("--domain-fence", "-p", "no:cacheprovider", "-rf")
 
 
 # -- a namespace directory inside a package ------------------------------------------------
