@@ -60,7 +60,7 @@ def test_a_namespace_directory_inside_a_package_is_reported_everywhere(pytester,
     root = project(tmp_path, {file: STATS})
     finding = dom001(file, NAMESPACE)
     # boundary, vocabulary and placement each say so (layers is import-linter's own).
-    assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n" * 3, "")
+    assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n", "")
     recorded = cli("baseline", cwd=root)
     assert recorded.status == 0
     assert recorded.lines[-1] == f"not recorded, fix it (no baseline accepts DOM001): {file}: skipped: {NAMESPACE}"
@@ -106,7 +106,7 @@ def test_an_unreadable_directory_is_reported_everywhere(locked):
     finding = dom001("app/runtime/locked", "cannot read directory: Permission denied")
     # The graph cannot be built without it: boundary and layers are not run.
     checked = run_as_user(str(BIN / "domain-fence"), "check", "--quiet", "--no-cache", cwd=root)
-    assert checked == Result(1, f"{finding}\n" * 4, "")
+    assert checked == Result(1, f"{finding}\n", "")
     recorded = run_as_user(str(BIN / "domain-fence"), "baseline", "--no-cache", cwd=root)
     assert recorded == Result(
         2,
@@ -213,7 +213,7 @@ def test_a_py_that_is_no_regular_file_is_never_read(pytester, tmp_path, kind):
     special_file(root, kind)
     finding = dom001("app/runtime/special.py", SPECIAL)
     checked = run("domain-fence", "check", "--quiet", cwd=root, timeout=60)
-    assert checked == Result(1, f"{finding}\n" * 4, "")
+    assert checked == Result(1, f"{finding}\n", "")
     assert run("domain-fence", "baseline", cwd=root, timeout=60) == Result(
         2,
         "",
@@ -231,7 +231,7 @@ def test_a_fifo_in_a_namespace_directory_is_never_read(tmp_path):
     root = project(tmp_path)
     special_file(root, "fifo in a namespace directory")
     finding = dom001("app/runtime/ns/special.py", NAMESPACE)
-    assert run("domain-fence", "check", "--quiet", cwd=root, timeout=60) == Result(1, f"{finding}\n" * 3, "")
+    assert run("domain-fence", "check", "--quiet", cwd=root, timeout=60) == Result(1, f"{finding}\n", "")
     linted = run("flake8", "--select", "DOM", "--jobs", "1", "app", cwd=root, timeout=60)
     reason = f"app/runtime/ns/special.py: {NAMESPACE}"
     assert linted == Result(1, dom001("app/runtime/__init__.py", reason) + "\n", "")
@@ -254,7 +254,7 @@ def test_a_file_above_the_size_limit_is_not_read(tmp_path):
     reason = "larger than 1000 bytes (see DOMAIN_FENCE_MAX_FILE_SIZE)"
     environment = {"DOMAIN_FENCE_MAX_FILE_SIZE": "1000"}
     finding = dom001("app/runtime/big.py", reason)
-    assert run("domain-fence", "check", "--quiet", cwd=root, env=environment) == Result(1, f"{finding}\n" * 4, "")
+    assert run("domain-fence", "check", "--quiet", cwd=root, env=environment) == Result(1, f"{finding}\n", "")
     assert flake8("app", cwd=root, env=environment) == Result(
         1, dom001("app/runtime/__init__.py", f"app/runtime/big.py: {reason}") + "\n", ""
     )
@@ -281,7 +281,7 @@ def test_a_module_shadowed_by_a_package_is_reported_not_blamed_on_the_package(py
     )
     finding = dom001("app/runtime/lm.py", SHADOWED)
     # Never "lm/__init__.py:2" for an import that lives in lm.py.
-    assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n" * 4, "")
+    assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n", "")
     assert flake8("app", cwd=root) == Result(1, finding + "\n", "")
     linted = lint_imports(cwd=root)
     assert linted.status == 1 and finding in linted.stdout.replace("\n", "")

@@ -102,7 +102,14 @@ class Report:
 
     @property
     def failing(self) -> tuple[Finding, ...]:
-        return tuple(sorted((f for result in self.contracts for f in result.failing), key=FINDING_ORDER))
+        """What fails, over every contract, sorted: a finding several contracts report
+        alike (a file none can read is each one's DOM001) once, as flake8 and the editor
+        show it."""
+        distinct: dict[tuple[str, int, int, str, str], Finding] = {}
+        for result in self.contracts:
+            for f in result.failing:
+                distinct.setdefault((f.path, f.line, f.col, f.code, f.message), f)
+        return tuple(sorted(distinct.values(), key=FINDING_ORDER))
 
     def summary(self) -> Summary:
         kept = sum(result.kept for result in self.contracts)
