@@ -460,3 +460,83 @@ def test_what_a_traced_keyword_is_derived_from_does_not_depend_on_the_callees_tr
         traced = callee_names(callees)
         assert part.sinks == tuple(s for s in whole.sinks if s.kind != KEYWORD or traced_callee(traced, s.target))
         assert all(part.returns[q] == whole.returns[q] for q in part.returns.keys() & whole.returns.keys())
+
+
+# What a construction other than a call of the class by name builds is known only where
+# nothing else can be bound to the name it goes through.
+CONSTRUCTIONS = """
+from pkg.events import Sensed
+
+KIND = "EpisodeEnd"
+
+
+class Built(Sensed):
+    @classmethod
+    def known(cls, n):
+        return cls(label=n.target)
+
+    @classmethod
+    def rebound(cls, n):
+        cls = n.kind
+        return cls(label=n.target)
+
+    def nested(self, n):
+        def inner(self):
+            return type(self)(label=n.target)
+
+        return lambda: self.__class__(label=n.target)
+
+    def closure(self, n):
+        return lambda: type(self)(label=n.target)
+
+
+def locals_(n, flag, given):
+    made = Sensed(lm_id=1)
+    if flag:
+        made = Sensed.model_construct(lm_id=2)
+    made.model_copy(update={"label": n.target})
+    other = Sensed()
+    for other in n.items:
+        pass
+    other.model_copy(update={"label": n.target})
+    given.model_copy(update={"label": n.target})
+
+
+def outer(n):
+    made = Sensed()
+
+    def inner():
+        nonlocal made
+        made = n
+    return made.model_copy(update={"label": n.target})
+
+
+def kinds(KIND_NAME):
+    return Sensed(kind=KIND, other=KIND_NAME)
+"""
+
+
+def test_constructions_are_known_where_nothing_else_can_be_bound_to_the_name():
+    found = facts(CONSTRUCTIONS)
+    built = [(c.scope, c.form, c.built) for c in found.names.constructions]
+    assert built == [
+        ("Built.known", "cls", "pkg.learner.Built"),
+        ("Built.closure", "type(self)", "pkg.learner.Built"),
+        ("locals_", "model_construct", "pkg.events.Sensed"),
+        ("locals_", "model_copy", "pkg.events.Sensed"),
+    ]
+    # The same, as the flow facts' keyword sinks of the class, with the form (a
+    # constant value is derived from nothing: no sink).
+    sinks = [(s.scope, s.form, s.target) for s in found.flows.sinks if s.form]
+    assert sinks == [item for item in built if item[1] != "model_construct"]
+    (kinds,) = [c for c in found.names.calls if c.scope == "kinds"]
+    assert kinds.constants == ((0, "KIND", pyfacts.Text("EpisodeEnd", 49, 23)),) and not kinds.strings
+
+
+def test_a_kind_constant_bound_again_anywhere_is_no_constant():
+    shadowed = facts("KIND = 'EpisodeEnd'\n\n\ndef f():\n    return E(kind=KIND)\n\n\ndef g(KIND):\n    pass\n")
+    assert [c.constants for c in shadowed.names.calls] == [()]
+    starred = facts("from pkg import *\nKIND = 'EpisodeEnd'\nE(kind=KIND)\n")
+    assert [c.constants for c in starred.names.calls] == [()]
+    shadowed_type = facts("type = 3\n\n\nclass E(B):\n    def f(self):\n        return type(self)(a=1)\n")
+    assert not shadowed_type.names.constructions

@@ -55,12 +55,19 @@ IMPORTS = [
     "import app.runtime.base as alias",
     "from app.runtime import base",
     "from app.shared import util",
+    "import functools",
     *(f"from app.runtime.{m} import Sub_{m} as Renamed" for m in MODULES),
     *(f"from app.runtime.{m} import helper" for m in MODULES),
     *(f"from app.runtime.{m} import *" for m in MODULES),
 ]
 
 field_name = st.sampled_from(["label", "lm_id", "count"])
+# Events built other than by calling the class by name (pyfacts.ConstructionFact).
+CONSTRUCTIONS = [
+    "{callee}.model_construct({name}={value})",
+    '{callee}.model_validate({{"{name}": {value}}})',
+    "functools.partial({callee}, {name}={value})",
+]
 value = st.sampled_from(VALUES)
 snippet = st.one_of(
     st.sampled_from(IMPORTS),
@@ -82,6 +89,25 @@ snippet = st.one_of(
             f"def assemble(self, episode):\n    made = {callee}()\n    made.{name} = {value}\n    return made"
         ),
         st.sampled_from(CALLEES),
+        field_name,
+        value,
+    ),
+    st.builds(
+        lambda construction, callee, name, value: (
+            f"def built(self, episode):\n    return {construction.format(callee=callee, name=name, value=value)}"
+        ),
+        st.sampled_from(CONSTRUCTIONS),
+        st.sampled_from(CALLEES),
+        field_name,
+        value,
+    ),
+    st.builds(
+        lambda module, base, name, value: (
+            f"class Sub_{module}({base}):\n    @classmethod\n    def make(cls, episode):\n"
+            f"        return cls({name}={value})"
+        ),
+        st.sampled_from(MODULES),
+        st.sampled_from(BASES),
         field_name,
         value,
     ),
@@ -149,13 +175,15 @@ def test_the_generated_projects_reach_every_kind_of_sink(tmp_path: Path):
             "def assemble(self, episode):\n    made = alias.Event()\n    made.label = self.primary_target\n",
             "c": "from app.shared import util\nfrom app.runtime.a import Sub_a as Renamed\n"
             "def build(self, episode):\n    return Renamed(count=util.get_episode(self))\n"
-            "def send(self, episode):\n    telemetry.emit_event(label=self.primary_target)\n",
+            "def send(self, episode):\n    telemetry.emit_event(label=self.primary_target)\n"
+            "def built(self, episode):\n    return Renamed.model_construct(count=self.primary_target)\n",
         },
     )
     found = [(path, code) for path, _, _, code, _ in findings(tmp_path) if code == "DOM105"]
     assert found == [
         ("app/runtime/a.py", "DOM105"),
         ("app/runtime/b.py", "DOM105"),
+        ("app/runtime/c.py", "DOM105"),
         ("app/runtime/c.py", "DOM105"),
         ("app/runtime/c.py", "DOM105"),
     ]

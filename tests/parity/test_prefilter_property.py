@@ -145,6 +145,14 @@ snippet = st.one_of(
     st.builds("class {}:\n    {} = 1".format, names, identifiers),
     st.builds("class Tele:\n    class {}:\n        {}: int = 0".format, names, identifiers),
     st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}({k}=1)", referred, identifiers),
+    # built other than by calling the class by name (pyfacts.ConstructionFact)
+    st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}.model_validate({{'{k}': 1}})", referred, identifiers),
+    st.builds(
+        lambda r, n, k: f"{r[1]}\nclass {n}({r[0]}):\n    @classmethod\n    def make(cls):\n        return cls({k}=1)",
+        referred,
+        names,
+        identifiers,
+    ),
     st.builds(lambda r, k: f"{r[1]}\ndef g(o):\n    return {r[0]}(label=o.{k})", referred, identifiers),
     st.builds("def f({}): ...".format, identifiers),
     st.builds("class Holder:\n    def __init__(self):\n        self.{} = 1".format, identifiers),

@@ -98,6 +98,19 @@ def test_messages_name_the_keyword_the_event_and_the_chain(index):
     emitted = findings["DOM105:leaks.runtime.learner:Learner.emit_function:telemetry.emit_event(label)<-primary_target"]
     assert emitted.message.startswith("value of 'label' emitted by telemetry.emit_event comes from")
     assert findings["DOM105:leaks.runtime.learner:Learner.set_after_construction:Recognized.label<-primary_target"]
+    # Built other than by calling the class by name: the form is in the fingerprint and the message.
+    validated = findings[
+        "DOM105:leaks.runtime.constructions:Learner.validated:Recognized[model_validate](label)<-primary_target"
+    ]
+    assert validated.message == (
+        "value of 'label' constructing Recognized (model_validate) comes from self.primary_target (l.39): "
+        "experiment vocabulary 'primary target'"
+    )
+    assert {
+        "DOM105:leaks.runtime.constructions:Sensed.from_learner:Sensed[cls](label)<-primary_target",
+        "DOM105:leaks.runtime.constructions:Learner.copied:Recognized[model_copy](object_id)<-primary_target",
+        "DOM105:leaks.runtime.constructions:Learner.partially:Recognized[partial](object_id)<-primary_target",
+    } <= findings.keys()
     inherited = findings[
         "DOM105:leaks.runtime.overrides:Child.report:Recognized(object_id)<-super().summary().primary_target"
     ]

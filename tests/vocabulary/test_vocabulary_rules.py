@@ -92,6 +92,14 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     )
     keyword = findings["DOM104:vocab.runtime.dom104_keywords:step:Matches(episode)"]
     assert keyword.message == "keyword 'episode' constructing Matches: experiment vocabulary 'episode'"
+    # Built other than by calling the class by name: the message says how.
+    validated = findings["DOM104:vocab.runtime.constructions:build:Sensed[model_validate](ground_truth)"]
+    assert validated.message == (
+        "keyword 'ground_truth' constructing Sensed (model_validate): experiment vocabulary 'ground truth'"
+    )
+    assert validated.symbol == "vocab.runtime.constructions.Sensed(ground_truth)"
+    constant = findings["DOM103:vocab.runtime.constructions:kinds:RuntimeEvent(kind=KIND_NAME)"]
+    assert constant.message == "event kind 'EpisodeEnd' (from KIND_NAME): experiment vocabulary 'episode'"
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
@@ -109,6 +117,20 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.dom103_constructed_kinds:<module>:RuntimeEvent(kind='epoch_finished')",
         "DOM104:vocab.runtime.dom104_keywords:Learner.step:Matches(primaryTarget)",
         "DOM104:vocab.runtime.dom104_keywords:<module>:Matches(ground_truth)",
+        # Built other than by calling the class by name: the form names it too.
+        "DOM104:vocab.runtime.constructions:build:Sensed[model_construct](episode)",
+        "DOM104:vocab.runtime.constructions:build:Sensed[model_validate](epoch)",
+        "DOM104:vocab.runtime.constructions:build:Sensed[model_copy](epoch)",
+        "DOM104:vocab.runtime.constructions:build:Matches[replace](episode)",
+        "DOM104:vocab.runtime.constructions:build:Matches[partial](episode)",
+        "DOM104:vocab.runtime.constructions:Sensed.create:Sensed[cls](episode)",
+        "DOM104:vocab.runtime.constructions:Sensed.create:Sensed[cls.model_construct](epoch)",
+        "DOM104:vocab.runtime.constructions:Sensed.again:Sensed[type(self)](epoch)",
+        "DOM104:vocab.runtime.constructions:Sensed.again:Sensed[self.__class__](episode)",
+        # A kind given as a module-level constant: by the constant's name.
+        "DOM103:vocab.runtime.constructions:kinds:RuntimeEvent(kind=KIND_NAME)",
+        "DOM103:vocab.runtime.constructions:kinds:Sensed[model_construct](kind='post_episode')",
+        "DOM103:vocab.runtime.constructions:Kinded.finished:Kinded[cls](kind=KIND_NAME)",
     } <= fingerprints
 
 

@@ -97,8 +97,10 @@ _RULES = [
             "Kind strings are how subscribers route events; a kind such as `post_episode` makes "
             "every subscriber depend on the experiment's life cycle. A kind is read where the "
             "event class sets it and where runtime code gives it when constructing an event "
-            '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`): a literal string, or the '
-            "literal parts of an f-string or of strings joined with `+`."
+            '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`, or in any construction '
+            "DOM104 reads): a literal string, the literal parts of an f-string or of strings "
+            "joined with `+`, or a module-level constant holding one (`kind=KIND_NAME` after "
+            '`KIND_NAME = "EpisodeEnd"`) that the module binds nowhere else.'
         ),
         remedy="Name the kind after what happened in the runtime (`object_recognized`).",
         example='class Done(TelemetryEvent):\n    KIND = "post_episode"',
@@ -113,7 +115,13 @@ _RULES = [
             "Passing `episode=` when building an event smuggles experiment state into the "
             "runtime even when the event class itself accepts arbitrary keywords. A keyword "
             'unpacked from a dict display or a `dict(...)` call (`**{"episode": n}`, '
-            "`**dict(episode=n)`) is named all the same; the keys of any other mapping are not known."
+            "`**dict(episode=n)`) is named all the same; the keys of any other mapping are not known. "
+            "An event is constructed by a call of its class, and by "
+            "`Event.model_construct(...)`, `Event.model_validate({...})`, `functools.partial(Event, ...)`, "
+            "`cls(...)` in a class method of an event class and `type(self)(...)` or "
+            "`self.__class__(...)` in one of its methods, and by `x.model_copy(update={...})` or "
+            "`dataclasses.replace(x, ...)` where `x` is known to be an event (the method's `self`, or "
+            "a local variable only ever assigned a construction of one event class)."
         ),
         remedy="Do not pass experiment state from runtime code; the experiment adds it downstream.",
         example="telemetry.emit(MatchEvent(lm_id=1, episode=self.episode))",
@@ -128,8 +136,9 @@ _RULES = [
             "The runtime should only emit what it is allowed to know; an event carrying "
             "experiment data means the runtime was given experiment data, however innocent "
             "the field's name (`object_id=self.primary_target`). The value of each keyword "
-            "that constructs an event or is passed to a configured `emit_functions` "
-            "callee (written out, or unpacked from a dict display or a `dict(...)` call), "
+            "that constructs an event (in any construction DOM104 reads) or is passed to a "
+            "configured `emit_functions` callee (written out, or unpacked from a dict display "
+            "or a `dict(...)` call), "
             "of each attribute set on a constructed event, and of each field "
             "default, `__post_init__` assignment and validator of a runtime event is traced "
             "to the names, attributes, subscript keys and callees it is computed from: "

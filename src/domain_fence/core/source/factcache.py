@@ -441,6 +441,7 @@ _FACT_CLASSES = {
         "AttributeFact",
         "ClassFact",
         "CallFact",
+        "ConstructionFact",
         "ModuleFacts",
         "DefinitionFact",
         "MemberFact",

@@ -42,7 +42,7 @@ import builtins
 import sys
 import threading
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -102,12 +102,17 @@ class Sink(NamedTuple):
     """A value going into a keyword, an attribute or a field, and its sources."""
 
     kind: str  # KEYWORD, ATTRIBUTE or FIELD
-    target: str  # the callee (KEYWORD), the callee that built the object (ATTRIBUTE), the class qualname (FIELD)
+    # the callee (KEYWORD), the callee that built the object (ATTRIBUTE), the class
+    # qualname (FIELD); the class built, for a KEYWORD of a construction (``form``)
+    target: str
     scope: str  # qualname of the enclosing function or class, or MODULE_SCOPE
     name: str  # the keyword, attribute or field
     line: int
     col: int
     sources: tuple[Source, ...]  # sorted by line
+    # A field named by a construction other than a call of the class by name
+    # (``X.model_construct(name=...)``, ``cls(name=...)``: see pyfacts.ConstructionFact)
+    form: str = ""
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,7 @@ def module_flows(
     every_return: bool = False,
     callees: tuple[str, ...] = ALL_CALLEES,
     walrus_scopes: Iterable[str] = (),
+    constructions: Mapping[ast.Call, tuple[str, str]] | None = None,
 ) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
     to through the module's imports; ``keyword_calls`` are the calls with keywords and
@@ -197,19 +203,31 @@ def module_flows(
     derived from does not depend on which other calls are traced: which calls are
     traced decides which functions are interpreted and which keyword sinks are kept,
     but a function interpreted is sliced as if every call were (any call with keywords
-    may assign a variable, ``f(x=(label := ...))``, or read one that matters)."""
+    may assign a variable, ``f(x=(label := ...))``, or read one that matters).
+
+    ``constructions`` are the calls that build an instance of a class other than by
+    calling it by name, with their form and the class, as the module's facts find
+    them (pyfacts.ConstructionFact): the fields they name are keyword sinks of that
+    class, traced when the class's name is among ``callees``."""
     callees = callee_names(callees)
+    constructions = constructions or {}
     every: dict[str, list[ast.Call]] = {}
     traced: dict[str, list[ast.Call]] = {}
     for call, scope in keyword_calls:
         every.setdefault(scope, []).append(call)
         if callees != ALL_CALLEES:
             reference = _dotted(call.func)
-            if reference is None or not traced_callee(callees, resolve(reference)):
+            built = constructions.get(call)
+            if not (
+                (reference is not None and traced_callee(callees, resolve(reference)))
+                or (built is not None and traced_callee(callees, built[1]))
+            ):
                 continue
         traced.setdefault(scope, []).append(call)
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    collector = _Collector(module, resolve, functions, every, traced, other_sink_scopes, walrus_scopes, callees)
+    collector = _Collector(
+        module, resolve, functions, every, traced, other_sink_scopes, walrus_scopes, callees, constructions
+    )
     top = _Frame(collector, ())
     with _room_to_nest():
         for statement in tree.body:
@@ -268,6 +286,26 @@ def unpacked_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword
     return []
 
 
+def construction_keywords(call: ast.Call, form: str) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+    """The fields a construction of ``form`` (pyfacts.ConstructionFact) names: each name,
+    where it is written and its value. ``model_validate`` names them in the mapping it
+    is given, ``model_copy`` in its ``update`` mapping (a dict display or a ``dict(...)``
+    call, as ``**`` unpacks them: :func:`unpacked_keywords`); the other forms as
+    keywords, written out or unpacked (``model_construct``'s ``_fields_set`` is none)."""
+    method = form.rpartition(".")[2]
+    if method == "model_validate":
+        return unpacked_keywords(call.args[0]) if call.args else []
+    if method == "model_copy":
+        return [entry for k in call.keywords if k.arg == "update" for entry in unpacked_keywords(k.value)]
+    found: list[tuple[str, ast.expr | ast.keyword, ast.expr]] = []
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            found += unpacked_keywords(keyword.value)
+        elif not (method == "model_construct" and keyword.arg == "_fields_set"):
+            found.append((keyword.arg, keyword, keyword.value))
+    return found
+
+
 def _inside_quotes(key: ast.Constant) -> ast.expr:
     """Where a string key's name is written: past its opening quote when it is a plain
     one-line literal ("episode"), else at the literal."""
@@ -299,8 +337,10 @@ class _Collector:
         other_sink_scopes: Iterable[str],
         walrus_scopes: Iterable[str] = (),
         callees: tuple[str, ...] = ALL_CALLEES,
+        constructions: Mapping[ast.Call, tuple[str, str]] | None = None,
     ) -> None:
         self.module = module
+        self.constructions = constructions or {}  # call -> (form, class built): see module_flows
         self.walrus_scopes = frozenset(walrus_scopes)
         self.callees = callees
         self.keyword_calls = keyword_calls  # scope -> its calls with keywords
@@ -313,19 +353,21 @@ class _Collector:
         self.resolve = resolve
         self.functions = functions  # module-level functions: a call to one is resolved to this module
         # A loop body runs more than once: one sink per place, with what every pass found.
-        self.sinks: dict[tuple[str, str, str, str, int, int], set[_Raw]] = {}
+        self.sinks: dict[tuple[str, str, str, str, int, int, str], set[_Raw]] = {}
         self.returns: dict[str, tuple[Source, ...]] = {}
         self.nesting = 0  # expressions and blocks the frames are inside (see MAX_NESTING)
         # qualname -> (definition, receiver) of each: return values traced when wanted
         self.untraced: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str | None]]] = {}
 
-    def sink(self, kind: str, target: str, scope: str, name: str, node: _Positioned, sources: Sources) -> None:
+    def sink(
+        self, kind: str, target: str, scope: str, name: str, node: _Positioned, sources: Sources, form: str = ""
+    ) -> None:
         # A keyword of a call not traced may be met in a statement interpreted for
         # another: its value was not followed, so it is no sink.
         if kind == KEYWORD and self.callees != ALL_CALLEES and not traced_callee(self.callees, target):
             return
         if sources and target:
-            key = (kind, _intern(target), _intern(scope), _intern(name), node.lineno, node.col_offset)
+            key = (kind, _intern(target), _intern(scope), _intern(name), node.lineno, node.col_offset, form)
             self.sinks.setdefault(key, set()).update(sources)
 
     def callee(self, reference: str, resolved: str, owner: str | None, receiver: str | None) -> str:
@@ -340,8 +382,11 @@ class _Collector:
         return resolved
 
     def facts(self, every_return: bool) -> FlowFacts:
-        sinks = [Sink(*key, _compact(sources)) for key, sources in self.sinks.items()]
-        sinks.sort(key=lambda s: (s.line, s.col, s.kind, s.name, s.target, s.scope))
+        sinks = [
+            Sink(kind, target, scope, name, line, col, _compact(sources), form)
+            for (kind, target, scope, name, line, col, form), sources in self.sinks.items()
+        ]
+        sinks.sort(key=lambda s: (s.line, s.col, s.kind, s.name, s.target, s.scope, s.form))
         if every_return:
             wanted: Iterable[str] = self.untraced
         else:  # the helpers of this module a sink's value calls, as the check looks them up
@@ -764,6 +809,11 @@ class _Frame:
             elif resolved:
                 for name, where, value in unpacked_keywords(keyword.value):
                     self.collector.sink(KEYWORD, resolved, self.qualname, name, where, self.value(value))
+        construction = self.collector.constructions.get(node)
+        if construction is not None:  # the fields it names are the class's keywords
+            form, built = construction
+            for name, where, value in construction_keywords(node, form):
+                self.collector.sink(KEYWORD, built, self.qualname, name, where, self.value(value), form)
         if isinstance(func, ast.Attribute) and func.attr in _MUTATORS and isinstance(func.value, ast.Name):
             self.into(func.value, frozenset().union(*arguments) if arguments else _EMPTY)
         self.last_call = (node, resolved)
@@ -964,6 +1014,10 @@ class _Slice:
     def __init__(self, calls: list[ast.Call], shape: _Shape, receiver: str | None) -> None:
         self.calls = sorted((c.lineno, c.col_offset) for c in calls)
         seeds: list[ast.expr] = [k.value for c in calls for k in c.keywords] + shape.set_values
+        # ``X.model_validate({...})``: the mapping names fields (see construction_keywords)
+        seeds += [
+            c.args[0] for c in calls if c.args and type(c.func) is ast.Attribute and c.func.attr == "model_validate"
+        ]
         names: set[str] = set()
         pending = [*shape.holders, *(n for seed in seeds for n in _names_read(seed))]
         while pending:

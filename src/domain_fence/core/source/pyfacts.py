@@ -24,7 +24,13 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from domain_fence.core.source.flow import ALL_CALLEES, FlowFacts, module_flows, unpacked_keywords
+from domain_fence.core.source.flow import (
+    ALL_CALLEES,
+    FlowFacts,
+    construction_keywords,
+    module_flows,
+    unpacked_keywords,
+)
 from domain_fence.core.source.modules import resolve_relative
 from domain_fence.core.source.reading import Unreadable
 
@@ -74,6 +80,27 @@ class CallFact:
     # (``kind="post_episode"``): a kind set at construction (DOM103). Only literals are
     # kept, as every call of every file has these facts.
     strings: tuple[tuple[int, Text], ...] = ()
+    # (position, the constant's name, its string where the keyword's value names it) for
+    # each keyword given a module-level string constant (``kind=KIND`` after
+    # ``KIND = "post_episode"``; see :meth:`_Resolver.string_constant`).
+    constants: tuple[tuple[int, str, Text], ...] = ()
+
+
+@dataclass(frozen=True)
+class ConstructionFact:
+    """A call that builds an instance of a class other than by calling the class by
+    name, and the fields it names: ``X.model_construct(a=1)``, ``X.model_validate({"a":
+    1})``, ``partial(X, a=1)``, ``cls(a=1)`` in a class method, ``type(self)(a=1)`` and
+    ``self.__class__(a=1)`` in a method, ``x.model_copy(update={"a": 1})`` and
+    ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X (see
+    :class:`_Constructions`). Whether X is an event is the check's question."""
+
+    built: str  # the class, resolved through this module's imports (``module.Class`` for a method's own)
+    form: str  # how: "model_construct", "cls.model_validate", "partial", "type(self)", ...; fingerprints name it
+    scope: str  # as CallFact's
+    keywords: tuple[Text, ...]  # the fields named, as CallFact's keywords
+    strings: tuple[tuple[int, Text], ...] = ()  # as CallFact's
+    constants: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
 
 
 @dataclass(frozen=True)
@@ -90,6 +117,7 @@ class ModuleFacts:
     # Callees of calls assigned to a local whose attribute the same scope sets
     # (``event = Recognized()`` then ``event.label = ...``), resolved like ``calls``.
     constructed: tuple[str, ...] = ()
+    constructions: tuple[ConstructionFact, ...] = ()  # in source order
 
     def statements(self, qualname: str) -> tuple[ClassFact, ...]:
         """Every class statement binding ``qualname``, in source order."""
@@ -236,6 +264,11 @@ def _facts(
     classes = [resolver.functional_class(statement) for statement in statements]
     classes += [resolver.class_fact(node, scope, attributes) for node, scope, attributes in walk.classes]
     calls = [call for call in (resolver.call(node, scope) for node, scope in walk.calls) if call is not None]
+    constructions = [
+        fact
+        for fact in (resolver.construction(*item) for item in _constructions(walk, resolver, tree))
+        if fact is not None
+    ]
     ordered = sorted((c for c in classes if c), key=lambda c: (c.line, c.col))
     last = {c.qualname: c for c in ordered}  # a name bound twice is bound to its last class at run time
     names = ModuleFacts(
@@ -246,6 +279,7 @@ def _facts(
         star_imports=tuple(walk.stars),
         calls=tuple(sorted(calls, key=lambda c: [(k.line, k.col) for k in c.keywords])),
         constructed=tuple(sorted({c for c in map(resolver.resolve, walk.constructed()) if c})),
+        constructions=tuple(sorted(constructions, key=lambda c: [(k.line, k.col) for k in c.keywords])),
     )
     facts = FileFacts(
         module=module,
@@ -294,8 +328,17 @@ def _flows(
     }
     other_sink_scopes.update(".".join(scope) for _, scope, _ in walk.classes)
     walrus_scopes = {".".join(scope) for scope in walk.walrus_scopes}
+    constructions = {call: (form, built) for call, _, form, built in _constructions(walk, resolver, tree)}
     return module_flows(
-        module, tree, resolver.resolve_dotted, keyword_calls, other_sink_scopes, every_return, callees, walrus_scopes
+        module,
+        tree,
+        resolver.resolve_dotted,
+        keyword_calls,
+        other_sink_scopes,
+        every_return,
+        callees,
+        walrus_scopes,
+        constructions,
     )
 
 
@@ -307,7 +350,8 @@ def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, lis
     walk.body(tree.body, 1, (), _Context())
     local_classes = _top_level_classes(statements)
     bindings, walk.stars = walk.bindings(statements, local_classes)
-    return walk, statements, _Resolver(module, bindings, local_classes, bool(walk.stars))
+    constants = {} if walk.stars else _string_constants(statements)
+    return walk, statements, _Resolver(module, bindings, local_classes, bool(walk.stars), tree, constants)
 
 
 def file_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> FileFacts:
@@ -365,6 +409,11 @@ class _Walk:
         self.assigned_calls: list[tuple[tuple[str, ...], str, ast.expr]] = []  # (scope, local, callee)
         self.attribute_holders: set[tuple[tuple[str, ...], str]] = set()  # (scope, local)
         self.walrus_scopes: set[tuple[str, ...]] = set()  # scopes with an assignment expression
+        # Every function by its scope, and the class of each method of a class defined
+        # outside any function (what ``cls`` and ``self`` are: see _Constructions).
+        self.functions: dict[tuple[str, ...], list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        self.methods: dict[ast.FunctionDef | ast.AsyncFunctionDef, str] = {}
+        self.found_constructions: list[tuple[ast.Call, str, str, str]] | None = None  # see _constructions
 
     def constructed(self) -> list[ast.expr]:
         """The callees of calls assigned to a local that the same scope sets an attribute
@@ -398,6 +447,7 @@ class _Walk:
                 inner_context = _Context(owner=qualname, type_checking=context.type_checking)
         elif type(node) is ast.FunctionDef or type(node) is ast.AsyncFunctionDef:
             inner = (*scope, node.name)
+            self.functions.setdefault(inner, []).append(node)
             inner_context = self.function(node, inner, context)
         elif type(node) is ast.Import or type(node) is ast.ImportFrom:
             self.import_statement(node, depth, context)
@@ -444,6 +494,8 @@ class _Walk:
         """Declare a function or method; the context of its body."""
         if not context.in_function:
             kind = "method" if context.owner else "function"
+            if context.owner:
+                self.methods[node] = context.owner
             name = _text(node, node.name)
             self.definitions.append(DefinitionFact(kind, ".".join(inner), name, _parameters(node.args)))
             receiver = _receiver(node) if context.owner else None
@@ -522,8 +574,11 @@ class _Walk:
         while pending:
             current = pending.pop()
             kind = type(current)
-            if isinstance(current, ast.Call) and current.keywords:  # only those with keywords make CallFacts
-                self.calls.append((current, scope))
+            if kind is ast.Call:
+                # Only those with keywords make CallFacts; ``X.model_validate({...})``
+                # may make a ConstructionFact.
+                if current.keywords or _validates_literal(current):  # type: ignore[attr-defined, arg-type]
+                    self.calls.append((current, scope))  # type: ignore[arg-type]
             elif kind is ast.comprehension:  # ``[... for local.attribute in ...]`` assigns it too
                 self.attribute_holders.update((scope, h) for h in _attribute_holders(current.target))  # type: ignore[attr-defined]
             elif kind is ast.NamedExpr:
@@ -628,13 +683,43 @@ def _node_fields(kind: type[ast.AST]) -> tuple[str, ...]:
 class _Resolver:
     """Names of this module resolved through its bindings."""
 
-    def __init__(self, module: str, bindings: dict[str, str], local_classes: set[str], has_star_imports: bool) -> None:
+    def __init__(
+        self,
+        module: str,
+        bindings: dict[str, str],
+        local_classes: set[str],
+        has_star_imports: bool,
+        tree: ast.Module | None = None,
+        constants: dict[str, str] | None = None,
+    ) -> None:
         self.module = module
         self.bindings = bindings
         self.local_classes = local_classes
         # An unbound name may come from a star import: keep it module-qualified so the
         # resolver of the whole project can look for it there.
         self.unbound_prefix = f"{module}." if has_star_imports else ""
+        self.tree = tree
+        self.constants = constants or {}  # module-level name -> the string assigned to it
+        self._binding_counts: dict[str, int] | None = None
+
+    def binding_counts(self) -> dict[str, int]:
+        """How many times each name is bound anywhere in the module (in any scope),
+        counted once, when first asked: only a module that may use what it tells does."""
+        if self._binding_counts is None:
+            counts: dict[str, int] = {}
+            for name, _ in _binding_sites(self.tree) if self.tree is not None else ():
+                counts[name] = counts.get(name, 0) + 1
+            self._binding_counts = counts
+        return self._binding_counts
+
+    def string_constant(self, name: str) -> str | None:
+        """The string ``name`` holds wherever the module reads it: it is bound once in the
+        whole module, at module level, to a literal string (``KIND = "post_episode"``),
+        and the module star-imports nothing, so no other binding can shadow it."""
+        text = self.constants.get(name)
+        if text is None or self.binding_counts().get(name) != 1:
+            return None
+        return text
 
     def resolve(self, node: ast.expr) -> str | None:
         reference = dotted_name(node)
@@ -664,17 +749,45 @@ class _Resolver:
     def call(self, node: ast.Call, scope: tuple[str, ...]) -> CallFact | None:
         found: list[Text] = []
         strings: list[tuple[int, Text]] = []
+        constants: list[tuple[int, str, Text]] = []
         for keyword in node.keywords:
             if keyword.arg is not None:
-                _keep_string(strings, len(found), keyword.value)
+                self.keep_string(strings, constants, len(found), keyword.value)
                 found.append(Text(keyword.arg, keyword.lineno, keyword.col_offset))
                 continue
             for name, at, value in unpacked_keywords(keyword.value):  # ``**{"episode": n}`` names its keywords too
-                _keep_string(strings, len(found), value)
+                self.keep_string(strings, constants, len(found), value)
                 found.append(Text(name, at.lineno, at.col_offset))
         keywords = tuple(found)
         callee = self.resolve(node.func) if keywords else None
-        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, tuple(strings)) if callee else None
+        if not callee:
+            return None
+        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, tuple(strings), tuple(constants))
+
+    def construction(self, node: ast.Call, scope: str, form: str, built: str) -> ConstructionFact | None:
+        """The fields a construction names (:func:`~.flow.construction_keywords`), read
+        as a call's keywords are."""
+        found: list[Text] = []
+        strings: list[tuple[int, Text]] = []
+        constants: list[tuple[int, str, Text]] = []
+        for name, at, value in construction_keywords(node, form):
+            self.keep_string(strings, constants, len(found), value)
+            found.append(Text(name, at.lineno, at.col_offset))
+        if not found:
+            return None
+        return ConstructionFact(built, form, scope, tuple(found), tuple(strings), tuple(constants))
+
+    def keep_string(
+        self, strings: list[tuple[int, Text]], constants: list[tuple[int, str, Text]], position: int, value: ast.expr
+    ) -> None:
+        """Note the string a keyword is given, read as a kind string in a class body is:
+        a literal, or a module-level constant holding one."""
+        if isinstance(value, _STRING_NODES):  # most values are names, attributes or calls: skipped at once
+            strings += [(position, text) for text in _string_value(value)]
+        elif type(value) is ast.Name and value.id in self.constants:
+            text = self.string_constant(value.id)
+            if text is not None:
+                constants.append((position, value.id, Text(text, value.lineno, value.col_offset)))
 
     def functional_class(self, statement: ast.stmt) -> ClassFact | None:
         """``X = TypedDict("X", {...})`` and the NamedTuple/namedtuple forms."""
@@ -690,10 +803,288 @@ class _Resolver:
 _STRING_NODES = (ast.Constant, ast.JoinedStr, ast.BinOp)
 
 
-def _keep_string(strings: list[tuple[int, Text]], position: int, value: ast.expr) -> None:
-    """Note the string a keyword is given, read as a kind string in a class body is."""
-    if isinstance(value, _STRING_NODES):  # most values are names, attributes or calls: skipped at once
-        strings += [(position, text) for text in _string_value(value)]
+def _string_constants(statements: list[ast.stmt]) -> dict[str, str]:
+    """Module-level names assigned a literal string (``KIND = "post_episode"``, or
+    one :func:`_string_value` reads); whether each is bound only there is asked later."""
+    found: dict[str, str] = {}
+    for statement in statements:
+        target, value = _simple_assignment(statement)
+        if target and isinstance(value, _STRING_NODES):
+            text = _literal_text(value)
+            if text is not None:
+                found[target] = text
+    return found
+
+
+# Constructions (see ConstructionFact) -------------------------------------------------
+
+# Pydantic's class methods that build an instance from the fields they are given.
+MODEL_CONSTRUCT, MODEL_VALIDATE, MODEL_COPY = "model_construct", "model_validate", "model_copy"
+_BUILDING_METHODS = (MODEL_CONSTRUCT, MODEL_VALIDATE)
+# What a method's receiver stands for, as the form of a construction names it.
+CLS, TYPE_SELF, SELF_CLASS = "cls", "type(self)", "self.__class__"
+PARTIAL, REPLACE = "partial", "replace"
+_PARTIALS = frozenset({"functools.partial"})
+_REPLACES = frozenset({"dataclasses.replace", "copy.replace"})
+# Methods whose first parameter is the class (implicitly, for the dunders).
+_CLASS_RECEIVING = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
+
+
+def _validates_literal(call: ast.Call) -> bool:
+    """``X.model_validate({...})`` or ``X.model_validate(dict(...))``: the mapping's keys
+    name the fields, as keywords would."""
+    func = call.func
+    if type(func) is not ast.Attribute or func.attr != MODEL_VALIDATE or not call.args:
+        return False
+    mapping = call.args[0]
+    if type(mapping) is ast.Dict:
+        return True
+    return type(mapping) is ast.Call and type(mapping.func) is ast.Name and mapping.func.id == "dict"
+
+
+def _constructions(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[tuple[ast.Call, str, str, str]]:
+    """(call, scope, form, class built) of each construction among the calls the walk
+    found, once per walk (the facts and the flow facts both ask)."""
+    if walk.found_constructions is None:
+        finder = _Constructions(walk, resolver)
+        found = []
+        for call, scope in walk.calls:
+            construction = finder.construction(call, scope)
+            if construction is not None:
+                found.append((call, ".".join(scope) or MODULE_SCOPE, *construction))
+        walk.found_constructions = found
+    return walk.found_constructions
+
+
+class _Constructions:
+    """Which calls build an instance of a class other than by calling it by name, and
+    of which class, from this module alone (whether it is an event is the check's
+    question). Only what is known soundly:
+
+    - a class method's ``cls`` is its class, a method's ``self`` an instance of it,
+      for the methods of a class defined outside any function, when nothing else in
+      the method (nested functions included) binds that name (``type(self)`` also
+      needs ``type`` bound nowhere in the module); a subclass's instance is one of
+      an event when the class is an event;
+    - a local variable holds an instance of X when every binding of its name in the
+      function (nested scopes included) is an assignment, in the function's own
+      scope, of ``X(...)``, ``X.model_construct(...)`` or ``X.model_validate(...)``,
+      with the same X, and the name is no parameter (a ``global`` or ``nonlocal``
+      declaration counts as a binding).
+    """
+
+    def __init__(self, walk: _Walk, resolver: _Resolver) -> None:
+        self.walk = walk
+        self.resolver = resolver
+        self.receivers = {_receiver(method) for method in walk.methods}
+        self._bound: dict[ast.AST, dict[str, int]] = {}  # node -> bindings of each name in it
+        self._locals: dict[tuple[ast.AST, str], str | None] = {}
+
+    def construction(self, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
+        """(form, class) when ``call`` is a construction; on the path of every call with
+        keywords, so most are turned away by their callee's shape."""
+        func = call.func
+        kind = type(func)
+        if kind is ast.Attribute:
+            attr = func.attr  # type: ignore[attr-defined]
+            if attr in _BUILDING_METHODS:
+                found = self.class_of(func.value, call, scope)  # type: ignore[attr-defined]
+                if found is None:
+                    return None
+                label, built = found
+                return (f"{label}.{attr}" if label else attr), built
+            if attr == MODEL_COPY:
+                if not any(keyword.arg == "update" for keyword in call.keywords):
+                    return None
+                instance = self.instance_of(func.value, call, scope)  # type: ignore[attr-defined]
+                return None if instance is None else (MODEL_COPY, instance)
+            if attr == "__class__":
+                found = self.class_of(func, call, scope)
+                return None if found is None or not found[0] else found
+            if attr not in (PARTIAL, REPLACE):
+                return None
+        elif kind is ast.Name:
+            name = func.id  # type: ignore[attr-defined]
+            if name in self.receivers:
+                found = self.class_of(func, call, scope)
+                return None if found is None or not found[0] else found
+            if name not in (PARTIAL, REPLACE):
+                return None
+        elif kind is ast.Call:
+            found = self.class_of(func, call, scope)
+            return None if found is None or not found[0] else found
+        else:
+            return None
+        callee = self.resolver.resolve(func)
+        if callee in _PARTIALS and call.args:
+            found = self.class_of(call.args[0], call, scope)
+            if found is None:
+                return None
+            label, built = found
+            return (f"{PARTIAL}({label})" if label else PARTIAL), built
+        if callee in _REPLACES and call.args:
+            instance = self.instance_of(call.args[0], call, scope)
+            return None if instance is None else (REPLACE, instance)
+        return None
+
+    def class_of(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
+        """(how it is named, the class) for an expression naming a class: a dotted name
+        (named as written: ""), a class method's ``cls``, ``type(self)`` or
+        ``self.__class__`` in a method."""
+        kind = type(node)
+        if kind is ast.Name and node.id in self.receivers:  # type: ignore[attr-defined]
+            owner = self.receiver_class(node.id, call, scope, classes=True)  # type: ignore[attr-defined]
+            if owner is not None:
+                return CLS, owner
+        elif kind is ast.Attribute and node.attr == "__class__" and type(node.value) is ast.Name:  # type: ignore[attr-defined]
+            owner = self.receiver_class(node.value.id, call, scope, classes=False)  # type: ignore[attr-defined]
+            return None if owner is None else (SELF_CLASS, owner)
+        elif kind is ast.Call:
+            if not (
+                type(node.func) is ast.Name  # type: ignore[attr-defined]
+                and node.func.id == "type"  # type: ignore[attr-defined]
+                and len(node.args) == 1  # type: ignore[attr-defined]
+                and not node.keywords  # type: ignore[attr-defined]
+                and type(node.args[0]) is ast.Name  # type: ignore[attr-defined]
+            ):
+                return None
+            owner = self.receiver_class(node.args[0].id, call, scope, classes=False)  # type: ignore[attr-defined]
+            if owner is None or self.resolver.binding_counts().get("type"):
+                return None  # not a method's receiver, or not the builtin ``type``
+            return TYPE_SELF, owner
+        reference = dotted_name(node)
+        return None if reference is None else ("", self.resolver.resolve_dotted(reference))
+
+    def instance_of(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> str | None:
+        """The class ``node`` (a name) holds an instance of: a method's ``self``, or a
+        local variable assigned constructions of one class alone."""
+        if type(node) is not ast.Name:
+            return None
+        name = node.id
+        if name in self.receivers:
+            owner = self.receiver_class(name, call, scope, classes=False)
+            if owner is not None:
+                return owner
+        function = self.innermost(call, scope)
+        if function is None:
+            return None
+        key = (function, name)
+        if key not in self._locals:
+            self._locals[key] = self.local_class(function, name)
+        return self._locals[key]
+
+    def receiver_class(self, name: str, call: ast.Call, scope: tuple[str, ...], classes: bool) -> str | None:
+        """The class (``module.Qualname``) of the method ``call`` is in (or nested in)
+        whose receiver ``name`` is, when it receives the class (``classes``) or an
+        instance, and nothing else in it binds ``name``."""
+        for end in range(len(scope), 0, -1):
+            for function in self.walk.functions.get(scope[:end], ()):
+                if not _contains(function, call):
+                    continue
+                owner = self.walk.methods.get(function)
+                if owner is None:
+                    break  # a nested function: its receiver is the enclosing method's
+                if _receiver(function) != name or _receives_class(function) != classes:
+                    return None
+                if self.bindings(function).get(name) != 1:  # its parameter alone
+                    return None
+                return f"{self.resolver.module}.{owner}"
+        return None
+
+    def innermost(self, call: ast.Call, scope: tuple[str, ...]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        for function in self.walk.functions.get(scope, ()):
+            if _contains(function, call):
+                return function
+        return None
+
+    def local_class(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> str | None:
+        assigned = {}  # target node -> the class reference assigned, as written
+        for statement in _own_statements(function.body):
+            target, value = _simple_assignment(statement)
+            if target != name or not isinstance(value, ast.Call):
+                continue
+            func = value.func
+            if isinstance(func, ast.Attribute) and func.attr in _BUILDING_METHODS:
+                func = func.value
+            reference = dotted_name(func)
+            node = statement.targets[0] if isinstance(statement, ast.Assign) else statement.target  # type: ignore[attr-defined]
+            if reference is None:
+                return None
+            assigned[node] = reference
+        if len(set(assigned.values())) != 1:
+            return None
+        if self.bindings(function).get(name) != len(assigned):
+            return None  # bound otherwise too (a parameter, a loop, a nested scope, ...)
+        return self.resolver.resolve_dotted(next(iter(assigned.values())))
+
+    def bindings(self, node: ast.AST) -> dict[str, int]:
+        found = self._bound.get(node)
+        if found is None:
+            found = self._bound[node] = {}
+            for name, _ in _binding_sites(node):
+                found[name] = found.get(name, 0) + 1
+        return found
+
+
+def _receives_class(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return method.name in _CLASS_RECEIVING or "classmethod" in _decorator_names(method)
+
+
+def _contains(outer: ast.stmt, inner: ast.expr) -> bool:
+    start = (outer.lineno, outer.col_offset)
+    end = (outer.end_lineno or outer.lineno, outer.end_col_offset or 0)
+    return start <= (inner.lineno, inner.col_offset) <= end
+
+
+def _own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a function's own scope: in its blocks, not in nested
+    functions or classes."""
+    pending = list(reversed(body))
+    while pending:
+        statement = pending.pop()
+        yield statement
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for block in _blocks(statement):
+                pending += reversed(block)
+
+
+_TYPE_PARAMETERS = tuple(getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, name))
+
+
+def _binding_sites(root: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+    """Every place in ``root`` (nested scopes included) that binds a name: assigned,
+    deleted, a parameter, imported, defined, caught, captured by a pattern, declared
+    ``global`` or ``nonlocal``, a type parameter."""
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                yield node.id, node  # type: ignore[attr-defined]
+            continue
+        if kind is ast.arg:
+            yield node.arg, node  # type: ignore[attr-defined]
+        elif kind is ast.alias:
+            if node.name != "*":  # type: ignore[attr-defined]
+                yield (node.asname or node.name.split(".", 1)[0]), node  # type: ignore[attr-defined]
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) or kind in _TYPE_PARAMETERS:
+            yield node.name, node  # type: ignore[attr-defined]
+        elif kind is ast.ExceptHandler or kind is ast.MatchAs or kind is ast.MatchStar:
+            if node.name:  # type: ignore[attr-defined]
+                yield node.name, node  # type: ignore[attr-defined]
+        elif kind is ast.MatchMapping:
+            if node.rest:  # type: ignore[attr-defined]
+                yield node.rest, node  # type: ignore[attr-defined]
+        elif kind is ast.Global or kind is ast.Nonlocal:
+            for name in node.names:  # type: ignore[attr-defined]
+                yield name, node
+        for field_name in _node_fields(kind):
+            value = getattr(node, field_name)
+            if type(value) is list:
+                pending += [item for item in value if isinstance(item, ast.AST)]
+            elif isinstance(value, ast.AST):
+                pending.append(value)
 
 
 def _top_level_classes(statements: list[ast.stmt]) -> set[str]:

@@ -151,6 +151,9 @@ class DerivedValues:
                 callee = self.resolver.canonical(call.callee)
                 if self.resolver.is_event(callee) or self.is_emit_function(call.callee, callee):
                     names.add(call.callee.rpartition(".")[2])
+            for construction in facts.names.constructions if facts is not None else ():
+                if self.resolver.is_event(self.resolver.canonical(construction.built)):
+                    names.add(construction.built.rpartition(".")[2])  # the sink's target (see flow.Sink)
             found = self._sink_callees[module] = callee_names(names)
         return found
 
@@ -171,6 +174,11 @@ class DerivedValues:
             return f"in {owner}", f"{module}.{sink.target}.{sink.name}", f"{sink.target}.{sink.name}", True
         callee = self.resolver.canonical(sink.target)
         owner = callee.rsplit(".", 1)[-1]
+        if sink.form:  # a field named by another construction than a call by name (see flow.Sink)
+            if sink.kind != KEYWORD or not self.resolver.is_event(callee) or self.defines_a_class(callee):
+                return None
+            built = f"{sink.scope}:{owner}[{sink.form}]({sink.name})"
+            return f"constructing {owner} ({sink.form})", f"{callee}({sink.name})", built, True
         if self.resolver.is_event(callee) and not self.defines_a_class(callee):
             if sink.kind == KEYWORD:
                 return f"constructing {owner}", f"{callee}({sink.name})", f"{sink.scope}:{owner}({sink.name})", True

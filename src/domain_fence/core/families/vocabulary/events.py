@@ -42,6 +42,7 @@ from domain_fence.core.source.pyfacts import (
     FUNCTIONAL_CLASS_FACTORIES,
     CallFact,
     ClassFact,
+    ConstructionFact,
     DeclarationFacts,
     FileFacts,
     ModuleFacts,
@@ -413,6 +414,8 @@ def _references(facts: ModuleFacts | None) -> Iterator[str]:
         yield from fact.bases
     for call in facts.calls:
         yield call.callee
+    for construction in facts.constructions:
+        yield construction.built
 
 
 def unmatched_module_expressions(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
@@ -633,6 +636,12 @@ class VocabularyChecker:
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.keywords(module, call.scope, event, call.keywords)
                 yield from self.constructed_kinds(module, call, event)
+        for construction in facts.constructions:
+            event = self.resolver.canonical(construction.built)
+            if self.resolver.is_event(event) and not self.defines_a_class(event):
+                form = construction.form
+                yield from self.keywords(module, construction.scope, event, construction.keywords, form)
+                yield from self.constructed_kinds(module, construction, event, form)
 
     def forget_module(self, module: str) -> None:
         """``module`` was edited, its classes, bases and bindings unchanged: the
@@ -748,25 +757,37 @@ class VocabularyChecker:
                     module, alias, "DOM101", f"{symbol}.{name}", alias_fingerprint, name=alias.text, via=via
                 )
 
-    def keywords(self, module: str, scope: str, event: str, keywords: tuple[Text, ...]) -> Iterator[Finding]:
+    def keywords(
+        self, module: str, scope: str, event: str, keywords: tuple[Text, ...], form: str = ""
+    ) -> Iterator[Finding]:
+        """DOM104 for the keywords constructing ``event``; ``form`` is how, when not by
+        calling the class by name (``model_construct``, ``cls``: see ConstructionFact),
+        which the fingerprint and the message name."""
         owner = event.rsplit(".", 1)[-1]
+        built, shown = (f"{owner}[{form}]", f"{owner} ({form})") if form else (owner, owner)
         for keyword in keywords:
-            fingerprint = fingerprints.located("DOM104", module, f"{scope}:{owner}({keyword.text})")
+            fingerprint = fingerprints.located("DOM104", module, f"{scope}:{built}({keyword.text})")
             yield from self.matched(
-                module, keyword, "DOM104", f"{event}({keyword.text})", fingerprint, name=keyword.text, owner=owner
+                module, keyword, "DOM104", f"{event}({keyword.text})", fingerprint, name=keyword.text, owner=shown
             )
 
-    def constructed_kinds(self, module: str, call: CallFact, event: str) -> Iterator[Finding]:
+    def constructed_kinds(
+        self, module: str, call: CallFact | ConstructionFact, event: str, form: str = ""
+    ) -> Iterator[Finding]:
         """DOM103 for a kind given where an event is built (``Event(kind="post_episode")``),
         as for one its class body sets: the string names the finding, as the keyword
-        names DOM104's (a scope may build events of several kinds)."""
+        names DOM104's (a scope may build events of several kinds); a module-level
+        constant given for it (``kind=KIND``), its name."""
         owner = event.rsplit(".", 1)[-1]
-        for position, kind in call.strings:
+        built = f"{owner}[{form}]" if form else owner
+        given = [(position, repr(kind.text), kind, "") for position, kind in call.strings]
+        given += [(position, constant, kind, f" (from {constant})") for position, constant, kind in call.constants]
+        for position, spelled, kind, via in given:
             name = call.keywords[position].text
             if name not in self.kind_attributes:
                 continue
-            fingerprint = fingerprints.located("DOM103", module, f"{call.scope}:{owner}({name}={kind.text!r})")
-            yield from self.matched(module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via="")
+            fingerprint = fingerprints.located("DOM103", module, f"{call.scope}:{built}({name}={spelled})")
+            yield from self.matched(module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via=via)
 
     def matched(
         self, module: str, text: Text, code: str, symbol: str, fingerprint: str, **fields: str
