@@ -1,8 +1,9 @@
 """The placement prefilter skips only files that cannot matter.
 
 The bytes filter may say "could match" too often, never too rarely: every module-level
-definition, and every method, whose name matches a pattern (a method's qualified name,
-for a pattern with a dot) is in a file it lets through. And the
+definition, every method and every binding, whose name matches a pattern (a method's or
+class-level binding's qualified name, for a pattern with a dot) is in a file it lets
+through. And the
 project-wide check, which reads the allowed modules only until each pattern has
 matched, finds what parsing every file finds.
 """
@@ -28,7 +29,7 @@ from domain_fence.core.families.placement.definitions import (
     placement_findings,
 )
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source.pyfacts import method_definitions, top_level_definitions
+from domain_fence.core.source.pyfacts import bound_names, method_definitions, top_level_definitions
 from domain_fence.core.source.reading import Unreadable, decode, parse_source
 
 
@@ -52,6 +53,15 @@ def methods_of(data: bytes) -> list[tuple[str, str]]:
     if isinstance(tree, Unreadable):
         return []
     return [(method.owner, method.name) for method in method_definitions(tree.body)]
+
+
+def bindings_of(data: bytes) -> list[tuple[str, str]]:
+    """``(class, name)`` of each binding of a parsable file (class ``""`` at module level)."""
+    text = decode(data)
+    tree = parse_source(text) if not isinstance(text, Unreadable) else text
+    if isinstance(tree, Unreadable):
+        return []
+    return [(binding.owner, binding.name) for binding in bound_names(tree.body)]
 
 
 def qualified_patterns_for(owner: str, name: str) -> list[str]:
@@ -88,8 +98,9 @@ def test_the_bytes_filter_lets_through_every_file_defining_a_match(path):
             assert fnmatchcase(name, pattern)
             assert bytes_filter([pattern])(data), (name, pattern)
             assert bytes_filter(["zz_no_such_name", pattern])(data), (name, pattern)
-    for owner, name in methods_of(data):
-        for pattern in qualified_patterns_for(owner, name) + patterns_for(name):
+    for owner, name in methods_of(data) + bindings_of(data):
+        qualified = qualified_patterns_for(owner, name) if owner else []
+        for pattern in qualified + patterns_for(name):
             if fnmatchcase(f"{owner}.{name}" if "." in pattern else name, pattern):
                 assert bytes_filter([pattern])(data), (owner, name, pattern)
 
@@ -109,6 +120,40 @@ LAYOUTS = [
     "\ufeffclass {name}: pass\n",
     "x = '''\ndef other(): pass\n'''\nclass {name}: pass\n",
 ]
+
+
+BINDING_LAYOUTS = [
+    "{name} = setup\n",
+    "{name}: Callable = setup\n",
+    "{name}\t\f=\\\n lambda: None\r\n",
+    "a, *{name} = values\n",
+    "[a, ({name}, b)] = values\n",
+    "(\n    a,\n    {name}  # a comment\n) = values\n",
+    "(a,\n {name}\n) = values\n",
+    "x = {name} = setup\n",
+    "if True:\n    {name}: int=1\n",
+    "class Handler:\n    {name} = staticmethod(setup)\n",
+    "# -*- coding: utf-8 -*-\n{name}=1",
+    "\ufeff{name} = 1\n",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(start=IDENTIFIER_START, rest=IDENTIFIER_REST, layout=st.sampled_from(BINDING_LAYOUTS), cut=st.integers(0, 8))
+def test_the_bytes_filter_lets_every_binding_through(start, rest, layout, cut):
+    """A name bound by assignment, however its target is spelt (a tuple, a starred or
+    bracketed one over lines with a comment, an annotation, a continuation), read as
+    Python reads it (NFKC-normalised), lets the file through for every pattern it matches."""
+    name = start + rest
+    data = layout.format(name=name).encode("utf-8")
+    bound = [bound for _, bound in bindings_of(data) if bound not in ("a", "b", "x")]
+    if not name.isidentifier() or not bound:
+        return  # not a name Python accepts there
+    [defined] = bound
+    assert defined == unicodedata.normalize("NFKC", name)
+    for pattern in [*patterns_for(defined), defined[: cut + 1] + "*", "*" + defined[cut:]]:
+        if fnmatchcase(defined, pattern):
+            assert bytes_filter([pattern])(data), (data, pattern)
 
 
 @settings(max_examples=300, deadline=None)
@@ -180,7 +225,7 @@ def every_definition(index: ProjectIndex):
 def everything_parsed(config, parsed):
     """The placement check from every file's definitions (:func:`every_definition`): the reference."""
     definitions, unreadable = parsed
-    relevant = [d for d in definitions if d.kind in config.kinds]
+    relevant = [d for d in definitions if d.counted_in(config.kinds)]
     unmatched = tuple(p for p in config.symbols if not any(d.matches(p) for d in relevant))
     return placement_findings(config, relevant), unmatched, unreadable
 
@@ -202,7 +247,10 @@ def symbol_sets(index: ProjectIndex) -> list[list[str]]:
             name
             for path in index.modules.values()
             if path.name.endswith(".py")
-            for name in (definitions_of(path.read_bytes()) or [])
+            for name in [
+                *(definitions_of(path.read_bytes()) or []),
+                *(bound for owner, bound in bindings_of(path.read_bytes()) if not owner),
+            ]
             if name.isascii()  # what a contract's symbols may hold
         }
     )
@@ -211,8 +259,8 @@ def symbol_sets(index: ProjectIndex) -> list[list[str]]:
             f"{owner}.{name}"
             for path in index.modules.values()
             if path.name.endswith(".py")
-            for owner, name in methods_of(path.read_bytes())
-            if owner.isascii() and name.isascii()
+            for owner, name in methods_of(path.read_bytes()) + bindings_of(path.read_bytes())
+            if owner and owner.isascii() and name.isascii()
         }
     )
     sets = [["*"], ["zz_matches_nothing"], ["init_telemetry", "*PostEpisode*"], ["*.post_episode", "*.*"]]

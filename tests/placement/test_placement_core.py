@@ -92,6 +92,25 @@ def test_messages_and_line_independent_fingerprints(index):
     assert all(len(f"{f.code} {f.message}") < 100 for f in findings.values())
 
 
+def test_a_binding_is_a_definition_with_a_fingerprint_of_its_own(index):
+    findings = [f for f in check_placement(make_config(), index).findings if f.code == "DOM201"]
+    module = "tbp.monty.frameworks.telemetry.bindings"
+    bound = [f for f in findings if f.symbol == f"{module}.init_telemetry"]
+    assert [(f.line, f.col) for f in bound] == [(17, 0), (18, 0), (19, 0), (20, 0), (21, 3)]
+    assert bound[0].describe() == (
+        "src/tbp/monty/frameworks/telemetry/bindings.py:17:1: DOM201 binding init_telemetry is defined "
+        "outside tbp.monty.experiment; move it there"
+    )
+    # Apart from a def of the name (hooks.py), and numbered by the engine when repeated.
+    assert {f.fingerprint for f in bound} == {f"DOM201:{module}:init_telemetry="}
+    assert dict(bound[0].fields)["kind"] == "binding"
+    hooks = {f.fingerprint for f in findings if f.path.endswith("/hooks.py")}
+    assert "DOM201:tbp.monty.frameworks.models.hooks:init_telemetry" in hooks
+    in_class = next(f for f in findings if f.symbol == f"{module}.Hooks.init_telemetry")
+    assert (in_class.line, in_class.col, in_class.fingerprint) == (51, 4, f"DOM201:{module}:Hooks.init_telemetry=")
+    assert in_class.message == "binding Hooks.init_telemetry is defined outside tbp.monty.experiment; move it there"
+
+
 def test_an_unparsable_file_is_a_dom001_finding(index):
     [broken] = [f for f in check_placement(make_config(), index).findings if f.code == "DOM001"]
     assert broken.describe() == (
@@ -100,7 +119,7 @@ def test_an_unparsable_file_is_a_dom001_finding(index):
     assert broken.fingerprint == "DOM001:tbp.monty.frameworks.models.broken"
 
 
-def test_definitions_are_module_level_functions_classes_and_their_methods():
+def test_definitions_are_module_level_functions_classes_their_methods_and_bindings():
     tree = ast.parse(
         "import os as init\n"
         "from x import PostEpisode\n"
@@ -108,24 +127,89 @@ def test_definitions_are_module_level_functions_classes_and_their_methods():
         "@decorator\n"
         "class PostEpisodeA:\n"
         "    def method(self): pass\n"
+        "    alias = method\n"
         "async def handler(): pass\n"
         "def outer():\n"
         "    def inner(): pass\n"
+        "    local = inner\n"
+        "on_a, (on_b, *on_c) = handler, (outer, x)\n"
+        "init3 = init.path\n"
     )
     assert definitions_in("pkg.mod", "pkg/mod.py", tree) == [
         Definition("pkg.mod", "pkg/mod.py", 5, 0, "class", "PostEpisodeA"),
         Definition("pkg.mod", "pkg/mod.py", 6, 4, "method", "method", "PostEpisodeA"),
-        Definition("pkg.mod", "pkg/mod.py", 7, 0, "function", "handler"),
-        Definition("pkg.mod", "pkg/mod.py", 8, 0, "function", "outer"),
+        Definition("pkg.mod", "pkg/mod.py", 7, 4, "binding", "alias", "PostEpisodeA"),
+        Definition("pkg.mod", "pkg/mod.py", 8, 0, "function", "handler"),
+        Definition("pkg.mod", "pkg/mod.py", 9, 0, "function", "outer"),
+        Definition("pkg.mod", "pkg/mod.py", 12, 0, "binding", "on_a"),
+        Definition("pkg.mod", "pkg/mod.py", 12, 7, "binding", "on_b"),
+        Definition("pkg.mod", "pkg/mod.py", 12, 14, "binding", "on_c"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("source", "bound"),
+    [
+        ("from m import f\nhandler = f\n", False),  # a re-export, as `from m import f as handler`
+        ("import m\nhandler = m.f\n", False),
+        ("import m.sub\nhandler = m.sub.f\n", False),
+        ("from m import f\ndef f(): pass\nhandler = f\n", True),  # f is (also) the module's own
+        ("from m import f\nhandler = f()\n", True),  # a value made here
+        ("from m import f\nhandler = staticmethod(f)\n", True),
+        ("def f(): pass\nhandler = f\n", True),
+        ("handler = print\n", True),  # bound here, to a builtin
+        ("from m import *\nhandler = f\n", True),  # f is not known to be imported
+        ("from m import f\nclass C:\n    handler = f\n", True),  # a class re-exports nothing
+        ("handler: int\n", False),
+        ("handler = 1\nhandler += 1\n", True),  # the first only
+        ("if TYPE_CHECKING:\n    handler = int\n", False),
+        ("if typing.TYPE_CHECKING:\n    handler = int\nelse:\n    other = int\n", False),
+        ("class C:\n    if TYPE_CHECKING:\n        handler = int\n", False),
+        ("def f():\n    global handler\n    handler = 1\n", False),
+        ("for handler in x: pass\n", False),
+        ("with x as handler: pass\n", False),
+        ("(handler := 1)\n", False),
+        ("x.handler = 1\nx[handler] = 1\n", False),
+        ("__all__ = ['handler']\nclass C:\n    __slots__ = ('handler',)\n", False),  # dunders
+    ],
+)
+def test_which_assignments_bind_a_name(source, bound):
+    names = [d.name for d in definitions_in("pkg.mod", "pkg/mod.py", ast.parse(source)) if d.kind == "binding"]
+    assert names.count("handler") == int(bound), names
+
+
+def test_kinds_count_a_binding_where_it_is():
+    """What a binding binds is not known statically: at module level it counts as a
+    function or class, in a class body as a method."""
+    tree = ast.parse("init_telemetry = make()\nclass C:\n    init_telemetry = staticmethod(f)\n")
+    [module_level, in_class] = [d for d in definitions_in("m", "m.py", tree) if d.kind == "binding"]
+    for kinds, expected in [
+        ({"function"}, (True, False)),
+        ({"class"}, (True, False)),
+        ({"method"}, (False, True)),
+        ({"function", "class", "method"}, (True, True)),
+    ]:
+        assert (module_level.counted_in(frozenset(kinds)), in_class.counted_in(frozenset(kinds))) == expected
 
 
 def test_kinds_restrict_findings_and_matches(index):
     classes_only = make_config(kinds="class")
     result = check_placement(classes_only, index)
-    assert {f.message.split()[0] for f in result.findings if f.code == "DOM201"} == {"class"}
-    # init_telemetry is only ever a function: under kinds = class it matches nothing.
-    assert result.unmatched_patterns == ("init_telemetry",)
+    found = [f for f in result.findings if f.code == "DOM201"]
+    assert {f.message.split()[0] for f in found} == {"class", "binding"}
+    # A binding counts where a class could be bound: at module level, not in a class body.
+    assert not any(f.message.startswith("binding Hooks.") for f in found)
+    assert result.unmatched_patterns == ()
+    # Defined with def only, init_telemetry matches nothing under kinds = class.
+    defs_only = make_config(kinds="class", symbols=("init_telemetry_defaults",))
+    assert check_placement(defs_only, index).unmatched_patterns == ("init_telemetry_defaults",)
+    methods_only = check_placement(make_config(kinds="method"), index)
+    assert {f.message.split()[1] for f in methods_only.findings if f.code == "DOM201"} == {
+        "Hooks.init_telemetry",
+        "Hooks.OnPostEpisode",
+        "Hooks.PostEpisodeOn",
+        "Hooks.Inner.PostEpisodeX",
+    }
 
 
 def test_unmatched_patterns_keep_configuration_order(index):
@@ -171,12 +255,20 @@ def test_allowed_modules_use_import_linter_expressions(index):
         (["*PostEpisode*"], b"class XPostEpisodeY: pass", True),
         (["*PostEpisode*"], b"class Post_Episode: pass", False),
         (["*"], b"", False),  # no definition at all
-        (["*"], b"x = 1\n", False),
+        (["*"], b"x = 1\n", True),  # a binding
+        (["*"], b"try:\n    pass\nfinally:\n    pass\n", False),  # keywords bind nothing
         (["*"], b"async def f(): pass", True),
         (["on_[ab]*"], b"def on_a(): pass", True),
         (["[]a]x"], b"def ax(): pass", True),  # bracket sets are never used as literals
-        (["init_telemetry"], b"init_telemetry = setup\n", False),  # a name, not a definition
-        (["init_telemetry"], b"from x import init_telemetry\n", False),
+        (["init_telemetry"], b"init_telemetry = setup\n", True),  # a binding
+        (["init_telemetry"], b"init_telemetry: Callable = setup\n", True),
+        (["init_telemetry"], b"a, *init_telemetry = setup\n", True),
+        (["init_telemetry"], b"(\n    a,\n    init_telemetry  # comment\n) = setup\n", True),
+        (["init_telemetry"], b"init_telemetry\\\n    = setup\n", True),
+        (["init_telemetry"], b"init_telemetry(config)\nx.init_telemetry()\n", False),  # calls
+        (["init_telemetry"], b"my_init_telemetry = setup\n", False),  # the whole name must match
+        # Ends a line, as a name in a bracketed target may: let through, though an import.
+        (["init_telemetry"], b"from x import init_telemetry\n", True),
         (["init_telemetry"], b"if x:\n    def\t\\\n  init_telemetry(): pass", True),  # blanks, a continuation
         (["init_telemetry"], b"def init_telemetry\r\n", True),
         (["init_telemetry"], "def ｉnit_telemetry(): pass".encode(), True),  # read NFKC-normalised

@@ -280,6 +280,64 @@ def test_methods_are_definitions_by_bare_and_qualified_name(project):
     result.stdout.fnmatch_lines(["no method matches 'Nothing.post_episode' in proto;*"])
 
 
+def test_a_name_bound_by_assignment_is_a_definition(project):
+    write(
+        project.path,
+        {
+            # A runtime module that binds the reserved names without a def.
+            "proto/frameworks/telemetry/setup.py": """\
+                import functools
+
+
+                def _setup(config):
+                    return config
+
+
+                init_telemetry = functools.partial(_setup, {})
+
+
+                class Hooks:
+                    post_episode = staticmethod(_setup)
+                """,
+        },
+    )
+    project.makepyfile(
+        test_bindings=PLACEMENT_TESTS
+        + """
+    def test_the_bindings_are_found(fence):
+        [experiment, runtime] = fence.definitions("init_telemetry")
+        assert (experiment.kind, experiment.module) == ("function", "proto.experiment.telemetry")
+        assert (runtime.kind, runtime.module, runtime.line, runtime.col) == (
+            "binding", "proto.frameworks.telemetry.setup", 8, 0
+        )
+        [hook, method] = fence.definitions("*.post_episode")  # by module: setup, then subscribers
+        assert (method.kind, method.display_name) == ("method", "TelemetrySubscriber.post_episode")
+        assert (hook.kind, hook.owner, hook.display_name) == ("binding", "Hooks", "Hooks.post_episode")
+
+
+    def test_the_class_level_binding_is_misplaced(fence):
+        fence.assert_defined_only_under("Hooks.*", "proto.experiment")
+    """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_init_telemetry _*",
+            "1 definition(s) matching 'init_telemetry' outside proto.experiment:",
+            "proto/frameworks/telemetry/setup.py:8:1: DOM201 binding init_telemetry is defined outside "
+            "proto.experiment; move it there",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_the_class_level_binding_is_misplaced _*",
+            "proto/frameworks/telemetry/setup.py:12:5: DOM201 binding Hooks.post_episode is defined outside "
+            "proto.experiment; move it there",
+        ]
+    )
+
+
 def test_findings_lists_every_domain_fence_finding(project):
     write(project.path, {"proto/frameworks/setup.py": "async def init_telemetry():\n    pass\n"})
     project.makepyfile(

@@ -140,6 +140,13 @@ def test_messages_name_the_declaration_the_word_and_the_replacement(index):
     assert findings["DOM112:census.runtime.dom112_parameters:Schedule.on_step(eval_every)"].message == (
         "parameter 'eval_every' of Schedule.on_step: experiment vocabulary 'eval'"
     )
+    # A definition by assignment: its fingerprint apart from a def of its name, as DOM201's.
+    assert findings["DOM113:census.runtime.dom113_definitions:pre_episode_hook="].message == (
+        "binding pre_episode_hook: experiment vocabulary 'episode'"
+    )
+    assert findings["DOM113:census.runtime.dom113_definitions:Hooks.on_post_episode="].message == (
+        "binding Hooks.on_post_episode: experiment vocabulary 'post episode'"
+    )
     assert all(len(f.message) <= 105 for f in findings.values())
 
 

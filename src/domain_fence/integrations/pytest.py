@@ -93,9 +93,12 @@ class Fence:
 
     @_fails_readably
     def definitions(self, pattern: str) -> list[Definition]:
-        """Every module-level function and class, and every method, that ``pattern``
-        matches (fnmatch-style, case-sensitive; ``Class.method`` or ``*.method`` names a
-        method by its qualified name): module, path, line, kind, name and owner.
+        """Every module-level function and class, every method, and every name bound by
+        assignment at module level or in a class body (kind ``binding``: ``init_telemetry
+        = _setup``; not a re-export of an imported name), that ``pattern`` matches
+        (fnmatch-style, case-sensitive; ``Class.method`` or ``*.method`` names a method,
+        or a binding in a class body, by its qualified name): module, path, line, kind,
+        name and owner.
 
         Fails when a file that could hold a match cannot be parsed.
         """

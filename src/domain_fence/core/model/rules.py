@@ -213,7 +213,12 @@ _RULES = [
         rationale=(
             "A runtime function named `pre_episode` or a method `post_epoch` exists to serve the "
             "experiment's life cycle: the runtime is organised around the experiment. Reported "
-            "when a vocabulary contract's `scope` includes `definitions`."
+            "when a vocabulary contract's `scope` includes `definitions`. A definition by "
+            "assignment (a *binding*) counts when it evidently binds a function, class or method: "
+            "a lambda, a `partial(...)` or one of the module's own functions or classes at module "
+            "level (`pre_episode = _reset`), a method-like value in a class body "
+            "(`on_epoch = staticmethod(f)`, which DOM111 leaves out); a module constant is not a "
+            "definition."
         ),
         remedy=(
             "Move the definition under the experiment package, or rename it for what the runtime "
@@ -230,12 +235,16 @@ _RULES = [
         rationale=(
             "Experiment-only machinery such as `init_telemetry` and the post-episode handlers "
             "must live under the experiment package, so the runtime can be installed and run "
-            "without it."
+            "without it. A definition is a module-level `def` or `class`, a method, or a name bound "
+            "by assignment at module level or in a class body (`init_telemetry = _setup`, "
+            "`= lambda ...`, `= functools.partial(...)`, `post_episode = staticmethod(f)`; kind "
+            "`binding`): the name can be imported and called there all the same."
         ),
         remedy=(
             "Move the definition under an allowed module and import it from there. Importing "
-            "or re-exporting the symbol elsewhere is fine; a method of that name is a definition "
-            "too, unless the contract's `kinds` leaves methods out."
+            "or re-exporting the symbol elsewhere is fine (`Alias = experiment.Handler`, which only "
+            "names an imported object, is a re-export); a method or class-level binding of that "
+            "name is a definition too, unless the contract's `kinds` leaves methods out."
         ),
         example="# minimonty/frameworks/telemetry/setup.py\ndef init_telemetry(config): ...",
     ),

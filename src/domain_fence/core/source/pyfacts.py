@@ -35,6 +35,7 @@ from domain_fence.core.source.modules import resolve_relative
 from domain_fence.core.source.reading import Unreadable
 
 MODULE_SCOPE = "<module>"
+BINDING = "binding"  # the kind of a definition by assignment
 ALIAS_KEYWORDS = ("alias", "validation_alias", "serialization_alias")
 FUNCTIONAL_CLASS_FACTORIES = ("TypedDict", "NamedTuple", "namedtuple")
 _METHOD_FACTORIES = ("property", "staticmethod", "classmethod", "cached_property")
@@ -132,10 +133,13 @@ class DefinitionFact:
     """A class, function or method defined outside any function body."""
 
     # "class", "function" or "method"; "lambda" for ``name = lambda ...:`` at module or
-    # class level, a definition for its parameters only (DOM112), not for its name
+    # class level, a definition for its parameters only (DOM112), not for its name (the
+    # name is a "binding", see :func:`_bindings`, when the census counts it)
     kind: str
     qualname: str  # "Outer.method"
-    name: Text  # at the ``class``/``def`` keyword (or the assignment of a functional class, or a lambda's target)
+    # at the ``class``/``def`` keyword (or the assignment of a functional class, or a
+    # lambda's or binding's target)
+    name: Text
     parameters: tuple[Text, ...] = ()  # every parameter of a function or method, in order
 
 
@@ -183,6 +187,22 @@ class MethodDefinition:
 
 
 @dataclass(frozen=True)
+class BoundName:
+    """A name bound by assignment at module level, or in the body of a class defined at
+    module level (or of a class nested in one), for placement: ``init_telemetry = _setup``,
+    ``post_episode = staticmethod(_handle)`` (see :func:`bound_names`)."""
+
+    owner: str  # qualname of the class whose body binds it; "" at module level
+    name: str
+    line: int  # of the name: the assignment's line, unless its target spans lines
+    col: int  # of the name
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.owner}.{self.name}" if self.owner else self.name
+
+
+@dataclass(frozen=True)
 class ImportFact:
     """One name an import statement imports (the per-file boundary view, DOM301)."""
 
@@ -209,6 +229,7 @@ class FileFacts:
     names: ModuleFacts  # vocabulary: classes, bindings, calls
     top_level: tuple[TopLevelDefinition, ...] = ()  # placement
     methods: tuple[MethodDefinition, ...] = ()  # placement
+    bound: tuple[BoundName, ...] = ()  # placement: names bound by assignment
     imports: tuple[ImportFact, ...] = ()  # boundary, per file
     escaping_imports: tuple[int, ...] = ()  # lines of relative imports above the top-level package
 
@@ -281,16 +302,23 @@ def _facts(
         constructed=tuple(sorted({c for c in map(resolver.resolve, walk.constructed()) if c})),
         constructions=tuple(sorted(constructions, key=lambda c: [(k.line, k.col) for k in c.keywords])),
     )
+    bound = list(_bindings(tree.body))
     facts = FileFacts(
         module=module,
         is_package=is_package,
         names=names,
         top_level=tuple(top_level_definitions(tree.body)),
         methods=tuple(method_definitions(tree.body)),
+        bound=tuple(binding.fact for binding in bound),
         imports=tuple(walk.import_facts),
         escaping_imports=tuple(walk.escaping),
     )
-    return facts, walk.declarations()
+    # The census's definitions (DOM113) take the bindings that evidently define a
+    # function, class or method; the others may hold any value (``EPISODE_TIMEOUT = 10``).
+    census = [
+        DefinitionFact(BINDING, b.fact.qualname, Text(b.fact.name, b.fact.line, b.fact.col)) for b in bound if b.evident
+    ]
+    return facts, walk.declarations(census)
 
 
 def flow_facts(
@@ -622,14 +650,17 @@ class _Walk:
                     bindings.setdefault(target, _resolve(reference, bindings, self.module, local_classes))
         return bindings, stars
 
-    def declarations(self) -> DeclarationFacts:
+    def declarations(self, bindings: list[DefinitionFact] | None = None) -> DeclarationFacts:
+        """The module's declarations; ``bindings``: the definitions by assignment the
+        census counts (see :func:`_bindings`)."""
         first: dict[tuple[str, str], MemberFact] = {}
         for members in (self.members, self.other_members):  # an assignment first, wherever it is
             for member in sorted(members, key=_place):
                 first.setdefault((member.owner, member.name.text), member)
+        definitions = [*self.definitions, *(bindings or ())]
         return DeclarationFacts(
             module=self.module,
-            definitions=tuple(sorted(self.definitions, key=lambda d: (d.name.line, d.name.col))),
+            definitions=tuple(sorted(definitions, key=lambda d: (d.name.line, d.name.col))),
             members=tuple(sorted(first.values(), key=_place)),
         )
 
@@ -1116,6 +1147,145 @@ def top_level_definitions(body: list[ast.stmt]) -> Iterator[TopLevelDefinition]:
                 yield from top_level_definitions(getattr(node, block, []))
             for handler in getattr(node, "handlers", ()):
                 yield from top_level_definitions(handler.body)
+
+
+def bound_names(body: list[ast.stmt]) -> Iterator[BoundName]:
+    """The names bound by assignment that placement counts as definitions, in source
+    order (see :func:`_bindings`)."""
+    for binding in _bindings(body):
+        yield binding.fact
+
+
+@dataclass(frozen=True)
+class _Binding:
+    fact: BoundName
+    # Evidently a function, class or method: at module level a lambda, a partial or a
+    # module's own function or class under another name (:func:`_defines_function`),
+    # in a class body what is no attribute but a method (``staticmethod(f)``, an alias
+    # of a method: :func:`_is_method_like`).
+    evident: bool
+
+
+def _bindings(body: list[ast.stmt]) -> list[_Binding]:
+    """Names bound by assignment (``=`` with plain names as targets, in tuples and
+    lists too, starred or not, and annotated assignments with a value) at module level
+    and in the bodies of the module-level classes and of the classes nested in them;
+    where :func:`top_level_definitions` and :func:`method_definitions` find the
+    ``def``s and ``class``es, in the same blocks.
+
+    Not bindings: what a function body binds (local), augmented assignments (they
+    rebind a name bound already), annotations without a value, what is bound under
+    ``if TYPE_CHECKING:`` (never at run time), and dunders (``__all__``). At module
+    level, an assignment that only names something imported (``Alias =
+    imported.Handler``: the head of the reference is bound by an import and by no
+    ``def`` or ``class`` of the module) is a re-export, as ``from x import Handler as
+    Alias`` is, and not a binding; a class body re-exports nothing: what it binds is an
+    attribute of the class.
+    """
+    imported, local = _module_names(body)
+    found = _module_bindings(body, imported - local, local)
+    return sorted(found, key=lambda binding: (binding.fact.line, binding.fact.col))
+
+
+def _module_names(body: list[ast.stmt]) -> tuple[set[str], set[str]]:
+    """The names module-level imports bind, and those module-level ``def`` and
+    ``class`` statements bind."""
+    imported: set[str] = set()
+    local: set[str] = set()
+    pending = list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import):
+            imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            imported.update(alias.asname or alias.name for alias in node.names if alias.name != "*")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            local.add(node.name)
+        else:
+            for block in _blocks(node):
+                pending += block
+    return imported, local
+
+
+def _assigned(node: ast.stmt) -> tuple[list[ast.expr], ast.expr] | None:
+    """The targets and value of an assignment that binds (``=``, or an annotated
+    assignment with a value); None for any other statement."""
+    if type(node) is ast.Assign:
+        return node.targets, node.value
+    if type(node) is ast.AnnAssign and node.value is not None:
+        return [node.target], node.value
+    return None
+
+
+def _bound_targets(target: ast.expr) -> Iterator[ast.Name]:
+    """The plain names a target binds: ``a``, ``a, (b, *c)``, ``[a, b]``; not
+    ``a.b`` or ``a[0]``, which bind no name, nor a dunder (``__all__``, ``__slots__``:
+    what Python reads of a module or class, not a symbol it defines)."""
+    if isinstance(target, ast.Name):
+        if not _is_dunder(target.id):
+            yield target
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _bound_targets(element)
+    elif isinstance(target, ast.Starred):
+        yield from _bound_targets(target.value)
+
+
+def _module_bindings(body: list[ast.stmt], reexported: set[str], local: set[str]) -> Iterator[_Binding]:
+    for node in body:
+        assigned = _assigned(node)
+        if assigned is not None:
+            targets, value = assigned
+            reference = dotted_name(value)
+            if reference is not None and reference.split(".", 1)[0] in reexported:
+                continue  # a re-export
+            evident = _defines_function(value, local)
+            for target in targets:
+                for name in _bound_targets(target):
+                    yield _Binding(BoundName("", name.id, name.lineno, name.col_offset), evident)
+        elif isinstance(node, ast.ClassDef):
+            yield from _class_bindings(node.body, node.name)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue  # a new scope: what it binds is local
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            yield from _module_bindings(node.orelse, reexported, local)
+        else:
+            for block in _blocks(node):
+                yield from _module_bindings(block, reexported, local)
+
+
+def _defines_function(value: ast.expr, local: set[str]) -> bool:
+    """A module-level value that evidently is a function or class: a lambda, a
+    ``partial(...)``, or a function or class of the module's own (``local``) by name."""
+    if isinstance(value, ast.Lambda):
+        return True
+    if isinstance(value, ast.Call):
+        return (dotted_name(value.func) or "").rsplit(".", 1)[-1] == "partial"
+    return isinstance(value, ast.Name) and value.id in local
+
+
+def _class_bindings(body: list[ast.stmt], owner: str, methods: set[str] | None = None) -> Iterator[_Binding]:
+    """The bindings of a class body, and those of the classes it nests."""
+    if methods is None:
+        methods = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in body:
+        assigned = _assigned(node)
+        if assigned is not None:
+            targets, value = assigned
+            # What DOM111 leaves out as no attribute (``_attributes``): a method.
+            method_like = type(node) is ast.Assign and _is_method_like(value, methods)
+            for target in targets:
+                for name in _bound_targets(target):
+                    yield _Binding(BoundName(owner, name.id, name.lineno, name.col_offset), method_like)
+        elif isinstance(node, ast.ClassDef):
+            yield from _class_bindings(node.body, f"{owner}.{node.name}")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            yield from _class_bindings(node.orelse, owner, methods)
+        else:
+            for block in _blocks(node):
+                yield from _class_bindings(block, owner, methods)
 
 
 def import_fact(line: int, alias: ast.alias, source: str, name: str | None, type_checking: bool) -> ImportFact:

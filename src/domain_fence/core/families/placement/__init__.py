@@ -111,7 +111,7 @@ class PlacementFamily:
                 return ()
         if facts.unreadable is not None:
             return ("unreadable",)
-        kept = [d for d in facts_definitions(module, "", facts) if d.kind in config.kinds]
+        kept = [d for d in facts_definitions(module, "", facts) if d.counted_in(config.kinds)]
         matched = {pattern for d in kept for pattern in matched_patterns(d.name, d.owner, tuple(config.symbols))}
         return tuple(pattern for pattern in config.symbols if pattern in matched)
 

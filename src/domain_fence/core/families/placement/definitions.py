@@ -1,20 +1,24 @@
 """Where symbols are defined: module-level functions and classes, the methods of
-those classes, and the ``placement`` rule (DOM201) that some of them live only under
-allowed modules.
+those classes, the names bound by assignment at module level and in those classes'
+bodies, and the ``placement`` rule (DOM201) that some of them live only under allowed
+modules.
 
 Only *definitions* count. ``from x import init_telemetry`` or a re-export in an
-``__init__`` binds a name without defining anything. A definition inside an
-``if``/``try``/``with``/``for``/``while``/``match`` block at module level is
+``__init__`` (``Alias = imported.Handler`` too) binds a name without defining anything;
+``init_telemetry = _setup``, ``= lambda ...`` or ``= functools.partial(...)`` defines it
+(a *binding*, see :func:`~domain_fence.core.source.pyfacts.bound_names`). A definition
+inside an ``if``/``try``/``with``/``for``/``while``/``match`` block at module level is
 module-level: it binds a module global. A pattern without a dot matches a function,
-class or method by its own name (``init_telemetry``); a pattern with a dot matches a
-method by its class's name and its own (``MontyExperiment.init_telemetry``,
-``*.post_episode``).
+class, method or binding by its own name (``init_telemetry``); a pattern with a dot
+matches a method, or a binding in a class body, by its class's name and its own
+(``MontyExperiment.init_telemetry``, ``*.post_episode``).
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import keyword
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -27,21 +31,30 @@ from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding, sorted_findings
 from domain_fence.core.model.rules import get_rule
 from domain_fence.core.source.modules import matches_any
-from domain_fence.core.source.pyfacts import FileFacts, method_definitions, top_level_definitions
+from domain_fence.core.source.pyfacts import (
+    BINDING,
+    FileFacts,
+    bound_names,
+    method_definitions,
+    top_level_definitions,
+)
 from domain_fence.core.source.reading import Unreadable, decode
 
 
 @dataclass(frozen=True, order=True)
 class Definition:
-    """A module-level function or class: where it is, what it is, what it is called."""
+    """A module-level function or class, a method, or a name bound by assignment at
+    module level or in a class body: where it is, what it is, what it is called."""
 
     module: str
     path: str  # posix, relative to the project root
-    line: int  # 1-based line of the ``def``/``class`` keyword (after any decorators)
-    col: int  # 0-based column of that keyword (of ``async`` for ``async def``)
-    kind: str  # "function", "class" or "method"
+    # 1-based line of the ``def``/``class`` keyword (after any decorators), or of a
+    # binding's name (the assignment's line unless its target spans lines)
+    line: int
+    col: int  # 0-based column of that keyword (of ``async`` for ``async def``), or of the name
+    kind: str  # "function", "class", "method" or "binding"
     name: str
-    owner: str = ""  # a method's class, by its qualified name in the module ("Outer.Inner")
+    owner: str = ""  # a method's (or class-level binding's) class, by its qualified name ("Outer.Inner")
 
     @property
     def location(self) -> str:
@@ -56,8 +69,27 @@ class Definition:
     def qualified_name(self) -> str:
         return f"{self.module}.{self.display_name}"
 
+    @property
+    def fingerprint_name(self) -> str:
+        """What DOM201's fingerprint names: the display name, followed by ``=`` for a
+        binding (``init_telemetry=``), so that a binding and a ``def`` of one name are
+        two findings, each recorded on its own."""
+        return f"{self.display_name}=" if self.kind == BINDING else self.display_name
+
     def matches(self, pattern: str) -> bool:
         return definition_matches(self.name, self.owner, pattern)
+
+    def counted_in(self, kinds: frozenset[str]) -> bool:
+        return counted(self.kind, self.owner, kinds)
+
+
+def counted(kind: str, owner: str, kinds: frozenset[str]) -> bool:
+    """Whether a definition of ``kind`` counts for a contract's ``kinds``. What a
+    binding binds is not known without running the code: at module level it counts as
+    a function or class, in a class body as a method."""
+    if kind != BINDING:
+        return kind in kinds
+    return "method" in kinds if owner else ("function" in kinds or "class" in kinds)
 
 
 @functools.lru_cache(maxsize=1 << 16)  # the same names come back in module after module
@@ -70,16 +102,19 @@ def definition_matches(name: str, owner: str, pattern: str) -> bool:
 
 
 def definitions_in(module: str, path: str, tree: ast.Module) -> list[Definition]:
-    """Every module-level function and class of ``tree``, and their methods."""
+    """Every module-level function and class of ``tree``, their methods, and the names
+    bound by assignment at module level and in their bodies."""
     found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in top_level_definitions(tree.body)]
     found += [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in method_definitions(tree.body)]
+    found += [Definition(module, path, b.line, b.col, BINDING, b.name, b.owner) for b in bound_names(tree.body)]
     return sorted(found, key=lambda d: (d.line, d.col))
 
 
 def facts_definitions(module: str, path: str, facts: FileFacts) -> list[Definition]:
     """The definitions :func:`definitions_in` finds, from a module's facts."""
     found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in facts.top_level]
-    return found + [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in facts.methods]
+    found += [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in facts.methods]
+    return found + [Definition(module, path, b.line, b.col, BINDING, b.name, b.owner) for b in facts.bound]
 
 
 def matches(name: str, patterns: Iterable[str], owner: str = "") -> bool:
@@ -94,14 +129,16 @@ def matched_patterns(name: str, owner: str, patterns: tuple[str, ...]) -> tuple[
 
 def _matches_facts(facts: FileFacts, patterns: Sequence[str]) -> bool:
     patterns = tuple(patterns)
-    return any(matched_patterns(d.name, "", patterns) for d in facts.top_level) or any(
-        matched_patterns(m.name, m.owner, patterns) for m in facts.methods
+    return (
+        any(matched_patterns(d.name, "", patterns) for d in facts.top_level)
+        or any(matched_patterns(m.name, m.owner, patterns) for m in facts.methods)
+        or any(matched_patterns(b.name, b.owner, patterns) for b in facts.bound)
     )
 
 
 def name_pattern(pattern: str) -> str:
     """A pattern every *own* name of a definition ``pattern`` matches satisfies (what
-    the bytes prefilter looks for after ``def``): for ``Class.method`` patterns, the
+    the bytes prefilter looks for after ``def``, or before ``=``): for ``Class.method`` patterns, the
     part after the last dot, unless a wildcard there could swallow a dot itself."""
     if "." not in pattern:
         return pattern
@@ -117,10 +154,19 @@ def name_pattern(pattern: str) -> str:
 
 # What may stand between ``def``/``class`` and the name: blanks (the tokenizer's
 # space, tab and form feed) and backslash continuations.
-_SEPARATOR = r"(?:[ \t\f]|\\\r?\n|\\\r)+"
+_BLANK = r"(?:[ \t\f]|\\\r?\n|\\\r)"
+_SEPARATOR = _BLANK + "+"
 # Every character of an identifier: an ASCII letter, digit or underscore, or any
 # non-ASCII character (in UTF-8, any byte above 0x7f).
-_NAME_CHARACTERS = {str: r"(?:[0-9A-Za-z_]|[^\x00-\x7f])", bytes: r"[0-9A-Za-z_\x80-\xff]"}
+_NAME_CHARACTERS: dict[type, str] = {str: r"(?:[0-9A-Za-z_]|[^\x00-\x7f])", bytes: r"[0-9A-Za-z_\x80-\xff]"}
+# Where a name starts: after no identifier character.
+_NAME_START: dict[type, str] = {str: r"(?<![0-9A-Za-z_])(?<![^\x00-\x7f])", bytes: r"(?<![0-9A-Za-z_\x80-\xff])"}
+# What follows the name of a binding's target, after blanks: ``=``, an annotation's
+# ``:``, or what ends it in a tuple or list target (``,``, ``)``, ``]``), or in a
+# bracketed target spanning lines, a comment or the end of a line.
+_BINDING_END = r"(?:[=:,)\]#\r\n]|\Z)"
+# No keyword is a target (``pass``, ``else:`` and ``None,`` are followed so too).
+_KEYWORDS = "(?:" + "|".join(keyword.kwlist) + ")"
 _CODING = re.compile(rb"coding[:=]")
 
 
@@ -135,7 +181,10 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
 
     A definition spells ``def`` or ``class``, blanks, then its whole name: a file is
     parsed only when some ``def``/``class`` is followed by a name the pattern
-    matches (``class CsrfViewMiddleware`` does not match ``*View``). A name matching
+    matches (``class CsrfViewMiddleware`` does not match ``*View``). A binding spells
+    its whole name, then blanks and ``=``, ``:``, ``,``, ``)``, ``]`` (or, in a
+    bracketed target spanning lines, a comment or a line's end): a file is parsed when
+    a name the pattern matches is followed so. A name matching
     ``*PostEpisode*`` contains ``PostEpisode``, so files without that literal are
     skipped without a regular expression. Python reads identifiers NFKC-normalised
     (``ｉnit`` is ``init``), so a file that is not plain ASCII, or names its
@@ -143,8 +192,8 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     """
     literals = sorted({_longest_literal(pattern) for pattern in patterns})
     needles = literals if all(literals) else []  # a pattern without a literal (``*``) needs none
-    in_bytes = [re.compile(shape.encode()) for shape in _shapes(patterns, _NAME_CHARACTERS[bytes])]
-    in_text = [re.compile(shape) for shape in _shapes(patterns, _NAME_CHARACTERS[str])]
+    in_bytes = [re.compile(shape.encode()) for shape in _shapes(patterns, bytes)]
+    in_text = [re.compile(shape) for shape in _shapes(patterns, str)]
     needle_bytes = [needle.encode() for needle in needles]
 
     def could_match(data: bytes) -> bool:
@@ -164,12 +213,14 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     return could_match
 
 
-def _shapes(patterns: Iterable[str], name: str) -> list[str]:
+def _shapes(patterns: Iterable[str], text: type) -> list[str]:
     """A definition whose whole name matches one of ``patterns``; one expression per
-    keyword, as a literal prefix lets the regular expression engine skip ahead quickly.
-    ``name`` is the expression of one identifier character."""
+    keyword, as a literal prefix lets the regular expression engine skip ahead quickly,
+    and one for a binding. ``text`` is ``str`` or ``bytes``, what the expressions read."""
+    name = _NAME_CHARACTERS[text]
     names = "(?:" + "|".join(_name_shape(pattern, name) for pattern in patterns) + f")(?!{name})"
-    return [keyword + _SEPARATOR + names for keyword in ("def", "class")]
+    binding = _NAME_START[text] + f"(?={name})(?!{_KEYWORDS}(?!{name}))" + names + _BLANK + "*" + _BINDING_END
+    return [*(keyword + _SEPARATOR + names for keyword in ("def", "class")), binding]
 
 
 def _name_shape(pattern: str, name: str) -> str:
@@ -293,7 +344,7 @@ def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementRe
     allowed = [module for module in index.modules if matches_any(module, config.allowed_modules)]
     outside = [module for module in index.modules if not matches_any(module, config.allowed_modules)]
     scan = _scan(index, outside, config.symbols, config.contract)
-    relevant = [d for d in scan.definitions if d.kind in config.kinds]
+    relevant = [d for d in scan.definitions if d.counted_in(config.kinds)]
     unmatched = [p for p in config.symbols if not any(d.matches(p) for d in relevant)]
     examined: list[str] = []
     unmatched, hiding = _match_in(index, allowed, unmatched, config, examined)
@@ -322,7 +373,7 @@ def _match_in(
         if facts.unreadable is not None:
             unreadable.append((unreadable_finding(index, module, facts.unreadable, config.contract), wanted))
             continue
-        kept = [d for d in facts_definitions(module, "", facts) if d.kind in config.kinds]
+        kept = [d for d in facts_definitions(module, "", facts) if d.counted_in(config.kinds)]
         unmatched = [p for p in unmatched if not any(d.matches(p) for d in kept)]
     return unmatched, [finding for finding, wanted in unreadable if set(wanted) & set(unmatched)]
 
@@ -339,12 +390,12 @@ def placement_findings(config: PlacementConfig, definitions: Iterable[Definition
             code=rule.code,
             message=rule.format(kind=d.kind, name=d.display_name, allowed=allowed),
             symbol=d.qualified_name,
-            fingerprint=fingerprints.located(rule.code, d.module, d.display_name),
+            fingerprint=fingerprints.located(rule.code, d.module, d.fingerprint_name),
             contract=config.contract,
             fields=(("allowed", allowed), ("kind", d.kind), ("name", d.name)),
         )
         for d in definitions
-        if d.kind in config.kinds
+        if d.counted_in(config.kinds)
         and matched_patterns(d.name, d.owner, tuple(config.symbols))
         and not matches_any(d.module, config.allowed_modules)
     )

@@ -5,7 +5,11 @@ A codebase without telemetry events still holds experiment knowledge in its runt
 objects (``self.primary_target``, ``min_train_steps``); listing those declarations,
 each once and with a line-independent fingerprint, lets the baseline ratchet the
 migration away from them. Names used only inside a function body (local variables,
-nested helpers) are never declarations, and neither are keywords passed in calls.
+nested helpers) are never declarations, and neither are keywords passed in calls. A
+definition by assignment (DOM113, kind ``binding``) is one that evidently binds a
+function, class or method: a lambda or one of the module's own functions or classes
+under another name at module level, a method-like value in a class body (what DOM111
+leaves out); module constants are not declarations.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from domain_fence.core.model import fingerprints
-from domain_fence.core.source.pyfacts import DeclarationFacts, Text
+from domain_fence.core.source.pyfacts import BINDING, DeclarationFacts, Text
 
 ATTRIBUTES, PARAMETERS, DEFINITIONS = "attributes", "parameters", "definitions"
 CODES = {ATTRIBUTES: "DOM111", PARAMETERS: "DOM112", DEFINITIONS: "DOM113"}
@@ -94,10 +98,12 @@ def _candidates(
             and definition.name not in event_names
             and may_match(definition.name.text)
         ):
+            # A binding's fingerprint is apart from a ``def`` of its name, as DOM201's is.
+            rest = f"{definition.qualname}=" if definition.kind == BINDING else definition.qualname
             yield Declared(
                 "DOM113",
                 definition.name,
                 f"{module}.{definition.qualname}",
-                fingerprints.located("DOM113", module, definition.qualname),
+                fingerprints.located("DOM113", module, rest),
                 {"kind": definition.kind, "name": definition.qualname},
             )
