@@ -4,7 +4,8 @@ On a fixture tree where every rule fires (one of them after a non-ASCII characte
 still matching, one stale), a chain through a module outside the runtime and a file
 Python cannot parse, the set of ``(path, line, column, code)`` is identical from:
 ``domain-fence check --format json``, ``flake8`` (on the files, and on each file
-through stdin as editors run it), ``lint-imports`` and ``pytest --domain-fence``.
+through stdin as editors run it), ``lint-imports``, ``pytest --domain-fence`` and
+the language server's analysis.
 
 What only some front ends can see is compared where it can be: flake8 never runs
 plugins on a file it cannot parse itself (it reports E999 there), and never lints the
@@ -149,3 +150,17 @@ def test_flake8_checks_the_unsaved_buffer_not_the_saved_file(tree: Path, tmp_pat
     # The new chain is reported at the buffer's line 1; the recorded import, now on
     # line 2, stays baselined: the file on disk was not read.
     assert located(completed.stdout) == {(path, 1, 24, "DOM302")}, completed.stdout + completed.stderr
+
+
+def test_the_language_server_reports_the_same(tree: Path):
+    # The server's analysis of each open file (the buffer as saved): what it publishes
+    # as diagnostics, before their conversion to ranges (tests/lsp covers that).
+    from domain_fence.integrations.lsp.analysis import Analysis
+
+    analysis = Analysis(tree / ".importlinter")
+    served = {
+        (finding.path, finding.line, finding.col + 1, finding.code)
+        for path in sorted((tree / "app").rglob("*.py"))
+        for finding in analysis.findings(path, path.read_text(encoding="utf-8"))
+    }
+    assert served == python_files(EXPECTED)
