@@ -113,9 +113,10 @@ def test_sarif_of_a_hand_built_report_validates():
     run = sarif["runs"][0]
     assert run["originalUriBaseIds"] == {"SRCROOT": {"uri": "file:///project/"}}
     states = [(r["ruleId"], r["baselineState"], "suppressions" in r) for r in run["results"]]
-    assert states == [("DOM301", "new", False), ("DOM301", "unchanged", True), ("DOM101", "new", False)]
+    # What fails first, by path (each once however many contracts report it), then what is baselined.
+    assert states == [("DOM101", "new", False), ("DOM301", "new", False), ("DOM301", "unchanged", True)]
     # The source cannot be read: no columns rather than columns counted wrong.
-    assert run["results"][2]["locations"][0]["physicalLocation"]["region"] == {"startLine": 9}
+    assert run["results"][0]["locations"][0]["physicalLocation"]["region"] == {"startLine": 9}
     [notification] = run["invocations"][0]["toolExecutionNotifications"]
     assert notification == {"level": "warning", "message": {"text": "words: modules: 'app.gone' matches nothing"}}
     default = json.loads(render(report(), "sarif"))
@@ -253,3 +254,32 @@ def test_the_vendored_sarif_schema_is_the_published_one_and_rejects_bad_logs():
     for broken in broken_logs:
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(broken, SARIF_SCHEMA)
+
+
+def test_a_finding_several_contracts_report_alike_is_shown_once():
+    from dataclasses import replace
+
+    unreadable = Finding(
+        "app/runtime/broken.py",
+        4,
+        0,
+        "DOM001",
+        "skipped: syntax error",
+        "app.runtime.broken",
+        "DOM001:app.runtime.broken",
+    )
+    contracts = tuple(
+        ContractResult(
+            id=name, name=name, type="vocabulary", kept=False, findings=(replace(unreadable, contract=name),)
+        )
+        for name in ("events", "census")
+    )
+    both = Report(root="/project", config=".importlinter", contracts=contracts)
+    line = "app/runtime/broken.py:4:1: DOM001 skipped: syntax error"
+    assert render(both, "text", RenderOptions(quiet=True)) == line + "\n"
+    assert render(both, "github").count("::error ") == 1
+    assert [r["ruleId"] for r in json.loads(render(both, "sarif"))["runs"][0]["results"]] == ["DOM001"]
+    rows = [row for row in render(both, "markdown").splitlines() if row.startswith("| `app/")]
+    assert rows == ["| `app/runtime/broken.py:4:1` | DOM001 | skipped: syntax error | events, census |"]
+    # The text report lists it under each contract, as each is broken by it.
+    assert render(both, "text").count(line) == 2

@@ -292,8 +292,8 @@ def test_verbose_keeps_the_baselined_findings_as_suppressed_unchanged_results(ch
 # -- regions and the driver, on hand-built findings --------------------------------------
 
 
-def finding(line: int, col: int, end_line: int = 0, end_col: int = 0) -> Finding:
-    return Finding("m.py", line, col, "DOM101", "event field", "m.S.f", "DOM101:m:S.f", "c", (), end_line, end_col)
+def finding(line: int, col: int, end_line: int = 0, end_col: int = 0, code: str = "DOM101") -> Finding:
+    return Finding("m.py", line, col, code, "event field", "m.S.f", f"{code}:m:S.f", "c", (), end_line, end_col)
 
 
 def region_of(tmp_path: Path, text: str, f: Finding) -> dict[str, int]:
@@ -315,7 +315,8 @@ def test_a_region_may_span_lines(tmp_path):
 
 
 def test_an_unknown_end_covers_the_statement_or_one_character(tmp_path):
-    assert region_of(tmp_path, "    import x  \n", finding(1, 0)) == {
+    # A file that cannot be analysed (DOM001) and a stale entry (DOM002) are about a line.
+    assert region_of(tmp_path, "    import x  \n", finding(1, 0, code="DOM001")) == {
         "startLine": 1,
         "startColumn": 5,
         "endLine": 1,
@@ -332,7 +333,7 @@ def test_an_unknown_end_covers_the_statement_or_one_character(tmp_path):
 def test_an_unknown_end_covers_a_definition_a_string_or_a_dotted_name(tmp_path):
     text = 'class Ép(E):\n    kind = "post_é"\n    def f(self): self.episode_x = 1\n'
     spans = {
-        (1, 0): "class Ép",
+        (1, 0): "class Ép",  # at column 0, a token as anywhere else (the editor shows it so)
         (2, 11): '"post_é"',
         (3, 4): "def f",
         (3, 17): "self.episode_x",
@@ -358,3 +359,9 @@ def test_project_urls_give_information_and_help_uris(monkeypatch):
     dom101 = next(r for r in driver["rules"] if r["id"] == "DOM101")
     assert dom101["helpUri"].startswith("https://example.org/docs#dom101-")
     jsonschema.validate(sarif.document(report, RenderOptions(), Path("/nowhere")), SCHEMA)
+
+
+def test_a_finding_at_a_line_start_covers_its_name_as_in_the_editor(tmp_path):
+    text = "post_episode = functools.partial(print, 1)\n"
+    region = region_of(tmp_path, text, finding(1, 0, code="DOM201"))
+    assert _utf16_slice(text, region["startColumn"], region["endColumn"]) == "post_episode"

@@ -104,12 +104,18 @@ class Report:
     def failing(self) -> tuple[Finding, ...]:
         """What fails, over every contract, sorted: a finding several contracts report
         alike (a file none can read is each one's DOM001) once, as flake8 and the editor
-        show it."""
-        distinct: dict[tuple[str, int, int, str, str], Finding] = {}
+        show it (the first contract's)."""
+        return tuple(finding for finding, _ in self.failing_by_contracts())
+
+    def failing_by_contracts(self) -> tuple[tuple[Finding, tuple[str, ...]], ...]:
+        """Each distinct failing finding, sorted, with the ids of the contracts that
+        report it, in the configuration's order."""
+        distinct: dict[tuple[str, int, int, str, str], tuple[Finding, list[str]]] = {}
         for result in self.contracts:
             for f in result.failing:
-                distinct.setdefault((f.path, f.line, f.col, f.code, f.message), f)
-        return tuple(sorted(distinct.values(), key=FINDING_ORDER))
+                distinct.setdefault((f.path, f.line, f.col, f.code, f.message), (f, []))[1].append(result.id)
+        ordered = sorted(distinct.values(), key=lambda item: FINDING_ORDER(item[0]))
+        return tuple((finding, tuple(dict.fromkeys(ids))) for finding, ids in ordered)
 
     def summary(self) -> Summary:
         kept = sum(result.kept for result in self.contracts)

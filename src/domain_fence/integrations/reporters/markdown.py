@@ -27,7 +27,7 @@ def render(report: Report, options: RenderOptions) -> str:
     if not options.quiet:
         parts += ["", *contracts_table(report)]
     if report.failing:
-        parts += ["", "### Findings", "", *findings_table(report.failing)]
+        parts += ["", "### Findings", "", *findings_table(report.failing_by_contracts())]
     failures = [f"- `{cell(c.id)}`: {cell(failure)}" for c in report.contracts for failure in c.failures]
     if failures:
         parts += ["", f"### Failures (in `{cell(report.config)}`)", "", *failures]
@@ -37,7 +37,7 @@ def render(report: Report, options: RenderOptions) -> str:
             "",
             "<details><summary>Baselined findings</summary>",
             "",
-            *findings_table(sorted(baselined, key=FINDING_ORDER)),
+            *findings_table((f, (f.contract,)) for f in sorted(baselined, key=FINDING_ORDER)),
             "",
             "</details>",
         ]
@@ -60,12 +60,12 @@ def contracts_table(report: Report) -> list[str]:
     return rows
 
 
-def findings_table(findings: Iterable[Finding]) -> list[str]:
+def findings_table(findings: Iterable[tuple[Finding, tuple[str, ...]]]) -> list[str]:
+    """One row per finding, naming every contract that reports it."""
     rows = ["| location | code | message | contract |", "|---|---|---|---|"]
-    for f in findings:
-        rows.append(
-            f"| `{cell(f'{f.path}:{f.line}:{f.col + 1}')}` | {f.code} | {cell(f.message)} | {cell(f.contract)} |"
-        )
+    for f, contracts in findings:
+        location = cell(f"{f.path}:{f.line}:{f.col + 1}")
+        rows.append(f"| `{location}` | {f.code} | {cell(f.message)} | {cell(', '.join(contracts))} |")
     return rows
 
 

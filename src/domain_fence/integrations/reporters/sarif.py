@@ -30,6 +30,7 @@ from urllib.parse import quote  # a relative URI reference: ',', ':', '%' ... pe
 
 from domain_fence import __version__
 from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.fingerprints import STALE, UNANALYSABLE
 from domain_fence.core.model.report import Report
 from domain_fence.core.model.ruledocs import anchor, rule_markdown
 from domain_fence.core.model.rules import RULES, Rule
@@ -38,6 +39,9 @@ from domain_fence.core.source.reading import Unreadable, decode
 from domain_fence.integrations.gitrepo import repository_root
 
 from .options import RenderOptions
+
+# Findings about a whole statement's line, not a token of it.
+LINE_CODES = (UNANALYSABLE, STALE)
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 ROOT_ID = "SRCROOT"
@@ -56,9 +60,9 @@ def document(report: Report, options: RenderOptions, top: Path) -> dict[str, Any
     """The SARIF log of ``report``, its paths relative to ``top``."""
     rule_index = {code: index for index, code in enumerate(RULES)}
     locate = Locator(Path(report.root), top)
-    results = []
+    # A finding several contracts report alike is one result (one alert), as elsewhere.
+    results = [result(f, rule_index, "new", locate) for f in report.failing]
     for contract in report.contracts:
-        results += [result(f, rule_index, "new", locate) for f in contract.failing]
         if options.verbose:
             results += [
                 suppressed(result(f, rule_index, "unchanged", locate), contract.baseline) for f in contract.baselined
@@ -172,14 +176,13 @@ class Locator:
                     "endLine": finding.end_line,
                     "endColumn": end + 1,
                 }
-        token = text[finding.col : token_end(text, finding.col)]
-        if finding.col == 0 and not token.startswith(("class", "def", "async")):
+        if finding.code in LINE_CODES:
             # A statement's line (a file that cannot be read, an entry): its text, without the indentation.
             content = text.strip()
             start = utf16_length(text[: len(text) - len(text.lstrip())]) if content else 0
             end = start + utf16_length(content)
-        else:  # the token there: a name, a definition, a string
-            end = start + utf16_length(token)
+        else:  # the token there, as the editor shows it: a name, a definition, a string
+            end = start + utf16_length(text[finding.col : token_end(text, finding.col)])
         return {"startLine": start_line, "startColumn": start + 1, "endLine": start_line, "endColumn": end + 1}
 
     def line(self, path: str, number: int) -> str | None:
