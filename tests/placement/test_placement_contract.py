@@ -90,8 +90,8 @@ def test_an_unmatched_pattern_warns_by_default(baseline_path):
     assert check.kept and check.metadata["failures"] == []
     # Brackets are escaped: lint-imports prints warnings through rich markup.
     assert check.warnings == [
-        "symbols: 'init_telemtry' matches no function, class or method; is it misspelt?",
-        "symbols: 'on_\\[ab]_PostEpsiode' matches no function, class or method; is it misspelt?",
+        "symbols: 'init_telemtry' matches no function, class, method or binding; is it misspelt?",
+        "symbols: 'on_\\[ab]_PostEpsiode' matches no function, class, method or binding; is it misspelt?",
     ]
 
 
@@ -100,10 +100,10 @@ def test_an_unmatched_pattern_breaks_the_contract_with_require_match(baseline_pa
     check = contract.check(None, verbose=False)
     assert not check.kept and check.warnings == []
     assert check.metadata["failures"] == [
-        "symbols: 'init_telemtry' matches no function; is it misspelt? (require_match = true)"
+        "symbols: 'init_telemtry' matches no function or binding; is it misspelt? (require_match = true)"
     ]
     assert rendered(contract, check) == [
-        "symbols: 'init_telemtry' matches no function; is it misspelt? (require_match = true)",
+        "symbols: 'init_telemtry' matches no function or binding; is it misspelt? (require_match = true)",
         "",
     ]
 

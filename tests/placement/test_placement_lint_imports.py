@@ -76,7 +76,7 @@ def test_an_unmatched_pattern_is_a_warning(project):
     result = lint(project)
     assert result.returncode == 0, result.output
     assert f"{NAME} KEPT (1 warning)" in result.stdout
-    assert "- symbols: 'init_telemtry' matches no function, class or method; is it misspelt?" in result.stdout
+    assert "- symbols: 'init_telemtry' matches no function, class, method or binding; is it misspelt?" in result.stdout
 
 
 def test_an_unmatched_pattern_breaks_the_contract_with_require_match(project):
@@ -85,7 +85,7 @@ def test_an_unmatched_pattern_breaks_the_contract_with_require_match(project):
     result = lint(project)
     assert result.returncode == 1, result.output
     assert (
-        "symbols: 'init_telemtry' matches no function, class or method; is it misspelt? "
+        "symbols: 'init_telemtry' matches no function, class, method or binding; is it misspelt? "
         "(require_match = true)" in result.stdout.splitlines()
     )
 

@@ -168,7 +168,7 @@ def test_a_pattern_with_a_typo_fails_unless_empty_is_allowed(project):
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "no function, class or method matches 'init_telemtry' in proto; is the pattern "
+            "no function, class, method or binding matches 'init_telemtry' in proto; is the pattern "
             "misspelt? (pass allow_empty=True if none is expected)",
         ]
     )
@@ -183,7 +183,7 @@ def test_a_typo_in_the_contract_is_a_warning_or_with_require_match_a_failure(pro
     warned.stdout.fnmatch_lines(
         [
             "*FenceWarning: init_telemetry and post-episode handlers live under experiment: symbols: "
-            "'init_telemtry' matches no function, class or method; is it misspelt?"
+            "'init_telemtry' matches no function, class, method or binding; is it misspelt?"
         ]
     )
 
@@ -200,7 +200,7 @@ def test_a_typo_in_the_contract_is_a_warning_or_with_require_match_a_failure(pro
         [
             "init_telemetry and post-episode handlers live under experiment BROKEN",
             "",
-            "symbols: 'init_telemtry' matches no function, class or method; is it misspelt? (require_match = true)",
+            "symbols: 'init_telemtry' matches no function, class, method or binding; is it misspelt? (require_match = true)",
         ]
     )
 
@@ -277,7 +277,7 @@ def test_methods_are_definitions_by_bare_and_qualified_name(project):
             "defined outside proto.experiment; move it there",
         ]
     )
-    result.stdout.fnmatch_lines(["no method matches 'Nothing.post_episode' in proto;*"])
+    result.stdout.fnmatch_lines(["no method or class-level binding matches 'Nothing.post_episode' in proto;*"])
 
 
 def test_a_name_bound_by_assignment_is_a_definition(project):

@@ -133,7 +133,8 @@ class Fence:
         found = self._definitions(pattern)
         if not found and not allow_empty:
             raise FenceProblem(
-                f"no {'method' if '.' in pattern else 'function, class or method'} matches {pattern!r} in "
+                f"no {'method or class-level binding' if '.' in pattern else 'function, class, method or binding'} "
+                f"matches {pattern!r} in "
                 f"{', '.join(self.configuration.root_packages)}; is the pattern misspelt? "
                 "(pass allow_empty=True if none is expected)"
             )

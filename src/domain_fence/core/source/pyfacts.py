@@ -483,6 +483,7 @@ class _Walk:
             self.receiver_members(node, context.receiver, context.member_owner or "")  # owner: set with receiver
         elif (
             not context.in_function
+            and not context.type_checking  # bound for type checkers only: never called
             and (type(node) is ast.Assign or type(node) is ast.AnnAssign)
             and type(node.value) is ast.Lambda
         ):  # ``name = lambda ...:`` defines a function (a method in a class)
@@ -536,10 +537,13 @@ class _Walk:
         """The parameters of ``name = lambda ...:`` outside a function body, as those of
         a function (or a method) of that name."""
         parameters = _parameters(value.args)
+        # ``a = b = lambda x: ...`` binds one function under two names: its parameters
+        # are declared once, under the first.
         for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
             if type(target) is ast.Name:
                 name = _text(target, target.id)
                 self.definitions.append(DefinitionFact("lambda", ".".join((*scope, target.id)), name, parameters))
+                return
 
     def receiver_members(self, node: ast.stmt, receiver: str, owner: str) -> None:
         """The attributes of ``owner`` a statement of its method declares on ``receiver``."""
@@ -1247,10 +1251,8 @@ def _module_bindings(body: list[ast.stmt], reexported: set[str], local: set[str]
             yield from _class_bindings(node.body, node.name)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue  # a new scope: what it binds is local
-        elif isinstance(node, ast.If) and _is_type_checking(node.test):
-            yield from _module_bindings(node.orelse, reexported, local)
         else:
-            for block in _blocks(node):
+            for block in _run_time_blocks(node):
                 yield from _module_bindings(block, reexported, local)
 
 
@@ -1273,7 +1275,10 @@ def _class_bindings(body: list[ast.stmt], owner: str, methods: set[str] | None =
         if assigned is not None:
             targets, value = assigned
             # What DOM111 leaves out as no attribute (``_attributes``): a method.
-            method_like = type(node) is ast.Assign and _is_method_like(value, methods)
+            method_like = _is_method_like(value, methods)
+            if type(node) is ast.AnnAssign and not method_like:
+                continue  # an annotated field (a dataclass's, a model's): an attribute, not a definition
+            method_like = method_like and type(node) is ast.Assign
             for target in targets:
                 for name in _bound_targets(target):
                     yield _Binding(BoundName(owner, name.id, name.lineno, name.col_offset), method_like)
@@ -1281,11 +1286,24 @@ def _class_bindings(body: list[ast.stmt], owner: str, methods: set[str] | None =
             yield from _class_bindings(node.body, f"{owner}.{node.name}")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        elif isinstance(node, ast.If) and _is_type_checking(node.test):
-            yield from _class_bindings(node.orelse, owner, methods)
         else:
-            for block in _blocks(node):
+            for block in _run_time_blocks(node):
                 yield from _class_bindings(block, owner, methods)
+
+
+def _run_time_blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+    """The blocks of a compound statement that run: not the branch of ``if
+    TYPE_CHECKING:`` (nor the ``else`` of ``if not TYPE_CHECKING:``) that exists for type
+    checkers only."""
+    if isinstance(node, ast.If):
+        if _is_type_checking(node.test):
+            yield node.orelse
+            return
+        test = node.test
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _is_type_checking(test.operand):
+            yield node.body
+            return
+    yield from _blocks(node)
 
 
 def import_fact(line: int, alias: ast.alias, source: str, name: str | None, type_checking: bool) -> ImportFact:
@@ -1380,14 +1398,28 @@ def _is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
+_CLASS_BODY_BLOCKS = (
+    ast.If,
+    ast.Try,
+    ast.TryStar,
+    ast.With,
+    ast.AsyncWith,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.Match,
+)
+
+
 def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
     """Class-level attributes that are not methods or dunders."""
     methods = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
     pending = list(reversed(body))  # a stack in source order (pop(0) is quadratic)
     while pending:
         statement = pending.pop()
-        if isinstance(statement, ast.If):
-            pending += reversed(statement.body + statement.orelse)
+        if isinstance(statement, _CLASS_BODY_BLOCKS):  # ``if``, ``try``, ``with``...: the class's own scope
+            inner = sorted((s for block in _blocks(statement) for s in block), key=lambda s: (s.lineno, s.col_offset))
+            pending += reversed(inner)
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             name = statement.target
             if not _is_dunder(name.id):

@@ -137,10 +137,10 @@ class PlacementFamily:
 
 def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
     if "." in pattern:
-        what = "method"  # only a method has a qualified name
+        what = "method or class-level binding"  # only those have a qualified name
     else:
-        names = [kind for kind in ("function", "class", "method") if kind in kinds]
-        what = " or ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+        names = [kind for kind in ("function", "class", "method") if kind in kinds] + ["binding"]
+        what = " or ".join([", ".join(names[:-1]), names[-1]])
     return f"symbols: {pattern!r} matches no {what}; is it misspelt?"
 
 
