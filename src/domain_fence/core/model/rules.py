@@ -100,7 +100,8 @@ _RULES = [
             '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`, or in any construction '
             "DOM104 reads): a literal string, the literal parts of an f-string or of strings "
             "joined with `+`, or a module-level constant holding one (`kind=KIND_NAME` after "
-            '`KIND_NAME = "EpisodeEnd"`) that the module binds nowhere else.'
+            '`KIND_NAME = "EpisodeEnd"`, in the call or in the class body) that the module binds '
+            "nowhere else."
         ),
         remedy="Name the kind after what happened in the runtime (`object_recognized`).",
         example='class Done(TelemetryEvent):\n    KIND = "post_episode"',

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
@@ -59,6 +59,10 @@ class AttributeFact:
     name: Text
     strings: tuple[Text, ...] = ()  # string values: ``= "x"``, ``Literal["x"]``
     aliases: tuple[Text, ...] = ()  # ``Field(alias="x", validation_alias=...)`` strings
+    # ``= KIND`` (or ``Field(default=KIND)``) naming a module-level string constant: its
+    # name, where the value names it; the constant's string is then in ``strings``, at
+    # that place (see :meth:`_Resolver.class_fact`).
+    constant: Text | None = None
 
 
 @dataclass(frozen=True)
@@ -779,7 +783,19 @@ class _Resolver:
             if reference:
                 bases.append(reference)
         qualname = ".".join((*scope, node.name))
+        attributes = tuple(map(self.constant_value, attributes))
         return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes)
+
+    def constant_value(self, attribute: AttributeFact) -> AttributeFact:
+        """A class-level value naming a module constant (``kind = KIND``) holds its string
+        (:meth:`string_constant`), read where the name is written; or nothing known."""
+        named = attribute.constant
+        if named is None:
+            return attribute
+        text = self.string_constant(named.text)
+        if text is None:
+            return replace(attribute, constant=None)
+        return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
 
     def call(self, node: ast.Call, scope: tuple[str, ...]) -> CallFact | None:
         found: list[Text] = []
@@ -1426,7 +1442,9 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
                 literals, specifiers = _annotation_parts(statement.annotation)
                 strings = literals + _default_strings(statement.value)
                 aliases = _aliases(statement.value) + tuple(text for call in specifiers for text in _aliases(call))
-                yield AttributeFact(_text(name, name.id), _distinct(strings), aliases)
+                yield AttributeFact(
+                    _text(name, name.id), _distinct(strings), aliases, _default_constant(statement.value)
+                )
         elif isinstance(statement, ast.Assign):
             if _is_method_like(statement.value, methods):
                 continue
@@ -1434,7 +1452,10 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
                 for name in _target_names(target):
                     if not _is_dunder(name.id):
                         yield AttributeFact(
-                            _text(name, name.id), _default_strings(statement.value), _aliases(statement.value)
+                            _text(name, name.id),
+                            _default_strings(statement.value),
+                            _aliases(statement.value),
+                            _default_constant(statement.value),
                         )
 
 
@@ -1503,10 +1524,21 @@ def _distinct(texts: tuple[Text, ...]) -> tuple[Text, ...]:
 def _default_strings(value: ast.expr | None) -> tuple[Text, ...]:
     """The string a field defaults to: ``= "x"``, or given to a field specifier
     (``Field(default="x")``, ``Field("x")``, ``field(default="x")``)."""
+    return _string_value(_default_value(value))
+
+
+def _default_constant(value: ast.expr | None) -> Text | None:
+    """The name a field defaults to (``= KIND``, ``Field(default=KIND)``), which may be
+    a module-level string constant."""
+    default = _default_value(value)
+    return _text(default, default.id) if type(default) is ast.Name else None
+
+
+def _default_value(value: ast.expr | None) -> ast.expr | None:
     if isinstance(value, ast.Call) and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in _FIELD_SPECIFIERS:
         defaults = [keyword.value for keyword in value.keywords if keyword.arg == "default"]
-        value = defaults[0] if defaults else value.args[0] if value.args else None
-    return _string_value(value)
+        return defaults[0] if defaults else value.args[0] if value.args else None
+    return value
 
 
 def _annotation_parts(annotation: ast.expr) -> tuple[tuple[Text, ...], list[ast.Call]]:

@@ -731,7 +731,9 @@ class VocabularyChecker:
             name = attribute.name.text
             where = f"{fact.qualname}.{name}"
             if name in self.kind_attributes:
+                named = attribute.constant  # ``kind = KIND``: its string is the last
                 for kind in attribute.strings:
+                    from_constant = named is not None and (kind.line, kind.col) == (named.line, named.col)
                     yield from self.matched(
                         module,
                         kind,
@@ -739,7 +741,7 @@ class VocabularyChecker:
                         f"{symbol}.{name}",
                         fingerprints.located("DOM103", module, where),
                         kind=kind.text,
-                        via=via,
+                        via=f" (from {named.text}){via}" if from_constant and named is not None else via,
                     )
                 continue
             yield from self.matched(
