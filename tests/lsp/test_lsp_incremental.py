@@ -92,6 +92,22 @@ def test_a_class_made_an_event_in_another_buffer_reaches_the_modules_deriving_fr
     assert codes(analysis, journal, journal_text) == []
 
 
+def test_fields_reordered_in_another_buffer_reach_the_kinds_given_by_position(station: Path):
+    analysis = Analysis(station / ".importlinter")
+    records, journal = station / RECORDS, station / JOURNAL
+    fields = "    kind: str\n    note: str = ''\n"
+    record = (
+        "from dataclasses import dataclass\n\nfrom station.runtime.telemetry import Event\n\n\n"
+        f"@dataclass\nclass Record(Event):\n{fields}"
+    )
+    built = "from station.runtime.records import Record\n\n\ndef noted():\n    return Record('EpisodeEnd')\n"
+    assert codes(analysis, records, record) == []
+    assert codes(analysis, journal, built) == [(5, 18, "DOM103")]
+    # The string now binds ``note``: the journal's finding goes, though the journal is unchanged.
+    assert codes(analysis, records, record.replace(fields, "    note: str\n    kind: str = ''\n")) == []
+    assert codes(analysis, journal, built) == []
+
+
 EDITS = [  # (file, its buffer's text): classes, bases and imports changed, and bodies only
     (MODEL, MODEL_WITH_HELPER),
     (RECORDS, RECORD_AS_EVENT),

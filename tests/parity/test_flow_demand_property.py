@@ -112,6 +112,14 @@ snippet = st.one_of(
         value,
     ),
     st.builds(lambda value: f"def send(self, episode):\n    telemetry.emit_event(label={value})", value),
+    st.builds(  # the keys of a local dict unpacked into a call
+        lambda callee, name, value: (
+            f"def unpacked(self, episode):\n    payload = {{'{name}': {value}}}\n    return {callee}(**payload)"
+        ),
+        st.sampled_from([*CALLEES, "telemetry.emit_event"]),
+        field_name,
+        value,
+    ),
     st.builds(
         lambda value: f"def helper(learner):\n    return learner.{value}", st.sampled_from(["primary_target", "x"])
     ),
@@ -176,13 +184,15 @@ def test_the_generated_projects_reach_every_kind_of_sink(tmp_path: Path):
             "c": "from app.shared import util\nfrom app.runtime.a import Sub_a as Renamed\n"
             "def build(self, episode):\n    return Renamed(count=util.get_episode(self))\n"
             "def send(self, episode):\n    telemetry.emit_event(label=self.primary_target)\n"
-            "def built(self, episode):\n    return Renamed.model_construct(count=self.primary_target)\n",
+            "def built(self, episode):\n    return Renamed.model_construct(count=self.primary_target)\n"
+            "def unpacked(self, episode):\n    payload = {'label': self.primary_target}\n    return Renamed(**payload)\n",
         },
     )
     found = [(path, code) for path, _, _, code, _ in findings(tmp_path) if code == "DOM105"]
     assert found == [
         ("app/runtime/a.py", "DOM105"),
         ("app/runtime/b.py", "DOM105"),
+        ("app/runtime/c.py", "DOM105"),
         ("app/runtime/c.py", "DOM105"),
         ("app/runtime/c.py", "DOM105"),
         ("app/runtime/c.py", "DOM105"),

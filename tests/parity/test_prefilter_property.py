@@ -154,6 +154,18 @@ snippet = st.one_of(
         identifiers,
     ),
     st.builds(lambda r, k: f"{r[1]}\ndef g(o):\n    return {r[0]}(label=o.{k})", referred, identifiers),
+    # the keys of a local dict unpacked into a call; a kind given by position to a dataclass
+    st.builds(
+        lambda r, k: f"{r[1]}\ndef h(n):\n    payload = {{'{k}': n}}\n    return {r[0]}(**payload)",
+        referred,
+        identifiers,
+    ),
+    st.builds(
+        lambda r, n: f"{r[1]}\nimport dataclasses\n@dataclasses.dataclass\nclass {n}({r[0]}):\n    kind: str = ''",
+        referred,
+        names,
+    ),
+    st.builds(lambda r: f"{r[1]}\nx = {r[0]}('episode_end')", referred),
     st.builds("def f({}): ...".format, identifiers),
     st.builds("class Holder:\n    def __init__(self):\n        self.{} = 1".format, identifiers),
 )

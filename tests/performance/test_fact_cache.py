@@ -3,6 +3,7 @@ that nothing wrong with the cache is ever an error or a wrong answer."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import multiprocessing
 import os
@@ -18,7 +19,7 @@ from domain_fence.core.families.config import parse_vocabulary
 from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
 from domain_fence.core.index import project as index_module
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source import factcache, factpack
+from domain_fence.core.source import factcache, factpack, pyfacts
 from domain_fence.core.source.factcache import FactCache, Stamp, cache_key
 
 
@@ -101,6 +102,17 @@ def test_facts_written_by_another_version_of_the_extractor_are_not_read(tmp_path
 def test_the_key_follows_the_extractor_source():
     key = cache_key()
     assert len(key) == 64 and key == cache_key()
+
+
+def test_every_fact_class_is_one_the_cache_reads_back():
+    """A fact class the cache's unpickler refuses would make every entry holding one
+    look damaged: parsed again on every run, without a word."""
+    facts = {
+        (pyfacts.__name__, name)
+        for name, value in vars(pyfacts).items()
+        if dataclasses.is_dataclass(value) and value.__module__ == pyfacts.__name__ and not name.startswith("_")
+    }
+    assert facts <= factcache._FACT_CLASSES
 
 
 def test_a_file_read_as_another_module_is_parsed_again(tmp_path, monkeypatch, parsed):

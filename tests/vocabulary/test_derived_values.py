@@ -111,6 +111,18 @@ def test_messages_name_the_keyword_the_event_and_the_chain(index):
         "DOM105:leaks.runtime.constructions:Learner.copied:Recognized[model_copy](object_id)<-primary_target",
         "DOM105:leaks.runtime.constructions:Learner.partially:Recognized[partial](object_id)<-primary_target",
     } <= findings.keys()
+    # The keys of a local dict unpacked into a call: at the key, the form naming the local.
+    unpacked = findings[
+        "DOM105:leaks.runtime.constructions:Learner.unpacked:Recognized[**payload](object_id)<-primary_target"
+    ]
+    assert unpacked.message == (
+        "value of 'object_id' constructing Recognized (**payload) comes from self.primary_target (l.63): "
+        "experiment vocabulary 'primary target'"
+    )
+    assert {
+        "DOM105:leaks.runtime.constructions:Learner.filled:Recognized[model_validate(values)](label)<-ground_truth",
+        "DOM105:leaks.runtime.constructions:Learner.emitted:telemetry.emit_event[**payload](label)<-primary_target",
+    } <= findings.keys()
     inherited = findings[
         "DOM105:leaks.runtime.overrides:Child.report:Recognized(object_id)<-super().summary().primary_target"
     ]

@@ -100,6 +100,13 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     assert validated.symbol == "vocab.runtime.constructions.Sensed(ground_truth)"
     constant = findings["DOM103:vocab.runtime.constructions:kinds:RuntimeEvent(kind=KIND_NAME)"]
     assert constant.message == "event kind 'EpisodeEnd' (from KIND_NAME): experiment vocabulary 'episode'"
+    # The keys of a local dict unpacked into a construction, at the key: the form names the local.
+    unpacked = findings["DOM104:vocab.runtime.payloads:display:Matches[**payload](episode)"]
+    assert unpacked.message == "keyword 'episode' constructing Matches (**payload): experiment vocabulary 'episode'"
+    assert (unpacked.line, unpacked.symbol) == (36, "vocab.runtime.dom101_fields.Matches(episode)")
+    # A kind given by position.
+    positional = findings["DOM103:vocab.runtime.positional:positives:Stats[positional](kind='EpisodeEnd')"]
+    assert positional.message == "event kind 'EpisodeEnd' (positional): experiment vocabulary 'episode'"
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
@@ -131,6 +138,19 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.constructions:kinds:RuntimeEvent(kind=KIND_NAME)",
         "DOM103:vocab.runtime.constructions:kinds:Sensed[model_construct](kind='post_episode')",
         "DOM103:vocab.runtime.constructions:Kinded.finished:Kinded[cls](kind=KIND_NAME)",
+        # The keys of a local dict unpacked into a construction: the form names the local.
+        "DOM104:vocab.runtime.payloads:display:Matches[**payload](episode)",
+        "DOM104:vocab.runtime.payloads:filled:Sensed[model_validate(values)](ground_truth)",
+        "DOM104:vocab.runtime.payloads:other_forms:RuntimeEvent[partial(**payload)](episode)",
+        "DOM104:vocab.runtime.payloads:Sensed.create:Sensed[cls(**payload)](epoch)",
+        "DOM104:vocab.runtime.payloads:Sensed.again:Sensed[model_copy(update=update)](episode)",
+        "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**payload](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**constant](kind=KIND_NAME)",
+        # A kind given by position: the field it binds names it.
+        "DOM103:vocab.runtime.positional:positives:Stats[positional](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.positional:positives:Ordered[positional](KIND='epoch_done')",
+        "DOM103:vocab.runtime.positional:positives:Stats[partial,positional](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.positional:Built.make:Built[cls,positional](kind='EpochEnd')",
     } <= fingerprints
 
 

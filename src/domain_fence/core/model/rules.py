@@ -101,7 +101,16 @@ _RULES = [
             "DOM104 reads): a literal string, the literal parts of an f-string or of strings "
             "joined with `+`, or a module-level constant holding one (`kind=KIND_NAME` after "
             '`KIND_NAME = "EpisodeEnd"`, in the call or in the class body) that the module binds '
-            "nowhere else."
+            'nowhere else. A `"kind"` key of '
+            "a local dict unpacked into a construction counts too (see DOM104), and a literal "
+            'string given by position (`Stats("EpisodeEnd", 3)`, also to `cls`, `type(self)`, '
+            "`self.__class__` or `partial`) where it binds the kind field: only where the "
+            "order of the fields is certain, for a dataclass (one `@dataclass` decorator, no "
+            "`init=False` or `kw_only`, no `__init__` of its own, fields read in the class "
+            "body, `KW_ONLY`, `ClassVar`, `InitVar` and `field(init=..., kw_only=...)` "
+            "honoured) or a class-form NamedTuple, whose bases are plain project classes "
+            "with no constructor or dataclasses alike, one base each (a pydantic model "
+            "takes no positional field)."
         ),
         remedy="Name the kind after what happened in the runtime (`object_recognized`).",
         example='class Done(TelemetryEvent):\n    KIND = "post_episode"',
@@ -116,7 +125,13 @@ _RULES = [
             "Passing `episode=` when building an event smuggles experiment state into the "
             "runtime even when the event class itself accepts arbitrary keywords. A keyword "
             'unpacked from a dict display or a `dict(...)` call (`**{"episode": n}`, '
-            "`**dict(episode=n)`) is named all the same; the keys of any other mapping are not known. "
+            "`**dict(episode=n)`) is named all the same, and so is a key of a local dict the "
+            'construction is given (`payload = {"episode": n}; Event(**payload)`, '
+            '`payload["episode"] = n`, `payload.update(episode=n)`, into any construction below), '
+            "reported where the key is written, when the function binds the name once, to a dict "
+            "display or `dict(...)`, and only reads it, unpacks it or adds keys to it before the call "
+            "(a parameter, a global, a name bound again, a dict a key may leave or one given to "
+            "other code is not followed); the keys of any other mapping are not known. "
             "An event is constructed by a call of its class, and by "
             "`Event.model_construct(...)`, `Event.model_validate({...})`, `functools.partial(Event, ...)`, "
             "`cls(...)` in a class method of an event class and `type(self)(...)` or "
@@ -137,9 +152,10 @@ _RULES = [
             "The runtime should only emit what it is allowed to know; an event carrying "
             "experiment data means the runtime was given experiment data, however innocent "
             "the field's name (`object_id=self.primary_target`). The value of each keyword "
-            "that constructs an event (in any construction DOM104 reads) or is passed to a "
-            "configured `emit_functions` callee (written out, or unpacked from a dict display "
-            "or a `dict(...)` call), "
+            "that constructs an event (in any construction DOM104 reads; a key of a local dict "
+            "as it is put in) or is passed to a configured `emit_functions` callee (written "
+            "out, or unpacked from a dict display, a `dict(...)` call or a local dict DOM104 "
+            "would follow), "
             "of each attribute set on a constructed event, and of each field "
             "default, `__post_init__` assignment and validator of a runtime event is traced "
             "to the names, attributes, subscript keys and callees it is computed from: "
@@ -151,7 +167,8 @@ _RULES = [
             "method of the project whose return value is derived from such knowledge (there "
             "flow-insensitively; `self.name()` is the nearest definition in the method "
             "resolution order of the class's bases as written, `super().name()` the nearest "
-            "of its bases). Positional arguments, "
+            "of its bases). The values of positional arguments (a kind given by position "
+            "is DOM103's), "
             "values kept on `self` by another method, deeper calls and the conditions of "
             "`if` statements are not followed. A keyword named with a word is DOM104's; a "
             "value read straight from a parameter named with a word is left to DOM112 "

@@ -111,8 +111,21 @@ class Sink(NamedTuple):
     col: int
     sources: tuple[Source, ...]  # sorted by line
     # A field named by a construction other than a call of the class by name
-    # (``X.model_construct(name=...)``, ``cls(name=...)``: see pyfacts.ConstructionFact)
+    # (``X.model_construct(name=...)``, ``cls(name=...)``), or a key of a local dict a
+    # call is given (``X(**payload)``): see pyfacts.ConstructionFact
     form: str = ""
+
+
+class PayloadSite(NamedTuple):
+    """A key put into a local dict that a call is given (pyfacts._Payloads): the
+    statement putting it in is where its value is traced, and its value is a keyword
+    sink of the call's ``target`` (``form``: how the call is given the dict)."""
+
+    name: str  # the key
+    where: ast.expr | ast.keyword  # where it is written
+    value: ast.expr
+    target: str  # the callee as resolved, or the class a construction builds
+    form: str  # ``**payload``, ``model_validate(payload)``, ``partial(**payload)``, ...
 
 
 @dataclass(frozen=True)
@@ -148,7 +161,7 @@ ALL_CALLEES: tuple[str, ...] = ("",)  # every name ends with ""
 # (``ValidationError(msg, code=...)``). An event is a class, so a file is traced for
 # these before the project's event classes are known. No identifier ends with it.
 CAPITALIZED = "<Capitalized>"
-_RAISED = ("Error", "Exception", "Warning")
+RAISED = ("Error", "Exception", "Warning")
 
 
 def callee_names(names: Iterable[str]) -> tuple[str, ...]:
@@ -164,7 +177,7 @@ def traced_callee(callees: tuple[str, ...], callee: str) -> bool:
     last = callee.rpartition(".")[2]
     if any(last.endswith(name) for name in callees):
         return True
-    return last[:1].isupper() and CAPITALIZED in callees and not last.endswith(_RAISED)
+    return last[:1].isupper() and CAPITALIZED in callees and not last.endswith(RAISED)
 
 
 # While a body is interpreted a source is (identifier, node, kind, callee): cheap to make
@@ -185,6 +198,7 @@ def module_flows(
     callees: tuple[str, ...] = ALL_CALLEES,
     walrus_scopes: Iterable[str] = (),
     constructions: Mapping[ast.Call, tuple[str, str]] | None = None,
+    payloads: Mapping[ast.stmt, list[PayloadSite]] | None = None,
 ) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
     to through the module's imports; ``keyword_calls`` are the calls with keywords and
@@ -208,7 +222,10 @@ def module_flows(
     ``constructions`` are the calls that build an instance of a class other than by
     calling it by name, with their form and the class, as the module's facts find
     them (pyfacts.ConstructionFact): the fields they name are keyword sinks of that
-    class, traced when the class's name is among ``callees``."""
+    class, traced when the class's name is among ``callees``. ``payloads`` are the
+    statements that put a key into a local dict a call is given (pyfacts._Payloads):
+    the value is traced there, as it is when put in (a variable reassigned after it
+    changes nothing the dict holds), a keyword sink of that call's."""
     callees = callee_names(callees)
     constructions = constructions or {}
     every: dict[str, list[ast.Call]] = {}
@@ -226,7 +243,7 @@ def module_flows(
         traced.setdefault(scope, []).append(call)
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     collector = _Collector(
-        module, resolve, functions, every, traced, other_sink_scopes, walrus_scopes, callees, constructions
+        module, resolve, functions, every, traced, other_sink_scopes, walrus_scopes, callees, constructions, payloads
     )
     top = _Frame(collector, ())
     with _room_to_nest():
@@ -306,6 +323,11 @@ def construction_keywords(call: ast.Call, form: str) -> list[tuple[str, ast.expr
     return found
 
 
+def key_written(key: ast.Constant) -> ast.expr:
+    """Where a string key names a keyword (see :func:`_inside_quotes`)."""
+    return _inside_quotes(key)
+
+
 def _inside_quotes(key: ast.Constant) -> ast.expr:
     """Where a string key's name is written: past its opening quote when it is a plain
     one-line literal ("episode"), else at the literal."""
@@ -338,9 +360,11 @@ class _Collector:
         walrus_scopes: Iterable[str] = (),
         callees: tuple[str, ...] = ALL_CALLEES,
         constructions: Mapping[ast.Call, tuple[str, str]] | None = None,
+        payloads: Mapping[ast.stmt, list[PayloadSite]] | None = None,
     ) -> None:
         self.module = module
         self.constructions = constructions or {}  # call -> (form, class built): see module_flows
+        self.payloads = payloads or {}  # statement -> the keys it puts into a dict a call is given
         self.walrus_scopes = frozenset(walrus_scopes)
         self.callees = callees
         self.keyword_calls = keyword_calls  # scope -> its calls with keywords
@@ -464,6 +488,11 @@ class _Frame:
 
     def statement(self, node: ast.stmt) -> None:
         kind = type(node)
+        payloads = self.collector.payloads
+        if payloads and node in payloads:  # before it runs: what the value is derived from as it is put in
+            for site in payloads[node]:
+                sources = self.value(site.value)
+                self.collector.sink(KEYWORD, site.target, self.qualname, site.name, site.where, sources, site.form)
         if self.slice is not None and kind in _SIMPLE and not self.slice.matters(node):
             return
         if kind is ast.Assign:

@@ -26,8 +26,11 @@ from dataclasses import dataclass, field, replace
 
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
+    RAISED,
     FlowFacts,
+    PayloadSite,
     construction_keywords,
+    key_written,
     module_flows,
     unpacked_keywords,
 )
@@ -65,6 +68,13 @@ class AttributeFact:
     constant: Text | None = None
 
 
+# How a class takes positional arguments, as far as its own statement tells (see
+# :func:`_init_order`); a class whose ``init`` is none of these takes them as is not known.
+DATACLASS = "dataclass"  # a dataclass: its own fields (``init_fields``), after its bases'
+NAMEDTUPLE = "namedtuple"  # a class-form NamedTuple: its fields, in order
+INHERITED = "inherited"  # a plain class defining no constructor: as its one base does
+
+
 @dataclass(frozen=True)
 class ClassFact:
     qualname: str  # "Outer.Inner"; a class in a function is "function.Inner"
@@ -72,6 +82,10 @@ class ClassFact:
     col: int
     bases: tuple[str, ...]  # dotted references, resolved through this module's imports
     attributes: tuple[AttributeFact, ...]
+    init: str = ""  # DATACLASS, NAMEDTUPLE, INHERITED, or "" (not known)
+    # DATACLASS, NAMEDTUPLE: the fields the class's own body declares, in order, each
+    # with whether it is taken by position (not ``kw_only``, not ``init=False``)
+    init_fields: tuple[tuple[str, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,7 +112,13 @@ class ConstructionFact:
     1})``, ``partial(X, a=1)``, ``cls(a=1)`` in a class method, ``type(self)(a=1)`` and
     ``self.__class__(a=1)`` in a method, ``x.model_copy(update={"a": 1})`` and
     ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X (see
-    :class:`_Constructions`). Whether X is an event is the check's question."""
+    :class:`_Constructions`). Whether X is an event is the check's question.
+
+    Also the keys of a dict a local variable holds, unpacked into a call (``X(**payload)``
+    after ``payload = {"a": 1}``: form ``**payload``, X the callee as for a CallFact) or
+    given to one of the constructions above (``X.model_validate(payload)``: form
+    ``model_validate(payload)``; ``partial(X, **payload)``: ``partial(**payload)``), each
+    where the key is written (see :class:`_Payloads`)."""
 
     built: str  # the class, resolved through this module's imports (``module.Class`` for a method's own)
     form: str  # how: "model_construct", "cls.model_validate", "partial", "type(self)", ...; fingerprints name it
@@ -106,6 +126,24 @@ class ConstructionFact:
     keywords: tuple[Text, ...]  # the fields named, as CallFact's keywords
     strings: tuple[tuple[int, Text], ...] = ()  # as CallFact's
     constants: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
+
+
+@dataclass(frozen=True)
+class PositionalFact:
+    """A call that may build an instance of a class, given strings by position
+    (``Stats("EpisodeEnd", 3)``): by the class's name (the name capitalized), or as
+    ``cls(...)``, ``type(self)(...)``, ``self.__class__(...)`` or ``partial(X, ...)``
+    (see :class:`_Constructions`). Which field each position binds, and so whether a
+    string is a kind, is the check's question: it needs the class's fields."""
+
+    callee: str  # resolved through this module's imports (the class built, for a construction)
+    form: str  # "" for a call by name, else the construction's form (see ConstructionFact)
+    scope: str  # as CallFact's
+    # (position among the positional arguments, the literal string there), read as a
+    # keyword's is; positions after a starred argument are not known, and not kept. A
+    # module constant is not read here: knowing that nothing rebinds it walks the whole
+    # module, which many calls given a name by position would make every file pay.
+    strings: tuple[tuple[int, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +161,7 @@ class ModuleFacts:
     # (``event = Recognized()`` then ``event.label = ...``), resolved like ``calls``.
     constructed: tuple[str, ...] = ()
     constructions: tuple[ConstructionFact, ...] = ()  # in source order
+    positional: tuple[PositionalFact, ...] = ()  # in source order
 
     def statements(self, qualname: str) -> tuple[ClassFact, ...]:
         """Every class statement binding ``qualname``, in source order."""
@@ -294,6 +333,13 @@ def _facts(
         for fact in (resolver.construction(*item) for item in _constructions(walk, resolver, tree))
         if fact is not None
     ]
+    # The same local unpacked twice alike into the same class names its keys once.
+    unpacked: dict[tuple[str, str, str, tuple[Text, ...]], ConstructionFact] = {}
+    for _, scope, form, built, entries in _payloads(walk, resolver, tree):
+        payload = resolver.payload(built, form, scope, entries)
+        unpacked.setdefault((payload.built, payload.form, payload.scope, payload.keywords), payload)
+    constructions += unpacked.values()
+    positional = [fact for fact in (resolver.positional(*item) for item in _positional(walk, resolver)) if fact]
     ordered = sorted((c for c in classes if c), key=lambda c: (c.line, c.col))
     last = {c.qualname: c for c in ordered}  # a name bound twice is bound to its last class at run time
     names = ModuleFacts(
@@ -305,6 +351,7 @@ def _facts(
         calls=tuple(sorted(calls, key=lambda c: [(k.line, k.col) for k in c.keywords])),
         constructed=tuple(sorted({c for c in map(resolver.resolve, walk.constructed()) if c})),
         constructions=tuple(sorted(constructions, key=lambda c: [(k.line, k.col) for k in c.keywords])),
+        positional=tuple(sorted(positional, key=_positions)),
     )
     bound = list(_bindings(tree.body))
     facts = FileFacts(
@@ -361,6 +408,10 @@ def _flows(
     other_sink_scopes.update(".".join(scope) for _, scope, _ in walk.classes)
     walrus_scopes = {".".join(scope) for scope in walk.walrus_scopes}
     constructions = {call: (form, built) for call, _, form, built in _constructions(walk, resolver, tree)}
+    payloads: dict[ast.stmt, list[PayloadSite]] = {}  # where each key of an unpacked local is put in
+    for _, _, form, built, entries in _payloads(walk, resolver, tree):
+        for name, where, value, statement in entries:
+            payloads.setdefault(statement, []).append(PayloadSite(name, where, value, built, form))
     return module_flows(
         module,
         tree,
@@ -371,6 +422,7 @@ def _flows(
         callees,
         walrus_scopes,
         constructions,
+        payloads,
     )
 
 
@@ -446,6 +498,9 @@ class _Walk:
         self.functions: dict[tuple[str, ...], list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         self.methods: dict[ast.FunctionDef | ast.AsyncFunctionDef, str] = {}
         self.found_constructions: list[tuple[ast.Call, str, str, str]] | None = None  # see _constructions
+        self.found_payloads: list[_Payload] | None = None  # see _payloads
+        self.finder: _Constructions | None = None  # see _finder
+        self.positional_calls: list[tuple[ast.Call, tuple[str, ...]]] = []  # given a string by position
 
     def constructed(self) -> list[ast.expr]:
         """The callees of calls assigned to a local that the same scope sets an attribute
@@ -613,8 +668,10 @@ class _Walk:
             if kind is ast.Call:
                 # Only those with keywords make CallFacts; ``X.model_validate({...})``
                 # may make a ConstructionFact.
-                if current.keywords or _validates_literal(current):  # type: ignore[attr-defined, arg-type]
+                if current.keywords or _validates_mapping(current):  # type: ignore[attr-defined, arg-type]
                     self.calls.append((current, scope))  # type: ignore[arg-type]
+                if current.args and _may_pass_kinds(current):  # type: ignore[attr-defined, arg-type]
+                    self.positional_calls.append((current, scope))  # type: ignore[arg-type]
             elif kind is ast.comprehension:  # ``[... for local.attribute in ...]`` assigns it too
                 self.attribute_holders.update((scope, h) for h in _attribute_holders(current.target))  # type: ignore[attr-defined]
             elif kind is ast.NamedExpr:
@@ -796,7 +853,8 @@ class _Resolver:
                 bases.append(reference)
         qualname = ".".join((*scope, node.name))
         attributes = tuple(map(self.constant_value, attributes))
-        return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes)
+        init, fields = self.init_order(node)
+        return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields)
 
     def constant_value(self, attribute: AttributeFact) -> AttributeFact:
         """A class-level value naming a module constant (``kind = KIND``) holds its string
@@ -839,6 +897,61 @@ class _Resolver:
         if not found:
             return None
         return ConstructionFact(built, form, scope, tuple(found), tuple(strings), tuple(constants))
+
+    def payload(self, built: str, form: str, scope: str, entries: tuple[PayloadEntry, ...]) -> ConstructionFact:
+        """The keys of a local dict unpacked into a call (:class:`_Payloads`), read as a
+        construction's fields are, where each is written."""
+        found: list[Text] = []
+        strings: list[tuple[int, Text]] = []
+        constants: list[tuple[int, str, Text]] = []
+        for name, at, value, _ in entries:
+            self.keep_string(strings, constants, len(found), value)
+            found.append(Text(name, at.lineno, at.col_offset))
+        return ConstructionFact(built, form, scope, tuple(found), tuple(strings), tuple(constants))
+
+    def positional(self, call: ast.Call, scope: str, form: str, built: str, skip: int) -> PositionalFact | None:
+        """The literal strings ``call`` gives by position (after the first ``skip``
+        arguments: ``partial``'s class); None when it gives none."""
+        strings: list[tuple[int, Text]] = []
+        for position, argument in enumerate(call.args[skip:]):
+            if type(argument) is ast.Starred:
+                break  # where the arguments after it go is not known
+            if isinstance(argument, _STRING_NODES):
+                strings += [(position, text) for text in _string_value(argument)]
+        return PositionalFact(built, form, scope, tuple(strings)) if strings else None
+
+    def init_order(self, node: ast.ClassDef) -> tuple[str, tuple[tuple[str, bool], ...]]:
+        """How the class takes positional arguments, as far as its statement tells:
+        (DATACLASS or NAMEDTUPLE, its own fields in order), (INHERITED, ()), or ("", ())
+        when it is not certain: a metaclass or class arguments, a constructor of its own
+        (``__init__``, ``__new__``, ``__init_subclass__``), another decorator than
+        ``dataclasses.dataclass``, one given ``init``, ``kw_only`` or arguments it cannot
+        read, or a body whose fields it cannot read (see :func:`_declared_fields`)."""
+        if node.keywords or _defines_constructor(node.body):
+            return "", ()
+        if not node.decorator_list:
+            if len(node.bases) == 1 and self.resolve(_unsubscripted(node.bases[0])) in _NAMEDTUPLE_BASES:
+                fields = _declared_fields(node.body, self, dataclass=False)
+                return ("", ()) if fields is None else (NAMEDTUPLE, fields)
+            return INHERITED, ()
+        if len(node.decorator_list) != 1:
+            return "", ()
+        decorator = node.decorator_list[0]
+        options = decorator if type(decorator) is ast.Call else None
+        if self.resolve(options.func if options is not None else decorator) != _DATACLASS_DECORATOR:
+            return "", ()
+        if options is not None and (
+            options.args
+            or any(
+                keyword.arg is None
+                or (keyword.arg == "init" and not _is_constant(keyword.value, True))
+                or (keyword.arg == "kw_only" and not _is_constant(keyword.value, False))
+                for keyword in options.keywords
+            )
+        ):
+            return "", ()
+        fields = _declared_fields(node.body, self, dataclass=True)
+        return ("", ()) if fields is None else (DATACLASS, fields)
 
     def keep_string(
         self, strings: list[tuple[int, Text]], constants: list[tuple[int, str, Text]], position: int, value: ast.expr
@@ -893,14 +1006,15 @@ _REPLACES = frozenset({"dataclasses.replace", "copy.replace"})
 _CLASS_RECEIVING = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 
 
-def _validates_literal(call: ast.Call) -> bool:
-    """``X.model_validate({...})`` or ``X.model_validate(dict(...))``: the mapping's keys
-    name the fields, as keywords would."""
+def _validates_mapping(call: ast.Call) -> bool:
+    """``X.model_validate({...})``, ``X.model_validate(dict(...))``: the mapping's keys
+    name the fields, as keywords would; ``X.model_validate(payload)``: those of the
+    local dict it holds may (see :class:`_Payloads`)."""
     func = call.func
     if type(func) is not ast.Attribute or func.attr != MODEL_VALIDATE or not call.args:
         return False
     mapping = call.args[0]
-    if type(mapping) is ast.Dict:
+    if type(mapping) is ast.Dict or type(mapping) is ast.Name:
         return True
     return type(mapping) is ast.Call and type(mapping.func) is ast.Name and mapping.func.id == "dict"
 
@@ -909,7 +1023,7 @@ def _constructions(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[t
     """(call, scope, form, class built) of each construction among the calls the walk
     found, once per walk (the facts and the flow facts both ask)."""
     if walk.found_constructions is None:
-        finder = _Constructions(walk, resolver)
+        finder = _finder(walk, resolver)
         found = []
         for call, scope in walk.calls:
             construction = finder.construction(call, scope)
@@ -1087,6 +1201,451 @@ class _Constructions:
             for name, _ in _binding_sites(node):
                 found[name] = found.get(name, 0) + 1
         return found
+
+
+def _finder(walk: _Walk, resolver: _Resolver) -> _Constructions:
+    """The walk's finder of constructions, made once (it keeps what it found)."""
+    if walk.finder is None:
+        walk.finder = _Constructions(walk, resolver)
+    return walk.finder
+
+
+# Local dicts unpacked into a call (see _Payloads) --------------------------------------
+
+# A key put into a local dict: its name, where it is written, its value, and the
+# statement that puts it in (where the flow facts trace the value).
+PayloadEntry = tuple[str, ast.expr | ast.keyword, ast.expr, ast.stmt]
+# (call, scope, form, class built or callee, the keys the call is given)
+_Payload = tuple[ast.Call, str, str, str, tuple[PayloadEntry, ...]]
+# What a followed local may be used for besides being unpacked: reading it, or adding keys.
+_DICT_READERS = frozenset({"get", "keys", "values", "items", "copy"})
+_DICT_ADDERS = frozenset({"update", "setdefault"})
+
+
+def _payload_names(call: ast.Call, form: str) -> list[tuple[str, str]]:
+    """(local name, form) for each name ``call`` passes as a mapping of fields: unpacked
+    (``**payload``), or as the mapping a construction of ``form`` reads
+    (``model_validate(payload)``, ``model_copy(update=payload)``)."""
+    method = form.rpartition(".")[2]
+    if method == MODEL_VALIDATE:
+        first = call.args[0] if call.args else None
+        return [(first.id, f"{form}({first.id})")] if type(first) is ast.Name else []
+    if method == MODEL_COPY:
+        return [
+            (k.value.id, f"{form}(update={k.value.id})")
+            for k in call.keywords
+            if k.arg == "update" and type(k.value) is ast.Name
+        ]
+    return [
+        (k.value.id, f"{form}(**{k.value.id})" if form else f"**{k.value.id}")
+        for k in call.keywords
+        if k.arg is None and type(k.value) is ast.Name
+    ]
+
+
+def _payloads(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[_Payload]:
+    """The calls given the keys of a local dict (:class:`_Payloads`), once per walk."""
+    if walk.found_payloads is None:
+        constructions = {call: (form, built) for call, _, form, built in _constructions(walk, resolver, tree)}
+        finder = _finder(walk, resolver)
+        payloads = _Payloads(finder)
+        found: list[_Payload] = []
+        for call, scope in walk.calls:
+            form, built = constructions.get(call, ("", ""))
+            uses = _payload_names(call, form)
+            if not uses:
+                continue
+            if not form:  # unpacked into a call of the callee as written
+                built = resolver.resolve(call.func) or ""
+            function = finder.innermost(call, scope) if built else None
+            if function is None:  # at module level or in a class body: a global
+                continue
+            for name, how in uses:
+                entries = payloads.entries(function, name, call)
+                if entries:
+                    found.append((call, ".".join(scope) or MODULE_SCOPE, how, built, entries))
+        walk.found_payloads = found
+    return walk.found_payloads
+
+
+class _Payloads:
+    """The keys of a dict a function's local variable holds where a call is given it,
+    when they are certain (a key named in the ``payload`` below is in the dict the call
+    is given, whichever branch ran):
+
+    - the name is bound once in the function, nested scopes included (no parameter, no
+      loop, ``global``, ``nonlocal``, ``del``, augmented or second assignment, no
+      binding in a nested function), to a dict display or a ``dict(...)`` call;
+    - every other use of it reads it (``payload[k]``, ``k in payload``, ``get``,
+      ``keys``, ``values``, ``items``, ``copy``), unpacks it (``**payload``, into a call
+      or a dict display), gives it to ``model_validate`` or as ``model_copy``'s
+      ``update``, or adds keys (``payload[k] = v``, ``update``, ``setdefault``): nothing
+      can take a key out (``del payload[k]``, ``pop``, ``clear``) or give the dict to
+      code that might (another name, a call, a return);
+    - the keys are those written as string literals that are identifiers: in the
+      display or as ``dict``'s keywords, by ``payload["k"] = v``,
+      ``payload.update(k=v)``, ``payload.update({"k": v})`` and
+      ``payload.setdefault("k", v)`` in the function's own statements (not a nested
+      function's), each where it is added in a statement that ends before the call
+      and may have run when it runs (a key added later, in a loop, is not known, nor
+      one added in a branch the call's excludes, :func:`_may_precede`; one added in a
+      branch before it is, as the event may carry it).
+    """
+
+    def __init__(self, finder: _Constructions) -> None:
+        self.finder = finder
+        self._found: dict[tuple[ast.AST, str], tuple[ast.stmt, list[PayloadEntry]] | None] = {}
+
+    def entries(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call
+    ) -> tuple[PayloadEntry, ...]:
+        key = (function, name)
+        if key not in self._found:
+            self._found[key] = self._local(function, name)
+        found = self._found[key]
+        if found is None:
+            return ()
+        creation, entries = found
+        start = (call.lineno, call.col_offset)
+        if _end(creation) > start:
+            return ()
+        at_call = _block_path(function.body, start)
+        return tuple(
+            entry for entry in entries if _end(entry[3]) <= start and _may_precede(entry[3], function.body, at_call)
+        )
+
+    def _local(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+    ) -> tuple[ast.stmt, list[PayloadEntry]] | None:
+        if any(argument.arg == name for argument in _argument_nodes(function.args)):
+            return None  # a parameter: what it holds is the caller's (``**kwargs``, most often)
+        creation: ast.stmt | None = None
+        entries: list[PayloadEntry] = []
+        for statement in _own_statements(function.body):
+            kind = type(statement)
+            if kind is ast.Assign or kind is ast.AnnAssign:
+                target, value = _simple_assignment(statement)
+                if target == name:
+                    if value is None or not _is_dict(value):
+                        return None
+                    creation = statement
+                    entries += [(k, at, v, statement) for k, at, v in _dict_entries(value)]
+                elif kind is ast.Assign:
+                    for subscript in statement.targets:  # type: ignore[attr-defined]
+                        if type(subscript) is ast.Subscript and _is_name(subscript.value, name):
+                            key = _string_key(subscript.slice)
+                            if key is not None:
+                                entries.append((*key, statement.value, statement))  # type: ignore[attr-defined]
+            elif kind is ast.Expr and type(statement.value) is ast.Call:  # type: ignore[attr-defined]
+                added = statement.value  # type: ignore[attr-defined]
+                func = added.func
+                if type(func) is not ast.Attribute or not _is_name(func.value, name):
+                    continue
+                if func.attr == "update":
+                    entries += [(k, at, v, statement) for k, at, v in _update_entries(added)]
+                elif func.attr == "setdefault" and len(added.args) == 2:
+                    key = _string_key(added.args[0])
+                    if key is not None:
+                        entries.append((*key, added.args[1], statement))
+        # Whether the name is bound elsewhere (walking the whole function) is asked last:
+        # most names unpacked are not assigned a dict display (``**options``).
+        if creation is None or self.finder.bindings(function).get(name) != 1 or not _only_fills(function, name):
+            return None
+        return creation, entries
+
+
+def _end(statement: ast.stmt) -> tuple[int, int]:
+    return statement.end_lineno or statement.lineno, statement.end_col_offset or 0
+
+
+# A statement's place among a function's blocks: each compound statement around it, and
+# which of its blocks holds it ("body", "orelse", "finalbody", a handler's or a case's index).
+_Path = list[tuple[ast.stmt, str | int]]
+
+
+def _block_path(body: list[ast.stmt], position: tuple[int, int]) -> _Path:
+    """The compound statements around ``position`` in ``body`` (not entering nested
+    functions or classes), outermost first, with the block of each that holds it."""
+    path: _Path = []
+    block: list[ast.stmt] | None = body
+    while block is not None:
+        around = next((s for s in block if (s.lineno, s.col_offset) <= position <= _end(s)), None)
+        block = None
+        if around is None or type(around) not in _BLOCK_STATEMENTS:
+            break
+        for which, statements in _named_blocks(around):
+            if statements and (statements[0].lineno, statements[0].col_offset) <= position <= _end(statements[-1]):
+                path.append((around, which))
+                block = statements
+                break
+    return path
+
+
+def _named_blocks(statement: ast.stmt) -> Iterator[tuple[str | int, list[ast.stmt]]]:
+    if type(statement) is ast.Match:
+        for index, case in enumerate(statement.cases):
+            yield index, case.body
+        return
+    for name in ("body", "orelse", "finalbody"):
+        yield name, getattr(statement, name, [])
+    for index, handler in enumerate(getattr(statement, "handlers", ())):
+        yield index, handler.body
+
+
+def _may_precede(statement: ast.stmt, body: list[ast.stmt], at_call: _Path) -> bool:
+    """Whether ``statement``, which ends before the call, may have run when the call runs:
+    not when the two are in blocks of one statement that exclude each other (``if`` and
+    ``else``, two ``case``s, an ``except`` and the ``else`` or another ``except``). A
+    loop around both could run the first in an earlier pass: that is not followed."""
+    here = _block_path(body, (statement.lineno, statement.col_offset))
+    for (around, which), (call_around, call_which) in zip(here, at_call, strict=False):
+        if around is not call_around:
+            return True  # the statement's block ends before the call's begins
+        if which == call_which:
+            continue
+        kind = type(around)
+        if kind is ast.If or kind is ast.Match:
+            return False
+        if kind is ast.Try or kind is ast.TryStar:  # a handler may follow part of the body
+            return which == "body" or call_which == "finalbody"
+        return True  # a loop's ``else`` after its body
+    return True
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return type(node) is ast.Name and node.id == name
+
+
+def _is_dict(value: ast.expr) -> bool:
+    """A dict display, or a ``dict(...)`` call."""
+    if type(value) is ast.Dict:
+        return True
+    return type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict"
+
+
+def _string_key(node: ast.expr) -> tuple[str, ast.expr] | None:
+    """(the name, where it is written) when ``node`` is a string literal that can name
+    a keyword."""
+    if type(node) is ast.Constant and type(node.value) is str and node.value.isidentifier():
+        return node.value, key_written(node)
+    return None
+
+
+def _dict_entries(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+    """The keys a dict display or a ``dict(...)`` call certainly holds: string keys,
+    ``dict``'s keywords, and those of a display unpacked in either."""
+    if type(value) is ast.Dict:
+        found = unpacked_keywords(value)
+        for key, item in zip(value.keys, value.values, strict=True):
+            if key is None:
+                found += unpacked_keywords(item)
+        return found
+    return _keyword_entries(value.keywords) if type(value) is ast.Call else []
+
+
+def _keyword_entries(keywords: list[ast.keyword]) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+    found: list[tuple[str, ast.expr | ast.keyword, ast.expr]] = []
+    for keyword in keywords:
+        if keyword.arg is not None:
+            found.append((keyword.arg, keyword, keyword.value))
+        else:
+            found += unpacked_keywords(keyword.value)
+    return found
+
+
+def _update_entries(call: ast.Call) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+    """The keys ``payload.update(...)`` certainly adds: of a dict display or a
+    ``dict(...)`` call given, and its keywords."""
+    found = unpacked_keywords(call.args[0]) if len(call.args) == 1 else []
+    return found + _keyword_entries(call.keywords)
+
+
+def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Every read of ``name`` in ``function`` (nested scopes too) is one of the uses
+    :class:`_Payloads` allows: none can take a key out of the dict it holds."""
+    allowed: set[int] = set()  # ids of the Name nodes used so
+    reads: list[ast.Name] = []
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if node.id == name and type(node.ctx) is ast.Load:  # type: ignore[attr-defined]
+                reads.append(node)  # type: ignore[arg-type]
+            continue
+        if kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is ast.Attribute and _is_name(func.value, name) and func.attr in _DICT_READERS | _DICT_ADDERS:
+                allowed.add(id(func.value))
+            if type(func) is ast.Attribute and func.attr == MODEL_VALIDATE and node.args:  # type: ignore[attr-defined]
+                allowed.add(id(node.args[0]))  # type: ignore[attr-defined]
+            for keyword in node.keywords:  # type: ignore[attr-defined]
+                if keyword.arg is None or (keyword.arg == "update" and type(func) is ast.Attribute):
+                    allowed.add(id(keyword.value))
+        elif kind is ast.Dict:
+            allowed.update(id(v) for k, v in zip(node.keys, node.values, strict=True) if k is None)  # type: ignore[attr-defined]
+        elif kind is ast.Subscript:
+            if type(node.ctx) is not ast.Del:  # type: ignore[attr-defined]
+                allowed.add(id(node.value))  # type: ignore[attr-defined]
+        elif kind is ast.Compare:
+            compared = zip(node.ops, node.comparators, strict=True)  # type: ignore[attr-defined]
+            allowed.update(id(c) for op, c in compared if type(op) in (ast.In, ast.NotIn))
+        for field_name in _node_fields(kind):
+            value = getattr(node, field_name)
+            if type(value) is list:
+                pending += [item for item in value if isinstance(item, ast.AST)]
+            elif isinstance(value, ast.AST):
+                pending.append(value)
+    return all(id(read) in allowed for read in reads)
+
+
+# Strings given by position (see PositionalFact) -----------------------------------------
+
+
+def _may_pass_kinds(call: ast.Call) -> bool:
+    """Whether ``call`` may build an instance of a class given a literal string by
+    position: it is given one before any starred argument, and its callee is a name or
+    attribute (the class, ``cls``, ``partial``, ``self.__class__``) or a call
+    (``type(self)``). Most are not: :func:`_positional` keeps those that are."""
+    kind = type(call.func)
+    if kind is not ast.Name and kind is not ast.Attribute and kind is not ast.Call:
+        return False
+    for argument in call.args:
+        argument_kind = type(argument)
+        if argument_kind is ast.Starred:
+            return False
+        if argument_kind is ast.Constant:
+            if type(argument.value) is str:  # type: ignore[attr-defined]
+                return True
+        elif argument_kind is ast.JoinedStr or argument_kind is ast.BinOp:  # ``f"..."``, ``"a" + "b"``
+            return True
+    return False
+
+
+def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, str, str, str, int]]:
+    """(call, scope, form, class, arguments before the fields) of each call among the
+    walk's that gives strings by position to what may be a class: a capitalized name
+    (not an exception's or a warning's), or a construction that passes its positional
+    arguments on to the class's (``cls``, ``type(self)``, ``self.__class__``,
+    ``partial``: see :class:`_Constructions`)."""
+    finder = _finder(walk, resolver) if walk.positional_calls else None
+    for call, scope in walk.positional_calls:
+        func = call.func
+        last = func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else ""
+        if last[:1].isupper() and not last.endswith(RAISED):
+            built = resolver.resolve(func)
+            if built:
+                yield call, ".".join(scope) or MODULE_SCOPE, "", built, 0
+            continue
+        construction = finder.construction(call, scope) if finder is not None else None
+        if construction is None:
+            continue
+        form, built = construction
+        if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS):
+            yield call, ".".join(scope) or MODULE_SCOPE, form, built, int(form.startswith(PARTIAL))
+
+
+def _positions(fact: PositionalFact) -> list[tuple[int, int]]:
+    return [(text.line, text.col) for _, text in fact.strings]
+
+
+# How a class takes positional arguments (see _Resolver.init_order) ----------------------
+
+_DATACLASS_DECORATOR = "dataclasses.dataclass"
+_DATACLASS_FIELD = "dataclasses.field"
+_NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_CONSTRUCTORS = frozenset({"__init__", "__new__", "__init_subclass__"})
+# What an annotation's outermost name says of the attribute it annotates, in a dataclass.
+_NOT_A_FIELD, _KEYWORDS_AFTER = "ClassVar", "KW_ONLY"
+_MARKERS = (_NOT_A_FIELD, _KEYWORDS_AFTER, "InitVar")
+
+
+def _unsubscripted(node: ast.expr) -> ast.expr:
+    return node.value if type(node) is ast.Subscript else node
+
+
+def _is_constant(node: ast.expr, value: bool) -> bool:
+    return type(node) is ast.Constant and node.value is value
+
+
+def _defines_constructor(body: list[ast.stmt]) -> bool:
+    """A class body that defines or binds ``__init__``, ``__new__`` or
+    ``__init_subclass__``, in any of its blocks."""
+    for statement in body:
+        kind = type(statement)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            if statement.name in _CONSTRUCTORS:  # type: ignore[attr-defined]
+                return True
+        elif kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign:
+            targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
+            if any(name.id in _CONSTRUCTORS for target in targets for name in _target_names(target)):
+                return True
+        elif kind in _BLOCK_STATEMENTS and any(_defines_constructor(block) for block in _blocks(statement)):
+            return True
+    return False
+
+
+def _declared_fields(body: list[ast.stmt], resolver: _Resolver, dataclass: bool) -> tuple[tuple[str, bool], ...] | None:
+    """The fields a dataclass's (or a NamedTuple's) own body declares, in order, each
+    with whether ``__init__`` takes it by position; None when that is not certain.
+
+    A field is an annotated name (``kind: str``, with a value or not), ``InitVar``
+    included, ``ClassVar`` not; after ``_: KW_ONLY``, or given ``field(kw_only=True)``
+    or ``field(init=False)``, it is not taken by position. Not certain: a statement
+    that may declare one out of sight (an ``if``, ``try``, ``for``, ``with`` or
+    ``match`` block), an annotation written as a string naming ``ClassVar``,
+    ``InitVar`` or ``KW_ONLY``, options given to ``field(...)`` that are not literal
+    booleans, and in a NamedTuple any such marker."""
+    fields: list[tuple[str, bool]] = []
+    keywords_only = False
+    for statement in body:
+        kind = type(statement)
+        if kind is not ast.AnnAssign:
+            if kind in _BLOCK_STATEMENTS:
+                return None
+            continue
+        target = statement.target  # type: ignore[attr-defined]
+        if type(target) is not ast.Name:
+            continue
+        marker = _annotation_marker(statement.annotation, resolver)  # type: ignore[attr-defined]
+        if marker is None or (marker and not dataclass):
+            return None
+        if marker == _NOT_A_FIELD:
+            continue
+        if marker == _KEYWORDS_AFTER:
+            keywords_only = True
+            continue
+        by_position, init = not keywords_only, True
+        value = statement.value  # type: ignore[attr-defined]
+        if dataclass and type(value) is ast.Call and resolver.resolve(value.func) == _DATACLASS_FIELD:
+            for keyword in value.keywords:
+                if keyword.arg is None:
+                    return None
+                if keyword.arg in ("init", "kw_only"):
+                    given = keyword.value
+                    if not (type(given) is ast.Constant and type(given.value) is bool):
+                        return None
+                    if keyword.arg == "init":
+                        init = given.value
+                    else:  # ``kw_only`` given to the field overrides KW_ONLY
+                        by_position = not given.value
+        fields.append((target.id, by_position and init))
+    return tuple(fields)
+
+
+_BLOCK_STATEMENTS = frozenset(
+    {ast.If, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Match}
+)
+
+
+def _annotation_marker(annotation: ast.expr, resolver: _Resolver) -> str | None:
+    """``ClassVar``, ``KW_ONLY`` or ``InitVar`` when the annotation is one of them (or
+    a subscript of one), "" when it is none, None when a string names one."""
+    if type(annotation) is ast.Constant and type(annotation.value) is str:
+        return None if any(marker in annotation.value for marker in _MARKERS) else ""
+    name = resolver.resolve(_unsubscripted(annotation))
+    last = name.rpartition(".")[2] if name else ""
+    return last if last in _MARKERS else ""
 
 
 def _receives_class(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -152,7 +152,10 @@ class DerivedValues:
                 if self.resolver.is_event(callee) or self.is_emit_function(call.callee, callee):
                     names.add(call.callee.rpartition(".")[2])
             for construction in facts.names.constructions if facts is not None else ():
-                if self.resolver.is_event(self.resolver.canonical(construction.built)):
+                callee = self.resolver.canonical(construction.built)
+                if self.resolver.is_event(callee) or (
+                    unpacked_into_a_call(construction.form) and self.is_emit_function(construction.built, callee)
+                ):
                     names.add(construction.built.rpartition(".")[2])  # the sink's target (see flow.Sink)
             found = self._sink_callees[module] = callee_names(names)
         return found
@@ -175,10 +178,16 @@ class DerivedValues:
         callee = self.resolver.canonical(sink.target)
         owner = callee.rsplit(".", 1)[-1]
         if sink.form:  # a field named by another construction than a call by name (see flow.Sink)
-            if sink.kind != KEYWORD or not self.resolver.is_event(callee) or self.defines_a_class(callee):
+            if sink.kind != KEYWORD:
                 return None
-            built = f"{sink.scope}:{owner}[{sink.form}]({sink.name})"
-            return f"constructing {owner} ({sink.form})", f"{callee}({sink.name})", built, True
+            if self.resolver.is_event(callee) and not self.defines_a_class(callee):
+                built = f"{sink.scope}:{owner}[{sink.form}]({sink.name})"
+                return f"constructing {owner} ({sink.form})", f"{callee}({sink.name})", built, True
+            if unpacked_into_a_call(sink.form) and self.is_emit_function(sink.target, callee):
+                shown = ".".join(sink.target.rsplit(".", 2)[-2:])
+                place = f"{sink.scope}:{shown}[{sink.form}]({sink.name})"
+                return f"emitted by {shown} ({sink.form})", f"{callee}({sink.name})", place, False
+            return None
         if self.resolver.is_event(callee) and not self.defines_a_class(callee):
             if sink.kind == KEYWORD:
                 return f"constructing {owner}", f"{callee}({sink.name})", f"{sink.scope}:{owner}({sink.name})", True
@@ -254,6 +263,12 @@ class DerivedValues:
                 inherited = self.index.function_returns(class_module, f"{qualname}.{method}")
                 return None if inherited is None else (f"{klass}.{method}", inherited)
         return None
+
+
+def unpacked_into_a_call(form: str) -> bool:
+    """The form of a local dict unpacked into a call of the callee as written
+    (``**payload``: pyfacts.ConstructionFact), not into another construction."""
+    return form.startswith("**")
 
 
 def method_order(resolver: EventResolver, start: str) -> list[str]:

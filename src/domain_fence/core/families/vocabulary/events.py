@@ -39,13 +39,16 @@ from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.rules import get_rule
 from domain_fence.core.source.flow import CALL, Source
 from domain_fence.core.source.pyfacts import (
+    DATACLASS,
     FUNCTIONAL_CLASS_FACTORIES,
+    NAMEDTUPLE,
     CallFact,
     ClassFact,
     ConstructionFact,
     DeclarationFacts,
     FileFacts,
     ModuleFacts,
+    PositionalFact,
     Text,
 )
 
@@ -306,6 +309,10 @@ def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: s
 # How a lookup of whether a class defines a method is noted among the functions consulted
 # (no qualname has a space).
 DEFINES = "def "
+# Bases that add no field and take no argument: a class above them takes none of its own.
+_NO_FIELDS = frozenset({"object", "builtins.object", "typing.Generic", "abc.ABC"})
+_MAX_CHAIN = 32  # classes followed up to the one that says how arguments are taken
+POSITIONAL = "positional"  # the form a kind given by position names in its fingerprint
 
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
 _CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, VocabularyChecker]] = {}
@@ -416,6 +423,8 @@ def _references(facts: ModuleFacts | None) -> Iterator[str]:
         yield call.callee
     for construction in facts.constructions:
         yield construction.built
+    for positional in facts.positional:
+        yield positional.callee
 
 
 def unmatched_module_expressions(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
@@ -463,6 +472,7 @@ class VocabularyChecker:
         self.declaration_scope = any(scope in config.scope for scope in DECLARATION_CODES)
         # module -> the functions whose return facts a check looked up
         self.consulted: dict[str, set[str]] = {}
+        self._positional: dict[str, tuple[str, ...] | None] = {}  # see positional_fields
         consulting = cast(ProjectIndex, _ConsultingIndex(index, self.consulted))
         self.derived = DerivedValues(
             consulting, self.resolver, self.vocabulary, config.emit_functions, PARAMETERS in config.scope
@@ -570,7 +580,8 @@ class VocabularyChecker:
         ]
         return (
             names.unreadable is not None,
-            tuple(sorted((qualname, fact.bases) for qualname, fact in names.classes.items())),
+            # with how each takes positional arguments (a kind given by position: DOM103)
+            tuple(sorted((q, fact.bases, fact.init, fact.init_fields) for q, fact in names.classes.items())),
             tuple((fact.qualname, fact.bases) for fact in names.redefined),
             tuple(sorted(names.bindings.items())),
             names.star_imports,
@@ -642,6 +653,10 @@ class VocabularyChecker:
                 form = construction.form
                 yield from self.keywords(module, construction.scope, event, construction.keywords, form)
                 yield from self.constructed_kinds(module, construction, event, form)
+        for positional in facts.positional:
+            event = self.resolver.canonical(positional.callee)
+            if self.resolver.is_event(event) and not self.defines_a_class(event):
+                yield from self.positional_kinds(module, positional, event)
 
     def forget_module(self, module: str) -> None:
         """``module`` was edited, its classes, bases and bindings unchanged: the
@@ -790,6 +805,71 @@ class VocabularyChecker:
                 continue
             fingerprint = fingerprints.located("DOM103", module, f"{call.scope}:{built}({name}={spelled})")
             yield from self.matched(module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via=via)
+
+    def positional_kinds(self, module: str, fact: PositionalFact, event: str) -> Iterator[Finding]:
+        """DOM103 for a kind given by position (``Stats("EpisodeEnd", 3)``), where the
+        event's fields say which position is the kind (:meth:`positional_fields`). The
+        other positions bind fields whose names DOM101 checks where they are declared."""
+        fields = self.positional_fields(event)
+        if not fields:
+            return
+        owner = event.rsplit(".", 1)[-1]
+        built = f"{owner}[{fact.form},{POSITIONAL}]" if fact.form else f"{owner}[{POSITIONAL}]"
+        for position, kind in fact.strings:
+            name = fields[position] if position < len(fields) else ""
+            if name not in self.kind_attributes:
+                continue
+            fingerprint = fingerprints.located("DOM103", module, f"{fact.scope}:{built}({name}={kind.text!r})")
+            yield from self.matched(
+                module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via=f" ({POSITIONAL})"
+            )
+
+    def positional_fields(self, event: str) -> tuple[str, ...] | None:
+        """The fields ``event``'s constructor takes by position, in order, when that is
+        certain; else None."""
+        if event not in self._positional:
+            self._positional[event] = self._find_positional(event)
+        return self._positional[event]
+
+    def _find_positional(self, start: str) -> tuple[str, ...] | None:
+        """Follow the class and its bases, one each (``object``, ``Generic`` and ``ABC``
+        aside), up to the class whose statement says how positional arguments are
+        taken (a dataclass or a NamedTuple), through plain classes that define no
+        constructor; every class on the way must be the project's, bound by one class
+        statement, and certain (see pyfacts' ``init_order``). A dataclass takes the
+        fields of the dataclasses above it first, a field declared again keeping its
+        place, as ``dataclasses`` orders them."""
+        chain: list[ClassFact] = []
+        current, seen = start, set[str]()
+        while True:
+            if current in seen or len(seen) >= _MAX_CHAIN:
+                return None
+            seen.add(current)
+            statements = self.resolver.class_facts(current)
+            if len(statements) != 1 or not statements[0].init:
+                return None
+            fact = statements[0]
+            chain.append(fact)
+            if fact.init == NAMEDTUPLE:
+                break
+            bases = [base for base in map(self.resolver.canonical, fact.bases) if base not in _NO_FIELDS]
+            if not bases:
+                break
+            if len(bases) != 1:
+                return None
+            current = bases[0]
+        for nearest, fact in enumerate(chain):
+            if fact.init == NAMEDTUPLE:
+                return tuple(name for name, _ in fact.init_fields)
+            if fact.init == DATACLASS:
+                order: dict[str, bool] = {}
+                for above in reversed(chain[nearest:]):
+                    if above.init == NAMEDTUPLE:
+                        return None
+                    for name, by_position in above.init_fields if above.init == DATACLASS else ():
+                        order[name] = by_position
+                return tuple(name for name, by_position in order.items() if by_position)
+        return None  # plain classes up to the top: no constructor known
 
     def matched(
         self, module: str, text: Text, code: str, symbol: str, fingerprint: str, **fields: str
