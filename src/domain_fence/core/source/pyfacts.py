@@ -1002,6 +1002,7 @@ CLS, TYPE_SELF, SELF_CLASS = "cls", "type(self)", "self.__class__"
 PARTIAL, REPLACE = "partial", "replace"
 _PARTIALS = frozenset({"functools.partial"})
 _REPLACES = frozenset({"dataclasses.replace", "copy.replace"})
+_PARTIALS_REPLACES = _PARTIALS | _REPLACES
 # Methods whose first parameter is the class (implicitly, for the dunders).
 _CLASS_RECEIVING = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 
@@ -1085,7 +1086,9 @@ class _Constructions:
             if name in self.receivers:
                 found = self.class_of(func, call, scope)
                 return None if found is None or not found[0] else found
-            if name not in (PARTIAL, REPLACE):
+            # ``partial``/``replace``, or either imported under another name (``from
+            # functools import partial as p``): resolved below.
+            if name not in (PARTIAL, REPLACE) and self.resolver.bindings.get(name) not in _PARTIALS_REPLACES:
                 return None
         elif kind is ast.Call:
             found = self.class_of(func, call, scope)
