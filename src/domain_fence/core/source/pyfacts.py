@@ -1052,7 +1052,11 @@ class _Constructions:
     """
 
     def __init__(self, walk: _Walk, resolver: _Resolver) -> None:
-        self.walk = walk
+        # What it reads of the walk, not the walk: the walk keeps this finder, and a
+        # reference cycle would outlive the file in a process whose cyclic collector
+        # is off (the console script's and its parsing workers': each file's tree kept).
+        self.functions = walk.functions
+        self.methods = walk.methods
         self.resolver = resolver
         self.receivers = {_receiver(method) for method in walk.methods}
         self._bound: dict[ast.AST, dict[str, int]] = {}  # node -> bindings of each name in it
@@ -1158,10 +1162,10 @@ class _Constructions:
         whose receiver ``name`` is, when it receives the class (``classes``) or an
         instance, and nothing else in it binds ``name``."""
         for end in range(len(scope), 0, -1):
-            for function in self.walk.functions.get(scope[:end], ()):
+            for function in self.functions.get(scope[:end], ()):
                 if not _contains(function, call):
                     continue
-                owner = self.walk.methods.get(function)
+                owner = self.methods.get(function)
                 if owner is None:
                     break  # a nested function: its receiver is the enclosing method's
                 if _receiver(function) != name or _receives_class(function) != classes:
@@ -1172,7 +1176,7 @@ class _Constructions:
         return None
 
     def innermost(self, call: ast.Call, scope: tuple[str, ...]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        for function in self.walk.functions.get(scope, ()):
+        for function in self.functions.get(scope, ()):
             if _contains(function, call):
                 return function
         return None
