@@ -1497,12 +1497,7 @@ def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> 
         elif kind is ast.Compare:
             compared = zip(node.ops, node.comparators, strict=True)  # type: ignore[attr-defined]
             allowed.update(id(c) for op, c in compared if type(op) in (ast.In, ast.NotIn))
-        for field_name in _node_fields(kind):
-            value = getattr(node, field_name)
-            if type(value) is list:
-                pending += [item for item in value if isinstance(item, ast.AST)]
-            elif isinstance(value, ast.AST):
-                pending.append(value)
+        pending += _children(node)
     return all(id(read) in allowed for read in reads)
 
 
