@@ -48,6 +48,7 @@ EXPECTED: set[Located] = {
     ("app/runtime/census.py", 23, 15, "DOM112"),  # a parameter of a lambda bound at module level
     ("app/runtime/census.py", 27, 5, "DOM201"),  # a definition by assignment, in a class body
     ("app/runtime/census.py", 28, 5, "DOM113"),  # one the census counts too (a method-like value)
+    ("app/runtime/census.py", 31, 36, "DOM201"),  # a helper imported under the reserved name
     (UNPARSABLE, 1, 1, "DOM001"),
     (".domain-fence-baseline.json", 12, 1, "DOM002"),
 }

@@ -96,7 +96,7 @@ def test_a_binding_is_a_definition_with_a_fingerprint_of_its_own(index):
     findings = [f for f in check_placement(make_config(), index).findings if f.code == "DOM201"]
     module = "tbp.monty.frameworks.telemetry.bindings"
     bound = [f for f in findings if f.symbol == f"{module}.init_telemetry"]
-    assert [(f.line, f.col) for f in bound] == [(17, 0), (18, 0), (19, 0), (20, 0), (21, 3)]
+    assert [(f.line, f.col) for f in bound] == [(17, 0), (18, 0), (19, 0), (20, 0), (21, 3), (81, 76)]
     assert bound[0].describe() == (
         "src/tbp/monty/frameworks/telemetry/bindings.py:17:1: DOM201 binding init_telemetry is defined "
         "outside tbp.monty.experiment; move it there"
@@ -136,6 +136,9 @@ def test_definitions_are_module_level_functions_classes_their_methods_and_bindin
         "init3 = init.path\n"
     )
     assert definitions_in("pkg.mod", "pkg/mod.py", tree) == [
+        # Re-exports are bindings that name what they re-export (see the next test).
+        Definition("pkg.mod", "pkg/mod.py", 1, 13, "binding", "init", renames="os"),
+        Definition("pkg.mod", "pkg/mod.py", 3, 0, "binding", "init2", renames="PostEpisode"),
         Definition("pkg.mod", "pkg/mod.py", 5, 0, "class", "PostEpisodeA"),
         Definition("pkg.mod", "pkg/mod.py", 6, 4, "method", "method", "PostEpisodeA"),
         Definition("pkg.mod", "pkg/mod.py", 7, 4, "binding", "alias", "PostEpisodeA"),
@@ -144,15 +147,28 @@ def test_definitions_are_module_level_functions_classes_their_methods_and_bindin
         Definition("pkg.mod", "pkg/mod.py", 12, 0, "binding", "on_a"),
         Definition("pkg.mod", "pkg/mod.py", 12, 7, "binding", "on_b"),
         Definition("pkg.mod", "pkg/mod.py", 12, 14, "binding", "on_c"),
+        Definition("pkg.mod", "pkg/mod.py", 13, 0, "binding", "init3", renames="path"),
     ]
 
 
 @pytest.mark.parametrize(
     ("source", "bound"),
     [
-        ("from m import f\nhandler = f\n", False),  # a re-export, as `from m import f as handler`
-        ("import m\nhandler = m.f\n", False),
-        ("import m.sub\nhandler = m.sub.f\n", False),
+        # A re-export defines the name only when it gives it to what has another.
+        ("from m import f\nhandler = f\n", True),
+        ("import m\nhandler = m.f\n", True),
+        ("import m.sub\nhandler = m.sub.f\n", True),
+        ("from m import f as handler\n", True),
+        ("import m.f as handler\n", True),
+        ("from m import handler\nother = handler\n", False),
+        ("import m\nhandler = m.handler\n", False),
+        ("from m import handler as handler\n", False),
+        ("import m.handler as handler\n", False),
+        ("from m import (\n    f as\n    handler,\n)\n", True),
+        ("if TYPE_CHECKING:\n    from m import f as handler\n", False),
+        ("try:\n    from m import f as handler\nexcept ImportError:\n    pass\n", True),
+        ("def g():\n    from m import f as handler\n", False),  # local
+        ("class C:\n    from m import f as handler\n", False),  # an attribute of the class
         ("from m import f\ndef f(): pass\nhandler = f\n", True),  # f is (also) the module's own
         ("from m import f\nhandler = f()\n", True),  # a value made here
         ("from m import f\nhandler = staticmethod(f)\n", True),
@@ -174,7 +190,8 @@ def test_definitions_are_module_level_functions_classes_their_methods_and_bindin
     ],
 )
 def test_which_assignments_bind_a_name(source, bound):
-    names = [d.name for d in definitions_in("pkg.mod", "pkg/mod.py", ast.parse(source)) if d.kind == "binding"]
+    found = definitions_in("pkg.mod", "pkg/mod.py", ast.parse(source))
+    names = [d.name for d in found if d.kind == "binding" and d.matches("handler")]
     assert names.count("handler") == int(bound), names
 
 

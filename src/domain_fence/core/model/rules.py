@@ -255,13 +255,16 @@ _RULES = [
             "must live under the experiment package, so the runtime can be installed and run "
             "without it. A definition is a module-level `def` or `class`, a method, or a name bound "
             "by assignment at module level or in a class body (`init_telemetry = _setup`, "
-            "`= lambda ...`, `= functools.partial(...)`, `post_episode = staticmethod(f)`; kind "
-            "`binding`): the name can be imported and called there all the same."
+            "`= lambda ...`, `= functools.partial(...)`, `post_episode = staticmethod(f)`, "
+            "`from .helpers import setup as init_telemetry`; kind `binding`): the name can be "
+            "imported and called there all the same."
         ),
         remedy=(
             "Move the definition under an allowed module and import it from there. Importing "
             "or re-exporting the symbol elsewhere is fine (`Alias = experiment.Handler`, which only "
-            "names an imported object, is a re-export); a method or class-level binding of that "
+            "names an imported object, is a re-export) when the object is what the pattern names "
+            "(a re-export giving a reserved name to a helper of another name defines it); a "
+            "method or class-level binding of that "
             "name is a definition too, unless the contract's `kinds` leaves methods out."
         ),
         example="# minimonty/frameworks/telemetry/setup.py\ndef init_telemetry(config): ...",

@@ -239,6 +239,11 @@ class BoundName:
     name: str
     line: int  # of the name: the assignment's line, unless its target spans lines
     col: int  # of the name
+    # Of a re-export (``from .helpers import setup as init_telemetry``, ``Alias =
+    # imported.Handler``): the name of what it binds anew ("" for any other binding).
+    # It defines nothing unless its name matches a pattern and this one none (a
+    # helper given a reserved name): see ``matched_patterns``.
+    renames: str = ""
 
     @property
     def qualname(self) -> str:
@@ -1767,26 +1772,33 @@ def _bindings(body: list[ast.stmt]) -> list[_Binding]:
     level, an assignment that only names something imported (``Alias =
     imported.Handler``: the head of the reference is bound by an import and by no
     ``def`` or ``class`` of the module) is a re-export, as ``from x import Handler as
-    Alias`` is, and not a binding; a class body re-exports nothing: what it binds is an
-    attribute of the class.
+    Alias`` is: a binding that names what it re-exports (``BoundName.renames``, through
+    the module's own import aliases), which defines nothing unless it gives a name a
+    pattern matches to something no pattern names. A class body re-exports nothing:
+    what it binds is an attribute of the class.
     """
     imported, local = _module_names(body)
-    found = _module_bindings(body, imported - local, local)
+    found = _module_bindings(body, {name: imported[name] for name in imported.keys() - local}, local)
     return sorted(found, key=lambda binding: (binding.fact.line, binding.fact.col))
 
 
-def _module_names(body: list[ast.stmt]) -> tuple[set[str], set[str]]:
-    """The names module-level imports bind, and those module-level ``def`` and
-    ``class`` statements bind."""
-    imported: set[str] = set()
+def _module_names(body: list[ast.stmt]) -> tuple[dict[str, str], set[str]]:
+    """The names module-level imports bind (each with the name of what it binds: ``b``
+    for ``from a import b as c`` or ``import a.b as c``), and those module-level ``def``
+    and ``class`` statements bind."""
+    imported: dict[str, str] = {}
     local: set[str] = set()
     pending = list(body)
     while pending:
         node = pending.pop()
         if isinstance(node, ast.Import):
-            imported.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+            for alias in node.names:
+                if alias.asname is None:
+                    imported[alias.name.split(".")[0]] = alias.name.split(".")[0]
+                else:
+                    imported[alias.asname] = alias.name.rsplit(".", 1)[-1]
         elif isinstance(node, ast.ImportFrom):
-            imported.update(alias.asname or alias.name for alias in node.names if alias.name != "*")
+            imported.update((alias.asname or alias.name, alias.name) for alias in node.names if alias.name != "*")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             local.add(node.name)
         else:
@@ -1819,18 +1831,22 @@ def _bound_targets(target: ast.expr) -> Iterator[ast.Name]:
         yield from _bound_targets(target.value)
 
 
-def _module_bindings(body: list[ast.stmt], reexported: set[str], local: set[str]) -> Iterator[_Binding]:
+def _module_bindings(body: list[ast.stmt], reexported: dict[str, str], local: set[str]) -> Iterator[_Binding]:
     for node in body:
         assigned = _assigned(node)
         if assigned is not None:
             targets, value = assigned
             reference = dotted_name(value)
-            if reference is not None and reference.split(".", 1)[0] in reexported:
-                continue  # a re-export
-            evident = _defines_function(value, local)
+            renames = ""
+            if reference is not None and reference.split(".", 1)[0] in reexported:  # a re-export
+                head, dot, rest = reference.partition(".")
+                renames = rest.rsplit(".", 1)[-1] if dot else reexported[head]
+            evident = not renames and _defines_function(value, local)
             for target in targets:
                 for name in _bound_targets(target):
-                    yield _Binding(BoundName("", name.id, name.lineno, name.col_offset), evident)
+                    yield _Binding(BoundName("", name.id, name.lineno, name.col_offset, renames), evident)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield from _renaming_imports(node)
         elif isinstance(node, ast.ClassDef):
             yield from _class_bindings(node.body, node.name)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1838,6 +1854,22 @@ def _module_bindings(body: list[ast.stmt], reexported: set[str], local: set[str]
         else:
             for block in _run_time_blocks(node):
                 yield from _module_bindings(block, reexported, local)
+
+
+def _renaming_imports(node: ast.Import | ast.ImportFrom) -> Iterator[_Binding]:
+    """The names a module-level import binds under a name of its own (``import a.b as
+    c``, ``from a import b as c``): re-exports, which define nothing unless the new name
+    matches a pattern the old one does not (see :class:`BoundName`)."""
+    for alias in node.names:
+        original = alias.name.rsplit(".", 1)[-1]
+        if alias.asname is None or alias.asname == original or _is_dunder(alias.asname):
+            continue
+        # The new name ends the alias (``b as c``), unless the alias spans lines.
+        if alias.end_lineno == alias.lineno and alias.end_col_offset is not None:
+            line, col = alias.lineno, alias.end_col_offset - len(alias.asname)
+        else:
+            line, col = alias.lineno, alias.col_offset
+        yield _Binding(BoundName("", alias.asname, line, col, original), False)
 
 
 def _defines_function(value: ast.expr, local: set[str]) -> bool:

@@ -112,7 +112,9 @@ class PlacementFamily:
         if facts.unreadable is not None:
             return ("unreadable",)
         kept = [d for d in facts_definitions(module, "", facts) if d.counted_in(config.kinds)]
-        matched = {pattern for d in kept for pattern in matched_patterns(d.name, d.owner, tuple(config.symbols))}
+        matched = {
+            pattern for d in kept for pattern in matched_patterns(d.name, d.owner, tuple(config.symbols), d.renames)
+        }
         return tuple(pattern for pattern in config.symbols if pattern in matched)
 
     def answers(self, config: PlacementConfig, context: Context) -> object:

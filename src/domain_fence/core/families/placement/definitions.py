@@ -6,7 +6,10 @@ modules.
 Only *definitions* count. ``from x import init_telemetry`` or a re-export in an
 ``__init__`` (``Alias = imported.Handler`` too) binds a name without defining anything;
 ``init_telemetry = _setup``, ``= lambda ...`` or ``= functools.partial(...)`` defines it
-(a *binding*, see :func:`~domain_fence.core.source.pyfacts.bound_names`). A definition
+(a *binding*, see :func:`~domain_fence.core.source.pyfacts.bound_names`), and so does a
+re-export that gives something a name a pattern matches while its own name matches
+none (``from .helpers import setup as init_telemetry``): nothing is reported where
+``setup`` is defined, so the name is reported where it is given. A definition
 inside an ``if``/``try``/``with``/``for``/``while``/``match`` block at module level is
 module-level: it binds a module global. A pattern without a dot matches a function,
 class, method or binding by its own name (``init_telemetry``); a pattern with a dot
@@ -55,6 +58,7 @@ class Definition:
     kind: str  # "function", "class", "method" or "binding"
     name: str
     owner: str = ""  # a method's (or class-level binding's) class, by its qualified name ("Outer.Inner")
+    renames: str = ""  # a re-export's: the name of what it binds anew (see BoundName)
 
     @property
     def location(self) -> str:
@@ -77,7 +81,7 @@ class Definition:
         return f"{self.display_name}=" if self.kind == BINDING else self.display_name
 
     def matches(self, pattern: str) -> bool:
-        return definition_matches(self.name, self.owner, pattern)
+        return bool(matched_patterns(self.name, self.owner, (pattern,), self.renames))
 
     def counted_in(self, kinds: frozenset[str]) -> bool:
         return counted(self.kind, self.owner, kinds)
@@ -106,7 +110,9 @@ def definitions_in(module: str, path: str, tree: ast.Module) -> list[Definition]
     bound by assignment at module level and in their bodies."""
     found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in top_level_definitions(tree.body)]
     found += [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in method_definitions(tree.body)]
-    found += [Definition(module, path, b.line, b.col, BINDING, b.name, b.owner) for b in bound_names(tree.body)]
+    found += [
+        Definition(module, path, b.line, b.col, BINDING, b.name, b.owner, b.renames) for b in bound_names(tree.body)
+    ]
     return sorted(found, key=lambda d: (d.line, d.col))
 
 
@@ -114,7 +120,7 @@ def facts_definitions(module: str, path: str, facts: FileFacts) -> list[Definiti
     """The definitions :func:`definitions_in` finds, from a module's facts."""
     found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in facts.top_level]
     found += [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in facts.methods]
-    return found + [Definition(module, path, b.line, b.col, BINDING, b.name, b.owner) for b in facts.bound]
+    return found + [Definition(module, path, b.line, b.col, BINDING, b.name, b.owner, b.renames) for b in facts.bound]
 
 
 def matches(name: str, patterns: Iterable[str], owner: str = "") -> bool:
@@ -122,8 +128,12 @@ def matches(name: str, patterns: Iterable[str], owner: str = "") -> bool:
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a project defines the same names in module after module
-def matched_patterns(name: str, owner: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
-    """The ``patterns`` a definition named ``name`` (a method of ``owner``) matches."""
+def matched_patterns(name: str, owner: str, patterns: tuple[str, ...], renames: str = "") -> tuple[str, ...]:
+    """The ``patterns`` a definition named ``name`` (a method of ``owner``) matches. A
+    re-export of ``renames`` matches none when ``renames`` matches one: what it
+    re-exports is placed where it is defined."""
+    if renames and any(definition_matches(renames, owner, pattern) for pattern in patterns):
+        return ()
     return tuple(pattern for pattern in patterns if definition_matches(name, owner, pattern))
 
 
@@ -132,7 +142,7 @@ def _matches_facts(facts: FileFacts, patterns: Sequence[str]) -> bool:
     return (
         any(matched_patterns(d.name, "", patterns) for d in facts.top_level)
         or any(matched_patterns(m.name, m.owner, patterns) for m in facts.methods)
-        or any(matched_patterns(b.name, b.owner, patterns) for b in facts.bound)
+        or any(matched_patterns(b.name, b.owner, patterns, b.renames) for b in facts.bound)
     )
 
 
@@ -292,7 +302,9 @@ def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], 
             unreadable.append(unreadable_finding(index, module, facts.unreadable, contract))
             continue
         path = index.relative_path(module)
-        found += [d for d in facts_definitions(module, path, facts) if matched_patterns(d.name, d.owner, patterns)]
+        found += [
+            d for d in facts_definitions(module, path, facts) if matched_patterns(d.name, d.owner, patterns, d.renames)
+        ]
     return Scan(tuple(sorted(found)), tuple(sorted(unreadable)))
 
 
@@ -396,7 +408,7 @@ def placement_findings(config: PlacementConfig, definitions: Iterable[Definition
         )
         for d in definitions
         if d.counted_in(config.kinds)
-        and matched_patterns(d.name, d.owner, tuple(config.symbols))
+        and matched_patterns(d.name, d.owner, tuple(config.symbols), d.renames)
         and not matches_any(d.module, config.allowed_modules)
     )
 
