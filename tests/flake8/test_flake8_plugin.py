@@ -80,6 +80,9 @@ def test_noqa_and_per_file_ignores(leaky):
     found = {(r[0], r[1]) for r in reported(flake8(leaky, f"--per-file-ignores={EXTENSIONS}:DOM101").stdout)}
     assert (SCHEMAS, 68) not in found and (SCHEMAS, 67) in found
     assert not any(path == EXTENSIONS for path, _ in found)
+    # --disable-noqa shows what the comments suppress, as for flake8's own checks.
+    shown = {(r[0], r[1]) for r in reported(flake8(leaky, "--disable-noqa").stdout)}
+    assert (SCHEMAS, 68) in shown and (SCHEMAS, 67) in shown
 
 
 def test_baselined_findings_are_not_reported(leaky):

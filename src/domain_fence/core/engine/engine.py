@@ -373,9 +373,10 @@ class Engine:
 
     # -- one file -----------------------------------------------------------------------
 
-    def findings_in(self, path: Path | str, text: str | None = None) -> FileFindings:
+    def findings_in(self, path: Path | str, text: str | None = None, noqa: bool = True) -> FileFindings:
         """The findings of every contract located in the file at ``path``, checked from
-        ``text`` when given (an editor's buffer, flake8's stdin)."""
+        ``text`` when given (an editor's buffer, flake8's stdin); ``noqa=False`` reports
+        what ``noqa`` comments would suppress (flake8's ``--disable-noqa``)."""
         module = self.index.module_for_path(path)
         if module is None:  # a file the index did not analyse (shadowed, in a plain directory)
             skipped = self._skipped_at(path)
@@ -399,7 +400,7 @@ class Engine:
                 blocked = self._blocked(spec)
                 found = blocked if blocked is not None else self._check_module(spec, module)
                 found = [finding for finding in found if finding.path == shown]
-            kept, quiet = self._split_noqa(found)
+            kept, quiet = self._split_noqa(found) if noqa else (found, [])
             new, recorded = self._split_baseline(spec, kept)
             for finding in new:
                 reported.setdefault((finding.line, finding.col, finding.code, finding.message), finding)

@@ -88,6 +88,7 @@ class DomainFenceChecker:
     name = "domain-fence"
     version = __version__
     config: str | None = None
+    noqa: bool = True  # False under flake8's --disable-noqa: the engine then applies none
 
     def __init__(self, tree: Any, filename: str, lines: list[str] | None = None) -> None:
         self.filename = filename
@@ -107,6 +108,9 @@ class DomainFenceChecker:
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
         cls.config = options.domain_fence_config
+        # The engine applies noqa comments (flake8 would too, to what is yielded): told
+        # not to, it reports what they suppress, as flake8 does for its own checks.
+        cls.noqa = not getattr(options, "disable_noqa", False)
         try:
             # Discovery and the graph's blockers share one listing of each directory.
             with shared_listings():
@@ -132,7 +136,7 @@ class DomainFenceChecker:
             if project is None:
                 return
             text = None if self.lines is None else "".join(self.lines)
-            for finding in project.findings(self.filename, text):
+            for finding in project.findings(self.filename, text, self.noqa):
                 yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)
         except Exception as error:
             raise PluginExecutionFailed(filename=self.filename, plugin_name="DOM", exception=error) from error

@@ -74,12 +74,13 @@ class Project:
             gc.freeze()
             _FROZEN = True
 
-    def findings(self, filename: str, text: str | None) -> Iterator[Finding]:
-        """The engine's findings for the file, and (at a package's ``__init__.py``) the
-        DOM001 of what lies right below it that flake8 never hands the plugin."""
+    def findings(self, filename: str, text: str | None, noqa: bool = True) -> Iterator[Finding]:
+        """The engine's findings for the file (``noqa=False``: those ``noqa`` comments
+        suppress too), and (at a package's ``__init__.py``) the DOM001 of what lies right
+        below it that flake8 never hands the plugin."""
         # flake8's text of a saved file is its own decoding (latin-1 when the file's
         # declared encoding fails): the engine decodes the bytes, as every front end does.
-        yield from self.engine.findings_in(filename, text if self.reads_stdin else None).reported
+        yield from self.engine.findings_in(filename, text if self.reads_stdin else None, noqa).reported
         module = self.index.module_for_path(filename)
         if module is not None and self.index.is_package(module):
             yield from unvisited_below(self.index, self.index.modules[module].parent, self.paths)
