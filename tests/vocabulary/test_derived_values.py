@@ -142,6 +142,25 @@ def test_fingerprints_survive_moving_code(tmp_path, index):
     assert [f.line for f in after] == [f.line + 3 for f in before]
 
 
+def test_a_fingerprint_names_the_same_source_whatever_the_order_of_the_statements(tmp_path):
+    """Of several sources using the vocabulary, the fingerprint names the first by
+    identifier: swapping two assignments (a refactoring) keeps the baseline's entry."""
+    module = tmp_path / "leaks" / "runtime" / "reordered.py"
+    shutil.copytree(DERIVED / "leaks", tmp_path / "leaks", ignore=IGNORED)
+    first, second = "        a = self.primary_target\n", "        b = self.episode_count\n"
+    head = "from leaks.runtime.events import Recognized\n\n\nclass L:\n    def report(self):\n"
+    fingerprints = []
+    for order in ((first, second), (second, first)):
+        module.write_text(head + "".join(order) + "        return Recognized(label=a + b)\n")
+        found = all_vocabulary_findings(config(), index_of(tmp_path))
+        fingerprints.append([f.fingerprint for f in found if f.path.endswith("reordered.py")])
+    assert (
+        fingerprints[0]
+        == fingerprints[1]
+        == ["DOM105:leaks.runtime.reordered:L.report:Recognized(label)<-episode_count"]
+    )
+
+
 PARAMETER = "DOM105:leaks.runtime.learner:Learner.parameter:Recognized(label)<-episode_label"
 
 

@@ -66,6 +66,11 @@ class _Origin:
         read = f"{self.source.shown} (l.{self.source.line})"
         return read if self.helper is None else f"{self.helper.shown} reading {read}"
 
+    def order(self) -> tuple[str, int, str]:
+        """Of several origins, the one to name: by identifier (what the fingerprint
+        holds), then by place and what the message shows (only for determinism)."""
+        return (self.identifier, self.source.line, self.chain)
+
     @property
     def identifier(self) -> str:
         own = self.source.identifier
@@ -207,32 +212,35 @@ class DerivedValues:
         return any(fnmatchcase(canonical, p) or fnmatchcase(written, p) for p in self.emit_functions)
 
     def origin(self, sink: Sink, context: str) -> _Origin | None:
-        """The first source of the sink's value (by line) that uses the vocabulary,
-        looking one call level into helpers."""
+        """The source of the sink's value that uses the vocabulary, looking one call
+        level into helpers: of several, the first by identifier (the fingerprint names
+        it), so that reordering the statements a value is computed from changes nothing."""
+        found = []
         for source in sink.sources:
             if source.kind == PARAMETER and self.census_parameters:
                 continue
             match = self.vocabulary.match(source.identifier, context)
             if match:
-                return _Origin(source, match)
-            if source.kind == CALL and source.callee:
-                found = self.through_helper(source)
-                if found is not None:
-                    return found
-        return None
+                found.append(_Origin(source, match))
+            elif source.kind == CALL and source.callee:
+                through = self.through_helper(source)
+                if through is not None:
+                    found.append(through)
+        return min(found, key=_Origin.order) if found else None
 
     def through_helper(self, call: Source) -> _Origin | None:
         helper = self.returns(call.callee, bases_only=call.base == SUPER)
         if helper is None:
             return None
         qualified, sources = helper
+        found = []
         for source in sources:
             if source.kind == PARAMETER:
                 continue  # what the caller passed: the caller's own sources
             match = self.vocabulary.match(source.identifier, qualified)
             if match:
-                return _Origin(source, match, call)
-        return None
+                found.append(_Origin(source, match, call))
+        return min(found, key=_Origin.order) if found else None
 
     def returns(self, callee: str, bases_only: bool = False) -> tuple[str, tuple[Source, ...]] | None:
         """(qualified name, return sources) of the project function or method
