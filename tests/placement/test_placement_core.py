@@ -151,6 +151,25 @@ def test_definitions_are_module_level_functions_classes_their_methods_and_bindin
     ]
 
 
+def test_overload_signatures_are_not_definitions():
+    """``@overload`` stubs exist for type checkers: the implementation is the one
+    definition (and the one finding, and baseline entry)."""
+    tree = ast.parse(
+        "import typing\nfrom typing import overload\n"
+        "@overload\ndef post_episode(x: int) -> int: ...\n"
+        "@typing.overload\ndef post_episode(x: str) -> str: ...\n"
+        "def post_episode(x): return x\n"
+        "class Lm:\n"
+        "    @overload\n    def post_episode(self, x: int) -> int: ...\n"
+        "    def post_episode(self, x): return x\n"
+    )
+    assert [(d.kind, d.line) for d in definitions_in("m", "m.py", tree)] == [
+        ("function", 7),
+        ("class", 8),
+        ("method", 11),
+    ]
+
+
 @pytest.mark.parametrize(
     ("source", "bound"),
     [
@@ -177,7 +196,18 @@ def test_definitions_are_module_level_functions_classes_their_methods_and_bindin
         ("from m import *\nhandler = f\n", True),  # f is not known to be imported
         ("from m import f\nclass C:\n    handler = f\n", True),  # a class re-exports nothing
         ("handler: int\n", False),
-        ("handler = 1\nhandler += 1\n", True),  # the first only
+        ("handler = make()\nhandler += 1\n", True),  # the first only
+        # Data is no definition: nothing calls it.
+        ("handler = 10\n", False),
+        ("handler = -1.5\n", False),
+        ("handler = ('a', b'b', {1: [True]}, f'x')\n", False),
+        ("handler = None\n", True),  # a placeholder for what is assigned later
+        ("handler = (f, 1)\n", True),
+        ("class C:\n    handler = 'post'\n", False),
+        ("class C(enum.Enum):\n    handler = auto()\n", False),  # an enumeration's member
+        ("class C(IntFlag):\n    handler = 1 << 2\n", False),
+        ("class C(Enum):\n    handler = staticmethod(f)\n", True),  # not a member: a method
+        ("class C:\n    handler = auto()\n", True),
         ("if TYPE_CHECKING:\n    handler = int\n", False),
         ("if typing.TYPE_CHECKING:\n    handler = int\nelse:\n    other = int\n", False),
         ("class C:\n    if TYPE_CHECKING:\n        handler = int\n", False),

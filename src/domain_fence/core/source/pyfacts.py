@@ -1731,7 +1731,8 @@ def top_level_definitions(body: list[ast.stmt]) -> Iterator[TopLevelDefinition]:
         if type(node) is ast.ClassDef:
             yield TopLevelDefinition("class", node.name, node.lineno, node.col_offset)
         elif type(node) is ast.FunctionDef or type(node) is ast.AsyncFunctionDef:
-            yield TopLevelDefinition("function", node.name, node.lineno, node.col_offset)
+            if not _is_overload(node):
+                yield TopLevelDefinition("function", node.name, node.lineno, node.col_offset)
         elif type(node) is ast.Match:
             for case in node.cases:
                 yield from top_level_definitions(case.body)
@@ -1841,6 +1842,8 @@ def _module_bindings(body: list[ast.stmt], reexported: dict[str, str], local: se
             if reference is not None and reference.split(".", 1)[0] in reexported:  # a re-export
                 head, dot, rest = reference.partition(".")
                 renames = rest.rsplit(".", 1)[-1] if dot else reexported[head]
+            if _is_data(value):
+                continue  # a constant: data, which nothing calls (``POST_EPISODE_TIMEOUT = 10``)
             evident = not renames and _defines_function(value, local)
             for target in targets:
                 for name in _bound_targets(target):
@@ -1848,7 +1851,7 @@ def _module_bindings(body: list[ast.stmt], reexported: dict[str, str], local: se
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             yield from _renaming_imports(node)
         elif isinstance(node, ast.ClassDef):
-            yield from _class_bindings(node.body, node.name)
+            yield from _class_bindings(node.body, node.name, enum=_is_enum(node))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue  # a new scope: what it binds is local
         else:
@@ -1872,6 +1875,31 @@ def _renaming_imports(node: ast.Import | ast.ImportFrom) -> Iterator[_Binding]:
         yield _Binding(BoundName("", alias.asname, line, col, original), False)
 
 
+def _is_data(value: ast.expr) -> bool:
+    """A constant (a number, string, bytes or bool; ``None`` and ``...`` stand for what
+    is assigned later) or a display of constants: data, not something to call."""
+    if type(value) is ast.Constant:
+        return value.value is not None and value.value is not Ellipsis
+    if type(value) is ast.UnaryOp and type(value.operand) is ast.Constant:
+        return isinstance(value.operand.value, (int, float, complex)) and not isinstance(value.operand.value, bool)
+    if type(value) in (ast.Tuple, ast.List, ast.Set):
+        return all(map(_is_data, value.elts))  # type: ignore[attr-defined]
+    if type(value) is ast.Dict:
+        return all(k is not None and _is_data(k) for k in value.keys) and all(map(_is_data, value.values))
+    if type(value) is ast.JoinedStr:
+        return all(type(part) is ast.Constant for part in value.values)
+    return False
+
+
+# Bases whose subclasses' plain class attributes are their members (data).
+_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"})
+
+
+def _is_enum(node: ast.ClassDef) -> bool:
+    """A class derived from one of the standard enumerations, by the name written."""
+    return any((dotted_name(base) or "").rsplit(".", 1)[-1] in _ENUM_BASES for base in node.bases)
+
+
 def _defines_function(value: ast.expr, local: set[str]) -> bool:
     """A module-level value that evidently is a function or class: a lambda, a
     ``partial(...)``, or a function or class of the module's own (``local``) by name."""
@@ -1882,8 +1910,11 @@ def _defines_function(value: ast.expr, local: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in local
 
 
-def _class_bindings(body: list[ast.stmt], owner: str, methods: set[str] | None = None) -> Iterator[_Binding]:
-    """The bindings of a class body, and those of the classes it nests."""
+def _class_bindings(
+    body: list[ast.stmt], owner: str, methods: set[str] | None = None, enum: bool = False
+) -> Iterator[_Binding]:
+    """The bindings of a class body, and those of the classes it nests (``enum``: the
+    body is an enumeration's)."""
     if methods is None:
         methods = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for node in body:
@@ -1894,17 +1925,19 @@ def _class_bindings(body: list[ast.stmt], owner: str, methods: set[str] | None =
             method_like = _is_method_like(value, methods)
             if type(node) is ast.AnnAssign and not method_like:
                 continue  # an annotated field (a dataclass's, a model's): an attribute, not a definition
+            if not method_like and (enum or _is_data(value)):
+                continue  # an enumeration's member, a constant: data, which nothing calls
             method_like = method_like and type(node) is ast.Assign
             for target in targets:
                 for name in _bound_targets(target):
                     yield _Binding(BoundName(owner, name.id, name.lineno, name.col_offset), method_like)
         elif isinstance(node, ast.ClassDef):
-            yield from _class_bindings(node.body, f"{owner}.{node.name}")
+            yield from _class_bindings(node.body, f"{owner}.{node.name}", enum=_is_enum(node))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         else:
             for block in _run_time_blocks(node):
-                yield from _class_bindings(block, owner, methods)
+                yield from _class_bindings(block, owner, methods, enum)
 
 
 def _run_time_blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
@@ -1962,12 +1995,19 @@ def _methods(body: list[ast.stmt], owner: str) -> Iterator[MethodDefinition]:
     the classes it nests; what a method's own body defines is local, not a method."""
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield MethodDefinition(owner, node.name, node.lineno, node.col_offset)
+            if not _is_overload(node):
+                yield MethodDefinition(owner, node.name, node.lineno, node.col_offset)
         elif isinstance(node, ast.ClassDef):
             yield from _methods(node.body, f"{owner}.{node.name}")
         else:
             for block in _blocks(node):
                 yield from _methods(block, owner)
+
+
+def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """An ``@overload`` (``@typing.overload``) signature: for type checkers only, replaced
+    at run time by the implementation that follows, which alone is the definition."""
+    return any((dotted_name(d) or "").rsplit(".", 1)[-1] == "overload" for d in node.decorator_list)
 
 
 def import_source(module: str, is_package: bool, node: ast.ImportFrom) -> str | None:
