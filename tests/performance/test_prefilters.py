@@ -226,7 +226,7 @@ def everything_parsed(config, parsed):
     """The placement check from every file's definitions (:func:`every_definition`): the reference."""
     definitions, unreadable = parsed
     relevant = [d for d in definitions if d.counted_in(config.kinds)]
-    unmatched = tuple(p for p in config.symbols if not any(d.matches(p) for d in relevant))
+    unmatched = tuple(p for p in config.symbols if not any(d.matches(p, tuple(config.symbols)) for d in relevant))
     return placement_findings(config, relevant), unmatched, unreadable
 
 

@@ -80,8 +80,12 @@ class Definition:
         two findings, each recorded on its own."""
         return f"{self.display_name}=" if self.kind == BINDING else self.display_name
 
-    def matches(self, pattern: str) -> bool:
-        return bool(matched_patterns(self.name, self.owner, (pattern,), self.renames))
+    def matches(self, pattern: str, patterns: tuple[str, ...] = ()) -> bool:
+        """Whether ``pattern`` matches it, one of a contract's ``patterns`` (default: the
+        pattern alone): a re-export of what one of them matches matches none."""
+        return definition_matches(self.name, self.owner, pattern) and not reexports_a_match(
+            self.renames, self.owner, patterns or (pattern,)
+        )
 
     def counted_in(self, kinds: frozenset[str]) -> bool:
         return counted(self.kind, self.owner, kinds)
@@ -132,9 +136,14 @@ def matched_patterns(name: str, owner: str, patterns: tuple[str, ...], renames: 
     """The ``patterns`` a definition named ``name`` (a method of ``owner``) matches. A
     re-export of ``renames`` matches none when ``renames`` matches one: what it
     re-exports is placed where it is defined."""
-    if renames and any(definition_matches(renames, owner, pattern) for pattern in patterns):
+    if reexports_a_match(renames, owner, patterns):
         return ()
     return tuple(pattern for pattern in patterns if definition_matches(name, owner, pattern))
+
+
+def reexports_a_match(renames: str, owner: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a re-export of ``renames`` re-exports what one of ``patterns`` matches."""
+    return bool(renames) and any(definition_matches(renames, owner, pattern) for pattern in patterns)
 
 
 def _matches_facts(facts: FileFacts, patterns: Sequence[str]) -> bool:
@@ -357,7 +366,8 @@ def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementRe
     outside = [module for module in index.modules if not matches_any(module, config.allowed_modules)]
     scan = _scan(index, outside, config.symbols, config.contract)
     relevant = [d for d in scan.definitions if d.counted_in(config.kinds)]
-    unmatched = [p for p in config.symbols if not any(d.matches(p) for d in relevant)]
+    symbols = tuple(config.symbols)
+    unmatched = [p for p in symbols if not any(d.matches(p, symbols) for d in relevant)]
     examined: list[str] = []
     unmatched, hiding = _match_in(index, allowed, unmatched, config, examined)
     findings = placement_findings(config, relevant)
@@ -386,7 +396,7 @@ def _match_in(
             unreadable.append((unreadable_finding(index, module, facts.unreadable, config.contract), wanted))
             continue
         kept = [d for d in facts_definitions(module, "", facts) if d.counted_in(config.kinds)]
-        unmatched = [p for p in unmatched if not any(d.matches(p) for d in kept)]
+        unmatched = [p for p in unmatched if not any(d.matches(p, tuple(config.symbols)) for d in kept)]
     return unmatched, [finding for finding, wanted in unreadable if set(wanted) & set(unmatched)]
 
 
