@@ -107,6 +107,14 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     # A kind given by position.
     positional = findings["DOM103:vocab.runtime.positional:positives:Stats[positional](kind='EpisodeEnd')"]
     assert positional.message == "event kind 'EpisodeEnd' (positional): experiment vocabulary 'episode'"
+    # A kind a local variable holds: at the literal, the message names the local.
+    held = findings["DOM103:vocab.runtime.dom103_held_kinds:settle:RuntimeEvent(kind=kind:'EpisodeEnd')"]
+    assert (held.line, held.col) == (30, 11)
+    assert held.message == "event kind 'EpisodeEnd' (through local kind): experiment vocabulary 'episode'"
+    through = findings["DOM103:vocab.runtime.dom103_held_kinds:from_constants:RuntimeEvent(kind=kind:END_KIND)"]
+    assert through.message == (
+        "event kind 'EpisodeEnd' (from END_KIND, through local kind): experiment vocabulary 'episode'"
+    )
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
@@ -151,6 +159,19 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.positional:positives:Ordered[positional](KIND='epoch_done')",
         "DOM103:vocab.runtime.positional:positives:Stats[partial,positional](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.positional:Built.make:Built[cls,positional](kind='EpochEnd')",
+        # A kind a local variable holds: the local and the string (or the constant) name it.
+        "DOM103:vocab.runtime.dom103_held_kinds:settle:RuntimeEvent(kind=kind:'EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_held_kinds:branches:RuntimeEvent(KIND=kind:'post_episode')",
+        "DOM103:vocab.runtime.dom103_held_kinds:from_constants:RuntimeEvent(kind=kind:END_KIND)",
+        # Folded from module constants: a constant by its name, else the string folded;
+        # what the literal parts alone spell keeps naming it when they are reported.
+        "DOM103:vocab.runtime.dom103_held_kinds:folded:RuntimeEvent(kind=END_KIND)",
+        "DOM103:vocab.runtime.dom103_held_kinds:folded:RuntimeEvent(kind='EpisodeStart')",
+        "DOM103:vocab.runtime.dom103_held_kinds:folded:RuntimeEvent(kind=' _episode')",
+        # ``super().__init__`` in the event's method; a field's default factory is its kind.
+        "DOM103:vocab.runtime.dom103_held_kinds:Ended.__init__:Ended[super().__init__](kind='EpochEnd')",
+        "DOM104:vocab.runtime.dom103_held_kinds:Ended.__init__:Ended[super().__init__](episode)",
+        "DOM103:vocab.runtime.dom103_held_kinds:Factored.kind",
     } <= fingerprints
 
 

@@ -101,7 +101,11 @@ _RULES = [
             "DOM104 reads): a literal string, the literal parts of an f-string or of strings "
             "joined with `+`, or a module-level constant holding one (`kind=KIND_NAME` after "
             '`KIND_NAME = "EpisodeEnd"`, in the call or in the class body) that the module binds '
-            'nowhere else. A `"kind"` key of '
+            "nowhere else, module constants folded into an f-string or a `+` "
+            '(`END_KIND = PREFIX + "End"`, `f"{PREFIX}Start"`), a field\'s default factory '
+            '(`Field(default_factory=lambda: "EpisodeEnd")`), and a local variable of the '
+            "function building the event that is only ever assigned such strings "
+            '(`kind = "EpisodeEnd" if done else "Step"`, reported at each literal). A `"kind"` key of '
             "a local dict unpacked into a construction counts too (see DOM104), and a literal "
             'string given by position (`Stats("EpisodeEnd", 3)`, also to `cls`, `type(self)`, '
             "`self.__class__` or `partial`) where it binds the kind field: only where the "
@@ -134,8 +138,9 @@ _RULES = [
             "other code is not followed); the keys of any other mapping are not known. "
             "An event is constructed by a call of its class, and by "
             "`Event.model_construct(...)`, `Event.model_validate({...})`, `functools.partial(Event, ...)`, "
-            "`cls(...)` in a class method of an event class and `type(self)(...)` or "
-            "`self.__class__(...)` in one of its methods, and by `x.model_copy(update={...})` or "
+            "`cls(...)` in a class method of an event class and `type(self)(...)`, "
+            "`self.__class__(...)` or `super().__init__(...)` in one of its methods, and by "
+            "`x.model_copy(update={...})` or "
             "`dataclasses.replace(x, ...)` where `x` is known to be an event (the method's `self`, or "
             "a local variable only ever assigned a construction of one event class)."
         ),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from domain_fence.core.source.flow import (
@@ -43,6 +43,7 @@ ALIAS_KEYWORDS = ("alias", "validation_alias", "serialization_alias")
 FUNCTIONAL_CLASS_FACTORIES = ("TypedDict", "NamedTuple", "namedtuple")
 _METHOD_FACTORIES = ("property", "staticmethod", "classmethod", "cached_property")
 _FIELD_SPECIFIERS = ("Field", "field", "attrib", "ib")  # pydantic, dataclasses, attrs
+_FACTORY_KEYWORDS = ("default_factory", "factory")  # pydantic and dataclasses, attrs
 _FACTORY_OPTIONS = ("total", "rename", "defaults", "module", "closed", "extra_items")
 
 
@@ -101,17 +102,26 @@ class CallFact:
     strings: tuple[tuple[int, Text], ...] = ()
     # (position, the constant's name, its string where the keyword's value names it) for
     # each keyword given a module-level string constant (``kind=KIND`` after
-    # ``KIND = "post_episode"``; see :meth:`_Resolver.string_constant`).
+    # ``KIND = "post_episode"``, or ``KIND = PREFIX + "End"``; see
+    # :meth:`_Resolver.string_constant`).
     constants: tuple[tuple[int, str, Text], ...] = ()
+    # (position, how a fingerprint spells it, what the message notes, the string) for each
+    # string a keyword is given otherwise (see :meth:`_Resolver.keep_string`): folded from
+    # module constants where the keyword's value is written (``kind=f"{PREFIX}Start"``;
+    # spelled as the string, noted ""), or held by a local variable of the function, at
+    # each literal assigned to it (``kind=kind`` after ``kind = "EpisodeEnd" if done else
+    # "Step"``: spelled ``kind:'EpisodeEnd'``, noted " (through local kind)"; see
+    # :class:`_LocalStrings`).
+    held: tuple[tuple[int, str, str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
 class ConstructionFact:
     """A call that builds an instance of a class other than by calling the class by
     name, and the fields it names: ``X.model_construct(a=1)``, ``X.model_validate({"a":
-    1})``, ``partial(X, a=1)``, ``cls(a=1)`` in a class method, ``type(self)(a=1)`` and
-    ``self.__class__(a=1)`` in a method, ``x.model_copy(update={"a": 1})`` and
-    ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X (see
+    1})``, ``partial(X, a=1)``, ``cls(a=1)`` in a class method, ``type(self)(a=1)``,
+    ``self.__class__(a=1)`` and ``super().__init__(a=1)`` in a method,
+    ``x.model_copy(update={"a": 1})`` and ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X (see
     :class:`_Constructions`). Whether X is an event is the check's question.
 
     Also the keys of a dict a local variable holds, unpacked into a call (``X(**payload)``
@@ -126,6 +136,7 @@ class ConstructionFact:
     keywords: tuple[Text, ...]  # the fields named, as CallFact's keywords
     strings: tuple[tuple[int, Text], ...] = ()  # as CallFact's
     constants: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
+    held: tuple[tuple[int, str, str, Text], ...] = ()  # as CallFact's
 
 
 @dataclass(frozen=True)
@@ -332,10 +343,12 @@ def _facts(
 ) -> tuple[FileFacts, DeclarationFacts]:
     classes = [resolver.functional_class(statement) for statement in statements]
     classes += [resolver.class_fact(node, scope, attributes) for node, scope, attributes in walk.classes]
-    calls = [call for call in (resolver.call(node, scope) for node, scope in walk.calls) if call is not None]
+    # Not kept on the walk: it holds the finder, which the walk keeps (see _Constructions).
+    held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
+    calls = [call for call in (resolver.call(node, scope, held) for node, scope in walk.calls) if call is not None]
     constructions = [
         fact
-        for fact in (resolver.construction(*item) for item in _constructions(walk, resolver, tree))
+        for fact in (resolver.construction(*item, held) for item in _constructions(walk, resolver, tree))
         if fact is not None
     ]
     # The same local unpacked twice alike into the same class names its keys once.
@@ -439,7 +452,7 @@ def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, lis
     walk.body(tree.body, 1, (), _Context())
     local_classes = _top_level_classes(statements)
     bindings, walk.stars = walk.bindings(statements, local_classes)
-    constants = {} if walk.stars else _string_constants(statements)
+    constants = {} if walk.stars else _string_constants(tree)
     return walk, statements, _Resolver(module, bindings, local_classes, bool(walk.stars), tree, constants)
 
 
@@ -506,6 +519,9 @@ class _Walk:
         self.found_payloads: list[_Payload] | None = None  # see _payloads
         self.finder: _Constructions | None = None  # see _finder
         self.positional_calls: list[tuple[ast.Call, tuple[str, ...]]] = []  # given a string by position
+        # Names some statement assigns what may be a string (see _LocalStrings): only a
+        # keyword given one of these may be given a local variable's string.
+        self.string_locals: set[str] = set()
 
     def constructed(self) -> list[ast.expr]:
         """The callees of calls assigned to a local that the same scope sets an attribute
@@ -649,6 +665,8 @@ class _Walk:
             self.assigned_calls += [(scope, t.id, value.func) for t in targets if type(t) is ast.Name]
         elif type(value) is ast.Tuple or type(value) is ast.List:
             self.assigned_calls += [(scope, local, call.func) for local, call in _calls_assigned(targets, value)]
+        elif type(value) in _HELD_VALUES:
+            self.string_locals.update(t.id for t in targets if type(t) is ast.Name)
 
     def import_statement(self, node: ast.Import | ast.ImportFrom, depth: int, context: _Context) -> None:
         self.imports.append((depth, len(self.imports), node))
@@ -803,7 +821,7 @@ class _Resolver:
         local_classes: set[str],
         has_star_imports: bool,
         tree: ast.Module | None = None,
-        constants: dict[str, str] | None = None,
+        constants: dict[str, ast.expr] | None = None,
     ) -> None:
         self.module = module
         self.bindings = bindings
@@ -812,8 +830,9 @@ class _Resolver:
         # resolver of the whole project can look for it there.
         self.unbound_prefix = f"{module}." if has_star_imports else ""
         self.tree = tree
-        self.constants = constants or {}  # module-level name -> the string assigned to it
+        self.constants = constants or {}  # module-level name -> the string expression assigned to it
         self._binding_counts: dict[str, int] | None = None
+        self._folded: dict[str, str] | None = None  # see string_constant
 
     def binding_counts(self) -> dict[str, int]:
         """How many times each name is bound anywhere in the module (in any scope),
@@ -827,12 +846,26 @@ class _Resolver:
 
     def string_constant(self, name: str) -> str | None:
         """The string ``name`` holds wherever the module reads it: it is bound once in the
-        whole module, at module level, to a literal string (``KIND = "post_episode"``),
-        and the module star-imports nothing, so no other binding can shadow it."""
-        text = self.constants.get(name)
-        if text is None or self.binding_counts().get(name) != 1:
+        whole module, at module level (not for type checkers only), to a literal string
+        (``KIND = "post_episode"``) or one folded from literals and such constants
+        (``END_KIND = PREFIX + "End"``, ``f"{PREFIX}Start"``, ``KIND = OTHER``: see
+        :func:`_literal_text`), and the module star-imports nothing, so no other binding
+        can shadow it."""
+        if name not in self.constants:
             return None
-        return text
+        if self._folded is None:
+            # Every constant at once, in source order, each from those before it (at
+            # module level a name read before it is bound is not bound yet): no chain
+            # of constants is followed by recursion.
+            counts = self.binding_counts()
+            folded: dict[str, str] = {}
+            for constant, value in self.constants.items():
+                if counts.get(constant) == 1:
+                    text = _literal_text(value, folded.get)
+                    if text is not None:
+                        folded[constant] = text
+            self._folded = folded
+        return self._folded.get(name)
 
     def resolve(self, node: ast.expr) -> str | None:
         reference = dotted_name(node)
@@ -872,47 +905,51 @@ class _Resolver:
             return replace(attribute, constant=None)
         return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
 
-    def call(self, node: ast.Call, scope: tuple[str, ...]) -> CallFact | None:
+    def call(self, node: ast.Call, scope: tuple[str, ...], held: _LocalStrings | None = None) -> CallFact | None:
+        """The keywords a call names and the strings they are given (:meth:`keep_string`;
+        a local variable's through ``held``)."""
         found: list[Text] = []
-        strings: list[tuple[int, Text]] = []
-        constants: list[tuple[int, str, Text]] = []
+        kept = _Kept()
         for keyword in node.keywords:
             if keyword.arg is not None:
-                self.keep_string(strings, constants, len(found), keyword.value)
+                self.keep_string(kept, len(found), keyword.value, held, node, scope)
                 found.append(Text(keyword.arg, keyword.lineno, keyword.col_offset))
                 continue
             for name, at, value in unpacked_keywords(keyword.value):  # ``**{"episode": n}`` names its keywords too
-                self.keep_string(strings, constants, len(found), value)
+                self.keep_string(kept, len(found), value, held, node, scope)
                 found.append(Text(name, at.lineno, at.col_offset))
         keywords = tuple(found)
         callee = self.resolve(node.func) if keywords else None
         if not callee:
             return None
-        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, tuple(strings), tuple(constants))
+        strings, constants, others = kept.facts()
+        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, strings, constants, others)
 
-    def construction(self, node: ast.Call, scope: str, form: str, built: str) -> ConstructionFact | None:
+    def construction(
+        self, node: ast.Call, scope: str, form: str, built: str, held: _LocalStrings | None = None
+    ) -> ConstructionFact | None:
         """The fields a construction names (:func:`~.flow.construction_keywords`), read
         as a call's keywords are."""
         found: list[Text] = []
-        strings: list[tuple[int, Text]] = []
-        constants: list[tuple[int, str, Text]] = []
+        kept = _Kept()
+        where = () if scope == MODULE_SCOPE else tuple(scope.split("."))
         for name, at, value in construction_keywords(node, form):
-            self.keep_string(strings, constants, len(found), value)
+            self.keep_string(kept, len(found), value, held, node, where)
             found.append(Text(name, at.lineno, at.col_offset))
         if not found:
             return None
-        return ConstructionFact(built, form, scope, tuple(found), tuple(strings), tuple(constants))
+        return ConstructionFact(built, form, scope, tuple(found), *kept.facts())
 
     def payload(self, built: str, form: str, scope: str, entries: tuple[PayloadEntry, ...]) -> ConstructionFact:
         """The keys of a local dict unpacked into a call (:class:`_Payloads`), read as a
-        construction's fields are, where each is written."""
+        construction's fields are, where each is written (a value that names another
+        local variable is not followed)."""
         found: list[Text] = []
-        strings: list[tuple[int, Text]] = []
-        constants: list[tuple[int, str, Text]] = []
+        kept = _Kept()
         for name, at, value, _ in entries:
-            self.keep_string(strings, constants, len(found), value)
+            self.keep_string(kept, len(found), value)
             found.append(Text(name, at.lineno, at.col_offset))
-        return ConstructionFact(built, form, scope, tuple(found), tuple(strings), tuple(constants))
+        return ConstructionFact(built, form, scope, tuple(found), *kept.facts())
 
     def positional(self, call: ast.Call, scope: str, form: str, built: str, skip: int) -> PositionalFact | None:
         """The literal strings ``call`` gives by position (after the first ``skip``
@@ -959,16 +996,41 @@ class _Resolver:
         return ("", ()) if fields is None else (DATACLASS, fields)
 
     def keep_string(
-        self, strings: list[tuple[int, Text]], constants: list[tuple[int, str, Text]], position: int, value: ast.expr
+        self,
+        kept: _Kept,
+        position: int,
+        value: ast.expr,
+        held: _LocalStrings | None = None,
+        call: ast.Call | None = None,
+        scope: tuple[str, ...] = (),
     ) -> None:
         """Note the string a keyword is given, read as a kind string in a class body is:
-        a literal, or a module-level constant holding one."""
-        if isinstance(value, _STRING_NODES):  # most values are names, attributes or calls: skipped at once
-            strings += [(position, text) for text in _string_value(value)]
-        elif type(value) is ast.Name and value.id in self.constants:
-            text = self.string_constant(value.id)
+        a literal (its literal parts, an interpolated value read as a space: ``strings``),
+        or a module-level constant holding one (``constants``); and in ``held``, the
+        string of such a literal folded from module constants (``f"{PREFIX}Start"``,
+        ``PREFIX + "Start"``), and those a local variable of ``call``'s function holds
+        (:class:`_LocalStrings`)."""
+        kind = type(value)
+        if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.BinOp:
+            # most values are names, attributes or calls: skipped at once
+            texts = _string_value(value)
+            kept.strings += [(position, text) for text in texts]
+            if kind is not ast.Constant and self.constants:
+                folded = _literal_text(value, self.string_constant)
+                # what the literal parts alone spell is kept as it was (its fingerprint
+                # too): the folded string is reported where they are not.
+                if folded is not None and all(folded != text.text for text in texts):
+                    kept.held.append((position, repr(folded), "", _text(value, folded)))
+        elif kind is ast.Name:
+            name = value.id  # type: ignore[attr-defined]
+            text = self.string_constant(name) if name in self.constants else None
             if text is not None:
-                constants.append((position, value.id, Text(text, value.lineno, value.col_offset)))
+                kept.constants.append((position, name, Text(text, value.lineno, value.col_offset)))
+            elif held is not None and call is not None:
+                for constant, string in held.strings(name, call, scope):
+                    spelled = f"{name}:{constant or repr(string.text)}"
+                    note = f" (from {constant}, through local {name})" if constant else f" (through local {name})"
+                    kept.held.append((position, spelled, note, string))
 
     def functional_class(self, statement: ast.stmt) -> ClassFact | None:
         """``X = TypedDict("X", {...})`` and the NamedTuple/namedtuple forms."""
@@ -982,18 +1044,42 @@ class _Resolver:
 
 
 _STRING_NODES = (ast.Constant, ast.JoinedStr, ast.BinOp)
+# What a local variable whose strings are read may be assigned (see _LocalStrings).
+_HELD_VALUES = frozenset({ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp, ast.Name})
 
 
-def _string_constants(statements: list[ast.stmt]) -> dict[str, str]:
-    """Module-level names assigned a literal string (``KIND = "post_episode"``, or
-    one :func:`_string_value` reads); whether each is bound only there is asked later."""
-    found: dict[str, str] = {}
-    for statement in statements:
+@dataclass
+class _Kept:
+    """The strings the keywords of one call are given (see _Resolver.keep_string)."""
+
+    strings: list[tuple[int, Text]] = field(default_factory=list)
+    constants: list[tuple[int, str, Text]] = field(default_factory=list)
+    held: list[tuple[int, str, str, Text]] = field(default_factory=list)
+
+    def facts(
+        self,
+    ) -> tuple[tuple[tuple[int, Text], ...], tuple[tuple[int, str, Text], ...], tuple[tuple[int, str, str, Text], ...]]:
+        return tuple(self.strings), tuple(self.constants), tuple(self.held)
+
+
+def _string_constants(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level names assigned what may be a string (``KIND = "post_episode"``,
+    ``END_KIND = PREFIX + "End"``, ``f"{PREFIX}Start"``, ``KIND = OTHER``), in source
+    order, outside the blocks that run for type checkers only (and in ``if``/``try``
+    blocks, as before: not in loops or ``with``); what each holds, and whether it is
+    bound only there, is asked later (:meth:`_Resolver.string_constant`)."""
+    found: dict[str, ast.expr] = {}
+    pending = list(reversed(tree.body))  # in source order
+    while pending:
+        statement = pending.pop()
+        kind = type(statement)
+        if kind is ast.If or kind is ast.Try or kind is ast.TryStar:
+            for block in reversed(list(_run_time_blocks(statement))):
+                pending += reversed(block)
+            continue
         target, value = _simple_assignment(statement)
-        if target and isinstance(value, _STRING_NODES):
-            text = _literal_text(value)
-            if text is not None:
-                found[target] = text
+        if target and (isinstance(value, _STRING_NODES) or type(value) is ast.Name):
+            found[target] = value
     return found
 
 
@@ -1004,6 +1090,7 @@ MODEL_CONSTRUCT, MODEL_VALIDATE, MODEL_COPY = "model_construct", "model_validate
 _BUILDING_METHODS = (MODEL_CONSTRUCT, MODEL_VALIDATE)
 # What a method's receiver stands for, as the form of a construction names it.
 CLS, TYPE_SELF, SELF_CLASS = "cls", "type(self)", "self.__class__"
+SUPER_INIT = "super().__init__"
 PARTIAL, REPLACE = "partial", "replace"
 _PARTIALS = frozenset({"functools.partial"})
 _REPLACES = frozenset({"dataclasses.replace", "copy.replace"})
@@ -1048,7 +1135,8 @@ class _Constructions:
       for the methods of a class defined outside any function, when nothing else in
       the method (nested functions included) binds that name (``type(self)`` also
       needs ``type`` bound nowhere in the module); a subclass's instance is one of
-      an event when the class is an event;
+      an event when the class is an event; so is what such a method's
+      ``super().__init__(...)`` initializes (``super`` bound nowhere in the module);
     - a local variable holds an instance of X when every binding of its name in the
       function (nested scopes included) is an assignment, in the function's own
       scope, of ``X(...)``, ``X.model_construct(...)`` or ``X.model_validate(...)``,
@@ -1088,6 +1176,8 @@ class _Constructions:
             if attr == "__class__":
                 found = self.class_of(func, call, scope)
                 return None if found is None or not found[0] else found
+            if attr == "__init__":
+                return self.initialized(func.value, call, scope)  # type: ignore[attr-defined]
             if attr not in (PARTIAL, REPLACE):
                 return None
         elif kind is ast.Name:
@@ -1115,6 +1205,24 @@ class _Constructions:
             instance = self.instance_of(call.args[0], call, scope)
             return None if instance is None else (REPLACE, instance)
         return None
+
+    def initialized(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
+        """``super().__init__(...)`` called by a method of its own (not a nested
+        function's), with the builtin ``super``: it initializes an instance of the
+        method's class, given the fields it names."""
+        if not (
+            type(node) is ast.Call
+            and type(node.func) is ast.Name
+            and node.func.id == "super"
+            and not node.args
+            and not node.keywords
+        ):
+            return None
+        function = self.innermost(call, scope)
+        owner = self.methods.get(function) if function is not None else None
+        if owner is None or self.resolver.binding_counts().get("super"):
+            return None
+        return SUPER_INIT, f"{self.resolver.module}.{owner}"
 
     def class_of(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
         """(how it is named, the class) for an expression naming a class: a dotted name
@@ -1364,6 +1472,107 @@ class _Payloads:
         if creation is None or self.finder.bindings(function).get(name) != 1 or not _only_fills(function, name):
             return None
         return creation, entries
+
+
+# Local variables given a string (see _LocalStrings) ------------------------------------
+
+# A string a local variable may hold: the module constant it is read from (None for a
+# literal), and the string, where it is written.
+_Held = tuple[str | None, Text]
+
+
+class _LocalStrings:
+    """The strings a local variable of a function may hold where a call is given it
+    (``kind = "EpisodeEnd" if done else "Step"; Event(kind=kind)``), when they are
+    certain:
+
+    - the name is bound in the function (nested scopes included) only by simple
+      assignments in its own statements (``kind = ...``, ``kind: str = ...``): no
+      parameter, ``global``, ``nonlocal``, loop, ``with`` or ``except`` target,
+      assignment expression, ``del``, augmented or unpacking assignment, nor a binding
+      in a nested function or comprehension;
+    - each value assigned is a literal string, an f-string or literals joined with
+      ``+`` (module constants folded in: :func:`_literal_text`), a module-level string
+      constant (:meth:`_Resolver.string_constant`), or a conditional expression of
+      those, each branch read on its own;
+    - of those, the assignments that end before the call and may have run when it runs
+      (not one in a branch the call's excludes, :func:`_may_precede`; one later in a
+      loop around the call is not followed), each literal where it is written.
+
+    A call in a nested function (a closure's variable) is not followed."""
+
+    def __init__(self, finder: _Constructions, resolver: _Resolver, candidates: set[str]) -> None:
+        self.finder = finder
+        self.resolver = resolver
+        self.candidates = candidates
+        self._found: dict[tuple[ast.AST, str], list[tuple[ast.stmt, list[_Held]]] | None] = {}
+
+    def strings(self, name: str, call: ast.Call, scope: tuple[str, ...]) -> list[_Held]:
+        if name not in self.candidates:  # most names given to a keyword: turned away at once
+            return []
+        function = self.finder.innermost(call, scope)
+        if function is None:  # at module level (a module constant) or in a class body
+            return []
+        key = (function, name)
+        if key not in self._found:
+            self._found[key] = self._local(function, name)
+        found = self._found[key]
+        if not found:
+            return []
+        start = (call.lineno, call.col_offset)
+        at_call = _block_path(function.body, start)
+        return [
+            held
+            for statement, strings in found
+            if _end(statement) <= start and _may_precede(statement, function.body, at_call)
+            for held in strings
+        ]
+
+    def _local(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+    ) -> list[tuple[ast.stmt, list[_Held]]] | None:
+        if any(argument.arg == name for argument in _argument_nodes(function.args)):
+            return None  # a parameter: what it holds is the caller's
+        assigned: list[tuple[ast.stmt, list[_Held]]] = []
+        for statement in _own_statements(function.body):
+            kind = type(statement)
+            if kind is not ast.Assign and kind is not ast.AnnAssign:
+                continue
+            target, value = _simple_assignment(statement)
+            if target != name:
+                continue
+            strings = self.values(value) if value is not None else None
+            if strings is None:
+                return None
+            assigned.append((statement, strings))
+        # Whether the name is bound otherwise (walking the whole function) is asked last.
+        if not assigned or self.finder.bindings(function).get(name) != len(assigned):
+            return None
+        return assigned
+
+    def values(self, value: ast.expr) -> list[_Held] | None:
+        """The strings an assigned value may be, in source order; None when one may be
+        anything else."""
+        found: list[_Held] = []
+        pending = [value]
+        while pending:
+            current = pending.pop()
+            kind = type(current)
+            if kind is ast.IfExp:
+                pending += [current.orelse, current.body]  # type: ignore[attr-defined]
+            elif kind is ast.Name:
+                text = self.resolver.string_constant(current.id)  # type: ignore[attr-defined]
+                if text is None:
+                    return None
+                found.append((current.id, _text(current, text)))  # type: ignore[attr-defined]
+            elif kind is ast.Constant or kind is ast.JoinedStr or kind is ast.BinOp:
+                text = _literal_text(current, self.resolver.string_constant)
+                if text is None:
+                    return None
+                found.append((None, _text(current, text)))
+            else:
+                return None
+        return found
 
 
 def _end(statement: ast.stmt) -> tuple[int, int]:
@@ -2133,24 +2342,42 @@ def _string_value(value: ast.expr | None) -> tuple[Text, ...]:
     return (_text(value, text),) if value is not None and text is not None else ()
 
 
-def _literal_text(value: ast.expr) -> str | None:
+def _literal_text(value: ast.expr, constant: Callable[[str], str | None] | None = None) -> str | None:
+    """The string ``value`` spells, of literals joined with ``+`` and f-strings (an
+    interpolated value read as a space); with ``constant``, a name it gives a string
+    (a module constant) is read as that string too, joined or interpolated as it is
+    (``PREFIX + "End"``, ``f"{PREFIX}Start"``; not formatted: ``f"{PREFIX!r}"``)."""
     operands = []
     while isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):  # a + b + c nests to the left
         operands.append(value.right)
         value = value.left
     operands.append(value)
-    parts = [_literal_part(operand) for operand in reversed(operands)]
+    parts = [_literal_part(operand, constant) for operand in reversed(operands)]
     return None if any(part is None for part in parts) else "".join(parts)  # type: ignore[arg-type]
 
 
-def _literal_part(value: ast.expr) -> str | None:
+def _literal_part(value: ast.expr, constant: Callable[[str], str | None] | None = None) -> str | None:
     if isinstance(value, ast.Constant):
         return value.value if isinstance(value.value, str) else None
     if isinstance(value, ast.JoinedStr):  # what is interpolated is unknown: a space stands for it
-        return "".join(
-            p.value if isinstance(p, ast.Constant) and isinstance(p.value, str) else " " for p in value.values
-        )
+        return "".join(_interpolated(p, constant) for p in value.values)
+    if constant is not None and type(value) is ast.Name:
+        return constant(value.id)
     return None
+
+
+def _interpolated(part: ast.expr, constant: Callable[[str], str | None] | None) -> str:
+    if isinstance(part, ast.Constant) and isinstance(part.value, str):
+        return part.value
+    if (
+        constant is not None
+        and type(part) is ast.FormattedValue
+        and type(part.value) is ast.Name
+        and part.conversion in (-1, ord("s"))
+        and part.format_spec is None
+    ):
+        return constant(part.value.id) or " "
+    return " "
 
 
 def _distinct(texts: tuple[Text, ...]) -> tuple[Text, ...]:
@@ -2175,9 +2402,18 @@ def _default_constant(value: ast.expr | None) -> Text | None:
 
 
 def _default_value(value: ast.expr | None) -> ast.expr | None:
+    """What a field defaults to: the value assigned, or given to a field specifier as
+    its default, or returned by the lambda without parameters given as its factory
+    (``Field(default_factory=lambda: "x")``, attrs' ``factory``)."""
     if isinstance(value, ast.Call) and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in _FIELD_SPECIFIERS:
         defaults = [keyword.value for keyword in value.keywords if keyword.arg == "default"]
-        return defaults[0] if defaults else value.args[0] if value.args else None
+        if defaults or value.args:
+            return defaults[0] if defaults else value.args[0]
+        factories = [keyword.value for keyword in value.keywords if keyword.arg in _FACTORY_KEYWORDS]
+        factory = factories[0] if factories else None
+        if type(factory) is ast.Lambda and not _argument_nodes(factory.args):
+            return factory.body
+        return None
     return value
 
 

@@ -301,6 +301,15 @@ def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
     return None if target is None else target + dot + tail
 
 
+def _once(findings: Iterable[Finding], seen: set[tuple[int, int, str]]) -> Iterator[Finding]:
+    """The findings not yet in ``seen`` (by place and fingerprint), noting them there."""
+    for finding in findings:
+        key = (finding.line, finding.col, finding.fingerprint)
+        if key not in seen:
+            seen.add(key)
+            yield finding
+
+
 def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: str) -> list[Finding]:
     """The vocabulary findings of one module (none when it is outside ``modules``)."""
     return sorted(_checker(config, index).module(module), key=FINDING_ORDER)
@@ -642,17 +651,19 @@ class VocabularyChecker:
         """DOM101-DOM104: the module's event classes, and the events it constructs."""
         for fact in statements:
             yield from self.event(module, fact)
+        # A local variable's string given to several constructions alike is reported once.
+        kinds: set[tuple[int, int, str]] = set()
         for call in facts.calls:
             event = self.resolver.canonical(call.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.keywords(module, call.scope, event, call.keywords)
-                yield from self.constructed_kinds(module, call, event)
+                yield from _once(self.constructed_kinds(module, call, event), kinds)
         for construction in facts.constructions:
             event = self.resolver.canonical(construction.built)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 form = construction.form
                 yield from self.keywords(module, construction.scope, event, construction.keywords, form)
-                yield from self.constructed_kinds(module, construction, event, form)
+                yield from _once(self.constructed_kinds(module, construction, event, form), kinds)
         for positional in facts.positional:
             event = self.resolver.canonical(positional.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
@@ -797,14 +808,23 @@ class VocabularyChecker:
         constant given for it (``kind=KIND``), its name."""
         owner = event.rsplit(".", 1)[-1]
         built = f"{owner}[{form}]" if form else owner
-        given = [(position, repr(kind.text), kind, "") for position, kind in call.strings]
-        given += [(position, constant, kind, f" (from {constant})") for position, constant, kind in call.constants]
-        for position, spelled, kind, via in given:
+        given = [(position, repr(kind.text), kind, "", True) for position, kind in call.strings]
+        given += [(position, c, kind, f" (from {c})", False) for position, c, kind in call.constants]
+        # Folded from module constants, or held by a local variable (see CallFact.held):
+        # a value whose literal parts alone are reported (as before) is not reported again.
+        given += [(position, spelled, kind, via, False) for position, spelled, via, kind in call.held]
+        written: set[int] = set()  # the positions whose literal parts are reported
+        for position, spelled, kind, via, literal in given:
             name = call.keywords[position].text
-            if name not in self.kind_attributes:
+            if name not in self.kind_attributes or position in written:
                 continue
             fingerprint = fingerprints.located("DOM103", module, f"{call.scope}:{built}({name}={spelled})")
-            yield from self.matched(module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via=via)
+            for finding in self.matched(
+                module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via=via
+            ):
+                if literal:
+                    written.add(position)
+                yield finding
 
     def positional_kinds(self, module: str, fact: PositionalFact, event: str) -> Iterator[Finding]:
         """DOM103 for a kind given by position (``Stats("EpisodeEnd", 3)``), where the
