@@ -141,3 +141,22 @@ def test_a_copy_of_a_baselined_leak_added_beside_it_is_new(leaky):
     report.write_text(report.read_text() + SECOND.replace("second", "kept"))
     pruned = domain_fence("baseline", "--prune", cwd=leaky)
     assert f"  pruned runtime-events-speak-runtime {recorded[1]}#2" in pruned.stdout.splitlines()
+
+
+def test_the_entries_of_a_file_that_cannot_be_analysed_are_kept(leaky):
+    """DOM001 may hide anything: a file Python cannot parse (here PEP 695, which the
+    import graph's parser reads) leaves its entries neither stale nor pruned, by
+    ``--prune`` or by recording, and they match again once it parses."""
+    assert domain_fence("baseline", cwd=leaky).returncode == 0
+    before, checked = entries(leaky), domain_fence("check", cwd=leaky).stdout
+    telemetry = leaky / "leaky" / "runtime" / "telemetry.py"
+    source = telemetry.read_text()
+    telemetry.write_text(source + "\n\nclass Box[T]:\n    item: T\n")
+    check = domain_fence("check", cwd=leaky)
+    assert "DOM001" in check.stdout and "DOM002" not in check.stdout, check.stdout
+    for args in (("baseline", "--prune"), ("baseline",)):
+        result = domain_fence(*args, cwd=leaky)
+        assert result.returncode == 0, result.stderr
+        assert "0 pruned" in result.stdout and entries(leaky) == before, result.stdout
+    telemetry.write_text(source)
+    assert domain_fence("check", cwd=leaky).stdout == checked

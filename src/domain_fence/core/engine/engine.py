@@ -14,7 +14,8 @@ Rules applied here and nowhere else:
 - DOM001 (a file that cannot be analysed) is never baselined nor suppressed: it may
   hide anything;
 - a baseline entry that matches no finding (suppressed ones included) is *stale*:
-  DOM002 at the entry, a warning or nothing, per ``unmatched_baseline_alerting``.
+  DOM002 at the entry, a warning or nothing, per ``unmatched_baseline_alerting``;
+  not an entry of a file reported DOM001, which recording and pruning keep as well.
 
 With a persistent cache, the findings of a contract whose family allows it are kept
 module by module (:mod:`.resultcache`, :mod:`.reuse`): a later run checks again only
@@ -631,8 +632,16 @@ class Engine:
         kept_findings, suppressed = self._split_noqa(found)
         new, baselined = self._split_baseline(spec, kept_findings)
         recorded = self.baseline(spec).fingerprints(spec.id)
-        # A contract that did not run found nothing, so it cannot tell what is stale.
-        stale_prints = [] if extra.get(NOT_RUN) else sorted(recorded - {f.fingerprint for f in found})
+        # A contract that did not run found nothing, so it cannot tell what is stale; nor
+        # can it of a file it could not analyse (DOM001), which may hide anything.
+        hidden = _unanalysed_modules(found)
+        stale_prints = (
+            []
+            if extra.get(NOT_RUN)
+            else sorted(
+                p for p in recorded - {f.fingerprint for f in found} if fingerprints.parse(p).module not in hidden
+            )
+        )
         level = spec.config.baseline.stale
         stale = self._stale_findings(spec, stale_prints) if level == "error" else []
         orphans = self._orphans(spec)
@@ -724,11 +733,20 @@ class Engine:
         unanalysable: set[str] = set()
         for spec in self.contracts:
             entries = []
-            for finding in self.current(spec):
+            now = self.current(spec)
+            for finding in now:
                 if finding.code == UNANALYSABLE:
                     unanalysable.add(f"{finding.symbol}: {finding.message}")
                     continue
                 entries.append(BaselineEntry(spec.id, finding.fingerprint, f"{finding.code} {finding.message}"))
+            # A file that could not be analysed may still hold what its entries record:
+            # they are kept as they are, neither pruned nor re-keyed, until it can be read.
+            hidden = _unanalysed_modules(now)
+            entries += [
+                entry
+                for entry in self.baseline(spec).entries
+                if entry.contract == spec.id and fingerprints.parse(entry.fingerprint).module in hidden
+            ]
             key = real_path(spec.baseline_path)
             paths.setdefault(key, spec.baseline_path)
             current[key][spec.id] = sorted(set(entries), key=ENTRY_ORDER)
@@ -778,6 +796,11 @@ class _Known:
 
     by_path: dict[str, list[Finding]]
     again: frozenset[str]  # modules to check one by one: changed since the results were kept
+
+
+def _unanalysed_modules(findings: Iterable[Finding]) -> frozenset[str]:
+    """The modules (or paths) of the files ``findings`` say could not be analysed."""
+    return frozenset(fingerprints.parse(f.fingerprint).module for f in findings if f.code == UNANALYSABLE)
 
 
 def _by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
