@@ -123,13 +123,15 @@ _RULES = [
         code="DOM104",
         name="experiment-word-in-event-keyword",
         family="vocabulary",
-        message="keyword '{name}' constructing {owner}: experiment vocabulary '{word}'{hint}",
-        summary="Runtime code constructs an event passing an experiment-vocabulary keyword.",
+        # ``given`` "keyword" and ``how`` "constructing"; for an attribute set on an event,
+        # "attribute" and "set on"
+        message="{given} '{name}' {how} {owner}: experiment vocabulary '{word}'{hint}",
+        summary="Runtime code constructs an event passing an experiment-vocabulary keyword (or sets such an attribute on one).",
         rationale=(
             "Passing `episode=` when building an event smuggles experiment state into the "
             "runtime even when the event class itself accepts arbitrary keywords. A keyword "
             'unpacked from a dict display or a `dict(...)` call (`**{"episode": n}`, '
-            "`**dict(episode=n)`) is named all the same, and so is a key of a local dict the "
+            "`**dict(episode=n)`, `**dict(stats, episode=n)`) is named all the same, and so is a key of a local dict the "
             'construction is given (`payload = {"episode": n}; Event(**payload)`, '
             '`payload["episode"] = n`, `payload.update(episode=n)`, into any construction below), '
             "reported where the key is written, when the function binds the name once, to a dict "
@@ -142,7 +144,13 @@ _RULES = [
             "`self.__class__(...)` or `super().__init__(...)` in one of its methods, and by "
             "`x.model_copy(update={...})` or "
             "`dataclasses.replace(x, ...)` where `x` is known to be an event (the method's `self`, or "
-            "a local variable only ever assigned a construction of one event class)."
+            "a local variable only ever assigned a construction of one event class, or a construction "
+            "itself: `Event(...).model_copy(update={...})`). "
+            "An attribute set on an event adds a field to it as surely (a pydantic model with "
+            '`extra="allow"` emits it): `event.episode = n`, `setattr(event, "epoch", n)` and '
+            "`object.__setattr__(event, \"epoch\", n)` are reported (`attribute 'episode' set on "
+            "Event`) where `event` is a local variable the function only ever assigns a construction "
+            "of one event class (as above; not a parameter, not `self`)."
         ),
         remedy="Do not pass experiment state from runtime code; the experiment adds it downstream.",
         example="telemetry.emit(MatchEvent(lm_id=1, episode=self.episode))",
@@ -175,7 +183,8 @@ _RULES = [
             "of its bases). The values of positional arguments (a kind given by position "
             "is DOM103's), "
             "values kept on `self` by another method, deeper calls and the conditions of "
-            "`if` statements are not followed. A keyword named with a word is DOM104's; a "
+            "`if` statements are not followed. A keyword named with a word is DOM104's (and "
+            "so is such an attribute set on an event DOM104 knows); a "
             "value read straight from a parameter named with a word is left to DOM112 "
             "when the contract's `scope` includes `parameters`."
         ),

@@ -290,15 +290,16 @@ def _room_to_nest() -> Iterator[None]:
 # Methods that put their arguments into the object they are called on.
 def unpacked_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
     """The keywords ``**value`` passes when ``value`` is a dict display with string keys
-    or a ``dict(...)`` call of keywords (``**{"episode": n}``, ``**dict(epoch=n)``): each
-    name, where it is written (the key, the keyword) and its value."""
+    or a ``dict(...)`` call (``**{"episode": n}``, ``**dict(epoch=n)``): each name, where
+    it is written (the key, the keyword) and its value. The keys of a mapping given to
+    ``dict`` (``dict(stats, epoch=n)``) are not known, its keywords are keys all the same."""
     if type(value) is ast.Dict:
         return [
             (key.value, _inside_quotes(key), item)
             for key, item in zip(value.keys, value.values, strict=True)
             if type(key) is ast.Constant and isinstance(key.value, str) and key.value.isidentifier()
         ]
-    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict" and not value.args:
+    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict":
         return [(keyword.arg, keyword, keyword.value) for keyword in value.keywords if keyword.arg is not None]
     return []
 

@@ -45,6 +45,8 @@ _METHOD_FACTORIES = ("property", "staticmethod", "classmethod", "cached_property
 _FIELD_SPECIFIERS = ("Field", "field", "attrib", "ib")  # pydantic, dataclasses, attrs
 _FACTORY_KEYWORDS = ("default_factory", "factory")  # pydantic and dataclasses, attrs
 _FACTORY_OPTIONS = ("total", "rename", "defaults", "module", "closed", "extra_items")
+# How an attribute is set other than by assignment (AttributeSetFact's form).
+SETATTR, OBJECT_SETATTR = "setattr", "object.__setattr__"
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,21 @@ class ConstructionFact:
 
 
 @dataclass(frozen=True)
+class AttributeSetFact:
+    """An attribute set on a local variable known to hold an instance of a class
+    (``event.episode = n``, ``setattr(event, "epoch", n)``, ``object.__setattr__(event,
+    "epoch", n)``, where every binding of ``event`` in the function is an assignment of
+    a construction of the same class: see :meth:`_Constructions.instance_of`). Whether
+    the class is an event is the check's question."""
+
+    built: str  # the class, resolved through this module's imports
+    form: str  # "" for an assignment, else SETATTR or OBJECT_SETATTR
+    scope: str  # as CallFact's
+    holder: Text  # the local, where it is written (where the flow facts' ATTRIBUTE sink is)
+    name: Text  # the attribute, where its name is written (inside the quotes of a string)
+
+
+@dataclass(frozen=True)
 class PositionalFact:
     """A call that may build an instance of a class, given strings by position
     (``Stats("EpisodeEnd", 3)``): by the class's name (the name capitalized), or as
@@ -173,6 +190,7 @@ class ModuleFacts:
     constructed: tuple[str, ...] = ()
     constructions: tuple[ConstructionFact, ...] = ()  # in source order
     positional: tuple[PositionalFact, ...] = ()  # in source order
+    attribute_sets: tuple[AttributeSetFact, ...] = ()  # in source order
 
     def statements(self, qualname: str) -> tuple[ClassFact, ...]:
         """Every class statement binding ``qualname``, in source order."""
@@ -358,6 +376,7 @@ def _facts(
         unpacked.setdefault((payload.built, payload.form, payload.scope, payload.keywords), payload)
     constructions += unpacked.values()
     positional = [fact for fact in (resolver.positional(*item) for item in _positional(walk, resolver)) if fact]
+    attribute_sets = _attribute_sets(walk, resolver)
     ordered = sorted((c for c in classes if c), key=lambda c: (c.line, c.col))
     last = {c.qualname: c for c in ordered}  # a name bound twice is bound to its last class at run time
     names = ModuleFacts(
@@ -370,6 +389,7 @@ def _facts(
         constructed=tuple(sorted({c for c in map(resolver.resolve, walk.constructed()) if c})),
         constructions=tuple(sorted(constructions, key=lambda c: [(k.line, k.col) for k in c.keywords])),
         positional=tuple(sorted(positional, key=_positions)),
+        attribute_sets=tuple(sorted(attribute_sets, key=lambda a: (a.name.line, a.name.col))),
     )
     bound = list(_bindings(tree.body))
     facts = FileFacts(
@@ -510,6 +530,9 @@ class _Walk:
         # ``local = call(...)`` and ``local.attribute = ...``, by scope (see ``constructed``)
         self.assigned_calls: list[tuple[tuple[str, ...], str, ast.expr]] = []  # (scope, local, callee)
         self.attribute_holders: set[tuple[tuple[str, ...], str]] = set()  # (scope, local)
+        # ``local.name = ...`` (an Attribute target) and ``setattr(local, "name", ...)``,
+        # ``object.__setattr__(local, "name", ...)`` (a Call), by scope (see _attribute_sets)
+        self.attribute_sets: list[tuple[ast.Attribute | ast.Call, tuple[str, ...]]] = []
         self.walrus_scopes: set[tuple[str, ...]] = set()  # scopes with an assignment expression
         # Every function by its scope, and the class of each method of a class defined
         # outside any function (what ``cls`` and ``self`` are: see _Constructions).
@@ -570,6 +593,8 @@ class _Walk:
             self.bound_lambda(node, node.value, scope)
         if type(node) in _ASSIGNING:
             self.local_assignment(node, scope)
+        elif type(node) is ast.Expr and type(node.value) is ast.Call and len(node.value.args) == 3:
+            self.set_through_call(node.value, scope)
         for name in node._fields:
             value = getattr(node, name)
             if type(value) is list:
@@ -646,27 +671,46 @@ class _Walk:
         """Note ``local = call(...)`` and the locals whose attributes ``node`` assigns
         (on the hot path: the usual ``name = value`` costs two type checks)."""
         value: ast.expr | None = None
+        sets = True  # an assignment sets an attribute target; a loop's or a ``with``'s, not here
         if type(node) is ast.Assign:
             targets, value = node.targets, node.value
         elif type(node) is ast.AnnAssign:
             targets, value = [node.target], node.value
-        elif type(node) is ast.AugAssign or type(node) is ast.For or type(node) is ast.AsyncFor:
+            sets = value is not None
+        elif type(node) is ast.AugAssign:
             targets = [node.target]
+        elif type(node) is ast.For or type(node) is ast.AsyncFor:
+            targets, sets = [node.target], False
         else:
             targets = [item.optional_vars for item in getattr(node, "items", ()) if item.optional_vars is not None]
+            sets = False
         for target in targets:
             kind = type(target)
             if kind is ast.Attribute:
                 if type(target.value) is ast.Name:  # type: ignore[attr-defined]
                     self.attribute_holders.add((scope, target.value.id))  # type: ignore[attr-defined]
+                    if sets:
+                        self.attribute_sets.append((target, scope))  # type: ignore[arg-type]
             elif kind is not ast.Name:
-                self.attribute_holders.update((scope, holder) for holder in _attribute_holders(target))
+                for attribute in _attribute_targets(target):
+                    self.attribute_holders.add((scope, attribute.value.id))  # type: ignore[attr-defined]
+                    if sets:
+                        self.attribute_sets.append((attribute, scope))
         if type(value) is ast.Call:
             self.assigned_calls += [(scope, t.id, value.func) for t in targets if type(t) is ast.Name]
         elif type(value) is ast.Tuple or type(value) is ast.List:
             self.assigned_calls += [(scope, local, call.func) for local, call in _calls_assigned(targets, value)]
         elif type(value) in _HELD_VALUES:
             self.string_locals.update(t.id for t in targets if type(t) is ast.Name)
+
+    def set_through_call(self, call: ast.Call, scope: tuple[str, ...]) -> None:
+        """Note ``setattr(local, "name", v)`` and ``object.__setattr__(local, "name", v)``
+        (a statement given three arguments)."""
+        func, (holder, name, _) = call.func, call.args
+        if type(holder) is not ast.Name or type(name) is not ast.Constant or type(name.value) is not str:
+            return
+        if (type(func) is ast.Name and func.id == SETATTR) or _setattr_through(func) == "object":
+            self.attribute_sets.append((call, scope))
 
     def import_statement(self, node: ast.Import | ast.ImportFrom, depth: int, context: _Context) -> None:
         self.imports.append((depth, len(self.imports), node))
@@ -760,6 +804,9 @@ class _StatementsOnly(_Walk):
         return
 
     def local_assignment(self, node: ast.stmt, scope: tuple[str, ...]) -> None:
+        return
+
+    def set_through_call(self, call: ast.Call, scope: tuple[str, ...]) -> None:
         return
 
 
@@ -1253,8 +1300,11 @@ class _Constructions:
         return None if reference is None else ("", self.resolver.resolve_dotted(reference))
 
     def instance_of(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> str | None:
-        """The class ``node`` (a name) holds an instance of: a method's ``self``, or a
-        local variable assigned constructions of one class alone."""
+        """The class ``node`` holds an instance of: a method's ``self``, a local variable
+        assigned constructions of one class alone, or a construction itself
+        (``X(...)``, ``X.model_construct(...)``, ``X.model_validate(...)``)."""
+        if type(node) is ast.Call:
+            return self.constructed_class(node)
         if type(node) is not ast.Name:
             return None
         name = node.id
@@ -1262,13 +1312,28 @@ class _Constructions:
             owner = self.receiver_class(name, call, scope, classes=False)
             if owner is not None:
                 return owner
-        function = self.innermost(call, scope)
+        return self.local_instance(name, call, scope)
+
+    def local_instance(self, name: str, node: ast.expr, scope: tuple[str, ...]) -> str | None:
+        """The class the local variable ``name`` holds an instance of where ``node`` is
+        (in the function ``scope`` names): see :meth:`local_class`."""
+        function = self.innermost(node, scope)
         if function is None:
             return None
         key = (function, name)
         if key not in self._locals:
             self._locals[key] = self.local_class(function, name)
         return self._locals[key]
+
+    def constructed_class(self, value: ast.Call) -> str | None:
+        """The class a call of a dotted name builds, as :meth:`local_class` reads an
+        assignment's value: ``X(...)``, ``X.model_construct(...)``, ``X.model_validate(...)``
+        (whether X is a class, an event, is the check's question)."""
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in _BUILDING_METHODS:
+            func = func.value
+        reference = dotted_name(func)
+        return None if reference is None else self.resolver.resolve_dotted(reference)
 
     def receiver_class(self, name: str, call: ast.Call, scope: tuple[str, ...], classes: bool) -> str | None:
         """The class (``module.Qualname``) of the method ``call`` is in (or nested in)
@@ -1288,9 +1353,9 @@ class _Constructions:
                 return f"{self.resolver.module}.{owner}"
         return None
 
-    def innermost(self, call: ast.Call, scope: tuple[str, ...]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    def innermost(self, node: ast.expr, scope: tuple[str, ...]) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         for function in self.functions.get(scope, ()):
-            if _contains(function, call):
+            if _contains(function, node):
                 return function
         return None
 
@@ -1321,6 +1386,44 @@ class _Constructions:
             for name, _ in _binding_sites(node):
                 found[name] = found.get(name, 0) + 1
         return found
+
+
+def _attribute_sets(walk: _Walk, resolver: _Resolver) -> list[AttributeSetFact]:
+    """The attributes the walk saw set on a local variable of a function that holds an
+    instance of one class wherever the function reads it (:meth:`_Constructions.local_instance`,
+    asked only of the locals the same scope assigns a call): ``event.episode = n``,
+    ``setattr(event, "epoch", n)``, ``object.__setattr__(event, "epoch", n)`` (``setattr``
+    and ``object`` the builtins: bound nowhere in the module, which star-imports nothing)."""
+    if not walk.attribute_sets:
+        return []
+    assigned = {(scope, local) for scope, local, _ in walk.assigned_calls}
+    finder: _Constructions | None = None
+    found = []
+    for node, scope in walk.attribute_sets:
+        if isinstance(node, ast.Attribute):
+            holder, attribute = node.value, node.attr
+            width = len(attribute.encode("utf-8"))
+            line, col = node.end_lineno or node.lineno, (node.end_col_offset or 0) - width
+            form = ""
+        else:
+            holder, key = node.args[0], node.args[1]  # see _Walk.set_through_call
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier()):
+                continue
+            attribute, written = key.value, key_written(key)
+            line, col = written.lineno, written.col_offset
+            form = SETATTR if type(node.func) is ast.Name else OBJECT_SETATTR
+        if type(holder) is not ast.Name or (scope, holder.id) not in assigned:
+            continue
+        if form and (resolver.unbound_prefix or resolver.binding_counts().get(form.partition(".")[0])):
+            continue  # ``setattr`` or ``object`` may not be the builtin
+        finder = finder or _finder(walk, resolver)
+        built = finder.local_instance(holder.id, holder, scope)
+        if built:
+            where = Text(holder.id, holder.lineno, holder.col_offset)
+            found.append(
+                AttributeSetFact(built, form, ".".join(scope) or MODULE_SCOPE, where, Text(attribute, line, col))
+            )
+    return found
 
 
 def _finder(walk: _Walk, resolver: _Resolver) -> _Constructions:
@@ -2563,6 +2666,19 @@ def _setattr_through(function: ast.expr) -> str | None:
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super":
         return "super()"
     return None
+
+
+def _attribute_targets(target: ast.expr) -> Iterator[ast.Attribute]:
+    """The attributes of locals a tuple, list or starred ``target`` assigns:
+    ``event.label`` in ``event.label, count = ...``."""
+    if isinstance(target, ast.Attribute):
+        if isinstance(target.value, ast.Name):
+            yield target
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _attribute_targets(element)
+    elif isinstance(target, ast.Starred):
+        yield from _attribute_targets(target.value)
 
 
 def _attribute_holders(target: ast.expr) -> Iterator[str]:

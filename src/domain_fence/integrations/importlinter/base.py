@@ -167,8 +167,9 @@ def _escape_markup(text: str) -> str:
 
 def _print_line(text: str) -> None:
     # Unwrapped and without markup: a finding stays one greppable `path:line:col:` line,
-    # and brackets in messages are not read as rich styles.
-    output.console.print(text, style="red", soft_wrap=True, markup=False, highlight=False)
+    # and brackets in messages are not read as rich styles; nor are emoji codes (a
+    # finding at line 100 would print `path💯25:`).
+    output.console.print(text, style="red", soft_wrap=True, markup=False, highlight=False, emoji=False)
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:

@@ -197,11 +197,25 @@ class DerivedValues:
             if sink.kind == KEYWORD:
                 return f"constructing {owner}", f"{callee}({sink.name})", f"{sink.scope}:{owner}({sink.name})", True
             if sink.kind == ATTRIBUTE:
-                return f"set on {owner}", f"{callee}.{sink.name}", f"{sink.scope}:{owner}.{sink.name}", False
+                place = f"{sink.scope}:{owner}.{sink.name}"
+                return f"set on {owner}", f"{callee}.{sink.name}", place, self.attribute_checked(module, sink)
         if sink.kind == KEYWORD and self.is_emit_function(sink.target, callee):
             shown = ".".join(sink.target.rsplit(".", 2)[-2:])
             return f"emitted by {shown}", f"{callee}({sink.name})", f"{sink.scope}:{shown}({sink.name})", False
         return None
+
+    def attribute_checked(self, module: str, sink: Sink) -> bool:
+        """Whether DOM104 checks the name of the attribute ``sink`` sets: the module's
+        facts know the local it is set on to hold an event (pyfacts.AttributeSetFact),
+        as the flow facts do not always (they follow the local's last assignment)."""
+        facts = self.index.file_facts(module)
+        return facts is not None and any(
+            not fact.form
+            and fact.name.text == sink.name
+            and (fact.holder.line, fact.holder.col) == (sink.line, sink.col)
+            and self.resolver.is_event(self.resolver.canonical(fact.built))
+            for fact in facts.names.attribute_sets
+        )
 
     def defines_a_class(self, callee: str) -> bool:
         """``NamedTuple("X", a=int)`` defines an event class; it constructs no event."""

@@ -42,6 +42,7 @@ from domain_fence.core.source.pyfacts import (
     DATACLASS,
     FUNCTIONAL_CLASS_FACTORIES,
     NAMEDTUPLE,
+    AttributeSetFact,
     CallFact,
     ClassFact,
     ConstructionFact,
@@ -668,6 +669,10 @@ class VocabularyChecker:
             event = self.resolver.canonical(positional.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.positional_kinds(module, positional, event)
+        for attribute in facts.attribute_sets:
+            event = self.resolver.canonical(attribute.built)
+            if self.resolver.is_event(event) and not self.defines_a_class(event):
+                yield from self.attribute_set(module, attribute, event)
 
     def forget_module(self, module: str) -> None:
         """``module`` was edited, its classes, bases and bindings unchanged: the
@@ -796,8 +801,37 @@ class VocabularyChecker:
         for keyword in keywords:
             fingerprint = fingerprints.located("DOM104", module, f"{scope}:{built}({keyword.text})")
             yield from self.matched(
-                module, keyword, "DOM104", f"{event}({keyword.text})", fingerprint, name=keyword.text, owner=shown
+                module,
+                keyword,
+                "DOM104",
+                f"{event}({keyword.text})",
+                fingerprint,
+                given="keyword",
+                name=keyword.text,
+                how="constructing",
+                owner=shown,
             )
+
+    def attribute_set(self, module: str, fact: AttributeSetFact, event: str) -> Iterator[Finding]:
+        """DOM104 for an attribute set on a local known to hold an event (``event.episode
+        = n``, ``setattr(event, "epoch", n)``): a field added to it, as a keyword would
+        add it. The fingerprint (``Event.episode``, whatever the form) is none of a
+        keyword's; the message names a form other than an assignment."""
+        owner = event.rsplit(".", 1)[-1]
+        name = fact.name.text
+        fingerprint = fingerprints.located("DOM104", module, f"{fact.scope}:{owner}.{name}")
+        shown = f"{owner} ({fact.form})" if fact.form else owner
+        yield from self.matched(
+            module,
+            fact.name,
+            "DOM104",
+            f"{event}.{name}",
+            fingerprint,
+            given="attribute",
+            name=name,
+            how="set on",
+            owner=shown,
+        )
 
     def constructed_kinds(
         self, module: str, call: CallFact | ConstructionFact, event: str, form: str = ""
