@@ -107,6 +107,17 @@ async def test_noqa_code_action_hides_the_finding(client: LanguageClient, statio
     assert explanation.startswith("DOM101 experiment-word-in-event-field (vocabulary)")
     assert "Why: Runtime events carry only what the runtime may know." in explanation
 
+    # No noqa comment silences DOM001: none is offered.
+    (unanalysable,) = await editor.replace(editor.text + "def broken(:\n")
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=editor.uri),
+            range=unanalysable.range,
+            context=types.CodeActionContext(diagnostics=[unanalysable]),
+        )
+    )
+    assert [action.title for action in actions] == ["Explain DOM001 (unanalysable-file)"]
+
 
 async def test_explain_with_wrong_arguments_says_so(client: LanguageClient, station: Path):
     await initialize(client, station)

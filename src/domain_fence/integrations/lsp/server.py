@@ -40,7 +40,7 @@ from pygls.workspace import ServerTextPosition, ServerTextRange, TextDocument
 from domain_fence.core.engine.noqa import comment_line
 from domain_fence.core.engine.runcache import CONFIG_FILES
 from domain_fence.core.model.findings import Finding
-from domain_fence.core.model.fingerprints import UNANALYSABLE
+from domain_fence.core.model.fingerprints import STALE, UNANALYSABLE
 from domain_fence.core.model.ruledocs import explain, rule_markdown
 from domain_fence.core.model.rules import RULES, get_rule
 from domain_fence.core.model.text import one_line, token_end
@@ -259,7 +259,10 @@ class DomainFenceServer(LanguageServer):
             if diagnostic.source != SOURCE or not isinstance(diagnostic.code, str) or diagnostic.code not in RULES:
                 continue
             code = diagnostic.code
-            edit = noqa_edit(document, diagnostic.range.start.line, code) if document is not None else None
+            # No noqa comment silences DOM001 (the file may hide anything), and DOM002 is
+            # at an entry of a baseline file, which holds no comments.
+            silenced = document is not None and code not in UNSILENCEABLE
+            edit = noqa_edit(document, diagnostic.range.start.line, code) if silenced else None
             if edit is not None:
                 actions.append(
                     types.CodeAction(
@@ -339,6 +342,9 @@ def diagnostic(finding: Finding, document: TextDocument) -> types.Diagnostic:
         source=SOURCE,
         data={"symbol": finding.symbol, "fingerprint": finding.fingerprint, "rule": rule.name if rule else ""},
     )
+
+
+UNSILENCEABLE = frozenset({UNANALYSABLE, STALE})  # codes no noqa comment can silence
 
 
 def severity(code: str) -> types.DiagnosticSeverity:
