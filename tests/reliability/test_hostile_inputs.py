@@ -541,6 +541,36 @@ def test_an_unusable_baseline_exits_2_naming_the_file(tmp_path, content, message
     assert_one_line_error(cli("baseline", cwd=root), expected)
 
 
+ENTRY = '{"contract": "c", "fingerprint": "boundary:a->b", "description": ""}'
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            '{"format": "domain-fence-baseline", "version": 1, "entries": [\n<<<<<<< HEAD\n'
+            + ENTRY
+            + "\n=======\n"
+            + ENTRY.replace("a->b", "a->c")
+            + "\n>>>>>>> branch\n]}\n",
+            ":2: baseline holds merge conflict markers; keep the entries of both sides (each entry is one "
+            "object), then run 'domain-fence baseline --prune'",
+        ),
+        (
+            '{"format": "domain-fence-baseline", "version": 1, "entries": [\n'
+            '{"contract": "c", "fingerprint": "boundary:a->b",\n"fingerprint": "boundary:a->c"}]}\n',
+            ": baseline is not valid JSON (an object repeats the key 'fingerprint': was a merge resolved by "
+            "keeping both sides?)",
+        ),
+    ],
+    ids=["conflict markers", "a key twice"],
+)
+def test_a_badly_merged_baseline_exits_2_saying_so(tmp_path, content, message):
+    root = project(tmp_path, {BASELINE: content})
+    for command in ("check", "baseline"):
+        assert_one_line_error(cli(command, cwd=root), f"{root / BASELINE}{message}")
+
+
 def test_a_baseline_holding_an_integer_too_long_to_convert_exits_2(tmp_path):
     big = "9" * 5000
     root = project(

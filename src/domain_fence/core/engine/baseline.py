@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from pathlib import Path
+from typing import Any
 
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.text import one_line
@@ -73,12 +75,33 @@ def load_baseline(path: Path) -> Baseline:
 def parse_baseline(data: bytes, path: Path) -> Baseline:
     """The baseline held in ``data`` (the bytes of ``path``, wherever they were read)."""
     try:
-        document = json.loads(data.decode("utf-8-sig"))  # an editor may have added a BOM
+        text = data.decode("utf-8-sig")  # an editor may have added a BOM
+        conflict = _CONFLICT_MARKER.search(text)
+        if conflict is not None:
+            line = text.count("\n", 0, conflict.start()) + 1
+            raise BaselineError(
+                f"{path}:{line}: baseline holds merge conflict markers; keep the entries of both "
+                "sides (each entry is one object), then run 'domain-fence baseline --prune'"
+            )
+        # Two keys of one object (a merge that kept both sides' line) would lose one silently.
+        document = json.loads(text, object_pairs_hook=_without_repeated_keys)
     except (UnicodeDecodeError, ValueError) as error:  # ValueError: also an integer too long to convert
         raise BaselineError(f"{path}: baseline is not valid JSON ({one_line(error)})") from None
     except RecursionError:
         raise BaselineError(f"{path}: baseline is not valid JSON (nested too deeply)") from None
     return Baseline(path, _entries_from(document, path))
+
+
+# What git writes into a file it could not merge, at the start of a line.
+_CONFLICT_MARKER = re.compile(r"^(?:<{7}|>{7}|={7})(?: |$)", re.MULTILINE)
+
+
+def _without_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"an object repeats the key {repeated[0]!r}: was a merge resolved by keeping both sides?")
+    return dict(pairs)
 
 
 def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
