@@ -315,10 +315,11 @@ def test_a_region_may_span_lines(tmp_path):
 
 
 def test_an_unknown_end_covers_the_statement_or_one_character(tmp_path):
-    # A file that cannot be analysed (DOM001) and a stale entry (DOM002) are about a line.
+    # A file that cannot be analysed (DOM001) and a stale entry (DOM002) are about a
+    # line: from column 1, as the other formats say, to the end of its text.
     assert region_of(tmp_path, "    import x  \n", finding(1, 0, code="DOM001")) == {
         "startLine": 1,
-        "startColumn": 5,
+        "startColumn": 1,
         "endLine": 1,
         "endColumn": 13,
     }
