@@ -228,6 +228,17 @@ def test_renaming_a_module_and_a_package_carries_their_entries(project):
     assert (reviewed.returncode, reviewed.stderr) == (0, "")
 
 
+def test_a_rename_not_staged_yet_carries_its_entries_in_review(project):
+    # A plain mv: git's index knows neither new name until `git add`.
+    (project / "app/runtime/legacy.py").rename(project / "app/runtime/heritage.py")
+    (project / "app/runtime/oldpkg").rename(project / "app/runtime/newpkg")
+    pruned = domain_fence("baseline", "--prune", cwd=project)
+    assert "2 re-keyed" in pruned.stdout, pruned.stdout
+    reviewed = domain_fence("check", "--ratchet-since", "HEAD", cwd=project)
+    assert (reviewed.returncode, reviewed.stderr) == (0, "")
+    assert "?? app/runtime/heritage.py" in git("status", "--porcelain", cwd=project)  # still not staged
+
+
 def test_a_rename_does_not_carry_an_entry_to_a_violation_elsewhere(project):
     # legacy fixed and a new module leaking the same way: not a rename (legacy still exists).
     (project / "app/runtime/legacy.py").write_text('"""Old code, fixed."""\n')
