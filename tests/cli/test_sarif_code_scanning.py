@@ -323,6 +323,14 @@ def test_an_unknown_end_covers_the_statement_or_one_character(tmp_path):
         "endLine": 1,
         "endColumn": 13,
     }
+    entry = '      "fingerprint": "boundary:a->b"\n'
+    for code in ("DOM002", "DOM003"):  # a baseline entry: stale, or added since a review's revision
+        assert region_of(tmp_path, entry, finding(1, 0, code=code)) == {
+            "startLine": 1,
+            "startColumn": 1,
+            "endLine": 1,
+            "endColumn": len(entry),
+        }
     assert region_of(tmp_path, "é = '🚀'\n", finding(1, 5)) == {
         "startLine": 1,
         "startColumn": 6,
