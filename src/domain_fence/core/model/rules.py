@@ -73,7 +73,7 @@ _RULES = [
             "Fix the new violation and strike its entry with `domain-fence baseline --prune`; "
             "an entry carried over a module rename git detects is not reported."
         ),
-        example='+ {"contract": "runtime-knows-no-experiment", "fingerprint": "boundary:a->b"}',
+        example='{"contract": "runtime-knows-no-experiment", "fingerprint": "boundary:a->b"}  # not at REV',
     ),
     Rule(
         code="DOM101",
