@@ -177,7 +177,10 @@ def test_json_report_follows_the_documented_schema(leaky):
         "baselined": 1,
         "stale": 1,
         "warnings": 0,
+        "ratchet_added": 0,
+        "passed": False,
     }
+    assert report["ratchet"] is None
     boundary = report["contracts"][0]
     assert (boundary["id"], boundary["type"], boundary["kept"]) == ("runtime-knows-no-experiment", "boundary", False)
     assert boundary["domains"] == {"sources": ["leaky.runtime"], "forbidden": ["leaky.experiment"]}
@@ -262,7 +265,7 @@ def test_markdown_summary_draws_the_domains(leaky):
     result = domain_fence("check", "--format", "markdown", cwd=leaky)
     assert result.returncode == 1
     text = result.stdout
-    assert text.startswith("## domain-fence: 4 of 5 contracts broken\n")
+    assert text.startswith("## domain-fence: ❌ 4 of 5 contracts broken\n")
     assert (
         "| Runtime does not import experiment code (`runtime-knows-no-experiment`) | boundary | ❌ broken | 2 | 1 | 1 |"
         in text

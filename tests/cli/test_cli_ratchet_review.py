@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
-from cli_support import domain_fence, git, write_tree
+from cli_support import REPO, domain_fence, git, write_tree
 
 BASELINE = ".domain-fence-baseline.json"
 CONTRACT = "runtime-knows-no-experiment"
@@ -97,6 +98,102 @@ def test_the_ratchet_annotates_the_baseline_in_github_format(project):
     )
 
 
+ADDED = f"baseline entry added since main: {CONTRACT} {LEAKED}"
+SARIF_SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+
+
+def entry_line(project: Path, fingerprint: str) -> int:
+    lines = (project / BASELINE).read_text().splitlines()
+    return next(n for n, text in enumerate(lines, 1) if f'"fingerprint": "{fingerprint}"' in text)
+
+
+@pytest.fixture
+def grown(project: Path) -> Path:
+    """The branch records a new leak in its baseline: every contract kept, the ratchet fails."""
+    (project / "app/runtime/model.py").write_text(LEAK)
+    assert domain_fence("baseline", cwd=project).returncode == 0
+    return project
+
+
+def test_every_format_says_why_the_ratchet_failed(grown):
+    line = entry_line(grown, LEAKED)
+
+    markdown = domain_fence("check", "--format", "markdown", "--ratchet-since", "main", cwd=grown)
+    assert (markdown.returncode, markdown.stderr) == (1, "")
+    assert markdown.stdout.startswith("## domain-fence: ❌ 1 baseline entry added since `main`; all 1 contracts kept\n")
+    section = markdown.stdout.split("### Baseline entries added since `main`\n", 1)[1].split("\n### ", 1)[0]
+    assert f"| `{BASELINE}:{line}:1` | DOM003 | {ADDED.replace('>', '&gt;')} | {CONTRACT} |" in section
+
+    document = json.loads(domain_fence("check", "--format", "json", "--ratchet-since", "main", cwd=grown).stdout)
+    assert document["ratchet"] == {
+        "since": "main",
+        "added": [
+            {
+                "path": BASELINE,
+                "line": line,
+                "column": 1,
+                "code": "DOM003",
+                "message": ADDED,
+                "symbol": LEAKED,
+                "fingerprint": f"DOM003:{CONTRACT}:{LEAKED}",
+                "contract": CONTRACT,
+                "details": [],
+            }
+        ],
+    }
+    assert (document["summary"]["kept"], document["summary"]["ratchet_added"], document["summary"]["passed"]) == (
+        1,
+        1,
+        False,
+    )
+
+    sarif = json.loads(domain_fence("check", "--format", "sarif", "--ratchet-since", "main", cwd=grown).stdout)
+    jsonschema.validate(sarif, SARIF_SCHEMA)
+    [result] = sarif["runs"][0]["results"]
+    assert (result["ruleId"], result["message"]["text"], result["baselineState"]) == ("DOM003", ADDED, "new")
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == BASELINE
+    assert (location["region"]["startLine"], location["region"]["startColumn"]) == (line, 1)
+
+
+def test_the_output_file_holds_the_ratchet_in_every_format(grown, tmp_path):
+    for format_ in ("text", "github", "markdown", "json", "sarif"):
+        written = tmp_path / f"report.{format_}"
+        result = domain_fence(
+            "check", "--format", format_, "--ratchet-since", "main", "--output", str(written), cwd=grown
+        )
+        assert (result.returncode, result.stdout, result.stderr) == (1, "", ""), format_
+        assert (ADDED.replace(">", "&gt;") if format_ == "markdown" else ADDED) in written.read_text(), format_
+    assert (
+        (tmp_path / "report.text")
+        .read_text()
+        .endswith(
+            f"{BASELINE}:{entry_line(grown, LEAKED)}: {ADDED}\n"
+            "domain-fence: 1 baseline entry added since main: fix the new findings instead of recording them\n"
+        )
+    )
+
+
+def test_a_replayed_report_is_that_of_the_same_ratchet(grown):
+    commit(grown, "accept the leak")
+    since_main = domain_fence("check", "--format", "json", "--ratchet-since", "main", cwd=grown)
+    since_head = domain_fence("check", "--format", "json", "--ratchet-since", "HEAD", cwd=grown)
+    # The inputs are the same, the ratchets are not: each run reports its own.
+    assert (since_main.returncode, since_head.returncode) == (1, 0)
+    assert json.loads(since_head.stdout)["ratchet"] == {"since": "HEAD", "added": []}
+    assert json.loads(since_head.stdout)["summary"]["passed"] is True
+    assert domain_fence("check", "--format", "json", cwd=grown).stdout == since_head.stdout.replace(
+        '"ratchet": {\n    "since": "HEAD",\n    "added": []\n  }', '"ratchet": null'
+    )
+    again = domain_fence("check", "--format", "json", "--ratchet-since", "main", cwd=grown)
+    assert again == since_main
+    replayed = domain_fence("check", "--ratchet-since", "main", cwd=grown)
+    assert (replayed.returncode, replayed.stderr.splitlines()[0]) == (
+        1,
+        f"{BASELINE}:{entry_line(grown, LEAKED)}: {ADDED}",
+    )
+
+
 def test_a_branch_that_fixes_and_prunes_passes_the_ratchet(project):
     (project / "app/runtime/legacy.py").write_text('"""Old code, fixed."""\n')
     assert domain_fence("check", cwd=project).returncode == 1  # a stale entry
@@ -129,6 +226,17 @@ def test_renaming_a_module_and_a_package_carries_their_entries(project):
     commit(project, "rename")
     reviewed = domain_fence("check", "--ratchet-since", "main", cwd=project)
     assert (reviewed.returncode, reviewed.stderr) == (0, "")
+
+
+def test_a_rename_not_staged_yet_carries_its_entries_in_review(project):
+    # A plain mv: git's index knows neither new name until `git add`.
+    (project / "app/runtime/legacy.py").rename(project / "app/runtime/heritage.py")
+    (project / "app/runtime/oldpkg").rename(project / "app/runtime/newpkg")
+    pruned = domain_fence("baseline", "--prune", cwd=project)
+    assert "2 re-keyed" in pruned.stdout, pruned.stdout
+    reviewed = domain_fence("check", "--ratchet-since", "HEAD", cwd=project)
+    assert (reviewed.returncode, reviewed.stderr) == (0, "")
+    assert "?? app/runtime/heritage.py" in git("status", "--porcelain", cwd=project)  # still not staged
 
 
 def test_a_rename_does_not_carry_an_entry_to_a_violation_elsewhere(project):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
@@ -13,7 +14,16 @@ from cli_support import REPO, copy_fixture
 from click.testing import CliRunner
 
 from domain_fence.core.model.findings import Finding
-from domain_fence.core.model.report import ContractResult, Dependency, Domains, Link, Report, baseline_entry_lines
+from domain_fence.core.model.report import (
+    ContractResult,
+    Dependency,
+    Domains,
+    Link,
+    Ratchet,
+    Report,
+    added_finding,
+    baseline_entry_lines,
+)
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.reporters import RenderOptions, render
 from domain_fence.integrations.reporters.github import escape_data, escape_property, workspace_prefix
@@ -125,7 +135,7 @@ def test_sarif_of_a_hand_built_report_validates():
 
 def test_json_report_is_sorted_and_complete():
     document = json.loads(render(report(), "json"))
-    assert list(document) == ["schema", "version", "config", "contracts", "summary"]
+    assert list(document) == ["schema", "version", "config", "contracts", "ratchet", "summary"]
     fence = document["contracts"][0]
     assert fence["dependencies"] == [
         {
@@ -231,6 +241,10 @@ def test_the_json_schema_document_lists_every_key():
     assert documented_keys("finding") == list(fence["findings"][0])
     assert documented_keys("dependency") == list(fence["dependencies"][0])
     assert documented_keys("summary") == list(document["summary"])
+    added = added_finding("fence", "boundary:a->b", ".domain-fence-baseline.json", 3, "main")
+    ratchet = json.loads(render(replace(report(), ratchet=Ratchet("main", (added,))), "json"))["ratchet"]
+    assert documented_keys("ratchet") == list(ratchet)
+    assert list(ratchet["added"][0]) == documented_keys("finding")
 
 
 # The published OASIS schema (Schemata/sarif-schema-2.1.0.json of oasis-tcs/sarif-spec),

@@ -55,6 +55,22 @@ def test_renames_since_a_revision_in_the_working_tree(repository):
     }
 
 
+def test_renames_not_staged_yet_count_and_the_index_is_left_alone(repository):
+    (repository / "pkg/old name.py").rename(repository / "pkg/renamed.py")  # a plain mv
+    (repository / "pkg/modèle.py").rename(repository / "pkg/modèle_2.py")
+    git("add", "pkg/modèle_2.py", cwd=repository)  # half staged: the new name only
+    (repository / "unrelated.py").write_text("NEW = 3\n")
+    (repository / ".gitignore").write_text("ignored.py\n")
+    (repository / "ignored.py").write_text("VALUE = 1\n" * 20)  # as the old file, but ignored
+    status = git("status", "--porcelain", "-z", cwd=repository)
+    assert renamed_files(repository, "HEAD") == {
+        "pkg/old name.py": "pkg/renamed.py",
+        "pkg/modèle.py": "pkg/modèle_2.py",
+    }
+    assert git("status", "--porcelain", "-z", cwd=repository) == status
+    assert git("diff", "--cached", "--name-only", "-z", cwd=repository) == "pkg/modèle_2.py\0"
+
+
 def test_the_last_commit_of_a_file_else_head(repository):
     head = git("rev-parse", "HEAD", cwd=repository)
     (repository / "later.txt").write_text("x\n")

@@ -315,13 +315,22 @@ def test_a_region_may_span_lines(tmp_path):
 
 
 def test_an_unknown_end_covers_the_statement_or_one_character(tmp_path):
-    # A file that cannot be analysed (DOM001) and a stale entry (DOM002) are about a line.
+    # A file that cannot be analysed (DOM001) and a stale entry (DOM002) are about a
+    # line: from column 1, as the other formats say, to the end of its text.
     assert region_of(tmp_path, "    import x  \n", finding(1, 0, code="DOM001")) == {
         "startLine": 1,
-        "startColumn": 5,
+        "startColumn": 1,
         "endLine": 1,
         "endColumn": 13,
     }
+    entry = '      "fingerprint": "boundary:a->b"\n'
+    for code in ("DOM002", "DOM003"):  # a baseline entry: stale, or added since a review's revision
+        assert region_of(tmp_path, entry, finding(1, 0, code=code)) == {
+            "startLine": 1,
+            "startColumn": 1,
+            "endLine": 1,
+            "endColumn": len(entry),
+        }
     assert region_of(tmp_path, "é = '🚀'\n", finding(1, 5)) == {
         "startLine": 1,
         "startColumn": 6,

@@ -14,6 +14,7 @@ from domain_fence.core.engine.baseline import Baseline, BaselineEntry, apply_bas
 from domain_fence.core.families.config import parse_placement
 from domain_fence.core.families.placement.definitions import check_placement
 from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.model.report import baseline_entry_lines
 from domain_fence.integrations.importlinter import PlacementContract
 from domain_fence.integrations.importlinter.base import project_root
 
@@ -191,9 +192,11 @@ def test_a_new_misplaced_definition_still_fails_and_stale_entries_fail(baseline_
     assert not check.kept
     assert [f["fingerprint"] for f in check.metadata["findings"]] == [BROKEN, SETUP]
     assert check.metadata["stale"] == [gone]
-    assert f"DOM002 baseline entry matches nothing: {gone}; run 'domain-fence baseline --prune'" in rendered(
-        contract, check
-    )
+    # At the entry's line of the baseline, as `check` prints it.
+    line = baseline_entry_lines(baseline_path.read_text(encoding="utf-8"))[CONTRACT, gone]
+    stale = f"DOM002 baseline entry matches nothing: {gone}; run 'domain-fence baseline --prune'"
+    [shown] = [text for text in rendered(contract, check) if "DOM002" in text]
+    assert shown.endswith(f"{baseline_path.name}:{line}:1: {stale}"), shown
 
     warned = make_contract(baseline_path, unmatched_baseline_alerting="warn").check(None, verbose=False)
     assert warned.metadata["stale"] == [] and any(gone in w for w in warned.warnings)

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from grimp import ImportGraph
 
     from domain_fence.core.engine.recorded import Recorded
-    from domain_fence.core.model.report import Report
+    from domain_fence.core.model.report import Ratchet, Report
     from domain_fence.integrations.importlinter.configuration import Configuration
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -242,14 +242,14 @@ def check(
         workspace=Path(workspace).resolve().as_posix() if workspace else None,
         prune_command=prune_command(config_path),
     )
-    ratchet = check_ratchet(config_path, ratchet_since, format_, options) if ratchet_since is not None else EXIT_CLEAN
-    runs = run_cache(config_path, format_, options, no_cache, cache_dir)
+    ratchet = check_ratchet(config_path, ratchet_since) if ratchet_since is not None else None
+    runs = run_cache(config_path, format_, options, no_cache, cache_dir, ratchet)
     # The walks before the check share their listings.
     with shared_listings():
         replay = runs.replay() if runs else None
         if replay is not None:
-            _emit(replay.text, output_path)
-            return max(replay.status, ratchet)
+            _emit(replay.text, output_path, _aside(ratchet, format_))
+            return replay.status
 
         from domain_fence.integrations.reporters import render
 
@@ -266,14 +266,15 @@ def check(
             record = runs.recorded
         else:
             report, inputs, digest, record = check_read(config_path, runs, no_cache, cache_dir, progress)
+    report = replace(report, ratchet=ratchet)
     text = render(report, format_, options)
-    status = EXIT_CLEAN if report.kept else EXIT_FINDINGS
+    status = EXIT_CLEAN if report.passed else EXIT_FINDINGS
     # Stored under the inputs' digest before the check: a file that changed while the
     # check ran has a new stamp by now (its change time), so this report is never replayed.
     if runs and inputs and digest is not None and digest.whole is not None:
         runs.store(inputs, digest, text, status, record if isinstance(record, dict) else None)
-    _emit(text, output_path)
-    return max(status, ratchet)
+    _emit(text, output_path, _aside(ratchet, format_))
+    return status
 
 
 def check_read(
@@ -358,35 +359,45 @@ def check_recorded(
     return Report(root=root.as_posix(), config=shown, contracts=tuple(results))
 
 
-def check_ratchet(config_path: Path | None, revision: str, format_: str, options: RenderOptions) -> int:
-    """Report the baseline entries added since ``revision``: GitHub annotations on stdout
-    with ``--format github``, else lines on stderr (stdout holds the report)."""
+def check_ratchet(config_path: Path | None, revision: str) -> Ratchet:
+    """The baseline entries added since ``revision``, for the report to carry."""
     from domain_fence.core.engine.baseline import BaselineError
     from domain_fence.core.engine.failures import ContractFailed
     from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
-    from domain_fence.integrations.reporters.github import workspace_prefix
-    from domain_fence.integrations.review import ReviewError, entries_added_since, github_annotation, ratchet_report
+    from domain_fence.integrations.review import ReviewError, ratchet_since
 
     try:
-        configuration = load_configuration(config_path)
-        added = entries_added_since(configuration, revision)
+        return ratchet_since(load_configuration(config_path), revision)
     except (ConfigurationError, ContractFailed, BaselineError, ReviewError) as error:
         raise UsageFailure(str(error)) from None
-    if format_ == "github":
-        prefix = workspace_prefix(configuration.root.resolve().as_posix(), options.workspace)
-        click.echo(ratchet_report(added, revision, lambda a: github_annotation(a, revision, prefix)), nl=False)
-    else:
-        click.echo(ratchet_report(added, revision, None), nl=False, err=True)
-    return EXIT_FINDINGS if added else EXIT_CLEAN
+
+
+def _aside(ratchet: Ratchet | None, format_: str) -> str:
+    """What the text format says of the ratchet apart from the report: on stderr, or
+    after the report in an ``--output`` file. Every other format has it in the report."""
+    if format_ != "text":
+        return ""
+    from domain_fence.integrations.reporters.text import ratchet_text
+
+    return ratchet_text(ratchet)
 
 
 def run_cache(
-    config_path: Path | None, format_: str, options: RenderOptions, no_cache: bool, cache_dir: Path | None
+    config_path: Path | None,
+    format_: str,
+    options: RenderOptions,
+    no_cache: bool,
+    cache_dir: Path | None,
+    ratchet: Ratchet | None = None,
 ) -> RunCache | None:
-    """Where this invocation's last report is kept; None when caching is off."""
+    """Where this invocation's last report is kept; None when caching is off. What the
+    ratchet found (found anew on every run: it asks git) is part of the invocation, so
+    a report is replayed only with the same entries added."""
     if no_cache:
         return None
     rendering = [(name, str(value)) for name, value in vars(options).items()]
+    if ratchet is not None:
+        rendering.append(("ratchet", repr(ratchet)))
     # Which files are read at all; as written (a replay imports no more than it needs).
     rendering.append(("max_file_size", os.environ.get("DOMAIN_FENCE_MAX_FILE_SIZE", "")))
     invocation = Invocation(os.getcwd(), str(config_path) if config_path is not None else None, format_, ())
@@ -440,12 +451,15 @@ def prune_command(config_path: Path | None) -> str:
     return f"{command} --config {shlex.quote(str(config_path))}" if config_path is not None else command
 
 
-def _emit(text: str, output_path: Path | None) -> None:
+def _emit(text: str, output_path: Path | None, aside: str = "") -> None:
+    """The report on stdout and ``aside`` on stderr, or both into ``output_path``."""
     if output_path is None:
         click.echo(text, nl=False)
+        if aside:
+            click.echo(aside, nl=False, err=True)
         return
     try:
-        output_path.write_text(text, encoding="utf-8")
+        output_path.write_text(text + aside, encoding="utf-8")
     except OSError as error:
         raise UsageFailure(f"{output_path}: cannot write the report: {error.strerror or error}") from None
 

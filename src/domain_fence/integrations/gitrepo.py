@@ -1,5 +1,5 @@
-"""The few questions we ask git, each one ``git`` process: where a checkout's top is,
-what a file held at a revision, which files a revision range renamed.
+"""The few questions we ask git, each one ``git`` process (renames: a few): where a
+checkout's top is, what a file held at a revision, which files were renamed since one.
 
 Every function returns None (or raises :class:`GitError` with git's own one-line
 reason) instead of letting a missing git or a failed command escape as a traceback.
@@ -7,7 +7,11 @@ reason) instead of letting a missing git or a failed command escape as a traceba
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
+import tempfile
+from contextlib import suppress
 from pathlib import Path
 
 
@@ -15,11 +19,12 @@ class GitError(Exception):
     """git could not answer: not installed, not a repository, an unknown revision."""
 
 
-def run_git(directory: Path, *args: str) -> bytes:
-    """git's standard output for ``args`` run in ``directory``; GitError with git's
-    first line of complaint when it fails."""
+def run_git(directory: Path, *args: str, index: Path | None = None) -> bytes:
+    """git's standard output for ``args`` run in ``directory`` (with ``index`` as its
+    index file, when given); GitError with git's first line of complaint when it fails."""
+    env = {**os.environ, "GIT_INDEX_FILE": str(index)} if index is not None else None
     try:
-        completed = subprocess.run(["git", "-C", str(directory), *args], capture_output=True, check=False)
+        completed = subprocess.run(["git", "-C", str(directory), *args], capture_output=True, check=False, env=env)
     except OSError as error:
         raise GitError(f"cannot run git: {error.strerror or error}") from None
     if completed.returncode != 0:
@@ -58,9 +63,30 @@ def resolve_revision(repository: Path, revision: str) -> str:
 
 def renamed_files(repository: Path, revision: str) -> dict[str, str]:
     """Old path -> new path of every file git sees renamed between ``revision`` and the
-    working tree (paths relative to the repository's top)."""
+    working tree (paths relative to the repository's top), as ``git add -A`` would
+    stage it: a file renamed by a plain ``mv``, its new name untracked yet, counts.
+
+    git's rename detection pairs only the files its index knows, so it is asked with
+    a copy of the index in which every untracked file (the ignored ones aside) is
+    recorded with ``--intent-to-add``: the user's index is never touched, and nothing
+    is staged (git writes no object but its empty blob)."""
     commit = resolve_revision(repository, revision)
-    output = run_git(repository, "diff", "--find-renames", "--name-status", "-z", commit, "--")
+    diff = ("diff", "--find-renames", "--name-status", "-z", commit, "--")
+    with tempfile.TemporaryDirectory(prefix="domain-fence-index-") as directory:
+        index = Path(directory) / "index"
+        try:
+            real = run_git(repository, "rev-parse", "--git-path", "index").decode("utf-8", "surrogateescape").strip()
+            with suppress(FileNotFoundError):  # no index yet: every file is untracked
+                shutil.copyfile(repository / real, index)
+            run_git(repository, "add", "--all", "--intent-to-add", "--", ".", index=index)
+            output = run_git(repository, *diff, index=index)
+        except (GitError, OSError):  # an index git cannot copy (a split index...): the index as it is
+            output = run_git(repository, *diff)
+    return _renames(output)
+
+
+def _renames(output: bytes) -> dict[str, str]:
+    """The renames of ``git diff --name-status -z``: old path -> new path."""
     fields = output.decode("utf-8", "surrogateescape").split("\0")
     renames: dict[str, str] = {}
     index = 0

@@ -5,23 +5,24 @@ git revision REV (a pull request's base) and fails on every entry the working tr
 holds that REV's did not: a branch that re-records its baseline accepts its own new
 violations, and this is where a reviewer sees them. An entry carried over a module
 rename (git's rename detection between REV and the working tree confirms it) is not
-added. ``domain-fence baseline`` prints the same kind of list for what it changes.
+added. What it finds goes into the report (:class:`~..core.model.report.Ratchet`),
+which every format renders. ``domain-fence baseline`` prints the same kind of list
+for what it changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from domain_fence.core.engine.baseline import Baseline, BaselineEntry, load_baseline, parse_baseline
+from domain_fence.core.engine.baseline import Baseline, load_baseline, parse_baseline
 from domain_fence.core.engine.rekey import changes, might_carry, module_renames
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.model.report import baseline_entry_lines
+from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import Ratchet, added_finding, baseline_entry_lines
 
 from .gitrepo import GitError, last_commit_touching, renamed_files, repository_root, resolve_revision, show_file
-from .reporters.github import escape_data, escape_property
 
 if TYPE_CHECKING:
     from domain_fence.integrations.importlinter.configuration import Configuration
@@ -31,23 +32,14 @@ class ReviewError(Exception):
     """The comparison cannot be made (no git checkout, an unknown revision); one line."""
 
 
-@dataclass(frozen=True, order=True)
-class AddedEntry:
-    """An entry of the baseline file ``path`` (shown relative to the project root) at
-    ``line`` that the file did not hold at the revision compared with."""
-
-    path: str
-    line: int
-    entry: BaselineEntry
-
-
 def baseline_files(configuration: Configuration) -> list[Path]:
     paths: set[Path] = {contract.config.baseline.path for contract in configuration.fence_contracts()}
     return sorted(paths)
 
 
-def entries_added_since(configuration: Configuration, revision: str) -> list[AddedEntry]:
-    """Every baseline entry of ``configuration`` added since git ``revision``."""
+def ratchet_since(configuration: Configuration, revision: str) -> Ratchet:
+    """Every baseline entry of ``configuration`` added since git ``revision``, each a
+    DOM003 finding at its line of the baseline file."""
     root = configuration.root.resolve()
     top = repository_root(root)
     if top is None:
@@ -66,13 +58,16 @@ def entries_added_since(configuration: Configuration, revision: str) -> list[Add
             confirmed = project_module_renames(index, top, renamed_files(top, commit))
         except GitError as error:
             raise ReviewError(str(error)) from None
-    added: list[AddedEntry] = []
+    added: list[Finding] = []
     for path, before, current in versions:
         fresh = changes(before, current, index.modules, confirmed, only_confirmed=True)
         shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         lines = baseline_entry_lines(_text(path))
-        added += [AddedEntry(shown, lines.get((e.contract, e.fingerprint), 1), e) for e in fresh.added]
-    return sorted(added)
+        added += [
+            added_finding(e.contract, e.fingerprint, shown, lines.get((e.contract, e.fingerprint), 1), revision)
+            for e in fresh.added
+        ]
+    return Ratchet(since=revision, added=tuple(sorted(added)))
 
 
 def baseline_at(top: Path, commit: str, revision: str, path: Path) -> Baseline:
@@ -112,31 +107,6 @@ def project_module_renames(index: ProjectIndex, top: Path, renamed: Mapping[str,
         if resolved.is_relative_to(top):
             module_of[resolved.relative_to(top).as_posix()] = module
     return module_renames(renamed, module_of)
-
-
-def ratchet_report(added: Iterable[AddedEntry], revision: str, annotate: Callable[[AddedEntry], str] | None) -> str:
-    """The lines that fail the check: each added entry, then what to do about them."""
-    added = list(added)
-    if not added:
-        return ""
-    describe = annotate or (lambda a: f"{a.path}:{a.line}: {added_message(a, revision)}")
-    entries = "entry" if len(added) == 1 else "entries"
-    lines = [describe(a) for a in added]
-    lines.append(
-        f"domain-fence: {len(added)} baseline {entries} added since {revision}: "
-        "fix the new findings instead of recording them"
-    )
-    return "".join(line + "\n" for line in lines)
-
-
-def github_annotation(added: AddedEntry, revision: str, prefix: str) -> str:
-    """An ``::error`` on the added entry's line of the baseline file."""
-    properties = f"file={escape_property(prefix + added.path)},line={added.line},title=baseline"
-    return f"::error {properties}::{escape_data(added_message(added, revision))}"
-
-
-def added_message(added: AddedEntry, revision: str) -> str:
-    return f"baseline entry added since {revision}: {added.entry.contract} {added.entry.fingerprint}"
 
 
 def _text(path: Path) -> str:

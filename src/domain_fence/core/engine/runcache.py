@@ -47,7 +47,7 @@ from domain_fence.core.source.files import read_regular_file
 from domain_fence.core.source.listing import listed_since, listing
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
-RUN_CACHE_VERSION = 2
+RUN_CACHE_VERSION = 3  # 3: reports carry what --ratchet-since found
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
 TOOLS = ("domain_fence", "importlinter", "grimp", "rich")
 KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the oldest go first

@@ -4,7 +4,8 @@ A fingerprint identifies a finding without its line, so a baseline entry survive
 edits around it. The on-disk shapes are part of the baseline format and never change:
 ``CODE:module:rest`` for a finding located in a module's source (``rest`` names what
 is wrong in it), ``boundary:importer->imported`` for a crossing import,
-``DOM002:contract:fingerprint`` for a stale entry and ``type:...`` for a broken
+``DOM002:contract:fingerprint`` for a stale entry (``DOM003:...`` for one added since a
+review's revision, never itself recorded) and ``type:...`` for a broken
 import-linter contract. A located fingerprint repeated in one module is numbered from
 its second copy, ``CODE:module:rest#2`` (see :func:`~.findings.numbered_repeats`).
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 BOUNDARY_PREFIX = "boundary:"
 STALE = "DOM002"
+ADDED = "DOM003"
 UNANALYSABLE = "DOM001"
 
 
@@ -35,6 +37,11 @@ def edge(importer: str, imported: str) -> str:
 
 def stale(contract: str, fingerprint: str) -> str:
     return f"{STALE}:{contract}:{fingerprint}"
+
+
+def added(contract: str, fingerprint: str) -> str:
+    """DOM003 for an entry of ``contract`` added to the baseline since a review's revision."""
+    return f"{ADDED}:{contract}:{fingerprint}"
 
 
 def import_contract_chain(contract_type: str, importer: str, imported: str) -> str:

@@ -80,6 +80,21 @@ class ContractResult:
 
 
 @dataclass(frozen=True)
+class Ratchet:
+    """What ``check --ratchet-since REV`` found: each baseline entry the baseline files
+    hold that they did not hold at git revision ``since``, as a DOM003 finding located
+    at the entry's line of its baseline file, sorted. Any of them fails the run."""
+
+    since: str  # the revision as given (``origin/main``)
+    added: tuple[Finding, ...] = ()
+
+    def closing_line(self) -> str:
+        """``domain-fence: 2 baseline entries added since main: fix the new findings ...``."""
+        entries = _count(len(self.added), "baseline entry", "baseline entries")
+        return f"domain-fence: {entries} added since {self.since}: fix the new findings instead of recording them"
+
+
+@dataclass(frozen=True)
 class Summary:
     contracts: int
     kept: int
@@ -88,6 +103,8 @@ class Summary:
     baselined: int
     stale: int
     warnings: int
+    ratchet_added: int  # baseline entries added since the revision of --ratchet-since (0 without)
+    passed: bool  # every contract kept and no baseline entry added: exit status 0
 
 
 @dataclass(frozen=True)
@@ -95,10 +112,22 @@ class Report:
     root: str  # absolute posix path of the project root; finding paths are relative to it
     config: str  # the configuration file, relative to the root
     contracts: tuple[ContractResult, ...] = field(default_factory=tuple)
+    ratchet: Ratchet | None = None  # with --ratchet-since: what it found
 
     @property
     def kept(self) -> bool:
+        """Every contract kept (what the ratchet found aside: see :attr:`passed`)."""
         return all(result.kept for result in self.contracts)
+
+    @property
+    def added(self) -> tuple[Finding, ...]:
+        """The baseline entries added since the ratchet's revision (none without one)."""
+        return self.ratchet.added if self.ratchet is not None else ()
+
+    @property
+    def passed(self) -> bool:
+        """Whether the run passes (exit status 0): every contract kept, no entry added."""
+        return self.kept and not self.added
 
     @property
     def failing(self) -> tuple[Finding, ...]:
@@ -127,6 +156,8 @@ class Report:
             baselined=sum(len(r.baselined) for r in self.contracts),
             stale=sum(len(r.stale) for r in self.contracts),
             warnings=sum(len(r.warnings) for r in self.contracts),
+            ratchet_added=len(self.added),
+            passed=self.passed,
         )
 
     def summary_line(self) -> str:
@@ -155,6 +186,21 @@ def stale_finding(contract: str, fingerprint: str, baseline_path: str, line: int
         message=get_rule("DOM002").format(fingerprint=shown),
         symbol=fingerprint,
         fingerprint=fingerprints.stale(of or contract, fingerprint),
+        contract=contract,
+    )
+
+
+def added_finding(contract: str, fingerprint: str, baseline_path: str, line: int, since: str) -> Finding:
+    """DOM003 for the entry of ``contract`` at ``line`` of a baseline file that the
+    file did not hold at revision ``since``."""
+    return Finding(
+        path=baseline_path,
+        line=line,
+        col=0,
+        code="DOM003",
+        message=get_rule("DOM003").format(revision=since, contract=contract, fingerprint=fingerprint),
+        symbol=fingerprint,
+        fingerprint=fingerprints.added(contract, fingerprint),
         contract=contract,
     )
 

@@ -58,6 +58,24 @@ _RULES = [
         example='{"contract": "runtime-knows-no-experiment", "fingerprint": "boundary:a->b"}',
     ),
     Rule(
+        code="DOM003",
+        name="baseline-entry-added",
+        family="input",
+        message="baseline entry added since {revision}: {contract} {fingerprint}",
+        summary="A baseline entry was added since the revision a review compares with.",
+        rationale=(
+            "The baseline may only shrink. A branch that records its baseline again accepts "
+            "its own new violations, which the baseline alone cannot tell from old ones: "
+            "`domain-fence check --ratchet-since REV` reports every entry the baseline "
+            "files hold that they did not hold at REV, at its line of the baseline."
+        ),
+        remedy=(
+            "Fix the new violation and strike its entry with `domain-fence baseline --prune`; "
+            "an entry carried over a module rename git detects is not reported."
+        ),
+        example='{"contract": "runtime-knows-no-experiment", "fingerprint": "boundary:a->b"}  # not at REV',
+    ),
+    Rule(
         code="DOM101",
         name="experiment-word-in-event-field",
         family="vocabulary",

@@ -141,7 +141,7 @@ def contract_check(result: ContractResult) -> ContractCheck:
             "baselined": [finding_to_dict(f) for f in result.baselined],
             "suppressed": [finding_to_dict(f) for f in result.suppressed],
             "stale": [f.symbol for f in result.stale],  # the entries' fingerprints
-            "stale_lines": [f"{f.code} {f.message}" for f in result.stale],
+            "stale_lines": [f.describe() for f in result.stale],  # at the entry, as `check` prints them
             "failures": list(result.failures),
             "baselined_edges": sorted(f.fingerprint for f in result.baselined if f.fingerprint.startswith("boundary:")),
         },

@@ -1,7 +1,9 @@
 """GitHub Actions workflow commands: each failing finding becomes an ``::error``
 annotation on its line, each failure that is no finding (an ``ignore_imports`` entry
 matching nothing, a ``require_match`` pattern) an ``::error`` on the configuration file,
-each warning a ``::warning``; a summary line ends the log.
+each warning a ``::warning``; a summary line ends the log. With ``--ratchet-since``,
+each baseline entry added since the revision comes first, an ``::error`` on its line
+of the baseline, with a line saying how many.
 
 Escaping follows GitHub's runner: in the message ``%``, CR and LF are percent-encoded;
 in property values ``:`` and ``,`` are too.
@@ -20,7 +22,8 @@ from .options import RenderOptions
 
 def render(report: Report, options: RenderOptions) -> str:
     prefix = workspace_prefix(report.root, options.workspace)
-    lines = [annotation("error", finding, prefix) for finding in report.failing]
+    lines = ratchet_lines(report, prefix)
+    lines += [annotation("error", finding, prefix) for finding in report.failing]
     configuration = escape_property(prefix + report.config)
     lines += [
         f"::error file={configuration},title={escape_property(contract.id)}::{escape_data(failure)}"
@@ -41,6 +44,17 @@ def render(report: Report, options: RenderOptions) -> str:
     if not options.quiet:
         lines.append(f"domain-fence: {report.summary_line()}")
     return "".join(line + "\n" for line in lines)
+
+
+def ratchet_lines(report: Report, prefix: str) -> list[str]:
+    """An ``::error`` on each entry added since the ratchet's revision, then how many."""
+    if report.ratchet is None or not report.ratchet.added:
+        return []
+    lines = [
+        f"::error file={escape_property(prefix + f.path)},line={f.line},title=baseline::{escape_data(f.message)}"
+        for f in report.ratchet.added
+    ]
+    return [*lines, report.ratchet.closing_line()]
 
 
 def annotation(level: str, finding: Finding, prefix: str, suffix: str = "") -> str:

@@ -31,6 +31,11 @@ def document(report: Report) -> dict[str, Any]:
         "version": VERSION,
         "config": report.config,
         "contracts": [contract(result) for result in report.contracts],
+        "ratchet": (
+            {"since": report.ratchet.since, "added": [finding(f) for f in report.ratchet.added]}
+            if report.ratchet is not None
+            else None
+        ),
         "summary": asdict(report.summary()),
     }
 

@@ -1,5 +1,5 @@
 """Markdown for a CI job page (``$GITHUB_STEP_SUMMARY``): counts per contract, the
-findings table, each vocabulary contract's census, and a Mermaid graph of the domains
+baseline entries added since ``--ratchet-since``'s revision, the findings table, each vocabulary contract's census, and a Mermaid graph of the domains
 each boundary separates with the imports crossing between them (:mod:`.domain_graph`).
 """
 
@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from domain_fence.core.model.census import Census, Tally
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
-from domain_fence.core.model.report import ContractResult, Report
+from domain_fence.core.model.report import ContractResult, Ratchet, Report
 
 from .domain_graph import domains_section
 from .options import RenderOptions
@@ -18,14 +18,11 @@ FOLDED_MODULES = 10  # a longer module table is folded in a <details> block
 
 
 def render(report: Report, options: RenderOptions) -> str:
-    summary = report.summary()
-    if summary.broken:
-        heading = f"## domain-fence: {summary.broken} of {summary.contracts} contracts broken"
-    else:
-        heading = f"## domain-fence: all {summary.contracts} contracts kept"
-    parts = [heading, "", report.summary_line() + "."]
+    parts = [heading(report), "", report.summary_line() + "."]
     if not options.quiet:
         parts += ["", *contracts_table(report)]
+    if report.ratchet is not None and report.ratchet.added:
+        parts += ["", *ratchet_section(report.ratchet)]
     if report.failing:
         parts += ["", "### Findings", "", *findings_table(report.failing_by_contracts())]
     failures = [f"- `{cell(c.id)}`: {cell(failure)}" for c in report.contracts for failure in c.failures]
@@ -49,6 +46,35 @@ def render(report: Report, options: RenderOptions) -> str:
     if domains:
         parts += ["", *domains]
     return "\n".join(parts) + "\n"
+
+
+def heading(report: Report) -> str:
+    """What the run says, ❌ first when it fails: contracts broken, or entries added to
+    the baseline since ``--ratchet-since``'s revision (every contract kept even so)."""
+    summary = report.summary()
+    contracts = (
+        f"{summary.broken} of {summary.contracts} contracts broken"
+        if summary.broken
+        else f"all {summary.contracts} contracts kept"
+    )
+    if report.ratchet is None or not report.ratchet.added:
+        return f"## domain-fence: {'❌ ' if summary.broken else ''}{contracts}"
+    entries = "baseline entry" if summary.ratchet_added == 1 else "baseline entries"
+    added = f"{summary.ratchet_added} {entries} added since `{cell(report.ratchet.since)}`"
+    return (
+        f"## domain-fence: ❌ {contracts}, {added}" if summary.broken else f"## domain-fence: ❌ {added}; {contracts}"
+    )
+
+
+def ratchet_section(ratchet: Ratchet) -> list[str]:
+    """The baseline entries added since the ratchet's revision, each at its line."""
+    return [
+        f"### Baseline entries added since `{cell(ratchet.since)}`",
+        "",
+        "The baseline may only shrink: fix the new findings instead of recording them.",
+        "",
+        *findings_table((f, (f.contract,)) for f in ratchet.added),
+    ]
 
 
 def contracts_table(report: Report) -> list[str]:

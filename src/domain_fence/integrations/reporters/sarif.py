@@ -3,7 +3,8 @@
 Shaped for GitHub's supported subset, which ignores ``suppressions``, ``baselineState``
 and ``uriBaseId``:
 
-- Only what fails is reported: new findings and stale baseline entries. Baselined
+- Only what fails is reported: new findings, stale baseline entries and (with
+  ``--ratchet-since``) the entries added since the revision (DOM003). Baselined
   findings would otherwise become open alerts on the first upload. ``--verbose`` keeps
   them, marked ``baselineState: unchanged`` with an external suppression (the baseline
   file), for consumers that honour those.
@@ -12,7 +13,9 @@ and ``uriBaseId``:
   a subdirectory; ``uriBaseId`` names that same directory for other consumers.
 - Columns are UTF-16 code units (``columnKind``), converted from the findings'
   characters with the source line; a region ends where the offending token ends (found
-  on the line when the finding does not say), or covers a statement's line.
+  on the line when the finding does not say), or, for a finding about a line (DOM001,
+  a baseline entry's DOM002 and DOM003), covers it from column 1 as the other formats
+  say.
 
 Rules come from the registry with their documentation; each result carries our
 fingerprint, qualified by its contract, in ``partialFingerprints``.
@@ -30,7 +33,7 @@ from urllib.parse import quote  # a relative URI reference: ',', ':', '%' ... pe
 
 from domain_fence import __version__
 from domain_fence.core.model.findings import Finding
-from domain_fence.core.model.fingerprints import STALE, UNANALYSABLE
+from domain_fence.core.model.fingerprints import ADDED, STALE, UNANALYSABLE
 from domain_fence.core.model.report import Report
 from domain_fence.core.model.ruledocs import anchor, rule_markdown
 from domain_fence.core.model.rules import RULES, Rule
@@ -40,8 +43,8 @@ from domain_fence.integrations.gitrepo import repository_root
 
 from .options import RenderOptions
 
-# Findings about a whole statement's line, not a token of it.
-LINE_CODES = (UNANALYSABLE, STALE)
+# Findings about a whole line (a file's, a baseline entry's), not a token of it.
+LINE_CODES = (UNANALYSABLE, STALE, ADDED)
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 ROOT_ID = "SRCROOT"
@@ -62,6 +65,8 @@ def document(report: Report, options: RenderOptions, top: Path) -> dict[str, Any
     locate = Locator(Path(report.root), top)
     # A finding several contracts report alike is one result (one alert), as elsewhere.
     results = [result(f, rule_index, "new", locate) for f in report.failing]
+    # A baseline entry added since --ratchet-since's revision: a DOM003 at its line.
+    results += [result(f, rule_index, "new", locate) for f in report.added]
     for contract in report.contracts:
         if options.verbose:
             results += [
@@ -177,10 +182,9 @@ class Locator:
                     "endColumn": end + 1,
                 }
         if finding.code in LINE_CODES:
-            # A statement's line (a file that cannot be read, an entry): its text, without the indentation.
-            content = text.strip()
-            start = utf16_length(text[: len(text) - len(text.lstrip())]) if content else 0
-            end = start + utf16_length(content)
+            # About a line (a file that cannot be read, a baseline entry): from the finding's
+            # column (the line's start, as every other format says) to the end of its text.
+            end = max(start, utf16_length(text.rstrip()))
         else:  # the token there, as the editor shows it: a name, a definition, a string
             end = start + utf16_length(text[finding.col : token_end(text, finding.col)])
         return {"startLine": start_line, "startColumn": start + 1, "endLine": start_line, "endColumn": end + 1}

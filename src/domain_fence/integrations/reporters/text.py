@@ -8,12 +8,16 @@ by module and by word, and how its baseline moved since it was recorded.
 With ``quiet`` only the finding lines are printed, and each failure that is no finding
 (``configuration: contract: failure``); with ``verbose`` baselined findings
 (and every module of a census) are listed too.
+
+What ``--ratchet-since`` found is no contract's: :func:`ratchet_text` renders it apart,
+``baseline:line: message`` for each entry added and a closing line, for stderr (or
+after the report in a file).
 """
 
 from __future__ import annotations
 
 from domain_fence.core.model.census import Census, Tally, plural
-from domain_fence.core.model.report import ContractResult, Report
+from domain_fence.core.model.report import ContractResult, Ratchet, Report
 
 from .options import RenderOptions
 
@@ -30,6 +34,16 @@ def render(report: Report, options: RenderOptions) -> str:
         lines += contract_lines(result, options)
     lines += ["", report.summary_line()]
     return "\n".join(lines) + "\n"
+
+
+def ratchet_text(ratchet: Ratchet | None) -> str:
+    """A report's :attr:`~Report.ratchet`: a line for each baseline entry added since its
+    revision, then how many ('' for none)."""
+    if ratchet is None or not ratchet.added:
+        return ""
+    lines = [f"{f.path}:{f.line}: {f.message}" for f in ratchet.added]
+    lines.append(ratchet.closing_line())
+    return "".join(line + "\n" for line in lines)
 
 
 def contract_lines(result: ContractResult, options: RenderOptions) -> list[str]:
