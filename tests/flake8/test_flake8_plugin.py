@@ -145,45 +145,56 @@ def test_without_a_configuration_the_plugin_has_nothing_to_check(tmp_path):
     assert (result.returncode, result.output) == (0, "")
 
 
-MODELS = "minimonty/frameworks/models"
+@pytest.fixture
+def parity(tmp_path: Path) -> Path:
+    """A copy of the parity tree, for flake8 in this process: its root package is none
+    the test process imports (grimp would find an imported one, as ``minimonty`` is)."""
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "parity", root)
+    return root
 
 
-def test_from_a_subdirectory_the_nearest_configuration_upward_is_read(leaky):
+RUNTIME = "app/runtime"
+
+
+def test_from_a_subdirectory_the_nearest_configuration_upward_is_read(parity):
     """An editor runs flake8 from the directory of the file it shows: flake8 finds the
     project's configuration above it, and so does the plugin. A file of a directory on
     the way that names ``importlinter`` without holding its section is passed over."""
-    (leaky / "minimonty/frameworks/pyproject.toml").write_text(
-        "[tool.mypy]\nplugins = []  # not importlinter\n", encoding="utf-8"
-    )
-    (leaky / "setup.cfg").write_text("[flake8]\nselect = DOM,F\n", encoding="utf-8")  # flake8's, beside it
-    from_root = flake8_in_process("--jobs", "1", MODEL, cwd=leaky)
-    from_here = flake8_in_process("--jobs", "1", "learning_module.py", cwd=leaky / MODELS)
+    (parity / "app/pyproject.toml").write_text("[tool.mypy]\nplugins = []  # not importlinter\n", encoding="utf-8")
+    (parity / "setup.cfg").write_text("[flake8]\nselect = DOM,F\n", encoding="utf-8")  # flake8's, beside it
+    from_root = flake8_in_process("--jobs", "1", f"{RUNTIME}/model.py", cwd=parity)
+    from_here = flake8_in_process("--jobs", "1", "model.py", cwd=parity / RUNTIME)
     assert from_root.returncode == from_here.returncode == 1
     assert from_here.stderr == ""
-    assert from_here.stdout.replace("learning_module.py:", f"{MODEL}:") == from_root.stdout
-    assert [r[3] for r in reported(from_root.stdout)] == ["DOM301", "DOM104"]
+    assert from_here.stdout.replace("model.py:", f"{RUNTIME}/model.py:") == from_root.stdout
+    assert [r[3] for r in reported(from_root.stdout)] == [
+        *("DOM301", "DOM302", "DOM104", "DOM103", "DOM104", "DOM104", "DOM103")
+    ]
 
 
-def test_a_broken_configuration_found_upward_is_one_line(leaky):
-    config = leaky / ".importlinter"
-    config.write_text(config.read_text().replace("    mode\n", "    mode\nallow_everything = yes\n"))
-    result = flake8_in_process("--select", "DOM", "--jobs", "1", "learning_module.py", cwd=leaky / MODELS)
+def test_a_broken_configuration_found_upward_is_one_line(parity):
+    config = parity / ".importlinter"
+    config.write_text(config.read_text().replace("    post episode\n", "    post episode\nallow_everything = yes\n"))
+    result = flake8_in_process("--select", "DOM", "--jobs", "1", "model.py", cwd=parity / RUNTIME)
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == (
         f"flake8: domain-fence: error: {config.resolve()}: "
-        "[importlinter:contract:runtime-events-speak-runtime] allow_everything: Unrecognized option.\n"
+        "[importlinter:contract:events] allow_everything: Unrecognized option.\n"
     )
 
 
-def test_the_configuration_named_in_a_flake8_file_is_relative_to_that_file(leaky, monkeypatch):
+def test_the_configuration_named_in_a_flake8_file_is_relative_to_that_file(parity, monkeypatch):
     """flake8 reads ``--domain-fence-config`` from its configuration file relative to
     that file's directory, not to where it runs (as every path option of flake8's: one
     holding a slash; a bare name is left to the current directory)."""
     monkeypatch.setattr(plugin.DomainFenceChecker, "config", None)  # flake8 sets it for the process
-    (leaky / ".importlinter").rename(leaky / "contracts.ini")  # a name lint-imports does not look for
-    (leaky / ".flake8").write_text("[flake8]\nselect = DOM\ndomain-fence-config = ./contracts.ini\n")
-    result = flake8_in_process("--jobs", "1", "learning_module.py", cwd=leaky / MODELS)
-    assert [(r[1], r[3]) for r in reported(result.stdout)] == [(17, "DOM301"), (81, "DOM104")], result.stderr
+    (parity / ".importlinter").rename(parity / "contracts.ini")  # a name lint-imports does not look for
+    (parity / ".flake8").write_text("[flake8]\nselect = DOM\ndomain-fence-config = ./contracts.ini\n")
+    result = flake8_in_process("--jobs", "1", "events.py", cwd=parity / RUNTIME)
+    assert [(r[1], r[3]) for r in reported(result.stdout)] == [(6, "DOM103"), (7, "DOM101"), (16, "DOM102")], (
+        result.stderr
+    )
 
 
 def test_where_the_configuration_is_looked_for(tmp_path, monkeypatch):
