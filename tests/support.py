@@ -5,6 +5,8 @@ conftest.py files would shadow each other in ``sys.modules``."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -43,6 +45,28 @@ def run_tool(tool: str, *args: str, cwd: Path, env: dict[str, str] | None = None
         timeout=120,
     )
     return Result(completed.returncode, completed.stdout, completed.stderr)
+
+
+def flake8_in_process(*argv: str, cwd: Path) -> Result:
+    """flake8 with the plugin, in this process (its own ``main``, the plugin found
+    through its entry point as the console script finds it), from ``cwd``; the exit
+    status of a configuration the plugin refuses too. ``sys.path`` is given back as it
+    was (the graph builder puts the project on it, as lint-imports does)."""
+    from flake8.main.cli import main
+
+    # flake8's formatter writes to ``sys.stdout.buffer``: a text stream over bytes.
+    written, errors = io.BytesIO(), io.StringIO()
+    stdout = io.TextIOWrapper(written, encoding="utf-8", newline="")
+    saved = list(sys.path)
+    with contextlib.chdir(cwd), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(errors):
+        try:
+            status = main(list(argv))
+        except SystemExit as stop:  # a configuration the plugin refuses
+            status = stop.code if isinstance(stop.code, int) else 1
+        finally:
+            sys.path[:] = saved
+        stdout.flush()
+    return Result(status, written.getvalue().decode("utf-8"), errors.getvalue())
 
 
 # The experiment vocabulary the annotated fixtures are written against, as a contract's

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fixture_expectations import annotated, reported
 from flake8.exceptions import PluginExecutionFailed
-from support import FIXTURES, REPO, run_tool
+from support import FIXTURES, REPO, flake8_in_process, run_tool
 
 from domain_fence.core.families.vocabulary import VocabularyFamily
 from domain_fence.integrations import flake8 as plugin
@@ -145,6 +145,74 @@ def test_without_a_configuration_the_plugin_has_nothing_to_check(tmp_path):
     assert (result.returncode, result.output) == (0, "")
 
 
+@pytest.fixture
+def parity(tmp_path: Path) -> Path:
+    """A copy of the parity tree, for flake8 in this process: its root package is none
+    the test process imports (grimp would find an imported one, as ``minimonty`` is)."""
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "parity", root)
+    return root
+
+
+RUNTIME = "app/runtime"
+
+
+def test_from_a_subdirectory_the_nearest_configuration_upward_is_read(parity):
+    """An editor runs flake8 from the directory of the file it shows: flake8 finds the
+    project's configuration above it, and so does the plugin. A file of a directory on
+    the way that names ``importlinter`` without holding its section is passed over."""
+    (parity / "app/pyproject.toml").write_text("[tool.mypy]\nplugins = []  # not importlinter\n", encoding="utf-8")
+    (parity / "setup.cfg").write_text("[flake8]\nselect = DOM,F\n", encoding="utf-8")  # flake8's, beside it
+    from_root = flake8_in_process("--jobs", "1", f"{RUNTIME}/model.py", cwd=parity)
+    from_here = flake8_in_process("--jobs", "1", "model.py", cwd=parity / RUNTIME)
+    assert from_root.returncode == from_here.returncode == 1
+    assert from_here.stderr == ""
+    assert from_here.stdout.replace("model.py:", f"{RUNTIME}/model.py:") == from_root.stdout
+    assert {r[3] for r in reported(from_root.stdout)} == {"DOM301", "DOM302", "DOM103", "DOM104"}  # the graph's too
+
+
+def test_a_broken_configuration_found_upward_is_one_line(parity):
+    config = parity / ".importlinter"
+    config.write_text(config.read_text().replace("    post episode\n", "    post episode\nallow_everything = yes\n"))
+    result = flake8_in_process("--select", "DOM", "--jobs", "1", "model.py", cwd=parity / RUNTIME)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"flake8: domain-fence: error: {config.resolve()}: "
+        "[importlinter:contract:events] allow_everything: Unrecognized option.\n"
+    )
+
+
+def test_the_configuration_named_in_a_flake8_file_is_relative_to_that_file(parity, monkeypatch):
+    """flake8 reads ``--domain-fence-config`` from its configuration file relative to
+    that file's directory, not to where it runs (as every path option of flake8's: one
+    holding a slash; a bare name is left to the current directory)."""
+    monkeypatch.setattr(plugin.DomainFenceChecker, "config", None)  # flake8 sets it for the process
+    (parity / ".importlinter").rename(parity / "contracts.ini")  # a name lint-imports does not look for
+    (parity / ".flake8").write_text("[flake8]\nselect = DOM\ndomain-fence-config = ./contracts.ini\n")
+    result = flake8_in_process("--jobs", "1", "events.py", cwd=parity / RUNTIME)
+    assert [(r[1], r[3]) for r in reported(result.stdout)] == [(6, "DOM103"), (7, "DOM101"), (16, "DOM102")], (
+        result.stderr
+    )
+
+
+def test_where_the_configuration_is_looked_for(tmp_path, monkeypatch):
+    """From the current directory upward: as flake8 looks for its own, not in the home
+    directory (unless it is the current one), and not above a repository's root."""
+    below = tmp_path / "home" / "repository" / "src" / "package"
+    below.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    looked = list(plugin.configuration_directories(below))
+    assert looked[:3] == [below, below.parent, below.parent.parent]
+    assert looked[3:] == []  # home: not looked in
+    assert list(plugin.configuration_directories(tmp_path / "home"))[:2] == [tmp_path / "home", tmp_path]
+    (below.parent.parent / ".git").write_text("gitdir: elsewhere\n")  # a worktree's .git is a file
+    assert list(plugin.configuration_directories(below)) == [below, below.parent, below.parent.parent]
+    (below.parent / ".git").mkdir()
+    assert list(plugin.configuration_directories(below)) == [below, below.parent]
+    monkeypatch.setenv("HOME", "/nonexistent")
+    assert list(plugin.configuration_directories(tmp_path))[-1] == Path("/")
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -205,7 +273,7 @@ def test_one_index_per_process_is_shared_by_every_file(leaky, monkeypatch):
     assert [(line, col) for line, col, *_ in second] == [(67, 4), (68, 4), (69, 4), (95, 0), (98, 26)]
 
 
-def test_the_configuration_is_found_once_per_directory_not_once_per_file(leaky, tmp_path, monkeypatch):
+def test_the_configuration_is_found_once_per_directory_not_once_per_file(leaky, tmp_path_factory, monkeypatch):
     monkeypatch.setattr(plugin, "_PROJECTS", {})
     looked_in = []
     real = plugin.may_hold_configuration
@@ -219,8 +287,8 @@ def test_the_configuration_is_found_once_per_directory_not_once_per_file(leaky, 
     for filename in (EXTENSIONS, SCHEMAS, MODEL, EXTENSIONS):
         list(plugin.DomainFenceChecker(None, filename).run())
     assert looked_in == [leaky]
-    elsewhere = tmp_path / "no-configuration"
-    elsewhere.mkdir()
+    elsewhere = tmp_path_factory.mktemp("no-configuration")
+    (elsewhere / ".git").mkdir()  # a repository's root: not looked above
     monkeypatch.chdir(elsewhere)
     assert plugin.project_for(None) is None and plugin.project_for(None) is None
     assert looked_in == [leaky, elsewhere]  # "nothing to check" is remembered too
@@ -255,14 +323,13 @@ print(sorted(m for m in sys.modules if m.split(".")[0] in ("importlinter", "grim
 """
 
 
-def test_a_project_without_a_configuration_pays_nothing_for_the_plugin(leaky, tmp_path):
+def test_a_project_without_a_configuration_pays_nothing_for_the_plugin(leaky, tmp_path_factory):
     """flake8 imports every installed plugin on every run, in every project: ours
     imports the engine and import-linter only where a configuration may be."""
     import ast
     import sys
 
-    elsewhere = tmp_path / "no-configuration"
-    elsewhere.mkdir()
+    elsewhere = tmp_path_factory.mktemp("no-configuration")  # not below leaky's configuration
     (elsewhere / "module.py").write_text("VALUE = 1\n", encoding="utf-8")
     (elsewhere / "setup.cfg").write_text("[flake8]\nmax-line-length = 100\n", encoding="utf-8")
     (leaky / "module.py").write_text("VALUE = 1\n", encoding="utf-8")

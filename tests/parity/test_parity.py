@@ -15,12 +15,13 @@ baseline file that holds a stale entry (DOM002).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from support import FIXTURES, flake8_stdin, run_tool
+from support import FIXTURES, flake8_in_process, flake8_stdin, run_tool
 
 PARITY = FIXTURES / "parity"
 UNPARSABLE = "app/runtime/generic.py"  # PEP 695: grimp's parser reads it, Python 3.11's does not
@@ -132,6 +133,38 @@ def test_flake8_on_stdin_reports_the_same(tree: Path, path: str):
     completed = flake8_stdin(tree, path, source)
     assert completed.stderr == ""
     assert located(completed.stdout) == {item for item in EXPECTED if item[0] == path}
+
+
+@pytest.mark.parametrize(
+    ("directory", "paths"),
+    [("app/runtime", ["."]), ("app", ["runtime/model.py", "runtime/legacy.py"])],
+)
+def test_flake8_from_a_subdirectory_reports_the_same(tree: Path, directory: str, paths: list[str]):
+    """As an editor runs it, from the directory of the file it shows: the configuration
+    (and the baseline it names) is the project's, found upward; the findings are printed
+    at the paths flake8 prints its own at, relative to where it runs."""
+    result = flake8_in_process("--select", "DOM,E9", "--jobs", "1", *paths, cwd=tree / directory)
+    assert result.stderr == ""
+    named = [os.path.normpath(os.path.join(directory, path)) for path in paths]
+    expected = {
+        (os.path.relpath(path, directory), line, col, code)
+        for path, line, col, code in python_files(EXPECTED) - {(UNPARSABLE, 1, 1, "DOM001")}
+        if any(path == name or path.startswith(name + "/") for name in named)
+    }
+    assert len(expected) > 1
+    assert located(result.stdout) == expected
+    if paths == ["."]:  # flake8's own finding (the file it cannot parse) is printed alike
+        assert all(line.startswith("./") for line in result.stdout.splitlines())
+        assert "./generic.py:" in result.stdout and " E999 " in result.stdout
+
+
+def test_flake8_on_stdin_from_a_subdirectory_reports_the_same(tree: Path):
+    source = (tree / "app/runtime/model.py").read_text(encoding="utf-8")
+    completed = flake8_stdin(tree / "app" / "runtime", "model.py", source)
+    assert completed.stderr == ""
+    assert located(completed.stdout) == {
+        ("model.py", line, col, code) for path, line, col, code in EXPECTED if path == "app/runtime/model.py"
+    }
 
 
 def test_flake8_checks_the_unsaved_buffer_not_the_saved_file(tree: Path, tmp_path: Path):

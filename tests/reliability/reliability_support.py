@@ -5,7 +5,6 @@ the process itself matters: native crashes, file descriptors, hash seeds, races)
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import shutil
 import subprocess
@@ -14,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from click.testing import CliRunner
+from support import flake8_in_process
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "reliability"
@@ -79,18 +79,8 @@ def flake8(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Result:
     argv = ["--select", "DOM,E9", "--jobs", "1", *args]
     if env:
         return run("flake8", *argv, cwd=cwd, env=env)
-    from flake8.main.cli import main
-
-    # flake8's formatter writes to ``sys.stdout.buffer``: a text stream over bytes.
-    written, errors = io.BytesIO(), io.StringIO()
-    stdout = io.TextIOWrapper(written, encoding="utf-8", newline="")
-    with contextlib.chdir(cwd), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(errors):
-        try:
-            status = main(argv)
-        except SystemExit as stop:  # a configuration the plugin refuses
-            status = stop.code if isinstance(stop.code, int) else 1
-        stdout.flush()
-    return Result(status, written.getvalue().decode("utf-8"), errors.getvalue())
+    done = flake8_in_process(*argv, cwd=cwd)
+    return Result(done.returncode, done.stdout, done.stderr)
 
 
 def lint_imports(*args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 120) -> Result:

@@ -1,7 +1,8 @@
 """The flake8 plugin (codes ``DOM``): the engine's findings for the file flake8 checks.
 
-It reads the same import-linter configuration ``lint-imports`` reads (found in the
-current directory, or named with ``--domain-fence-config``) and reports, for the
+It reads the same import-linter configuration ``lint-imports`` reads (named with
+``--domain-fence-config``, else the nearest one from the current directory upward, as
+flake8 finds its own: see :func:`configuration_directories`) and reports, for the
 source flake8 hands it (the file, or stdin as editors send it), exactly the findings
 ``domain-fence check`` reports at that file: every contract's, with the baseline and
 ``noqa`` comments applied by the engine. The engine, its project index and the import
@@ -47,9 +48,9 @@ _PROJECTS: dict[tuple[str | None, str], Project | None] = {}
 
 
 def project_for(config: str | None) -> Project | None:
-    """The project for ``--domain-fence-config`` (or the current directory); None when
-    no option was given and the current directory holds no import-linter configuration:
-    the plugin then has nothing to check."""
+    """The project for ``--domain-fence-config`` (else the nearest configuration, see
+    :func:`configuration_directories`); None when no option was given and no directory
+    searched holds an import-linter configuration: the plugin then has nothing to check."""
     key = (config, os.getcwd())
     if key not in _PROJECTS:
         _PROJECTS[key] = _load_project(config)
@@ -57,11 +58,40 @@ def project_for(config: str | None) -> Project | None:
 
 
 def _load_project(config: str | None) -> Project | None:
-    if config is None and not may_hold_configuration(Path.cwd()):
-        return None
-    from .project import load_project
+    if config is not None:
+        from .project import load_project
 
-    return load_project(config)
+        return load_project(config)
+    for directory in configuration_directories(Path.cwd()):
+        if may_hold_configuration(directory):
+            from .project import project_in
+
+            project = project_in(directory)
+            if project is not None:
+                return project
+    return None
+
+
+def configuration_directories(start: Path) -> Iterator[Path]:
+    """Where the configuration is looked for, nearest first: ``start`` (flake8's current
+    directory), then each parent, as flake8 looks for its own configuration (and, as
+    flake8, not in the home directory unless ``start`` is it), up to the repository's
+    root (the first directory holding ``.git``) or the filesystem's.
+
+    An editor runs flake8 from the directory of the file it shows: flake8 still finds
+    the project's ``.flake8``, and the plugin the project's contracts. A configuration
+    above the repository is not the project's."""
+    found = os.path.expanduser("~")  # "~" itself when there is none
+    home = os.path.realpath(found) if found != "~" else None
+    directory = Path(os.path.realpath(start))
+    while True:
+        yield directory
+        if os.path.lexists(directory / ".git"):
+            return
+        parent = directory.parent
+        if parent == directory or os.fspath(parent) == home:
+            return
+        directory = parent
 
 
 def may_hold_configuration(directory: Path) -> bool:
@@ -102,7 +132,8 @@ class DomainFenceChecker:
             parse_from_config=True,
             normalize_paths=True,
             help="import-linter configuration holding the domain-fence contracts, or its "
-            "directory (default: the one lint-imports reads in the current directory)",
+            "directory (default: the nearest one lint-imports would read, from the current "
+            "directory upward to the repository's root)",
         )
 
     @classmethod

@@ -139,14 +139,17 @@ def modules_below(index: ProjectIndex, paths: list[str]) -> list[str]:
     return [module for file, module in index.absolute_paths().items() if file in exact or file.startswith(prefixes)]
 
 
-def load_project(config: str | None) -> Project | None:
-    """The project for ``--domain-fence-config`` (or the current directory); None when
-    no option was given and the current directory holds no import-linter configuration."""
-    if config is None:
-        try:
-            path = find_configuration(Path.cwd())
-        except ConfigurationNotFound:
-            return None
-    else:
-        path = real_path(config)
+def load_project(config: str) -> Project:
+    """The project for ``--domain-fence-config`` (a file, or a directory to search)."""
+    return Project.load(real_path(config))
+
+
+def project_in(directory: Path) -> Project | None:
+    """The project of the configuration ``lint-imports`` would read in ``directory``;
+    None when none of its files has an import-linter section (one naming
+    ``importlinter`` elsewhere, in a comment or another tool's section)."""
+    try:
+        path = find_configuration(directory)
+    except ConfigurationNotFound:
+        return None
     return Project.load(path)
