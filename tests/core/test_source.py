@@ -45,3 +45,31 @@ def test_deep_nesting_does_not_raise():
 def test_missing_file(tmp_path):
     problem = load_tree(tmp_path / "gone.py")
     assert isinstance(problem, Unreadable) and problem.reason.startswith("cannot read")
+
+
+def test_the_walk_counts_the_bindings_a_walk_of_their_own_counts():
+    """The facts' walk counts every name's bindings on its way (the module-wide
+    question "is ``super`` the builtin here?"): as many as the generic walk finds, in
+    every file of the repository and its fixtures, and in shapes written for it."""
+    from support import FIXTURES, REPO
+
+    from domain_fence.core.source import pyfacts
+
+    shapes = (
+        "import a.b, c as d\nfrom e import f as g, h\nfrom i import *\ndef k(p, /, q=1, *r, s, **t): pass\n"
+        "lambda x, *y: x\n[z for z in w if (v := z)]\ndel u\nglobal o\n"
+        "try:\n    pass\nexcept E as e:\n    pass\n"
+        "match m:\n    case {'k': n, **rest}: pass\n    case [a1, *others]: pass\n    case C(x=xx) as whole: pass\n"
+        "with c() as (w1, w2): pass\nfor i, (j, k2) in x: pass\nclass L:\n    nonlocal_ = 1\n"
+    )
+    trees = [ast.parse(shapes)]
+    for path in sorted([*FIXTURES.rglob("*.py"), *(REPO / "src").rglob("*.py")]):
+        tree = parse_source(decode(path.read_bytes()))
+        if isinstance(tree, ast.Module):
+            trees.append(tree)
+    for tree in trees:
+        walk, _, _ = pyfacts._walked("m", False, tree)
+        expected: dict[str, int] = {}
+        for name, _node in pyfacts._binding_sites(tree):
+            expected[name] = expected.get(name, 0) + 1
+        assert walk.bound == expected

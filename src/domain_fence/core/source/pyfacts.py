@@ -473,7 +473,9 @@ def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, lis
     local_classes = _top_level_classes(statements)
     bindings, walk.stars = walk.bindings(statements, local_classes)
     constants = {} if walk.stars else _string_constants(tree)
-    return walk, statements, _Resolver(module, bindings, local_classes, bool(walk.stars), tree, constants)
+    resolver = _Resolver(module, bindings, local_classes, bool(walk.stars), tree, constants)
+    resolver._binding_counts = walk.bound  # the walk visited every node
+    return walk, statements, resolver
 
 
 def file_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> FileFacts:
@@ -515,6 +517,9 @@ class _Walk:
     def __init__(self, module: str, is_package: bool) -> None:
         self.module = module
         self.is_package = is_package
+        # How many times each name is bound anywhere in the module, as _binding_sites
+        # counts them, counted on the way (a walk of its own costs more than this one).
+        self.bound: dict[str, int] = {}
         self.imports: list[tuple[int, int, ast.Import | ast.ImportFrom]] = []  # (depth, order, node)
         self.import_facts: list[ImportFact] = []
         self.escaping: list[int] = []
@@ -566,6 +571,12 @@ class _Walk:
     def statement(self, node: ast.stmt, depth: int, scope: tuple[str, ...], context: _Context) -> None:
         # `type(node) is`: faster than isinstance on this hot path, and mypy narrows it
         inner, inner_context = scope, context
+        kind = type(node)
+        if kind is ast.ClassDef or kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            self.bound[node.name] = self.bound.get(node.name, 0) + 1  # type: ignore[attr-defined]
+        elif kind is ast.Global or kind is ast.Nonlocal:
+            for name in node.names:  # type: ignore[attr-defined]
+                self.bound[name] = self.bound.get(name, 0) + 1
         if type(node) is ast.ClassDef:
             inner = (*scope, node.name)
             attributes = tuple(_attributes(node.body))
@@ -606,6 +617,8 @@ class _Walk:
                 elif isinstance(first, (ast.excepthandler, ast.match_case)):
                     for item in value:  # ``except E:`` and ``case P if G:`` hold statements too
                         handler = type(item) is ast.ExceptHandler
+                        if handler and item.name:
+                            self.bound[item.name] = self.bound.get(item.name, 0) + 1
                         for expression in (item.type,) if handler else (item.pattern, item.guard):
                             self.expressions(expression, inner)
                         self.body(item.body, depth + 2, inner, inner_context)
@@ -729,9 +742,18 @@ class _Walk:
         if node is None:
             return
         pending = [node]
+        bound = self.bound
         while pending:
             current = pending.pop()
             kind = type(current)
+            if kind is ast.Name:
+                if type(current.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                    bound[current.id] = bound.get(current.id, 0) + 1  # type: ignore[attr-defined]
+                continue  # its only child is its context
+            if kind in _BINDING_NODES:
+                name = _bound_name(current)
+                if name:
+                    bound[name] = bound.get(name, 0) + 1
             if kind is ast.Call:
                 # Only those with keywords make CallFacts; ``X.model_validate({...})``
                 # may make a ConstructionFact.
@@ -1990,6 +2012,24 @@ def _own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 
 
 _TYPE_PARAMETERS = tuple(getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, name))
+
+
+# The nodes below a statement that bind a name (see _bound_name).
+_BINDING_NODES = frozenset({ast.arg, ast.alias, ast.MatchAs, ast.MatchStar, ast.MatchMapping, *_TYPE_PARAMETERS})
+
+
+def _bound_name(node: ast.AST) -> str | None:
+    """The name one of the _BINDING_NODES binds (None: none, as ``import *``)."""
+    kind = type(node)
+    if kind is ast.arg:
+        return node.arg  # type: ignore[attr-defined, no-any-return]
+    if kind is ast.alias:
+        if node.name == "*":  # type: ignore[attr-defined]
+            return None
+        return node.asname or node.name.split(".", 1)[0]  # type: ignore[attr-defined, no-any-return]
+    if kind is ast.MatchMapping:
+        return node.rest  # type: ignore[attr-defined, no-any-return]
+    return node.name  # type: ignore[attr-defined, no-any-return]
 
 
 def _binding_sites(root: ast.AST) -> Iterator[tuple[str, ast.AST]]:
