@@ -50,8 +50,8 @@ def test_missing_file(tmp_path):
 def test_the_walk_counts_the_bindings_a_walk_of_their_own_counts():
     """The facts' walk counts every name's bindings on its way (the module-wide
     question "is ``super`` the builtin here?"): as many as the generic walk finds, in
-    every file of the repository and its fixtures, and in shapes written for it."""
-    from support import FIXTURES, REPO
+    every fixture file, and in shapes written for it."""
+    from support import FIXTURES
 
     from domain_fence.core.source import pyfacts
 
@@ -63,7 +63,7 @@ def test_the_walk_counts_the_bindings_a_walk_of_their_own_counts():
         "with c() as (w1, w2): pass\nfor i, (j, k2) in x: pass\nclass L:\n    nonlocal_ = 1\n"
     )
     trees = [ast.parse(shapes)]
-    for path in sorted([*FIXTURES.rglob("*.py"), *(REPO / "src").rglob("*.py")]):
+    for path in sorted(FIXTURES.rglob("*.py")):
         tree = parse_source(decode(path.read_bytes()))
         if isinstance(tree, ast.Module):
             trees.append(tree)

@@ -19,6 +19,9 @@ from pathlib import Path
 import pytest
 from reliability_support import flake8, project, run
 
+# Slow: each front end started afresh in a project whose files shadow the tool's imports.
+pytestmark = pytest.mark.slow
+
 # Enough modules that the parse runs in worker processes (index.PARALLEL_MIN_FILES).
 MANY = {f"app/runtime/m{number}.py": f"X = {number}\n" for number in range(80)}
 LEAK = {"app/runtime/leak.py": "from app.experiment import setup\n"}

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from reliability_support import BIN, project
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+# Slow: each sends a signal to running console scripts and waits for them to go.
+pytestmark = [pytest.mark.skipif(sys.platform != "linux", reason="reads /proc"), pytest.mark.slow]
 
 BODY = "".join(f"VALUE_{n} = [{n}, {n + 1}, {{'k': ({n}, {n})}}]\n" for n in range(300))
 
