@@ -109,6 +109,17 @@ class Editor:
             types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=self.uri))
         )
 
+    async def actions(self, diagnostic: types.Diagnostic) -> list[types.CodeAction | types.Command]:
+        """The code actions the server offers for ``diagnostic`` of this file."""
+        found = await self.client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=self.uri),
+                range=diagnostic.range,
+                context=types.CodeActionContext(diagnostics=[diagnostic]),
+            )
+        )
+        return list(found or [])
+
     async def apply(self, edit: types.WorkspaceEdit) -> list[types.Diagnostic]:
         """Apply the server's edit to the buffer, as the editor does with a code action."""
         assert edit.changes is not None

@@ -89,13 +89,7 @@ async def test_noqa_code_action_hides_the_finding(client: LanguageClient, statio
     await editor.open()
     (diagnostic,) = await editor.replace(editor.text + "    episode: int  # a comment\n")
 
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=editor.uri),
-            range=diagnostic.range,
-            context=types.CodeActionContext(diagnostics=[diagnostic]),
-        )
-    )
+    actions = await editor.actions(diagnostic)
     titles = [action.title for action in actions]
     assert titles == ["Ignore DOM101 on this line (# noqa: DOM101)", "Explain DOM101 (experiment-word-in-event-field)"]
     assert await editor.apply(actions[0].edit) == []
@@ -109,13 +103,7 @@ async def test_noqa_code_action_hides_the_finding(client: LanguageClient, statio
 
     # No noqa comment silences DOM001: none is offered.
     (unanalysable,) = await editor.replace(editor.text + "def broken(:\n")
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=editor.uri),
-            range=unanalysable.range,
-            context=types.CodeActionContext(diagnostics=[unanalysable]),
-        )
-    )
+    actions = await editor.actions(unanalysable)
     assert [action.title for action in actions] == ["Explain DOM001 (unanalysable-file)"]
 
 
@@ -154,13 +142,7 @@ async def test_noqa_action_extends_an_existing_noqa_list(client: LanguageClient,
     await editor.open()
     diagnostics = await editor.replace(FORBIDDEN_IMPORT.rstrip("\n") + "  # noqa: E402\n" + editor.text)
     (diagnostic,) = diagnostics
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=editor.uri),
-            range=diagnostic.range,
-            context=types.CodeActionContext(diagnostics=[diagnostic]),
-        )
-    )
+    actions = await editor.actions(diagnostic)
     assert await editor.apply(actions[0].edit) == []
     assert editor.text.splitlines()[0] == "from station.experiment.runner import MODE  # noqa: E402,DOM301"
 
