@@ -233,6 +233,15 @@ async def test_a_changed_baseline_is_read_again(client: LanguageClient, station:
     diagnostics = await legacy.after(lambda: client.workspace_did_change_watched_files(watched_change(baseline)))
     assert codes(diagnostics) == [(4, 4, "DOM101")]
 
+    # A baseline that cannot be read: its problem is shown in it, at the line it names.
+    baseline.write_text('{"format": "domain-fence-baseline", "version": 1, "entries": [\n<<<<<<< HEAD\n]}\n')
+    client.workspace_did_change_watched_files(watched_change(baseline))
+    await until(lambda: bool(client.diagnostics.get(baseline.as_uri())))
+    (problem,) = client.diagnostics[baseline.as_uri()]
+    assert problem.range.start.line == 1
+    assert problem.message.startswith("configuration cannot be used: baseline holds merge conflict markers")
+    assert not client.diagnostics.get((station / ".importlinter").as_uri())
+
 
 async def test_without_configuration_no_diagnostics_and_one_log_line(client: LanguageClient, tmp_path: Path):
     project = copy_station(tmp_path)

@@ -25,6 +25,7 @@ import gc
 import io
 import logging
 import math
+import re
 import tokenize
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -157,8 +158,9 @@ class DomainFenceServer(LanguageServer):
         now: dict[str, list[types.Diagnostic]] = {}
         for folder in self.folders.values():
             if folder.problem is not None and folder.config is not None:
-                uri = from_fs_path(str(folder.config)) or folder.config.as_uri()
-                now[uri] = [configuration_diagnostic(folder.config, folder.problem)]
+                at = problem_file(folder.config, folder.problem)  # a baseline's problem: in it
+                uri = from_fs_path(str(at)) or at.as_uri()
+                now[uri] = [configuration_diagnostic(at, folder.problem)]
         for uri in self.broken - now.keys():
             self.publish(uri, [])
         for uri, diagnostics in now.items():
@@ -400,16 +402,34 @@ def _in_comment(source: str, line: int, column: int) -> bool:
     return False
 
 
+def problem_file(config: Path, problem: str) -> Path:
+    """The file a problem of the configuration is about: another file its first line
+    names (``/project/.domain-fence-baseline.json:3: ...``, a baseline that cannot be
+    read), else the configuration file."""
+    named = _NAMED_FILE.match(problem)
+    if named is None:
+        return config
+    path = Path(named["path"])
+    return path if path.is_absolute() and path != config and path.is_file() else config
+
+
+_NAMED_FILE = re.compile(r"(?P<path>[^\n]+?)(?::(?P<line>\d+))?: ")
+
+
 def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
-    """One diagnostic for every problem of the configuration, at the line the first one
-    is about (see :func:`.problems.problem_row`)."""
-    prefix = f"{config}: "
+    """One diagnostic for every problem of the configuration (or of the file the first
+    one names, see :func:`problem_file`), at the line the first one is about: the line
+    it names, else :func:`.problems.problem_row`'s."""
+    named = re.match(re.escape(str(config)) + r":(\d+): ", problem)
+    prefix = named.group() if named is not None else f"{config}: "
     lines = [line.removeprefix(prefix) for line in problem.splitlines()]
     try:
         text = read_regular_file(config).decode("utf-8-sig")  # as the configuration is read; a FIFO would block
     except (OSError, UnicodeDecodeError):
         text = ""
     row = problem_row(text, lines[0], toml=config.suffix == ".toml") if lines else 0
+    if named is not None:
+        row = max(int(named.group(1)) - 1, 0) if len(named.group(1)) < 10 else 0
     shown = editor_lines(text)
     start = types.Position(line=row, character=0)
     end = types.Position(line=row, character=len(shown[row]) if row < len(shown) else 0)
