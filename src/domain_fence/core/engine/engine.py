@@ -57,6 +57,7 @@ from domain_fence.core.index.blockers import (
     skipped_finding,
     skipped_findings,
 )
+from domain_fence.core.index.collector import without_cyclic_collection
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import take_census
@@ -268,6 +269,7 @@ class Engine:
         kept, _ = self._split_noqa(found)
         return kept
 
+    @without_cyclic_collection
     def _project_findings(
         self, spec: ContractSpec
     ) -> tuple[list[Finding], tuple[str, ...], tuple[str, ...], Mapping[str, Any]]:
@@ -374,6 +376,7 @@ class Engine:
 
     # -- one file -----------------------------------------------------------------------
 
+    @without_cyclic_collection
     def findings_in(self, path: Path | str, text: str | None = None, noqa: bool = True) -> FileFindings:
         """The findings of every contract located in the file at ``path``, checked from
         ``text`` when given (an editor's buffer, flake8's stdin); ``noqa=False`` reports
@@ -524,6 +527,7 @@ class Engine:
             facts = None
         return None if facts is None else _imports(facts)
 
+    @without_cyclic_collection
     def prepare(self, modules: list[str]) -> None:
         """Before ``modules`` are checked one by one (flake8 hands its files so): learn
         what :meth:`findings_in` will report of them the way ``check`` does.
@@ -566,6 +570,7 @@ class Engine:
             self._noqa.setdefault(path, comments)
         return _Known(_by_path(f for found in plan.kept.values() for f in found), frozenset(plan.again))
 
+    @without_cyclic_collection
     def save(self) -> None:
         """Store what the run found and read, for the next run. Contracts' results are
         stored only when no file changed while the run read them, which one look at
@@ -715,6 +720,7 @@ class Engine:
 
     # -- recording ----------------------------------------------------------------------
 
+    @without_cyclic_collection
     def record(self, prune: bool = False, renames: RenameHistory | None = None) -> list[str]:
         """Record (or with ``prune`` only strike) the baseline entries of every contract;
         per baseline file a summary line and one line per entry added, pruned or
