@@ -93,3 +93,28 @@ def test_a_collector_the_host_turned_off_stays_off(engine):
     finally:
         if was:
             gc.enable()
+
+
+def test_lint_imports_freezes_what_the_check_read_and_resumes_the_collector(tmp_path, collector_on, monkeypatch):
+    """lint-imports exits after its check: what the engine read is frozen before the
+    collector resumes, so its next collections do not walk it all again."""
+    from importlinter.cli import lint_imports
+
+    from domain_fence.core.index import project as index_module
+    from domain_fence.integrations.importlinter import session
+
+    write_tree(tmp_path, FILES)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(index_module, "_MEMORY", {})
+    monkeypatch.setattr(session, "_INDEXES", {})
+    session._configuration.cache_clear()
+    gc.unfreeze()
+    try:
+        status = lint_imports(no_cache=True)
+        frozen = gc.get_freeze_count()
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+    assert status == 1  # Counter.episode_count
+    assert frozen > 0

@@ -220,6 +220,7 @@ class Engine:
 
     # -- what must hold first -----------------------------------------------------------
 
+    @without_cyclic_collection
     def problems(self) -> list[str]:
         """Configuration problems found against the project, one line each naming the
         file, the section and the option."""
@@ -240,10 +241,12 @@ class Engine:
             f"(looked in {self.settings.root}, its src/ and sys.path)"
         )
 
+    @without_cyclic_collection
     def contract_problems(self, spec: ContractSpec) -> list[str]:
         """``option: problem`` for what ``spec`` names that the project does not have."""
         return spec.family.problems(spec.config, self.context)
 
+    @without_cyclic_collection
     def validate(self) -> None:
         """Raise ConfigurationProblems (and BaselineError for an unusable baseline)."""
         problems = self.problems()
@@ -258,10 +261,12 @@ class Engine:
         wanted = None if contract_ids is None else set(contract_ids)
         return [self.check_contract(spec) for spec in self.contracts if wanted is None or spec.id in wanted]
 
+    @without_cyclic_collection
     def check_contract(self, spec: ContractSpec) -> ContractResult:
         found, outcome_warnings, failures, extra = self._project_findings(spec)
         return self._result(spec, found, outcome_warnings, failures, extra)
 
+    @without_cyclic_collection
     def current(self, spec: ContractSpec) -> list[Finding]:
         """What the contract finds now, neither baselined nor suppressed by noqa: what
         ``domain-fence baseline`` records (DOM001 aside, which no baseline accepts)."""
@@ -269,7 +274,6 @@ class Engine:
         kept, _ = self._split_noqa(found)
         return kept
 
-    @without_cyclic_collection
     def _project_findings(
         self, spec: ContractSpec
     ) -> tuple[list[Finding], tuple[str, ...], tuple[str, ...], Mapping[str, Any]]:
