@@ -92,3 +92,19 @@ def test_each_file_is_parsed_once_across_the_contracts(project, monkeypatch):
     assert status == 1  # the census finds Counter.episode_count
     assert parsed["pkg/runtime/counts.py"] == 1
     assert [path for path, times in parsed.items() if times > 1] == []
+
+
+def test_contracts_of_another_file_are_not_announced(project):
+    """``lint-imports other.ini``: the configuration found in the directory is not the
+    run's, and its contracts are not asked for anything."""
+    events_only = CONFIG.split("[importlinter:contract:census]")[0].replace(
+        "[importlinter:contract:boundary]", "[importlinter:contract:other-boundary]"
+    )
+    (project / "other.ini").write_text(events_only, encoding="utf-8")
+
+    status = lint_imports(config_filename="other.ini", no_cache=True)
+
+    assert status == 0
+    [index] = session._INDEXES.values()
+    announced = {key[1] for key in index._readers}
+    assert "census" not in announced
