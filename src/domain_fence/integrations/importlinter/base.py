@@ -9,9 +9,6 @@ are generated from the family's options, ``validate`` parses them with the famil
 from __future__ import annotations
 
 import contextvars
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,7 +20,7 @@ from domain_fence.core.engine.baseline import ENTRY_ORDER, BaselineEntry, Baseli
 from domain_fence.core.families import Family
 from domain_fence.core.families.base import BASELINE_OPTIONS
 from domain_fence.core.families.config import ConfigError
-from domain_fence.core.index.collector import paused_cyclic_collection
+from domain_fence.core.index.collector import kept_until_exit
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import ContractResult
 
@@ -104,7 +101,7 @@ class FenceContract(Contract):
         which a contract reading only sources does not need)."""
         from .session import lint_imports_engine
 
-        with _frozen_after():
+        with kept_until_exit():
             engine, spec = lint_imports_engine(self, graph)
             problems = self.problems(engine, spec, graph)
             if problems:
@@ -196,18 +193,3 @@ def format_finding(data: dict[str, Any]) -> str:
 
 
 __all__ = ["BaselineError", "FenceContract", "RawOption", "current_root", "project_root"]
-
-
-@contextmanager
-def _frozen_after() -> Iterator[None]:
-    """The cyclic collector paused, then what is alive frozen before it resumes.
-
-    lint-imports checks once and exits. What the engine reads stays alive until then
-    and holds no cycle; resumed as it was, the collector would walk all of it at its
-    next collections, each young object once more (1.4 s of a cold check of Monty
-    x20). Frozen, it is passed by; reference counting still frees it."""
-    with paused_cyclic_collection():
-        try:
-            yield
-        finally:
-            gc.freeze()
