@@ -89,6 +89,11 @@ class ClassFact:
     # DATACLASS, NAMEDTUPLE: the fields the class's own body declares, in order, each
     # with whether it is taken by position (not ``kw_only``, not ``init=False``)
     init_fields: tuple[tuple[str, bool], ...] = ()
+    # The strings the class's own body binds to names for certain (``RESET =
+    # "PostEpisodeReset"`` in an Enum, ``DONE = "EpochDone"``): what ``Class.NAME``
+    # holds, read where another module gives it as an event's kind (see
+    # :func:`_class_constants`).
+    constants: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,13 @@ class CallFact:
     # "Step"``: spelled ``kind:'EpisodeEnd'``, noted " (through local kind)"; see
     # :class:`_LocalStrings`).
     held: tuple[tuple[int, str, str, Text], ...] = ()
+    # (position, the name resolved through this module's imports, the name as written
+    # and where) for each keyword given a name this module imports, or an attribute of
+    # one (``kind=END_OF_RUN``, ``kind=Kinds.RESET``, ``kind=kinds.END_OF_RUN``), bound
+    # nowhere else in the module: it may name a string constant of another module (or a
+    # class's), which the check looks up when the keyword is a kind (see
+    # :meth:`_Resolver.keep_string`).
+    references: tuple[tuple[int, str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -139,6 +151,7 @@ class ConstructionFact:
     strings: tuple[tuple[int, Text], ...] = ()  # as CallFact's
     constants: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
     held: tuple[tuple[int, str, str, Text], ...] = ()  # as CallFact's
+    references: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
 
 
 @dataclass(frozen=True)
@@ -191,6 +204,9 @@ class ModuleFacts:
     constructions: tuple[ConstructionFact, ...] = ()  # in source order
     positional: tuple[PositionalFact, ...] = ()  # in source order
     attribute_sets: tuple[AttributeSetFact, ...] = ()  # in source order
+    # module-level name -> the string it holds wherever it is read (see
+    # :meth:`_Resolver.string_constant`): what another module imports as an event's kind
+    constants: dict[str, str] = field(default_factory=dict)
 
     def statements(self, qualname: str) -> tuple[ClassFact, ...]:
         """Every class statement binding ``qualname``, in source order."""
@@ -390,6 +406,7 @@ def _facts(
         constructions=tuple(sorted(constructions, key=lambda c: [(k.line, k.col) for k in c.keywords])),
         positional=tuple(sorted(positional, key=_positions)),
         attribute_sets=tuple(sorted(attribute_sets, key=lambda a: (a.name.line, a.name.col))),
+        constants=resolver.string_constants(),
     )
     bound = list(_bindings(tree.body))
     facts = FileFacts(
@@ -922,6 +939,10 @@ class _Resolver:
         can shadow it."""
         if name not in self.constants:
             return None
+        return self.string_constants().get(name)
+
+    def string_constants(self) -> dict[str, str]:
+        """Every module-level name :meth:`string_constant` gives a string."""
         if self._folded is None:
             # Every constant at once, in source order, each from those before it (at
             # module level a name read before it is bound is not bound yet): no chain
@@ -934,7 +955,25 @@ class _Resolver:
                     if text is not None:
                         folded[constant] = text
             self._folded = folded
-        return self._folded.get(name)
+        return self._folded
+
+    def imported_reference(self, value: ast.expr) -> str | None:
+        """What ``value`` names, resolved through this module's bindings, when it is a
+        name or an attribute of one (``END_OF_RUN``, ``Kinds.RESET``,
+        ``kinds.END_OF_RUN``) whose first name the module binds once, by an import, an
+        alias or a class statement: nothing else (a parameter, a local variable, a
+        second import) can give it another value. Another module's constant it may
+        name is the check's question."""
+        head = value
+        while type(head) is ast.Attribute:
+            head = head.value
+        if type(head) is not ast.Name:
+            return None
+        name = head.id
+        if name not in self.bindings or self.binding_counts().get(name) != 1:
+            return None
+        reference = dotted_name(value)
+        return None if reference is None else self.resolve_dotted(reference)
 
     def resolve(self, node: ast.expr) -> str | None:
         reference = dotted_name(node)
@@ -961,7 +1000,12 @@ class _Resolver:
         qualname = ".".join((*scope, node.name))
         attributes = tuple(map(self.constant_value, attributes))
         init, fields = self.init_order(node)
-        return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields)
+        counts = self.binding_counts()
+        # ``Class.NAME`` is this class's only where nothing else binds its name (nor
+        # that of a class it is nested in).
+        named_once = all(counts.get(part) == 1 for part in qualname.split("."))
+        constants = _class_constants(node.body, self.string_constant) if named_once else ()
+        return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, constants)
 
     def constant_value(self, attribute: AttributeFact) -> AttributeFact:
         """A class-level value naming a module constant (``kind = KIND``) holds its string
@@ -991,8 +1035,7 @@ class _Resolver:
         callee = self.resolve(node.func) if keywords else None
         if not callee:
             return None
-        strings, constants, others = kept.facts()
-        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, strings, constants, others)
+        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, *kept.facts())
 
     def construction(
         self, node: ast.Call, scope: str, form: str, built: str, held: _LocalStrings | None = None
@@ -1095,11 +1138,23 @@ class _Resolver:
             text = self.string_constant(name) if name in self.constants else None
             if text is not None:
                 kept.constants.append((position, name, Text(text, value.lineno, value.col_offset)))
-            elif held is not None and call is not None:
+                return
+            if held is not None and call is not None:
                 for constant, string in held.strings(name, call, scope):
                     spelled = f"{name}:{constant or repr(string.text)}"
                     note = f" (from {constant}, through local {name})" if constant else f" (through local {name})"
                     kept.held.append((position, spelled, note, string))
+            self.keep_reference(kept, position, value)
+        elif kind is ast.Attribute:
+            self.keep_reference(kept, position, value)
+
+    def keep_reference(self, kept: _Kept, position: int, value: ast.expr) -> None:
+        """Note a name the module imports (or an attribute of one) a keyword is given:
+        it may name another module's string constant (:meth:`imported_reference`)."""
+        reference = self.imported_reference(value)
+        if reference is not None:
+            written = dotted_name(value) or ""
+            kept.references.append((position, reference, Text(written, value.lineno, value.col_offset)))
 
     def functional_class(self, statement: ast.stmt) -> ClassFact | None:
         """``X = TypedDict("X", {...})`` and the NamedTuple/namedtuple forms."""
@@ -1124,11 +1179,43 @@ class _Kept:
     strings: list[tuple[int, Text]] = field(default_factory=list)
     constants: list[tuple[int, str, Text]] = field(default_factory=list)
     held: list[tuple[int, str, str, Text]] = field(default_factory=list)
+    references: list[tuple[int, str, Text]] = field(default_factory=list)
 
     def facts(
         self,
-    ) -> tuple[tuple[tuple[int, Text], ...], tuple[tuple[int, str, Text], ...], tuple[tuple[int, str, str, Text], ...]]:
-        return tuple(self.strings), tuple(self.constants), tuple(self.held)
+    ) -> tuple[
+        tuple[tuple[int, Text], ...],
+        tuple[tuple[int, str, Text], ...],
+        tuple[tuple[int, str, str, Text], ...],
+        tuple[tuple[int, str, Text], ...],
+    ]:
+        return tuple(self.strings), tuple(self.constants), tuple(self.held), tuple(self.references)
+
+
+def _class_constants(body: list[ast.stmt], constant: Callable[[str], str | None]) -> tuple[tuple[str, str], ...]:
+    """The names a class body binds to a string, each for certain: by one simple
+    assignment in the body itself (not in an ``if``, a loop or a method), of a literal
+    or one folded from the module's string constants (``DONE = PREFIX + "Done"``;
+    ``constant``), where nothing else in the class's scope binds the name."""
+    candidates: list[tuple[str, str]] = []
+    for statement in body:
+        target, value = _simple_assignment(statement)
+        if target and (isinstance(value, _STRING_NODES) or type(value) is ast.Name):
+            text = _literal_text(value, constant)
+            if text is not None:
+                candidates.append((target, text))
+    if not candidates:  # the usual class: no second look at its body
+        return ()
+    counts: dict[str, int] = {}
+    for statement in body:
+        kind = type(statement)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            names = [statement.name]  # type: ignore[attr-defined]
+        else:  # a definition nested in a block counts its own names too: only fewer are kept
+            names = [name for name, _ in _binding_sites(statement)]
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return tuple((name, text) for name, text in candidates if counts.get(name) == 1)
 
 
 def _string_constants(tree: ast.Module) -> dict[str, ast.expr]:
