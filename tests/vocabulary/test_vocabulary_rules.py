@@ -121,7 +121,7 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     assert imported.message == (
         "event kind 'PostEpisodeReset' (from shared_kinds.Kinds.RESET): experiment vocabulary 'post episode'"
     )
-    assert (imported.line, imported.col, imported.symbol) == (42, 27, "vocab.runtime.events.RuntimeEvent.kind")
+    assert (imported.line, imported.col, imported.symbol) == (44, 27, "vocab.runtime.events.RuntimeEvent.kind")
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 

@@ -69,6 +69,11 @@ class AttributeFact:
     # name, where the value names it; the constant's string is then in ``strings``, at
     # that place (see :meth:`_Resolver.class_fact`).
     constant: Text | None = None
+    # ``= END_OF_RUN`` (or ``= Kinds.RESET``, ``Field(default=...)``) naming what the
+    # module imports: that name resolved through its imports (see
+    # :meth:`_Resolver.imported_reference`), with ``constant`` where it is written; a
+    # string constant of another module it may name is the check's question.
+    reference: str = ""
 
 
 # How a class takes positional arguments, as far as its own statement tells (see
@@ -957,23 +962,16 @@ class _Resolver:
             self._folded = folded
         return self._folded
 
-    def imported_reference(self, value: ast.expr) -> str | None:
-        """What ``value`` names, resolved through this module's bindings, when it is a
-        name or an attribute of one (``END_OF_RUN``, ``Kinds.RESET``,
-        ``kinds.END_OF_RUN``) whose first name the module binds once, by an import, an
-        alias or a class statement: nothing else (a parameter, a local variable, a
-        second import) can give it another value. Another module's constant it may
-        name is the check's question."""
-        head = value
-        while type(head) is ast.Attribute:
-            head = head.value
-        if type(head) is not ast.Name:
+    def imported_reference(self, reference: str) -> str | None:
+        """What the dotted name ``reference`` names, resolved through this module's
+        bindings (``END_OF_RUN``, ``Kinds.RESET``, ``kinds.END_OF_RUN``), when the
+        module binds its first name once, by an import, an alias or a class statement:
+        nothing else (a parameter, a local variable, a second import) can give it
+        another value. Another module's constant it may name is the check's question."""
+        head = reference.partition(".")[0]
+        if head not in self.bindings or self.binding_counts().get(head) != 1:
             return None
-        name = head.id
-        if name not in self.bindings or self.binding_counts().get(name) != 1:
-            return None
-        reference = dotted_name(value)
-        return None if reference is None else self.resolve_dotted(reference)
+        return self.resolve_dotted(reference)
 
     def resolve(self, node: ast.expr) -> str | None:
         reference = dotted_name(node)
@@ -1015,7 +1013,8 @@ class _Resolver:
             return attribute
         text = self.string_constant(named.text)
         if text is None:
-            return replace(attribute, constant=None)
+            reference = self.imported_reference(named.text)
+            return replace(attribute, constant=named if reference else None, reference=reference or "")
         return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
 
     def call(self, node: ast.Call, scope: tuple[str, ...], held: _LocalStrings | None = None) -> CallFact | None:
@@ -1151,9 +1150,9 @@ class _Resolver:
     def keep_reference(self, kept: _Kept, position: int, value: ast.expr) -> None:
         """Note a name the module imports (or an attribute of one) a keyword is given:
         it may name another module's string constant (:meth:`imported_reference`)."""
-        reference = self.imported_reference(value)
-        if reference is not None:
-            written = dotted_name(value) or ""
+        written = dotted_name(value)
+        reference = self.imported_reference(written) if written else None
+        if written and reference:
             kept.references.append((position, reference, Text(written, value.lineno, value.col_offset)))
 
     def functional_class(self, statement: ast.stmt) -> ClassFact | None:
@@ -2626,9 +2625,13 @@ def _default_strings(value: ast.expr | None) -> tuple[Text, ...]:
 
 def _default_constant(value: ast.expr | None) -> Text | None:
     """The name a field defaults to (``= KIND``, ``Field(default=KIND)``), which may be
-    a module-level string constant."""
+    a module-level string constant; or the dotted name (``= Kinds.RESET``), which may
+    name another module's, or a class's."""
     default = _default_value(value)
-    return _text(default, default.id) if type(default) is ast.Name else None
+    if type(default) is ast.Name:
+        return _text(default, default.id)
+    dotted = dotted_name(default) if type(default) is ast.Attribute else None
+    return _text(default, dotted) if default is not None and dotted else None
 
 
 def _default_value(value: ast.expr | None) -> ast.expr | None:

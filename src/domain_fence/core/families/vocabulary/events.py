@@ -792,6 +792,18 @@ class VocabularyChecker:
                         kind=kind.text,
                         via=f" (from {named.text}){via}" if from_constant and named is not None else via,
                     )
+                # ``KIND = END_OF_RUN`` imported, ``kind: str = Kinds.RESET``: what it holds.
+                string = self.project_constant(attribute.reference) if attribute.reference else None
+                if string is not None and named is not None:
+                    yield from self.matched(
+                        module,
+                        Text(string, named.line, named.col),
+                        "DOM103",
+                        f"{symbol}.{name}",
+                        fingerprints.located("DOM103", module, where),
+                        kind=string,
+                        via=f" (from {named.text}){via}",
+                    )
                 continue
             yield from self.matched(
                 module,
