@@ -190,9 +190,12 @@ def test_the_configuration_named_in_a_flake8_file_is_relative_to_that_file(parit
     (parity / ".importlinter").rename(parity / "contracts.ini")  # a name lint-imports does not look for
     (parity / ".flake8").write_text("[flake8]\nselect = DOM\ndomain-fence-config = ./contracts.ini\n")
     result = flake8_in_process("--jobs", "1", "events.py", cwd=parity / RUNTIME)
-    assert [(r[1], r[3]) for r in reported(result.stdout)] == [(6, "DOM103"), (7, "DOM101"), (16, "DOM102")], (
-        result.stderr
-    )
+    assert [(r[1], r[3]) for r in reported(result.stdout)] == [
+        (6, "DOM103"),
+        (7, "DOM101"),
+        (16, "DOM102"),
+        (17, "DOM103"),
+    ], result.stderr
 
 
 def test_where_the_configuration_is_looked_for(tmp_path, monkeypatch):

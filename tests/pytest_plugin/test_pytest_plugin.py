@@ -607,3 +607,21 @@ def test_the_plugin_can_be_disabled_by_name(project):
     result = project.runpytest("-p", "no:domain_fence")
     result.assert_outcomes(errors=2)
     result.stdout.fnmatch_lines(["*fixture 'fence' not found*"])
+
+
+def test_the_session_keeps_what_a_check_read_out_of_the_collector(project):
+    """What the checks read stays alive for the session: frozen before the collector
+    resumes, so that its collections do not walk it again (see kept_until_exit)."""
+    import gc
+
+    gc.unfreeze()
+    try:
+        result = project.runpytest_inprocess("--domain-fence")
+        frozen = gc.get_freeze_count()
+        resumed = gc.isenabled()
+    finally:
+        gc.unfreeze()
+    assert_no_traceback(result)
+    result.assert_outcomes(passed=2)  # the two contracts
+    assert resumed
+    assert frozen > 0

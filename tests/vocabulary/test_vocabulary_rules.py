@@ -122,6 +122,14 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
         "event kind 'PostEpisodeReset' (from shared_kinds.Kinds.RESET): experiment vocabulary 'post episode'"
     )
     assert (imported.line, imported.col, imported.symbol) == (44, 27, "vocab.runtime.events.RuntimeEvent.kind")
+    # A kind a method sets on its instance: at the string, the message names the method.
+    set_in = findings[
+        "DOM103:vocab.runtime.dom103_set_kinds:StepEvent.model_post_init:StepEvent[self](kind='EpisodeEnd')"
+    ]
+    assert (set_in.line, set_in.col, set_in.symbol) == (19, 20, "vocab.runtime.dom103_set_kinds.StepEvent.kind")
+    assert set_in.message == "event kind 'EpisodeEnd' (set in model_post_init): experiment vocabulary 'episode'"
+    set_from = findings["DOM103:vocab.runtime.dom103_set_kinds:StepEvent._kind:StepEvent[self](KIND=END_KIND)"]
+    assert set_from.message == "event kind 'EpisodeEnd' (from END_KIND, set in _kind): experiment vocabulary 'episode'"
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
@@ -179,6 +187,14 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.dom103_held_kinds:Ended.__init__:Ended[super().__init__](kind='EpochEnd')",
         "DOM104:vocab.runtime.dom103_held_kinds:Ended.__init__:Ended[super().__init__](episode)",
         "DOM103:vocab.runtime.dom103_held_kinds:Factored.kind",
+        # A kind a method sets on its instance: the method, the class, the attribute and
+        # the string (or the constant), whatever the form (assigned or ``setattr``).
+        "DOM103:vocab.runtime.dom103_set_kinds:StepEvent._kind:StepEvent[self](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:StepEvent._kind:StepEvent[self](KIND=END_KIND)",
+        "DOM103:vocab.runtime.dom103_set_kinds:StepEvent._kind:StepEvent[self](kind=' _epoch')",
+        "DOM103:vocab.runtime.dom103_set_kinds:StepEvent.settle.later:StepEvent[self](kind='EpochStart')",
+        "DOM103:vocab.runtime.dom103_set_kinds:PostEvent.__post_init__:PostEvent[self](kind='PostEpisode')",
+        "DOM103:vocab.runtime.dom103_set_kinds:PostEvent.__post_init__:PostEvent[self](KIND='epoch_done')",
     } <= fingerprints
 
 
@@ -196,6 +212,7 @@ def test_kind_attributes_are_configurable(index):
     findings = vocabulary_findings(config(kind_attributes=["TAG"]), index, "vocab.runtime.dom103_kinds")
     # KIND and kind are now ordinary fields, named without experiment words.
     assert findings == []
+    assert vocabulary_findings(config(kind_attributes=["TAG"]), index, "vocab.runtime.dom103_set_kinds") == []
     built = vocabulary_findings(config(kind_attributes=["TAG"]), index, "vocab.runtime.dom103_constructed_kinds")
     assert [f.code for f in built] == ["DOM104"]  # label=: kind= is an ordinary keyword now
 

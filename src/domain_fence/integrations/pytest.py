@@ -255,10 +255,12 @@ class Fence:
         """A domain-fence contract's result from the engine, computed once."""
         if contract_id not in self._results:
             from domain_fence.core.engine.baseline import BaselineError
+            from domain_fence.core.index.collector import kept_until_exit
             from domain_fence.integrations.importlinter.configuration import ConfigurationError
 
             try:
-                self._results[contract_id] = self.engine.check_contract(self.engine.contract(contract_id))
+                with kept_until_exit():  # the session keeps what the check read
+                    self._results[contract_id] = self.engine.check_contract(self.engine.contract(contract_id))
             except BaselineError as error:
                 raise FenceProblem(f"{contract_id}: {one_line(error)}") from None
             except ConfigurationError as error:  # root packages the graph's builder refuses

@@ -57,6 +57,7 @@ from domain_fence.core.index.blockers import (
     skipped_finding,
     skipped_findings,
 )
+from domain_fence.core.index.collector import without_cyclic_collection
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import take_census
@@ -219,6 +220,7 @@ class Engine:
 
     # -- what must hold first -----------------------------------------------------------
 
+    @without_cyclic_collection
     def problems(self) -> list[str]:
         """Configuration problems found against the project, one line each naming the
         file, the section and the option."""
@@ -239,10 +241,12 @@ class Engine:
             f"(looked in {self.settings.root}, its src/ and sys.path)"
         )
 
+    @without_cyclic_collection
     def contract_problems(self, spec: ContractSpec) -> list[str]:
         """``option: problem`` for what ``spec`` names that the project does not have."""
         return spec.family.problems(spec.config, self.context)
 
+    @without_cyclic_collection
     def validate(self) -> None:
         """Raise ConfigurationProblems (and BaselineError for an unusable baseline)."""
         problems = self.problems()
@@ -257,10 +261,12 @@ class Engine:
         wanted = None if contract_ids is None else set(contract_ids)
         return [self.check_contract(spec) for spec in self.contracts if wanted is None or spec.id in wanted]
 
+    @without_cyclic_collection
     def check_contract(self, spec: ContractSpec) -> ContractResult:
         found, outcome_warnings, failures, extra = self._project_findings(spec)
         return self._result(spec, found, outcome_warnings, failures, extra)
 
+    @without_cyclic_collection
     def current(self, spec: ContractSpec) -> list[Finding]:
         """What the contract finds now, neither baselined nor suppressed by noqa: what
         ``domain-fence baseline`` records (DOM001 aside, which no baseline accepts)."""
@@ -374,6 +380,7 @@ class Engine:
 
     # -- one file -----------------------------------------------------------------------
 
+    @without_cyclic_collection
     def findings_in(self, path: Path | str, text: str | None = None, noqa: bool = True) -> FileFindings:
         """The findings of every contract located in the file at ``path``, checked from
         ``text`` when given (an editor's buffer, flake8's stdin); ``noqa=False`` reports
@@ -524,6 +531,7 @@ class Engine:
             facts = None
         return None if facts is None else _imports(facts)
 
+    @without_cyclic_collection
     def prepare(self, modules: list[str]) -> None:
         """Before ``modules`` are checked one by one (flake8 hands its files so): learn
         what :meth:`findings_in` will report of them the way ``check`` does.
@@ -566,6 +574,7 @@ class Engine:
             self._noqa.setdefault(path, comments)
         return _Known(_by_path(f for found in plan.kept.values() for f in found), frozenset(plan.again))
 
+    @without_cyclic_collection
     def save(self) -> None:
         """Store what the run found and read, for the next run. Contracts' results are
         stored only when no file changed while the run read them, which one look at
@@ -715,6 +724,7 @@ class Engine:
 
     # -- recording ----------------------------------------------------------------------
 
+    @without_cyclic_collection
     def record(self, prune: bool = False, renames: RenameHistory | None = None) -> list[str]:
         """Record (or with ``prune`` only strike) the baseline entries of every contract;
         per baseline file a summary line and one line per entry added, pruned or

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import gc
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from domain_fence.core.index.collector import paused_cyclic_collection
 from domain_fence.core.index.isolation import WORKER_MODULES, preload
 from domain_fence.core.index.workers import map_in_workers
 from domain_fence.core.source.factcache import (
@@ -438,7 +437,7 @@ class ProjectIndex:
         every call's without it)."""
         extra = tuple(name.encode("utf-8") for name in mentioning if name)
         modules = list(modules)
-        with _no_cyclic_collection():
+        with paused_cyclic_collection():
             jobs: list[_Job] = []
             for module in modules:
                 if module in self._facts or module in self._buffers:
@@ -792,7 +791,7 @@ def _extract_flows(job: _Job, every_return: bool = False) -> tuple[FlowFacts, by
     """The flow facts of the job's file, and the digest of the bytes they are of (None
     when it cannot be read: such flows are never cached)."""
     data, tree = _read_tree(job.path)
-    with _no_cyclic_collection():
+    with paused_cyclic_collection():
         flows = flow_facts(job.module, job.is_package, tree, every_return, job.callees)
     return flows, bytes_digest(data) if data is not None else None
 
@@ -814,38 +813,23 @@ def _extract_all_flows(jobs: list[_Job]) -> list[tuple[FlowFacts, bytes | None]]
 
 
 def _imports_of(jobs: list[_Job]) -> list[ImportFacts]:
-    with _no_cyclic_collection():
+    with paused_cyclic_collection():
         return [import_facts(job.module, job.is_package, load_tree(job.path)) for job in jobs]
 
 
 def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
-    with _no_cyclic_collection():
+    with paused_cyclic_collection():
         return [(facts, None, declarations, traced) for facts, declarations, traced in map(_extract, jobs)]
 
 
 def _extract_pickled(jobs: list[_Job]) -> list[tuple[bytes, bytes, tuple[bytes, bytes] | None]]:
     """In a worker: the facts pickled, as the parent caches them (and the declarations
     stay pickled until a contract asks for them)."""
-    with _no_cyclic_collection():
+    with paused_cyclic_collection():
         return [
             (encode(facts), encode(declarations), (encode(traced[0]), traced[1]) if traced else None)
             for facts, declarations, traced in map(_extract, jobs)
         ]
-
-
-@contextmanager
-def _no_cyclic_collection() -> Iterator[None]:
-    """Trees and facts hold no reference cycles, yet parsing allocates so many objects
-    that the cyclic collector would run again and again over every fact kept so far
-    (half the time of a cold run). Reference counting frees the trees all the same."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _extract_all(jobs: list[_Job], parallel: bool) -> list[Extracted]:
@@ -870,7 +854,7 @@ def _in_workers(
         return None
     chunks = [jobs[start :: workers * chunks_per_worker] for start in range(workers * chunks_per_worker)]
     try:
-        with _no_cyclic_collection():
+        with paused_cyclic_collection():
             done = map_in_workers(workers, work, chunks)
     except Exception:  # noqa: BLE001 -- no processes here: the caller works in this one
         return None

@@ -114,7 +114,10 @@ _RULES = [
         rationale=(
             "Kind strings are how subscribers route events; a kind such as `post_episode` makes "
             "every subscriber depend on the experiment's life cycle. A kind is read where the "
-            "event class sets it and where runtime code gives it when constructing an event "
+            "event class sets it (in its body, or on `self` in one of its methods: "
+            '`self.kind = "EpisodeEnd"` in `model_post_init`, a validator or `__post_init__`, '
+            '`object.__setattr__(self, "kind", ...)`, `setattr(self, "kind", ...)`) and where '
+            "runtime code gives it when constructing an event "
             '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`, or in any construction '
             "DOM104 reads): a literal string, the literal parts of an f-string or of strings "
             "joined with `+`, or a module-level constant holding one (`kind=KIND_NAME` after "

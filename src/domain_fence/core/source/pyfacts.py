@@ -84,6 +84,25 @@ INHERITED = "inherited"  # a plain class defining no constructor: as its one bas
 
 
 @dataclass(frozen=True)
+class ReceiverStringFact:
+    """A string a method sets on its own instance: ``self.kind = "EpisodeEnd"`` (an
+    annotated assignment too), ``setattr(self, "kind", ...)``, ``object.__setattr__(self,
+    "kind", ...)`` or ``super().__setattr__("kind", ...)`` in a method of a class defined
+    outside any function (or a function nested in one), where nothing else in the method
+    binds ``self`` (see :meth:`_Constructions.receiver_class`) and ``setattr``,
+    ``object`` and ``super`` are the builtins. Whether the attribute holds the class's
+    kind is the check's question (its ``kind_attributes``)."""
+
+    scope: str  # qualname of the method (or of the function nested in it) setting it
+    name: Text  # the attribute, where the target (or the string naming it) is written
+    # (the module constant it names, or None; the string, where it is written), read as a
+    # keyword's kind is (:meth:`_Resolver.keep_string`): a literal's literal parts, and
+    # the string folded from module constants where it differs, at the same place; each
+    # branch of a conditional expression on its own.
+    strings: tuple[tuple[str | None, Text], ...]
+
+
+@dataclass(frozen=True)
 class ClassFact:
     qualname: str  # "Outer.Inner"; a class in a function is "function.Inner"
     line: int
@@ -94,6 +113,8 @@ class ClassFact:
     # DATACLASS, NAMEDTUPLE: the fields the class's own body declares, in order, each
     # with whether it is taken by position (not ``kw_only``, not ``init=False``)
     init_fields: tuple[tuple[str, bool], ...] = ()
+    # The strings its methods set on their instance (``self.kind = "..."``), in source order.
+    receiver_strings: tuple[ReceiverStringFact, ...] = ()
     # The strings the class's own body binds to names for certain (``RESET =
     # "PostEpisodeReset"`` in an Enum, ``DONE = "EpochDone"``): what ``Class.NAME``
     # holds, read where another module gives it as an event's kind (see
@@ -381,7 +402,11 @@ def _facts(
     module: str, is_package: bool, tree: ast.Module, walk: _Walk, statements: list[ast.stmt], resolver: _Resolver
 ) -> tuple[FileFacts, DeclarationFacts]:
     classes = [resolver.functional_class(statement) for statement in statements]
-    classes += [resolver.class_fact(node, scope, attributes) for node, scope, attributes in walk.classes]
+    set_strings = _receiver_strings(walk, resolver)
+    classes += [
+        resolver.class_fact(node, scope, attributes, set_strings.get(node, ()))
+        for node, scope, attributes in walk.classes
+    ]
     # Not kept on the walk: it holds the finder, which the walk keeps (see _Constructions).
     held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
     calls = [call for call in (resolver.call(node, scope, held) for node, scope in walk.calls) if call is not None]
@@ -572,6 +597,9 @@ class _Walk:
         # Names some statement assigns what may be a string (see _LocalStrings): only a
         # keyword given one of these may be given a local variable's string.
         self.string_locals: set[str] = set()
+        # What may be a string set on a method's receiver (see _receiver_strings):
+        # (class qualname, scope, receiver, the attribute, the value, how it is set).
+        self.receiver_sets: list[tuple[str, tuple[str, ...], str, Text, ast.expr, str]] = []
 
     def constructed(self) -> list[ast.expr]:
         """The callees of calls assigned to a local that the same scope sets an attribute
@@ -616,7 +644,8 @@ class _Walk:
         elif type(node) is ast.Import or type(node) is ast.ImportFrom:
             self.import_statement(node, depth, context)
         elif context.receiver and type(node) in _DECLARING_MEMBERS:
-            self.receiver_members(node, context.receiver, context.member_owner or "")  # owner: set with receiver
+            owner = context.member_owner or ""  # set with the receiver
+            self.receiver_members(node, context.receiver, owner, scope, context.type_checking)
         elif (
             not context.in_function
             and not context.type_checking  # bound for type checkers only: never called
@@ -685,15 +714,27 @@ class _Walk:
                 self.definitions.append(DefinitionFact("lambda", ".".join((*scope, target.id)), name, parameters))
                 return
 
-    def receiver_members(self, node: ast.stmt, receiver: str, owner: str) -> None:
-        """The attributes of ``owner`` a statement of its method declares on ``receiver``."""
+    def receiver_members(
+        self, node: ast.stmt, receiver: str, owner: str, scope: tuple[str, ...] = (), type_checking: bool = False
+    ) -> None:
+        """The attributes of ``owner`` a statement of its method declares on ``receiver``,
+        and the values that may be strings it sets them to (not in a method defined for
+        type checkers only: it never runs)."""
         if type(node) is ast.Assign or type(node) is ast.AnnAssign:
+            value = node.value
+            strings = value if value is not None and type(value) in _HELD_VALUES and not type_checking else None
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 self.members += [MemberFact(owner, a, False) for a in _receiver_attributes(target, receiver)]
+                if strings is not None and type(target) is ast.Attribute and _is_name(target.value, receiver):
+                    self.receiver_sets.append((owner, scope, receiver, _text(target, target.attr), strings, ""))
             return
         if type(node) is ast.Expr:
-            named = _setattr_name(node.value, receiver)
-            self.other_members += [MemberFact(owner, named, False)] if named else []
+            found = _setattr_call(node.value, receiver)
+            if found is not None:
+                named, value, through = found
+                self.other_members.append(MemberFact(owner, named, False))
+                if type(value) in _HELD_VALUES and not type_checking:
+                    self.receiver_sets.append((owner, scope, receiver, named, value, through))
             return
         if type(node) is ast.AugAssign or type(node) is ast.For or type(node) is ast.AsyncFor:
             targets = [node.target]
@@ -986,7 +1027,11 @@ class _Resolver:
         return _resolve(reference, self.bindings, self.module, self.local_classes)
 
     def class_fact(
-        self, node: ast.ClassDef, scope: tuple[str, ...], attributes: tuple[AttributeFact, ...]
+        self,
+        node: ast.ClassDef,
+        scope: tuple[str, ...],
+        attributes: tuple[AttributeFact, ...],
+        receiver_strings: tuple[ReceiverStringFact, ...] = (),
     ) -> ClassFact:
         bases = []
         for base in node.bases:
@@ -1003,7 +1048,9 @@ class _Resolver:
         # that of a class it is nested in).
         named_once = all(counts.get(part) == 1 for part in qualname.split("."))
         constants = _class_constants(node.body, self.string_constant) if named_once else ()
-        return ClassFact(qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, constants)
+        return ClassFact(
+            qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings, constants
+        )
 
     def constant_value(self, attribute: AttributeFact) -> AttributeFact:
         """A class-level value naming a module constant (``kind = KIND``) holds its string
@@ -1443,7 +1490,7 @@ class _Constructions:
         reference = dotted_name(func)
         return None if reference is None else self.resolver.resolve_dotted(reference)
 
-    def receiver_class(self, name: str, call: ast.Call, scope: tuple[str, ...], classes: bool) -> str | None:
+    def receiver_class(self, name: str, call: ast.expr, scope: tuple[str, ...], classes: bool) -> str | None:
         """The class (``module.Qualname``) of the method ``call`` is in (or nested in)
         whose receiver ``name`` is, when it receives the class (``classes``) or an
         instance, and nothing else in it binds ``name``."""
@@ -1532,6 +1579,50 @@ def _attribute_sets(walk: _Walk, resolver: _Resolver) -> list[AttributeSetFact]:
                 AttributeSetFact(built, form, ".".join(scope) or MODULE_SCOPE, where, Text(attribute, line, col))
             )
     return found
+
+
+def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tuple[ReceiverStringFact, ...]]:
+    """The strings the methods of each class statement set on their instance (see
+    ReceiverStringFact): the receiver must be the method's own (nothing else in it binds
+    the name, :meth:`_Constructions.receiver_class`), the function setting it the builtin
+    (bound nowhere in the module, which star-imports nothing); the strings are read as a
+    keyword's kind is (:meth:`_Resolver.keep_string`), each branch of a conditional
+    expression on its own, and a value that holds none is left out."""
+    if not walk.receiver_sets:
+        return {}
+    finder: _Constructions | None = None
+    statements: dict[str, list[ast.ClassDef]] = {}  # qualname -> the class statements binding it
+    for node, scope, _ in walk.classes:
+        statements.setdefault(".".join((*scope, node.name)), []).append(node)
+    found: dict[ast.ClassDef, list[ReceiverStringFact]] = {}
+    for owner, scope, receiver, name, value, through in walk.receiver_sets:
+        if through and (resolver.unbound_prefix or resolver.binding_counts().get(through)):
+            continue  # ``setattr``, ``object`` or ``super`` may not be the builtin
+        kept = _Kept()
+        pending = [value]
+        while pending:  # a conditional expression's branches, in source order
+            current = pending.pop()
+            if type(current) is ast.IfExp:
+                pending += [current.orelse, current.body]
+            else:
+                resolver.keep_string(kept, 0, current)
+        strings: list[tuple[str | None, Text]] = [(None, text) for _, text in kept.strings]
+        strings += [(constant, text) for _, constant, text in kept.constants]
+        strings += [(None, text) for _, _, _, text in kept.held]
+        if not strings:
+            continue  # most values are no strings (``self.name = name``): turned away first
+        finder = finder or _finder(walk, resolver)
+        if finder.receiver_class(receiver, value, scope, classes=False) is None:
+            continue  # not the method's own instance
+        statement = next((node for node in statements.get(owner, ()) if _contains(node, value)), None)
+        if statement is not None:
+            fact = ReceiverStringFact(".".join(scope), name, tuple(sorted(strings, key=_string_place)))
+            found.setdefault(statement, []).append(fact)
+    return {node: tuple(sorted(facts, key=lambda f: (f.name.line, f.name.col))) for node, facts in found.items()}
+
+
+def _string_place(held: tuple[str | None, Text]) -> tuple[int, int]:
+    return held[1].line, held[1].col
 
 
 def _finder(walk: _Walk, resolver: _Resolver) -> _Constructions:
@@ -2772,17 +2863,26 @@ def _slots(body: list[ast.stmt]) -> Iterator[Text]:
 def _setattr_name(call: ast.expr, receiver: str) -> Text | None:
     """The literal name ``setattr(self, "x", v)``, ``object.__setattr__(self, "x", v)``
     or ``super().__setattr__("x", v)`` sets on ``receiver`` (at its string)."""
+    found = _setattr_call(call, receiver)
+    return found[0] if found is not None else None
+
+
+def _setattr_call(call: ast.expr, receiver: str) -> tuple[Text, ast.expr, str] | None:
+    """(the literal name, the value, the function as its builtin is named: ``setattr``,
+    ``object`` or ``super``) of ``setattr(self, "x", v)``, ``object.__setattr__(self,
+    "x", v)`` or ``super().__setattr__("x", v)`` on ``receiver`` (the name at its string)."""
     if type(call) is not ast.Call or len(call.args) < 2 or call.keywords:
         return None
     function, (first, second, *rest) = call.func, call.args
-    if (isinstance(function, ast.Name) and function.id == "setattr") or _setattr_through(function) == "object":
-        on_receiver, name = isinstance(first, ast.Name) and first.id == receiver and len(rest) == 1, second
-    elif _setattr_through(function) == "super()":  # bound to the receiver already
-        on_receiver, name = not rest, first
+    through = SETATTR if isinstance(function, ast.Name) and function.id == SETATTR else _setattr_through(function)
+    if through == SETATTR or through == "object":
+        on_receiver, name, value = isinstance(first, ast.Name) and first.id == receiver and len(rest) == 1, second, rest
+    elif through == "super()":  # bound to the receiver already
+        on_receiver, name, value, through = not rest, first, [second], "super"
     else:
         return None
     if on_receiver and isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier():
-        return _text(name, name.value)
+        return _text(name, name.value), value[0], through
     return None
 
 

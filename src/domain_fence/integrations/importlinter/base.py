@@ -20,6 +20,7 @@ from domain_fence.core.engine.baseline import ENTRY_ORDER, BaselineEntry, Baseli
 from domain_fence.core.families import Family
 from domain_fence.core.families.base import BASELINE_OPTIONS
 from domain_fence.core.families.config import ConfigError
+from domain_fence.core.index.collector import kept_until_exit
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import ContractResult
 
@@ -100,16 +101,17 @@ class FenceContract(Contract):
         which a contract reading only sources does not need)."""
         from .session import lint_imports_engine
 
-        engine, spec = lint_imports_engine(self, graph)
-        problems = self.problems(engine, spec, graph)
-        if problems:
-            return ContractCheck(kept=False, warnings=[], metadata={"problems": problems})
-        try:
-            result = engine.check_contract(spec)
-        except BaselineError as error:
-            raise UnusableBaseline(str(error)) from None
-        finally:
-            engine.save()
+        with kept_until_exit():
+            engine, spec = lint_imports_engine(self, graph)
+            problems = self.problems(engine, spec, graph)
+            if problems:
+                return ContractCheck(kept=False, warnings=[], metadata={"problems": problems})
+            try:
+                result = engine.check_contract(spec)
+            except BaselineError as error:
+                raise UnusableBaseline(str(error)) from None
+            finally:
+                engine.save()
         return contract_check(result)
 
     def problems(self, engine: Engine, spec: ContractSpec, graph: ImportGraph) -> list[str]:

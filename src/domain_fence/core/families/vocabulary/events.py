@@ -339,6 +339,7 @@ CONSTANT = "const "
 _NO_FIELDS = frozenset({"object", "builtins.object", "typing.Generic", "abc.ABC"})
 _MAX_CHAIN = 32  # classes followed up to the one that says how arguments are taken
 POSITIONAL = "positional"  # the form a kind given by position names in its fingerprint
+SET_ON_SELF = "self"  # the form a kind a method sets on its instance names in its fingerprint
 
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
 _CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, VocabularyChecker]] = {}
@@ -819,6 +820,37 @@ class VocabularyChecker:
                 yield from self.matched(
                     module, alias, "DOM101", f"{symbol}.{name}", alias_fingerprint, name=alias.text, via=via
                 )
+        yield from self.receiver_kinds(module, fact, via)
+
+    def receiver_kinds(self, module: str, fact: ClassFact, via: str = "") -> Iterator[Finding]:
+        """DOM103 for a kind a method of the class sets on its instance (``self.kind =
+        "EpisodeEnd"`` in ``model_post_init``, a validator, ``__post_init__``, ...; see
+        ReceiverStringFact), at the string, once: a string whose literal parts are
+        reported is not reported again as folded from module constants. The fingerprint
+        names the method, the class, the attribute and the string (or the constant), in
+        the form of a kind given at construction (``Event.model_post_init:Event[self](kind=
+        'EpisodeEnd')``): no other finding's."""
+        owner = fact.qualname.rsplit(".", 1)[-1]
+        reported: set[tuple[int, int]] = set()
+        for assigned in fact.receiver_strings:
+            name = assigned.name.text
+            if name not in self.kind_attributes:
+                continue
+            method = assigned.scope.removeprefix(fact.qualname + ".")
+            for constant, kind in assigned.strings:
+                if (kind.line, kind.col) in reported:
+                    continue
+                spelled = constant or repr(kind.text)
+                fingerprint = fingerprints.located(
+                    "DOM103", module, f"{assigned.scope}:{owner}[{SET_ON_SELF}]({name}={spelled})"
+                )
+                note = f" (from {constant}, set in {method})" if constant else f" (set in {method})"
+                symbol = f"{module}.{fact.qualname}.{name}"
+                for finding in self.matched(
+                    module, kind, "DOM103", symbol, fingerprint, kind=kind.text, via=note + via
+                ):
+                    reported.add((kind.line, kind.col))
+                    yield finding
 
     def keywords(
         self, module: str, scope: str, event: str, keywords: tuple[Text, ...], form: str = ""
