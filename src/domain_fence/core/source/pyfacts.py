@@ -100,6 +100,11 @@ class ReceiverStringFact:
     # the string folded from module constants where it differs, at the same place; each
     # branch of a conditional expression on its own.
     strings: tuple[tuple[str | None, Text], ...]
+    # (the name resolved through the module's imports, the name as written and where) for
+    # a name the module imports, or an attribute of one (``self.kind = Kinds.RESET``), as
+    # a keyword's (see CallFact.references): another module's constant it may name is the
+    # check's question.
+    references: tuple[tuple[str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -722,7 +727,7 @@ class _Walk:
         type checkers only: it never runs)."""
         if type(node) is ast.Assign or type(node) is ast.AnnAssign:
             value = node.value
-            strings = value if value is not None and type(value) in _HELD_VALUES and not type_checking else None
+            strings = value if value is not None and type(value) in _SET_VALUES and not type_checking else None
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 self.members += [MemberFact(owner, a, False) for a in _receiver_attributes(target, receiver)]
                 if strings is not None and type(target) is ast.Attribute and _is_name(target.value, receiver):
@@ -733,7 +738,7 @@ class _Walk:
             if found is not None:
                 named, value, through = found
                 self.other_members.append(MemberFact(owner, named, False))
-                if type(value) in _HELD_VALUES and not type_checking:
+                if type(value) in _SET_VALUES and not type_checking:
                     self.receiver_sets.append((owner, scope, receiver, named, value, through))
             return
         if type(node) is ast.AugAssign or type(node) is ast.For or type(node) is ast.AsyncFor:
@@ -1216,6 +1221,9 @@ class _Resolver:
 _STRING_NODES = (ast.Constant, ast.JoinedStr, ast.BinOp)
 # What a local variable whose strings are read may be assigned (see _LocalStrings).
 _HELD_VALUES = frozenset({ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp, ast.Name})
+# What a method may set on its instance that may be a kind (see _receiver_strings): those,
+# and an attribute of an imported name (``self.kind = Kinds.RESET``).
+_SET_VALUES = _HELD_VALUES | {ast.Attribute}
 
 
 @dataclass
@@ -1609,14 +1617,16 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
         strings: list[tuple[str | None, Text]] = [(None, text) for _, text in kept.strings]
         strings += [(constant, text) for _, constant, text in kept.constants]
         strings += [(None, text) for _, _, _, text in kept.held]
-        if not strings:
+        references = [(reference, written) for _, reference, written in kept.references]
+        if not strings and not references:
             continue  # most values are no strings (``self.name = name``): turned away first
         finder = finder or _finder(walk, resolver)
         if finder.receiver_class(receiver, value, scope, classes=False) is None:
             continue  # not the method's own instance
         statement = next((node for node in statements.get(owner, ()) if _contains(node, value)), None)
         if statement is not None:
-            fact = ReceiverStringFact(".".join(scope), name, tuple(sorted(strings, key=_string_place)))
+            ordered = tuple(sorted(strings, key=_string_place))
+            fact = ReceiverStringFact(".".join(scope), name, ordered, tuple(references))
             found.setdefault(statement, []).append(fact)
     return {node: tuple(sorted(facts, key=lambda f: (f.name.line, f.name.col))) for node, facts in found.items()}
 

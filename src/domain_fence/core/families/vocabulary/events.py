@@ -837,7 +837,13 @@ class VocabularyChecker:
             if name not in self.kind_attributes:
                 continue
             method = assigned.scope.removeprefix(fact.qualname + ".")
-            for constant, kind in assigned.strings:
+            given = list(assigned.strings)
+            # A constant of another module (or a class's) it names: at the name, as written.
+            for reference, written in assigned.references:
+                string = self.project_constant(reference)
+                if string is not None:
+                    given.append((written.text, Text(string, written.line, written.col)))
+            for constant, kind in given:
                 if (kind.line, kind.col) in reported:
                     continue
                 spelled = constant or repr(kind.text)
