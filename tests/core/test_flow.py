@@ -540,3 +540,34 @@ def test_a_kind_constant_bound_again_anywhere_is_no_constant():
     assert [c.constants for c in starred.names.calls] == [()]
     shadowed_type = facts("type = 3\n\n\nclass E(B):\n    def f(self):\n        return type(self)(a=1)\n")
     assert not shadowed_type.names.constructions
+
+
+def test_a_mapping_whose_keys_are_not_known_is_a_sink_of_its_own():
+    """Named ``**`` and the mapping as written, at the mapping; the keys of a dict display
+    are read one by one as before, and a local dict whose keys are read is traced where
+    each key (or mapping) is put in, not whole where it is given."""
+    flows = facts(
+        """
+        from pkg.events import Recognized
+
+
+        def build(learner):
+            stats = learner.episode_stats()
+            Recognized(**stats)
+            Recognized(**{"label": learner.label, **learner.extra})
+            Recognized.model_validate(learner.counts)
+            payload = {"lm_id": learner.lm_id}
+            payload.update(learner.more)
+            Recognized(**payload)
+        """
+    ).flows
+    assert [(s.name, s.line, s.col, s.form) for s in flows.sinks] == [
+        ("**stats", 7, 17, ""),
+        ("label", 8, 19, ""),
+        ("**learner.extra", 8, 44, ""),
+        ("**learner.counts", 9, 30, "model_validate"),
+        ("lm_id", 10, 16, "**payload"),
+        ("**learner.more", 11, 19, "**payload"),
+    ]
+    _, sources = sources_of(flows, "**stats")
+    assert sources == [("learner", "learner", PARAMETER), ("episode_stats", "learner.episode_stats()", CALL)]

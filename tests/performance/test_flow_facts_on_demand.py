@@ -30,6 +30,7 @@ BUILDERS_AND_HELPERS = [
     "leaks.runtime.helpers",  # builds none, but the learners call its functions
     "leaks.runtime.learner",
     "leaks.runtime.overrides",  # once: the bases' methods it calls are traced with its own
+    "leaks.runtime.spreads",  # builds events from mappings whose keys are not known
     "leaks.runtime.traps",
 ]
 # Calls with keywords and sets attributes, with experiment words, and builds no event.

@@ -132,6 +132,42 @@ def test_messages_name_the_keyword_the_event_and_the_chain(index):
     )
 
 
+def test_a_mapping_whose_keys_are_not_known_is_named_by_its_spread(index):
+    """Unpacked into a construction (or given as its fields), the mapping is traced whole
+    and reported at the mapping, as ``**`` and the mapping as written; the fingerprint
+    names ``**`` where a keyword's name would be, which no keyword can be."""
+    findings = by_fingerprint(all_vocabulary_findings(config(), index))
+    spread = findings["DOM105:leaks.runtime.spreads:Learner.spread_local:Recognized(**)<-get_graph_lm_episode_stats"]
+    assert spread.message == (
+        "value of '**stats' constructing Recognized comes from get_graph_lm_episode_stats() (l.28): "
+        "experiment vocabulary 'episode'"
+    )
+    assert spread.symbol == "leaks.runtime.events.Recognized(**)"
+    # Named shortened: the reports take the token at the mapping (``stats``), as for a kind.
+    assert (spread.line, spread.col, spread.end_line, spread.end_col) == (29, 44, 0, 0)
+    validated = findings[
+        "DOM105:leaks.runtime.spreads:Learner.validated:Recognized[model_validate](**)<-get_graph_lm_episode_stats"
+    ]
+    assert validated.message.startswith("value of '**stats' constructing Recognized (model_validate) comes from")
+    # Put into a local dict whose keys are read: where it is put in, the form naming the local.
+    updated = findings[
+        "DOM105:leaks.runtime.spreads:Learner.updated:Recognized[**payload](**)<-get_graph_lm_episode_stats"
+    ]
+    assert updated.message.startswith(
+        "value of '**get_graph_lm_episode_stats()' constructing Recognized (**payload) comes from"
+    )
+    assert {
+        "DOM105:leaks.runtime.spreads:Learner.spread_dataclass:Recognized(**)<-episode_info",
+        "DOM105:leaks.runtime.spreads:Learner.through_a_helper:Recognized(**)<-summarize().primary_target",
+        "DOM105:leaks.runtime.spreads:Counted.from_learner:Counted[cls](**)<-epoch_totals",
+        "DOM105:leaks.runtime.spreads:Learner.emitted:telemetry.emit_event(**)<-primary_target_stats",
+        "DOM105:leaks.runtime.spreads:Learner.emitted_from_a_local:telemetry.emit_event[**payload](**)"
+        "<-ground_truth_stats",
+    } <= findings.keys()
+    # The spread is no keyword: nothing of DOM104's, whatever the mapping is written as.
+    assert not [f for f in findings.values() if f.code == "DOM104" and "**" in f.fingerprint]
+
+
 def test_fingerprints_survive_moving_code(tmp_path, index):
     shutil.copytree(DERIVED / "leaks", tmp_path / "leaks", ignore=IGNORED)
     for path in (tmp_path / "leaks").rglob("*.py"):

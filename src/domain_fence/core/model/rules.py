@@ -193,6 +193,10 @@ _RULES = [
             "as it is put in) or is passed to a configured `emit_functions` callee (written "
             "out, or unpacked from a dict display, a `dict(...)` call or a local dict DOM104 "
             "would follow), "
+            "of each mapping whose keys are not known given to either as fields (unpacked, "
+            "`**stats`, or given to `model_validate(stats)` or as `model_copy(update=stats)`; "
+            "put into such a local dict, `payload.update(stats)`, where it is put in), reported "
+            "at the mapping as `'**stats'` (`(**)` in the fingerprint), "
             "of each attribute set on a constructed event, and of each field "
             "default, `__post_init__` assignment and validator of a runtime event is traced "
             "to the names, attributes, subscript keys and callees it is computed from: "
@@ -217,7 +221,11 @@ _RULES = [
             "let the experiment attach its own knowledge downstream, for example in a "
             "post-episode handler."
         ),
-        example="stats = get_graph_lm_episode_stats(self)\nemit(TerminalStats(lm_id=self.lm_id, stats=stats))",
+        example=(
+            "stats = get_graph_lm_episode_stats(self)\n"
+            "emit(TerminalStats(lm_id=self.lm_id, stats=stats))\n"
+            "emit(TerminalStats(lm_id=self.lm_id, **stats))"
+        ),
     ),
     Rule(
         code="DOM111",

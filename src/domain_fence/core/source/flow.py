@@ -42,7 +42,7 @@ import builtins
 import sys
 import threading
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -56,12 +56,17 @@ PARAMETER = "parameter"  # a parameter of a declared function or method (the cen
 CALL = "call"  # a call: its callee's name, and its return value one level deep
 
 # Where a value goes.
-KEYWORD = "keyword"  # ``Callee(name=value)``
+KEYWORD = "keyword"  # ``Callee(name=value)``; a mapping whose keys are not known, ``Callee(**stats)``: see SPREAD
 ATTRIBUTE = "attribute"  # ``local.name = value``, where ``local = Callee(...)``
 FIELD = "field"  # a class-level default, or ``self.name = value`` in __post_init__/a validator
 # The base of a CALL source ``super().name()``: its callee names the method as of the
 # class the call is in, to be looked for in that class's bases.
 SUPER = "super()"
+
+# A keyword sink of a mapping whose keys are not known (``Callee(**stats)``,
+# ``X.model_validate(stats)``, ``payload.update(stats)``): named SPREAD and the mapping
+# as written, shortened (``**stats``, ``**asdict()``). No keyword's name starts so.
+SPREAD = "**"
 
 POST_INIT_METHODS = ("__post_init__", "__attrs_post_init__", "model_post_init")
 
@@ -106,7 +111,7 @@ class Sink(NamedTuple):
     # qualname (FIELD); the class built, for a KEYWORD of a construction (``form``)
     target: str
     scope: str  # qualname of the enclosing function or class, or MODULE_SCOPE
-    name: str  # the keyword, attribute or field
+    name: str  # the keyword, attribute or field; for a mapping whose keys are not known, see SPREAD
     line: int
     col: int
     sources: tuple[Source, ...]  # sorted by line
@@ -121,7 +126,7 @@ class PayloadSite(NamedTuple):
     statement putting it in is where its value is traced, and its value is a keyword
     sink of the call's ``target`` (``form``: how the call is given the dict)."""
 
-    name: str  # the key
+    name: str  # the key; a mapping whose keys are not known put in (``payload.update(stats)``): see SPREAD
     where: ast.expr | ast.keyword  # where it is written
     value: ast.expr
     target: str  # the callee as resolved, or the class a construction builds
@@ -199,6 +204,7 @@ def module_flows(
     walrus_scopes: Iterable[str] = (),
     constructions: Mapping[ast.Call, tuple[str, str]] | None = None,
     payloads: Mapping[ast.stmt, list[PayloadSite]] | None = None,
+    followed: Collection[ast.expr] = (),
 ) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
     to through the module's imports; ``keyword_calls`` are the calls with keywords and
@@ -225,7 +231,13 @@ def module_flows(
     class, traced when the class's name is among ``callees``. ``payloads`` are the
     statements that put a key into a local dict a call is given (pyfacts._Payloads):
     the value is traced there, as it is when put in (a variable reassigned after it
-    changes nothing the dict holds), a keyword sink of that call's."""
+    changes nothing the dict holds), a keyword sink of that call's.
+
+    A mapping whose keys are not known, unpacked into a call (``X(**stats)``) or given to
+    a construction as its fields (``X.model_validate(stats)``), is a keyword sink of its
+    own (:data:`SPREAD`), at the mapping; but not a local dict of ``followed`` (the
+    names, in the calls, of the local dicts that ``payloads`` reads where their keys
+    are put in: a mapping put into one whose keys are not known is a payload site)."""
     callees = callee_names(callees)
     constructions = constructions or {}
     every: dict[str, list[ast.Call]] = {}
@@ -243,7 +255,17 @@ def module_flows(
         traced.setdefault(scope, []).append(call)
     functions = frozenset(n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     collector = _Collector(
-        module, resolve, functions, every, traced, other_sink_scopes, walrus_scopes, callees, constructions, payloads
+        module,
+        resolve,
+        functions,
+        every,
+        traced,
+        other_sink_scopes,
+        walrus_scopes,
+        callees,
+        constructions,
+        payloads,
+        frozenset(followed),
     )
     top = _Frame(collector, ())
     with _room_to_nest():
@@ -324,6 +346,40 @@ def construction_keywords(call: ast.Call, form: str) -> list[tuple[str, ast.expr
     return found
 
 
+def spread_mappings(value: ast.expr) -> list[ast.expr]:
+    """The mappings ``**value`` passes whose keys :func:`unpacked_keywords` does not
+    know: ``value`` itself, unless it is a dict display (then each mapping the display
+    unpacks: ``**{**stats, "lm_id": i}``) or a ``dict(...)`` call (the mapping it is
+    given and those it unpacks: ``**dict(stats, epoch=n)``, ``**dict(**stats)``)."""
+    if type(value) is ast.Dict:
+        return [item for key, item in zip(value.keys, value.values, strict=True) if key is None]
+    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict":
+        given = [argument for argument in value.args if type(argument) is not ast.Starred]
+        return given + [keyword.value for keyword in value.keywords if keyword.arg is None]
+    return [value]
+
+
+def construction_spreads(call: ast.Call, form: str) -> list[ast.expr]:
+    """The mappings whose keys are not known that a construction of ``form`` takes its
+    fields from, as :func:`construction_keywords` reads the known ones:
+    ``X.model_validate(stats)``, ``x.model_copy(update=stats)``, ``cls(**stats)``."""
+    method = form.rpartition(".")[2]
+    if method == "model_validate":
+        return spread_mappings(call.args[0]) if call.args and type(call.args[0]) is not ast.Starred else []
+    given = [k.value for k in call.keywords if (k.arg == "update" if method == "model_copy" else k.arg is None)]
+    return [mapping for value in given for mapping in spread_mappings(value)]
+
+
+def spread_name(mapping: ast.expr) -> str:
+    """The name of the keyword sink of a mapping whose keys are not known (:data:`SPREAD`)."""
+    return _intern(SPREAD + _shown(mapping))
+
+
+def is_spread(name: str) -> bool:
+    """Whether a sink's (or a payload site's) name is a mapping's, not a keyword's."""
+    return name.startswith(SPREAD)
+
+
 def key_written(key: ast.Constant) -> ast.expr:
     """Where a string key names a keyword (see :func:`_inside_quotes`)."""
     return _inside_quotes(key)
@@ -362,8 +418,10 @@ class _Collector:
         callees: tuple[str, ...] = ALL_CALLEES,
         constructions: Mapping[ast.Call, tuple[str, str]] | None = None,
         payloads: Mapping[ast.stmt, list[PayloadSite]] | None = None,
+        followed: frozenset[ast.expr] = frozenset(),
     ) -> None:
         self.module = module
+        self.followed = followed  # local dicts given to a call whose keys are traced where put in
         self.constructions = constructions or {}  # call -> (form, class built): see module_flows
         self.payloads = payloads or {}  # statement -> the keys it puts into a dict a call is given
         self.walrus_scopes = frozenset(walrus_scopes)
@@ -839,15 +897,32 @@ class _Frame:
             elif resolved:
                 for name, where, value in unpacked_keywords(keyword.value):
                     self.collector.sink(KEYWORD, resolved, self.qualname, name, where, self.value(value))
+                for mapping in spread_mappings(keyword.value):
+                    self.spread(resolved, mapping, sources if mapping is keyword.value else None)
         construction = self.collector.constructions.get(node)
         if construction is not None:  # the fields it names are the class's keywords
             form, built = construction
             for name, where, value in construction_keywords(node, form):
                 self.collector.sink(KEYWORD, built, self.qualname, name, where, self.value(value), form)
+            for mapping in construction_spreads(node, form):
+                self.spread(built, mapping, None, form)
         if isinstance(func, ast.Attribute) and func.attr in _MUTATORS and isinstance(func.value, ast.Name):
             self.into(func.value, frozenset().union(*arguments) if arguments else _EMPTY)
         self.last_call = (node, resolved)
         return frozenset(found)
+
+    def spread(self, target: str, mapping: ast.expr, sources: Sources | None, form: str = "") -> None:
+        """A mapping whose keys are not known goes into ``target``: a keyword sink of its
+        own (SPREAD), unless it is a local dict whose keys are traced where they are put
+        in (a payload). ``sources``: what it is derived from, when already known."""
+        collector = self.collector
+        if mapping in collector.followed:
+            return
+        if collector.callees != ALL_CALLEES and not traced_callee(collector.callees, target):
+            return  # no sink (see _Collector.sink): its name need not be spelt
+        found = self.value(mapping) if sources is None else sources
+        if found:
+            collector.sink(KEYWORD, target, self.qualname, spread_name(mapping), mapping, found, form)
 
     def super_method(self, func: ast.expr) -> str:
         """``module.Owner.name`` for ``super().name`` (or ``super(Owner, self).name``) in

@@ -30,8 +30,12 @@ from domain_fence.core.source.flow import (
     FlowFacts,
     PayloadSite,
     construction_keywords,
+    construction_spreads,
+    is_spread,
     key_written,
     module_flows,
+    spread_mappings,
+    spread_name,
     unpacked_keywords,
 )
 from domain_fence.core.source.modules import resolve_relative
@@ -129,11 +133,12 @@ class ClassFact:
 
 @dataclass(frozen=True)
 class CallFact:
-    """A call with keyword arguments whose callee is a dotted name."""
+    """A call with keyword arguments whose callee is a dotted name (keywords unpacked from
+    a mapping whose keys are not known, ``f(**stats)``, too: DOM105 traces that mapping)."""
 
     callee: str  # resolved through this module's imports
     scope: str  # qualname of the enclosing function or class, or MODULE_SCOPE
-    keywords: tuple[Text, ...]
+    keywords: tuple[Text, ...]  # those named (none, when the call only unpacks such mappings)
     # (position in ``keywords``, the string) for each keyword given a literal string
     # (``kind="post_episode"``): a kind set at construction (DOM103). Only literals are
     # kept, as every call of every file has these facts.
@@ -422,9 +427,10 @@ def _facts(
     ]
     # The same local unpacked twice alike into the same class names its keys once.
     unpacked: dict[tuple[str, str, str, tuple[Text, ...]], ConstructionFact] = {}
-    for _, scope, form, built, entries in _payloads(walk, resolver, tree):
+    for _, scope, form, built, entries, _ in _payloads(walk, resolver, tree):
         payload = resolver.payload(built, form, scope, entries)
-        unpacked.setdefault((payload.built, payload.form, payload.scope, payload.keywords), payload)
+        if payload is not None:
+            unpacked.setdefault((payload.built, payload.form, payload.scope, payload.keywords), payload)
     constructions += unpacked.values()
     positional = [fact for fact in (resolver.positional(*item) for item in _positional(walk, resolver)) if fact]
     attribute_sets = _attribute_sets(walk, resolver)
@@ -499,7 +505,9 @@ def _flows(
     walrus_scopes = {".".join(scope) for scope in walk.walrus_scopes}
     constructions = {call: (form, built) for call, _, form, built in _constructions(walk, resolver, tree)}
     payloads: dict[ast.stmt, list[PayloadSite]] = {}  # where each key of an unpacked local is put in
-    for _, _, form, built, entries in _payloads(walk, resolver, tree):
+    followed: list[ast.expr] = []  # the locals so unpacked, where each call is given one
+    for _, _, form, built, entries, given in _payloads(walk, resolver, tree):
+        followed.append(given)
         for name, where, value, statement in entries:
             payloads.setdefault(statement, []).append(PayloadSite(name, where, value, built, form))
     return module_flows(
@@ -513,6 +521,7 @@ def _flows(
         walrus_scopes,
         constructions,
         payloads,
+        followed,
     )
 
 
@@ -1083,7 +1092,7 @@ class _Resolver:
                 self.keep_string(kept, len(found), value, held, node, scope)
                 found.append(Text(name, at.lineno, at.col_offset))
         keywords = tuple(found)
-        callee = self.resolve(node.func) if keywords else None
+        callee = self.resolve(node.func) if node.keywords else None
         if not callee:
             return None
         return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, *kept.facts())
@@ -1099,20 +1108,23 @@ class _Resolver:
         for name, at, value in construction_keywords(node, form):
             self.keep_string(kept, len(found), value, held, node, where)
             found.append(Text(name, at.lineno, at.col_offset))
-        if not found:
+        if not found and not construction_spreads(node, form):  # no field, not even an unknown mapping's
             return None
         return ConstructionFact(built, form, scope, tuple(found), *kept.facts())
 
-    def payload(self, built: str, form: str, scope: str, entries: tuple[PayloadEntry, ...]) -> ConstructionFact:
+    def payload(self, built: str, form: str, scope: str, entries: tuple[PayloadEntry, ...]) -> ConstructionFact | None:
         """The keys of a local dict unpacked into a call (:class:`_Payloads`), read as a
         construction's fields are, where each is written (a value that names another
-        local variable is not followed)."""
+        local variable is not followed); None when it holds none (a mapping whose keys
+        are not known put in names none)."""
         found: list[Text] = []
         kept = _Kept()
         for name, at, value, _ in entries:
+            if is_spread(name):
+                continue
             self.keep_string(kept, len(found), value)
             found.append(Text(name, at.lineno, at.col_offset))
-        return ConstructionFact(built, form, scope, tuple(found), *kept.facts())
+        return ConstructionFact(built, form, scope, tuple(found), *kept.facts()) if found else None
 
     def positional(self, call: ast.Call, scope: str, form: str, built: str, skip: int) -> PositionalFact | None:
         """The literal strings ``call`` gives by position (after the first ``skip``
@@ -1312,14 +1324,12 @@ _CLASS_RECEIVING = frozenset({"__new__", "__init_subclass__", "__class_getitem__
 def _validates_mapping(call: ast.Call) -> bool:
     """``X.model_validate({...})``, ``X.model_validate(dict(...))``: the mapping's keys
     name the fields, as keywords would; ``X.model_validate(payload)``: those of the
-    local dict it holds may (see :class:`_Payloads`)."""
+    local dict it holds may (see :class:`_Payloads`); ``X.model_validate(stats)``: a
+    mapping whose keys are not known gives the fields all the same (DOM105 traces it)."""
     func = call.func
     if type(func) is not ast.Attribute or func.attr != MODEL_VALIDATE or not call.args:
         return False
-    mapping = call.args[0]
-    if type(mapping) is ast.Dict or type(mapping) is ast.Name:
-        return True
-    return type(mapping) is ast.Call and type(mapping.func) is ast.Name and mapping.func.id == "dict"
+    return type(call.args[0]) is not ast.Starred
 
 
 def _constructions(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[tuple[ast.Call, str, str, str]]:
@@ -1645,31 +1655,34 @@ def _finder(walk: _Walk, resolver: _Resolver) -> _Constructions:
 # Local dicts unpacked into a call (see _Payloads) --------------------------------------
 
 # A key put into a local dict: its name, where it is written, its value, and the
-# statement that puts it in (where the flow facts trace the value).
+# statement that puts it in (where the flow facts trace the value). A mapping whose keys
+# are not known put in (``payload.update(stats)``) is one too, named as flow.SPREAD says,
+# written where the mapping is, and its own value.
 PayloadEntry = tuple[str, ast.expr | ast.keyword, ast.expr, ast.stmt]
-# (call, scope, form, class built or callee, the keys the call is given)
-_Payload = tuple[ast.Call, str, str, str, tuple[PayloadEntry, ...]]
+# (call, scope, form, class built or callee, the keys the call is given, the local's name
+# where the call is given it)
+_Payload = tuple[ast.Call, str, str, str, tuple[PayloadEntry, ...], ast.Name]
 # What a followed local may be used for besides being unpacked: reading it, or adding keys.
 _DICT_READERS = frozenset({"get", "keys", "values", "items", "copy"})
 _DICT_ADDERS = frozenset({"update", "setdefault"})
 
 
-def _payload_names(call: ast.Call, form: str) -> list[tuple[str, str]]:
-    """(local name, form) for each name ``call`` passes as a mapping of fields: unpacked
+def _payload_names(call: ast.Call, form: str) -> list[tuple[ast.Name, str]]:
+    """(the local's name, form) for each name ``call`` passes as a mapping of fields: unpacked
     (``**payload``), or as the mapping a construction of ``form`` reads
     (``model_validate(payload)``, ``model_copy(update=payload)``)."""
     method = form.rpartition(".")[2]
     if method == MODEL_VALIDATE:
         first = call.args[0] if call.args else None
-        return [(first.id, f"{form}({first.id})")] if type(first) is ast.Name else []
+        return [(first, f"{form}({first.id})")] if type(first) is ast.Name else []
     if method == MODEL_COPY:
         return [
-            (k.value.id, f"{form}(update={k.value.id})")
+            (k.value, f"{form}(update={k.value.id})")
             for k in call.keywords
             if k.arg == "update" and type(k.value) is ast.Name
         ]
     return [
-        (k.value.id, f"{form}(**{k.value.id})" if form else f"**{k.value.id}")
+        (k.value, f"{form}(**{k.value.id})" if form else f"**{k.value.id}")
         for k in call.keywords
         if k.arg is None and type(k.value) is ast.Name
     ]
@@ -1692,10 +1705,10 @@ def _payloads(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[_Paylo
             function = finder.innermost(call, scope) if built else None
             if function is None:  # at module level or in a class body: a global
                 continue
-            for name, how in uses:
-                entries = payloads.entries(function, name, call)
-                if entries:
-                    found.append((call, ".".join(scope) or MODULE_SCOPE, how, built, entries))
+            for given, how in uses:
+                entries = payloads.entries(function, given.id, call)
+                if entries is not None:  # followed, whatever it holds
+                    found.append((call, ".".join(scope) or MODULE_SCOPE, how, built, entries, given))
         walk.found_payloads = found
     return walk.found_payloads
 
@@ -1721,7 +1734,10 @@ class _Payloads:
       function's), each where it is added in a statement that ends before the call
       and may have run when it runs (a key added later, in a loop, is not known, nor
       one added in a branch the call's excludes, :func:`_may_precede`; one added in a
-      branch before it is, as the event may carry it).
+      branch before it is, as the event may carry it);
+    - so are the mappings whose keys are not known put in alike (``{**stats}``,
+      ``dict(stats)``, ``payload.update(stats)``): each is an entry named as
+      flow.SPREAD says, whose value is the mapping.
     """
 
     def __init__(self, finder: _Constructions) -> None:
@@ -1730,17 +1746,19 @@ class _Payloads:
 
     def entries(
         self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call
-    ) -> tuple[PayloadEntry, ...]:
+    ) -> tuple[PayloadEntry, ...] | None:
+        """What the local dict ``name`` holds where ``call`` is given it; None when that
+        is not certain (not followed)."""
         key = (function, name)
         if key not in self._found:
             self._found[key] = self._local(function, name)
         found = self._found[key]
         if found is None:
-            return ()
+            return None
         creation, entries = found
         start = (call.lineno, call.col_offset)
         if _end(creation) > start:
-            return ()
+            return None
         at_call = _block_path(function.body, start)
         return tuple(
             entry for entry in entries if _end(entry[3]) <= start and _may_precede(entry[3], function.body, at_call)
@@ -1762,6 +1780,7 @@ class _Payloads:
                         return None
                     creation = statement
                     entries += [(k, at, v, statement) for k, at, v in _dict_entries(value)]
+                    entries += [_spread_entry(m, statement) for m in _dict_spreads(value)]
                 elif kind is ast.Assign:
                     for subscript in statement.targets:  # type: ignore[attr-defined]
                         if type(subscript) is ast.Subscript and _is_name(subscript.value, name):
@@ -1775,6 +1794,7 @@ class _Payloads:
                     continue
                 if func.attr == "update":
                     entries += [(k, at, v, statement) for k, at, v in _update_entries(added)]
+                    entries += [_spread_entry(m, statement) for m in _update_spreads(added)]
                 elif func.attr == "setdefault" and len(added.args) == 2:
                     key = _string_key(added.args[0])
                     if key is not None:
@@ -1991,6 +2011,34 @@ def _update_entries(call: ast.Call) -> list[tuple[str, ast.expr | ast.keyword, a
     ``dict(...)`` call given, and its keywords."""
     found = unpacked_keywords(call.args[0]) if len(call.args) == 1 else []
     return found + _keyword_entries(call.keywords)
+
+
+# The mappings whose keys are not known that a dict display or a ``dict(...)`` call
+# (``_dict_spreads``) or ``payload.update(...)`` (``_update_spreads``) puts into a local
+# dict: what the functions above leave out.
+
+
+def _dict_spreads(value: ast.expr) -> list[ast.expr]:
+    if type(value) is ast.Dict:
+        return [
+            m for key, item in zip(value.keys, value.values, strict=True) if key is None for m in spread_mappings(item)
+        ]
+    if type(value) is ast.Call:
+        return [a for a in value.args if type(a) is not ast.Starred] + _keyword_spreads(value.keywords)
+    return []
+
+
+def _keyword_spreads(keywords: list[ast.keyword]) -> list[ast.expr]:
+    return [mapping for keyword in keywords if keyword.arg is None for mapping in spread_mappings(keyword.value)]
+
+
+def _update_spreads(call: ast.Call) -> list[ast.expr]:
+    found = spread_mappings(call.args[0]) if len(call.args) == 1 and type(call.args[0]) is not ast.Starred else []
+    return found + _keyword_spreads(call.keywords)
+
+
+def _spread_entry(mapping: ast.expr, statement: ast.stmt) -> PayloadEntry:
+    return spread_name(mapping), mapping, mapping, statement
 
 
 def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:

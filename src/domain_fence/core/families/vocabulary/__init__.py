@@ -40,7 +40,10 @@ class VocabularyFamily:
         Option("allow", "identifiers exempted; a dotted entry exempts within that module, class or function"),
         Option("kind_attributes", "class attributes holding an event's kind string (default KIND, kind)"),
         Option("scope", "events (default), attributes, parameters, definitions"),
-        Option("emit_functions", "callees whose keyword arguments are event values too (DOM105), `*` wildcards"),
+        Option(
+            "emit_functions",
+            "callees whose keyword arguments (and mappings unpacked) are event values too (DOM105), `*` wildcards",
+        ),
     )
 
     def parse(self, contract: str, name: str, raw: Mapping[str, Any], root: Path) -> VocabularyConfig:

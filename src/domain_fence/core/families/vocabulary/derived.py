@@ -28,10 +28,12 @@ from domain_fence.core.source.flow import (
     FIELD,
     KEYWORD,
     PARAMETER,
+    SPREAD,
     SUPER,
     Sink,
     Source,
     callee_names,
+    is_spread,
 )
 from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, Text
 
@@ -51,6 +53,9 @@ class Derived:
     symbol: str
     fingerprint: str
     fields: dict[str, str] = field(default_factory=dict)
+    # Whether ``where`` spans the text it names (a keyword's, an attribute's, a field's
+    # name); a mapping's is shortened (``**stats``): the reports take the token there.
+    spans: bool = True
 
 
 @dataclass(frozen=True)
@@ -119,7 +124,8 @@ class DerivedValues:
             if target is None:
                 continue
             how, symbol, place, name_checked = target
-            if name_checked and self.vocabulary.match(sink.name):
+            spread = is_spread(sink.name)  # a mapping whose keys are not known: no name to check
+            if name_checked and not spread and self.vocabulary.match(sink.name):
                 continue  # the name itself is reported (DOM101, DOM104)
             origin = self.origin(sink, f"{module}.{sink.scope}")
             if origin is None:
@@ -135,6 +141,7 @@ class DerivedValues:
                     "word": origin.match.word,
                     "hint": origin.match.hint,
                 },
+                spans=not spread,
             )
 
     def may_build_events(self, module: str, events: frozenset[str]) -> bool:
@@ -182,26 +189,29 @@ class DerivedValues:
             return f"in {owner}", f"{module}.{sink.target}.{sink.name}", f"{sink.target}.{sink.name}", True
         callee = self.resolver.canonical(sink.target)
         owner = callee.rsplit(".", 1)[-1]
+        # A keyword's name; a mapping whose keys are not known is SPREAD alone, whatever
+        # it is written as (no keyword is so named: no existing fingerprint is changed).
+        name = SPREAD if sink.kind == KEYWORD and is_spread(sink.name) else sink.name
         if sink.form:  # a field named by another construction than a call by name (see flow.Sink)
             if sink.kind != KEYWORD:
                 return None
             if self.resolver.is_event(callee) and not self.defines_a_class(callee):
-                built = f"{sink.scope}:{owner}[{sink.form}]({sink.name})"
-                return f"constructing {owner} ({sink.form})", f"{callee}({sink.name})", built, True
+                built = f"{sink.scope}:{owner}[{sink.form}]({name})"
+                return f"constructing {owner} ({sink.form})", f"{callee}({name})", built, True
             if unpacked_into_a_call(sink.form) and self.is_emit_function(sink.target, callee):
                 shown = ".".join(sink.target.rsplit(".", 2)[-2:])
-                place = f"{sink.scope}:{shown}[{sink.form}]({sink.name})"
-                return f"emitted by {shown} ({sink.form})", f"{callee}({sink.name})", place, False
+                place = f"{sink.scope}:{shown}[{sink.form}]({name})"
+                return f"emitted by {shown} ({sink.form})", f"{callee}({name})", place, False
             return None
         if self.resolver.is_event(callee) and not self.defines_a_class(callee):
             if sink.kind == KEYWORD:
-                return f"constructing {owner}", f"{callee}({sink.name})", f"{sink.scope}:{owner}({sink.name})", True
+                return f"constructing {owner}", f"{callee}({name})", f"{sink.scope}:{owner}({name})", True
             if sink.kind == ATTRIBUTE:
                 place = f"{sink.scope}:{owner}.{sink.name}"
                 return f"set on {owner}", f"{callee}.{sink.name}", place, self.attribute_checked(module, sink)
         if sink.kind == KEYWORD and self.is_emit_function(sink.target, callee):
             shown = ".".join(sink.target.rsplit(".", 2)[-2:])
-            return f"emitted by {shown}", f"{callee}({sink.name})", f"{sink.scope}:{shown}({sink.name})", False
+            return f"emitted by {shown}", f"{callee}({name})", f"{sink.scope}:{shown}({name})", False
         return None
 
     def attribute_checked(self, module: str, sink: Sink) -> bool:
