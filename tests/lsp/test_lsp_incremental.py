@@ -108,6 +108,24 @@ def test_fields_reordered_in_another_buffer_reach_the_kinds_given_by_position(st
     assert codes(analysis, journal, built) == []
 
 
+def test_a_constant_changed_in_another_buffer_reaches_the_kinds_given_from_it(station: Path):
+    analysis = Analysis(station / ".importlinter")
+    records, journal = station / RECORDS, station / JOURNAL
+    kinds = 'from enum import Enum\n\nDONE = "StepDone"\n\n\nclass Kinds(str, Enum):\n    RESET = "Reset"\n'
+    built = (
+        "from station.runtime.records import DONE, Kinds\nfrom station.runtime.telemetry import Event\n\n\n"
+        "def noted():\n    return Event(kind=DONE), Event(kind=Kinds.RESET)\n"
+    )
+    assert codes(analysis, records, kinds) == []
+    assert codes(analysis, journal, built) == []
+    # The journal is unchanged: its findings follow the strings the constants now hold.
+    worded = kinds.replace("StepDone", "EpisodeDone").replace('"Reset"', '"EpisodeReset"')
+    assert codes(analysis, records, worded) == []
+    assert codes(analysis, journal, built) == [(6, 22, "DOM103"), (6, 40, "DOM103")]
+    assert codes(analysis, records, kinds) == []
+    assert codes(analysis, journal, built) == []
+
+
 EDITS = [  # (file, its buffer's text): classes, bases and imports changed, and bodies only
     (MODEL, MODEL_WITH_HELPER),
     (RECORDS, RECORD_AS_EVENT),

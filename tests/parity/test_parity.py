@@ -39,6 +39,7 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 27, 12, "DOM103"),  # a kind a local variable holds, at its literal
     ("app/runtime/model.py", 33, 11, "DOM104"),  # an attribute set on a local holding an event
     ("app/runtime/model.py", 38, 33, "DOM105"),  # a mapping unpacked into Stats(**...), from experiment knowledge
+    ("app/runtime/model.py", 42, 23, "DOM103"),  # a kind another module's constant holds
     ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
     ("app/runtime/events.py", 6, 12, "DOM103"),
     ("app/runtime/events.py", 7, 5, "DOM101"),

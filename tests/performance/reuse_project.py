@@ -1,7 +1,8 @@
 """A small project whose findings cross modules every way a check can: an event base
 re-exported by a package, a hierarchy through another module, a mixin elsewhere, a
-helper one call deep (DOM105), placement matches in allowed modules, a forbidden
-import; and the edits that move findings between modules."""
+helper one call deep (DOM105), a kind constant of another module (DOM103), placement
+matches in allowed modules, a forbidden import; and the edits that move findings
+between modules."""
 
 from __future__ import annotations
 
@@ -96,9 +97,11 @@ FILES = {
     ),
     "shop/runtime/emit.py": (
         "from shop.runtime.events import StepEvent\n"
-        "from shop.runtime.helpers import current_step\n\n\n"
-        "def emit(state):\n    value = current_step(state)\n    return StepEvent(step=value)\n"
+        "from shop.runtime.helpers import current_step\n"
+        "from shop.runtime.kinds import DONE\n\n\n"
+        "def emit(state):\n    value = current_step(state)\n    return StepEvent(step=value, kind=DONE)\n"
     ),
+    "shop/runtime/kinds.py": 'DONE = "StepDone"\n',
     "shop/runtime/other.py": "from shop.runtime.events import StepEvent\n\n\nclass Quiet:\n    pass\n",
     "shop/runtime/leaf.py": "def area(width, height):\n    return width * height\n",
     "shop/runtime/setup.py": "def init_telemetry():\n    return None\n",
@@ -157,6 +160,9 @@ EDITS = {
     ),
     "a helper's return value changed": lambda root: replace(
         root, "shop/runtime/helpers.py", "state.episode_index", "state.step_index"
+    ),
+    "a kind constant given in another module changed": lambda root: replace(
+        root, "shop/runtime/kinds.py", "StepDone", "EpisodeDone"
     ),
     "a helper's lines moved": lambda root: replace(
         root, "shop/runtime/helpers.py", "def current_step", "\n\n# moved down\ndef current_step"

@@ -115,6 +115,13 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     assert through.message == (
         "event kind 'EpisodeEnd' (from END_KIND, through local kind): experiment vocabulary 'episode'"
     )
+    # A constant of another module (an Enum member's value too): at the name given, which
+    # the fingerprint and the message name as written.
+    imported = findings["DOM103:vocab.runtime.dom103_imported_kinds:settle:RuntimeEvent(kind=shared_kinds.Kinds.RESET)"]
+    assert imported.message == (
+        "event kind 'PostEpisodeReset' (from shared_kinds.Kinds.RESET): experiment vocabulary 'post episode'"
+    )
+    assert (imported.line, imported.col, imported.symbol) == (44, 27, "vocab.runtime.events.RuntimeEvent.kind")
     # A kind a method sets on its instance: at the string, the message names the method.
     set_in = findings[
         "DOM103:vocab.runtime.dom103_set_kinds:StepEvent.model_post_init:StepEvent[self](kind='EpisodeEnd')"

@@ -123,7 +123,10 @@ _RULES = [
             "joined with `+`, or a module-level constant holding one (`kind=KIND_NAME` after "
             '`KIND_NAME = "EpisodeEnd"`, in the call or in the class body) that the module binds '
             "nowhere else, module constants folded into an f-string or a `+` "
-            '(`END_KIND = PREFIX + "End"`, `f"{PREFIX}Start"`), a field\'s default factory '
+            '(`END_KIND = PREFIX + "End"`, `f"{PREFIX}Start"`), such a constant of another '
+            "project module or one a class body binds once, named through imports "
+            "(`kind=END_OF_RUN` imported from a shared module, `kind=Kinds.RESET` for an Enum "
+            "member; reported at the name given), a field's default factory "
             '(`Field(default_factory=lambda: "EpisodeEnd")`), and a local variable of the '
             "function building the event that is only ever assigned such strings "
             '(`kind = "EpisodeEnd" if done else "Step"`, reported at each literal). A `"kind"` key of '

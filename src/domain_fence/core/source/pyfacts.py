@@ -73,6 +73,11 @@ class AttributeFact:
     # name, where the value names it; the constant's string is then in ``strings``, at
     # that place (see :meth:`_Resolver.class_fact`).
     constant: Text | None = None
+    # ``= END_OF_RUN`` (or ``= Kinds.RESET``, ``Field(default=...)``) naming what the
+    # module imports: that name resolved through its imports (see
+    # :meth:`_Resolver.imported_reference`), with ``constant`` where it is written; a
+    # string constant of another module it may name is the check's question.
+    reference: str = ""
 
 
 # How a class takes positional arguments, as far as its own statement tells (see
@@ -99,6 +104,11 @@ class ReceiverStringFact:
     # the string folded from module constants where it differs, at the same place; each
     # branch of a conditional expression on its own.
     strings: tuple[tuple[str | None, Text], ...]
+    # (the name resolved through the module's imports, the name as written and where) for
+    # a name the module imports, or an attribute of one (``self.kind = Kinds.RESET``), as
+    # a keyword's (see CallFact.references): another module's constant it may name is the
+    # check's question.
+    references: tuple[tuple[str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,6 +124,11 @@ class ClassFact:
     init_fields: tuple[tuple[str, bool], ...] = ()
     # The strings its methods set on their instance (``self.kind = "..."``), in source order.
     receiver_strings: tuple[ReceiverStringFact, ...] = ()
+    # The strings the class's own body binds to names for certain (``RESET =
+    # "PostEpisodeReset"`` in an Enum, ``DONE = "EpochDone"``): what ``Class.NAME``
+    # holds, read where another module gives it as an event's kind (see
+    # :func:`_class_constants`).
+    constants: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -141,6 +156,13 @@ class CallFact:
     # "Step"``: spelled ``kind:'EpisodeEnd'``, noted " (through local kind)"; see
     # :class:`_LocalStrings`).
     held: tuple[tuple[int, str, str, Text], ...] = ()
+    # (position, the name resolved through this module's imports, the name as written
+    # and where) for each keyword given a name this module imports, or an attribute of
+    # one (``kind=END_OF_RUN``, ``kind=Kinds.RESET``, ``kind=kinds.END_OF_RUN``), bound
+    # nowhere else in the module: it may name a string constant of another module (or a
+    # class's), which the check looks up when the keyword is a kind (see
+    # :meth:`_Resolver.keep_string`).
+    references: tuple[tuple[int, str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -165,6 +187,7 @@ class ConstructionFact:
     strings: tuple[tuple[int, Text], ...] = ()  # as CallFact's
     constants: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
     held: tuple[tuple[int, str, str, Text], ...] = ()  # as CallFact's
+    references: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
 
 
 @dataclass(frozen=True)
@@ -217,6 +240,9 @@ class ModuleFacts:
     constructions: tuple[ConstructionFact, ...] = ()  # in source order
     positional: tuple[PositionalFact, ...] = ()  # in source order
     attribute_sets: tuple[AttributeSetFact, ...] = ()  # in source order
+    # module-level name -> the string it holds wherever it is read (see
+    # :meth:`_Resolver.string_constant`): what another module imports as an event's kind
+    constants: dict[str, str] = field(default_factory=dict)
 
     def statements(self, qualname: str) -> tuple[ClassFact, ...]:
         """Every class statement binding ``qualname``, in source order."""
@@ -421,6 +447,7 @@ def _facts(
         constructions=tuple(sorted(constructions, key=lambda c: [(k.line, k.col) for k in c.keywords])),
         positional=tuple(sorted(positional, key=_positions)),
         attribute_sets=tuple(sorted(attribute_sets, key=lambda a: (a.name.line, a.name.col))),
+        constants=resolver.string_constants(),
     )
     bound = list(_bindings(tree.body))
     facts = FileFacts(
@@ -709,7 +736,7 @@ class _Walk:
         type checkers only: it never runs)."""
         if type(node) is ast.Assign or type(node) is ast.AnnAssign:
             value = node.value
-            strings = value if value is not None and type(value) in _HELD_VALUES and not type_checking else None
+            strings = value if value is not None and type(value) in _SET_VALUES and not type_checking else None
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 self.members += [MemberFact(owner, a, False) for a in _receiver_attributes(target, receiver)]
                 if strings is not None and type(target) is ast.Attribute and _is_name(target.value, receiver):
@@ -720,7 +747,7 @@ class _Walk:
             if found is not None:
                 named, value, through = found
                 self.other_members.append(MemberFact(owner, named, False))
-                if type(value) in _HELD_VALUES and not type_checking:
+                if type(value) in _SET_VALUES and not type_checking:
                     self.receiver_sets.append((owner, scope, receiver, named, value, through))
             return
         if type(node) is ast.AugAssign or type(node) is ast.For or type(node) is ast.AsyncFor:
@@ -972,6 +999,10 @@ class _Resolver:
         can shadow it."""
         if name not in self.constants:
             return None
+        return self.string_constants().get(name)
+
+    def string_constants(self) -> dict[str, str]:
+        """Every module-level name :meth:`string_constant` gives a string."""
         if self._folded is None:
             # Every constant at once, in source order, each from those before it (at
             # module level a name read before it is bound is not bound yet): no chain
@@ -984,7 +1015,18 @@ class _Resolver:
                     if text is not None:
                         folded[constant] = text
             self._folded = folded
-        return self._folded.get(name)
+        return self._folded
+
+    def imported_reference(self, reference: str) -> str | None:
+        """What the dotted name ``reference`` names, resolved through this module's
+        bindings (``END_OF_RUN``, ``Kinds.RESET``, ``kinds.END_OF_RUN``), when the
+        module binds its first name once, by an import, an alias or a class statement:
+        nothing else (a parameter, a local variable, a second import) can give it
+        another value. Another module's constant it may name is the check's question."""
+        head = reference.partition(".")[0]
+        if head not in self.bindings or self.binding_counts().get(head) != 1:
+            return None
+        return self.resolve_dotted(reference)
 
     def resolve(self, node: ast.expr) -> str | None:
         reference = dotted_name(node)
@@ -1015,8 +1057,13 @@ class _Resolver:
         qualname = ".".join((*scope, node.name))
         attributes = tuple(map(self.constant_value, attributes))
         init, fields = self.init_order(node)
+        counts = self.binding_counts()
+        # ``Class.NAME`` is this class's only where nothing else binds its name (nor
+        # that of a class it is nested in).
+        named_once = all(counts.get(part) == 1 for part in qualname.split("."))
+        constants = _class_constants(node.body, self.string_constant) if named_once else ()
         return ClassFact(
-            qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings
+            qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings, constants
         )
 
     def constant_value(self, attribute: AttributeFact) -> AttributeFact:
@@ -1027,7 +1074,8 @@ class _Resolver:
             return attribute
         text = self.string_constant(named.text)
         if text is None:
-            return replace(attribute, constant=None)
+            reference = self.imported_reference(named.text)
+            return replace(attribute, constant=named if reference else None, reference=reference or "")
         return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
 
     def call(self, node: ast.Call, scope: tuple[str, ...], held: _LocalStrings | None = None) -> CallFact | None:
@@ -1047,8 +1095,7 @@ class _Resolver:
         callee = self.resolve(node.func) if node.keywords else None
         if not callee:
             return None
-        strings, constants, others = kept.facts()
-        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, strings, constants, others)
+        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, *kept.facts())
 
     def construction(
         self, node: ast.Call, scope: str, form: str, built: str, held: _LocalStrings | None = None
@@ -1154,11 +1201,23 @@ class _Resolver:
             text = self.string_constant(name) if name in self.constants else None
             if text is not None:
                 kept.constants.append((position, name, Text(text, value.lineno, value.col_offset)))
-            elif held is not None and call is not None:
+                return
+            if held is not None and call is not None:
                 for constant, string in held.strings(name, call, scope):
                     spelled = f"{name}:{constant or repr(string.text)}"
                     note = f" (from {constant}, through local {name})" if constant else f" (through local {name})"
                     kept.held.append((position, spelled, note, string))
+            self.keep_reference(kept, position, value)
+        elif kind is ast.Attribute:
+            self.keep_reference(kept, position, value)
+
+    def keep_reference(self, kept: _Kept, position: int, value: ast.expr) -> None:
+        """Note a name the module imports (or an attribute of one) a keyword is given:
+        it may name another module's string constant (:meth:`imported_reference`)."""
+        written = dotted_name(value)
+        reference = self.imported_reference(written) if written else None
+        if written and reference:
+            kept.references.append((position, reference, Text(written, value.lineno, value.col_offset)))
 
     def functional_class(self, statement: ast.stmt) -> ClassFact | None:
         """``X = TypedDict("X", {...})`` and the NamedTuple/namedtuple forms."""
@@ -1174,6 +1233,9 @@ class _Resolver:
 _STRING_NODES = (ast.Constant, ast.JoinedStr, ast.BinOp)
 # What a local variable whose strings are read may be assigned (see _LocalStrings).
 _HELD_VALUES = frozenset({ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp, ast.Name})
+# What a method may set on its instance that may be a kind (see _receiver_strings): those,
+# and an attribute of an imported name (``self.kind = Kinds.RESET``).
+_SET_VALUES = _HELD_VALUES | {ast.Attribute}
 
 
 @dataclass
@@ -1183,11 +1245,43 @@ class _Kept:
     strings: list[tuple[int, Text]] = field(default_factory=list)
     constants: list[tuple[int, str, Text]] = field(default_factory=list)
     held: list[tuple[int, str, str, Text]] = field(default_factory=list)
+    references: list[tuple[int, str, Text]] = field(default_factory=list)
 
     def facts(
         self,
-    ) -> tuple[tuple[tuple[int, Text], ...], tuple[tuple[int, str, Text], ...], tuple[tuple[int, str, str, Text], ...]]:
-        return tuple(self.strings), tuple(self.constants), tuple(self.held)
+    ) -> tuple[
+        tuple[tuple[int, Text], ...],
+        tuple[tuple[int, str, Text], ...],
+        tuple[tuple[int, str, str, Text], ...],
+        tuple[tuple[int, str, Text], ...],
+    ]:
+        return tuple(self.strings), tuple(self.constants), tuple(self.held), tuple(self.references)
+
+
+def _class_constants(body: list[ast.stmt], constant: Callable[[str], str | None]) -> tuple[tuple[str, str], ...]:
+    """The names a class body binds to a string, each for certain: by one simple
+    assignment in the body itself (not in an ``if``, a loop or a method), of a literal
+    or one folded from the module's string constants (``DONE = PREFIX + "Done"``;
+    ``constant``), where nothing else in the class's scope binds the name."""
+    candidates: list[tuple[str, str]] = []
+    for statement in body:
+        target, value = _simple_assignment(statement)
+        if target and (isinstance(value, _STRING_NODES) or type(value) is ast.Name):
+            text = _literal_text(value, constant)
+            if text is not None:
+                candidates.append((target, text))
+    if not candidates:  # the usual class: no second look at its body
+        return ()
+    counts: dict[str, int] = {}
+    for statement in body:
+        kind = type(statement)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            names = [statement.name]  # type: ignore[attr-defined]
+        else:  # a definition nested in a block counts its own names too: only fewer are kept
+            names = [name for name, _ in _binding_sites(statement)]
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return tuple((name, text) for name, text in candidates if counts.get(name) == 1)
 
 
 def _string_constants(tree: ast.Module) -> dict[str, ast.expr]:
@@ -1533,14 +1627,16 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
         strings: list[tuple[str | None, Text]] = [(None, text) for _, text in kept.strings]
         strings += [(constant, text) for _, constant, text in kept.constants]
         strings += [(None, text) for _, _, _, text in kept.held]
-        if not strings:
+        references = [(reference, written) for _, reference, written in kept.references]
+        if not strings and not references:
             continue  # most values are no strings (``self.name = name``): turned away first
         finder = finder or _finder(walk, resolver)
         if finder.receiver_class(receiver, value, scope, classes=False) is None:
             continue  # not the method's own instance
         statement = next((node for node in statements.get(owner, ()) if _contains(node, value)), None)
         if statement is not None:
-            fact = ReceiverStringFact(".".join(scope), name, tuple(sorted(strings, key=_string_place)))
+            ordered = tuple(sorted(strings, key=_string_place))
+            fact = ReceiverStringFact(".".join(scope), name, ordered, tuple(references))
             found.setdefault(statement, []).append(fact)
     return {node: tuple(sorted(facts, key=lambda f: (f.name.line, f.name.col))) for node, facts in found.items()}
 
@@ -2678,9 +2774,13 @@ def _default_strings(value: ast.expr | None) -> tuple[Text, ...]:
 
 def _default_constant(value: ast.expr | None) -> Text | None:
     """The name a field defaults to (``= KIND``, ``Field(default=KIND)``), which may be
-    a module-level string constant."""
+    a module-level string constant; or the dotted name (``= Kinds.RESET``), which may
+    name another module's, or a class's."""
     default = _default_value(value)
-    return _text(default, default.id) if type(default) is ast.Name else None
+    if type(default) is ast.Name:
+        return _text(default, default.id)
+    dotted = dotted_name(default) if type(default) is ast.Attribute else None
+    return _text(default, dotted) if default is not None and dotted else None
 
 
 def _default_value(value: ast.expr | None) -> ast.expr | None:

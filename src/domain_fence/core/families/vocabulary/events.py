@@ -190,15 +190,15 @@ class EventResolver:
         if facts is None or rest in facts.classes:
             return []
         target = _through_binding(facts, rest)
-        return [target] if target is not None else self._star_candidates(facts, rest)
+        return [target] if target is not None else self.star_candidates(facts, rest)
 
-    def _star_candidates(self, facts: ModuleFacts, rest: str) -> list[str]:
+    def star_candidates(self, facts: ModuleFacts, rest: str) -> list[str]:
         """``rest`` in each project module ``facts``' module star-imports (a module
         outside the project has nothing to resolve through)."""
         return [f"{source}.{rest}" for source in facts.star_imports if source in self.index.modules]
 
     def _through_star_imports(self, facts: ModuleFacts, rest: str, seen: set[str]) -> str | None:
-        for candidate in self._star_candidates(facts, rest):
+        for candidate in self.star_candidates(facts, rest):
             if candidate not in seen:
                 resolved = self.canonical(candidate, seen)
                 if self.class_fact(resolved) is not None:
@@ -302,6 +302,20 @@ def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
     return None if target is None else target + dot + tail
 
 
+def constant_in(facts: ModuleFacts, rest: str) -> str | None:
+    """The string a module's constant ``rest`` holds (``END_OF_RUN``), or a constant of
+    a class the module binds by one class statement (``Kinds.RESET``); None when it
+    holds none for certain (see pyfacts' ``string_constant`` and ``_class_constants``)."""
+    found = facts.constants.get(rest)
+    if found is not None:
+        return found
+    owner, dot, name = rest.rpartition(".")
+    statements = facts.statements(owner) if dot else ()
+    if len(statements) != 1:
+        return None
+    return dict(statements[0].constants).get(name)
+
+
 def _once(findings: Iterable[Finding], seen: set[tuple[int, int, str]]) -> Iterator[Finding]:
     """The findings not yet in ``seen`` (by place and fingerprint), noting them there."""
     for finding in findings:
@@ -319,6 +333,8 @@ def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: s
 # How a lookup of whether a class defines a method is noted among the functions consulted
 # (no qualname has a space).
 DEFINES = "def "
+# How a lookup of a string constant (a module's, or a class's) is noted there.
+CONSTANT = "const "
 # Bases that add no field and take no argument: a class above them takes none of its own.
 _NO_FIELDS = frozenset({"object", "builtins.object", "typing.Generic", "abc.ABC"})
 _MAX_CHAIN = 32  # classes followed up to the one that says how arguments are taken
@@ -586,6 +602,8 @@ class VocabularyChecker:
         looked_up = [
             (q, q.removeprefix(DEFINES) in methods)
             if q.startswith(DEFINES)  # not what it returns: that is not traced unless looked up
+            else (q, constant_in(names, q.removeprefix(CONSTANT)))
+            if q.startswith(CONSTANT)  # the string it holds, or that it holds none
             else (q, self.index.function_returns(facts.module, q))
             for q in consulted
         ]
@@ -777,6 +795,18 @@ class VocabularyChecker:
                         kind=kind.text,
                         via=f" (from {named.text}){via}" if from_constant and named is not None else via,
                     )
+                # ``KIND = END_OF_RUN`` imported, ``kind: str = Kinds.RESET``: what it holds.
+                string = self.project_constant(attribute.reference) if attribute.reference else None
+                if string is not None and named is not None:
+                    yield from self.matched(
+                        module,
+                        Text(string, named.line, named.col),
+                        "DOM103",
+                        f"{symbol}.{name}",
+                        fingerprints.located("DOM103", module, where),
+                        kind=string,
+                        via=f" (from {named.text}){via}",
+                    )
                 continue
             yield from self.matched(
                 module,
@@ -809,7 +839,13 @@ class VocabularyChecker:
             if name not in self.kind_attributes:
                 continue
             method = assigned.scope.removeprefix(fact.qualname + ".")
-            for constant, kind in assigned.strings:
+            given = list(assigned.strings)
+            # A constant of another module (or a class's) it names: at the name, as written.
+            for reference, written in assigned.references:
+                string = self.project_constant(reference)
+                if string is not None:
+                    given.append((written.text, Text(string, written.line, written.col)))
+            for constant, kind in given:
                 if (kind.line, kind.col) in reported:
                     continue
                 spelled = constant or repr(kind.text)
@@ -881,6 +917,14 @@ class VocabularyChecker:
         # Folded from module constants, or held by a local variable (see CallFact.held):
         # a value whose literal parts alone are reported (as before) is not reported again.
         given += [(position, spelled, kind, via, False) for position, spelled, via, kind in call.held]
+        # A constant of another module (or a class's) the keyword names, looked up for a
+        # kind keyword only: the module holding it is read when a construction names it.
+        for position, reference, named in call.references:
+            if call.keywords[position].text in self.kind_attributes:
+                string = self.project_constant(reference)
+                if string is not None:
+                    kind = Text(string, named.line, named.col)
+                    given.append((position, named.text, kind, f" (from {named.text})", False))
         written: set[int] = set()  # the positions whose literal parts are reported
         for position, spelled, kind, via, literal in given:
             name = call.keywords[position].text
@@ -893,6 +937,37 @@ class VocabularyChecker:
                 if literal:
                     written.add(position)
                 yield finding
+
+    def project_constant(self, reference: str, seen: set[str] | None = None) -> str | None:
+        """The string a name given for a kind holds, when it names a string constant of
+        a project module (``tbp.monty.telemetry.kinds.END_OF_RUN``) or of a class one
+        defines (``...kinds.Kinds.RESET``: an Enum member's value too): followed
+        through the imports and aliases of the modules it passes, and their star
+        imports, as class names are (:meth:`EventResolver.canonical`); None when it
+        names anything else or nothing known. What each module was asked is noted
+        among the names consulted: its view holds what it answers now."""
+        seen = set() if seen is None else seen
+        if reference in seen or len(seen) >= _MAX_CHAIN:
+            return None
+        seen.add(reference)
+        module, rest = self.resolver.split(reference)
+        facts = self.resolver.facts(module) if module and rest else None
+        if facts is None or facts.unreadable is not None:
+            return None
+        self.consulted.setdefault(facts.module, set()).add(CONSTANT + rest)
+        found = constant_in(facts, rest)
+        if found is not None:
+            return found
+        target = _through_binding(facts, rest)
+        if target is not None:
+            return self.project_constant(target, seen)
+        if rest.startswith("_"):  # a star import binds no private name
+            return None
+        for candidate in self.resolver.star_candidates(facts, rest):
+            found = self.project_constant(candidate, seen)
+            if found is not None:
+                return found
+        return None
 
     def positional_kinds(self, module: str, fact: PositionalFact, event: str) -> Iterator[Finding]:
         """DOM103 for a kind given by position (``Stats("EpisodeEnd", 3)``), where the
