@@ -25,6 +25,7 @@ from domain_fence.integrations.importlinter.session import engine_for
 DERIVED = FIXTURES / "vocabulary" / "derived"
 BUILDERS_AND_HELPERS = [
     "leaks.runtime.constructions",  # builds events other than by calling the class by name
+    "leaks.runtime.emitters",  # emits through a function it defines (and builds events in it)
     "leaks.runtime.events",  # defines the events (and their field defaults)
     "leaks.runtime.fields",  # defines events too
     "leaks.runtime.helpers",  # builds none, but the learners call its functions

@@ -220,6 +220,28 @@ def test_allow_and_emit_functions_are_what_the_contract_says(index):
     assert sent in by_fingerprint(all_vocabulary_findings(config(emit_functions=["*.send"]), index))
 
 
+HERE = "DOM105:leaks.runtime.emitters:emitted_here:emit_event(label)<-primary_target"
+UNPACKED_HERE = "DOM105:leaks.runtime.emitters:unpacked_here:emit_event[**payload](label)<-primary_target"
+
+
+@pytest.mark.parametrize("pattern", ["*.emit_event", "leaks.runtime.emitters.emit_event", "emit_event"])
+def test_an_emit_function_called_in_its_own_module_is_matched_as_it_is_named(index, pattern):
+    """``emit_event`` defined and called in one module is ``leaks.runtime.emitters.emit_event``
+    to a pattern, as it is when another module imports it; the fingerprint shows the call
+    as written, as before (a bare pattern matched it already)."""
+    findings = by_fingerprint(all_vocabulary_findings(config(emit_functions=[pattern]), index))
+    assert {HERE, UNPACKED_HERE} <= findings.keys()
+    here = findings[HERE]
+    assert here.message.startswith("value of 'label' emitted by emit_event comes from lm.primary_target (l.16)")
+    assert here.symbol == "leaks.runtime.emitters.emit_event(label)"
+    assert findings[UNPACKED_HERE].symbol == "leaks.runtime.emitters.emit_event(label)"
+
+
+def test_a_function_of_the_same_name_elsewhere_is_not_the_emit_function(index):
+    findings = by_fingerprint(all_vocabulary_findings(config(emit_functions=["leaks.runtime.other.emit_event"]), index))
+    assert not [f for f in findings if f.startswith("DOM105:leaks.runtime.emitters:")]
+
+
 def test_the_words_decide_at_check_time(index):
     # The same facts, another vocabulary: nothing about epochs is reported any more.
     words = [w for w in options()["words"] if w != "epoch"]

@@ -208,6 +208,31 @@ def test_fingerprints_survive_moving_code(tmp_path, index):
     assert [f.line for f in after] == [f.line + 3 for f in before]
 
 
+def test_a_computed_field_is_reported_as_a_field_of_its_name_and_a_class_variable_is_not(tmp_path):
+    """Rewriting a field as a ``@computed_field`` (or back) keeps its baseline entry;
+    turning it into a class variable strikes it."""
+    head = (
+        "from typing import ClassVar\n\nfrom pydantic import BaseModel, computed_field\n\n\nclass Counted(BaseModel):\n"
+    )
+    bodies = {
+        "field": "    episode_count: int = 0\n",
+        "computed": "    @computed_field\n    @property\n    def episode_count(self) -> int:\n        return 0\n",
+        "class variable": "    episode_count: ClassVar[int] = 0\n",
+    }
+    found = {}
+    for shape, body in bodies.items():
+        module = tmp_path / shape.replace(" ", "_") / "vocab" / "runtime" / "counted.py"
+        shutil.copytree(RULES / "vocab", module.parent.parent)
+        module.write_text(head + body)
+        findings = vocabulary_findings(config(), index_of(module.parent.parent.parent), "vocab.runtime.counted")
+        found[shape] = [(f.fingerprint, f.message, f.line, f.col, f.end_col) for f in findings]
+    fingerprint = "DOM101:vocab.runtime.counted:Counted.episode_count"
+    message = "event field 'episode_count': experiment vocabulary 'episode'"
+    assert found["field"] == [(fingerprint, message, 7, 4, 17)]
+    assert found["computed"] == [(fingerprint, message, 9, 8, 21)]  # at the method's name
+    assert found["class variable"] == []
+
+
 def test_kind_attributes_are_configurable(index):
     findings = vocabulary_findings(config(kind_attributes=["TAG"]), index, "vocab.runtime.dom103_kinds")
     # KIND and kind are now ordinary fields, named without experiment words.

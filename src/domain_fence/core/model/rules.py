@@ -84,7 +84,8 @@ _RULES = [
         rationale=(
             "Runtime events carry only what the runtime may know. A field such as `episode` or "
             "`primary_target` means the runtime is being told about the experiment that drives "
-            "it, and can no longer run without one."
+            "it, and can no longer run without one. A field is what the event emits: a pydantic "
+            "`@computed_field` is one (reported at the method's name), a `ClassVar` is none."
         ),
         remedy=(
             "Drop the field from the runtime event; let the experiment attach its own context "

@@ -20,6 +20,7 @@ while touching far fewer nodes than a walk of every node would.
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -64,7 +65,8 @@ class Text:
 
 @dataclass(frozen=True)
 class AttributeFact:
-    """A class-level attribute: annotated, assigned, or a functional-form field."""
+    """A class-level attribute: annotated, assigned, or a functional-form field; or a
+    method serialized as a field (``@computed_field``)."""
 
     name: Text
     strings: tuple[Text, ...] = ()  # string values: ``= "x"``, ``Literal["x"]``
@@ -78,6 +80,13 @@ class AttributeFact:
     # :meth:`_Resolver.imported_reference`), with ``constant`` where it is written; a
     # string constant of another module it may name is the check's question.
     reference: str = ""
+    # Annotated ``ClassVar[...]``: an attribute of the class, no field of its instances
+    # (neither pydantic nor dataclasses emit it); its kind string still counts.
+    class_var: bool = False
+    # A method pydantic serializes as a field (``@computed_field``): its name at its
+    # ``def`` keyword, as the census's definitions have it (``name`` is where the name
+    # itself is written).
+    method: Text | None = None
 
 
 # How a class takes positional arguments, as far as its own statement tells (see
@@ -1055,7 +1064,12 @@ class _Resolver:
             if reference:
                 bases.append(reference)
         qualname = ".".join((*scope, node.name))
-        attributes = tuple(map(self.constant_value, attributes))
+        class_vars = {(t.line, t.col) for t in self.class_variables(node.body)}
+        attributes = tuple(
+            replace(a, class_var=True) if (a.name.line, a.name.col) in class_vars else a
+            for a in map(self.constant_value, attributes)
+        )
+        attributes += tuple(self.computed_fields(node.body))
         init, fields = self.init_order(node)
         counts = self.binding_counts()
         # ``Class.NAME`` is this class's only where nothing else binds its name (nor
@@ -1065,6 +1079,42 @@ class _Resolver:
         return ClassFact(
             qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings, constants
         )
+
+    def class_variables(self, body: list[ast.stmt]) -> Iterator[Text]:
+        """The names a class body (its own blocks too) annotates ``ClassVar`` (or
+        ``ClassVar[...]``: ``typing.ClassVar``, or imported under another name; in a
+        string, as ``dataclasses`` reads one: the dotted name it starts with)."""
+        for statement in _class_scope(body):
+            if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name:
+                annotation = statement.annotation
+                if type(annotation) is ast.Constant and type(annotation.value) is str:
+                    written = _STRING_ANNOTATION.match(annotation.value)
+                    name = self.resolve_dotted("".join(written[1].split())) if written else ""
+                else:
+                    name = self.resolve(_unsubscripted(annotation)) or ""
+                if name.rpartition(".")[2] == _NOT_A_FIELD:
+                    yield _text(statement.target, statement.target.id)
+
+    def computed_fields(self, body: list[ast.stmt]) -> Iterator[AttributeFact]:
+        """The methods of a class body (its own blocks too) decorated by pydantic's
+        ``computed_field`` (``@computed_field``, ``@pydantic.computed_field``,
+        ``@computed_field(alias="...")``, under another name too): fields of what the
+        model serializes, named where the ``def`` names them (after ``def`` and one
+        space: the tree holds no place for a function's name)."""
+        for statement in _class_scope(body):
+            if type(statement) is not ast.FunctionDef and type(statement) is not ast.AsyncFunctionDef:
+                continue
+            if _is_dunder(statement.name):
+                continue
+            for decorator in statement.decorator_list:
+                call = decorator if type(decorator) is ast.Call else None
+                name = self.resolve(call.func if call is not None else decorator) or ""
+                if name.rpartition(".")[2] == _COMPUTED_FIELD:
+                    keyword = "async def " if type(statement) is ast.AsyncFunctionDef else "def "
+                    method = _text(statement, statement.name)
+                    written = Text(statement.name, method.line, method.col + len(keyword))
+                    yield AttributeFact(written, aliases=_aliases(call), method=method)
+                    break
 
     def constant_value(self, attribute: AttributeFact) -> AttributeFact:
         """A class-level value naming a module constant (``kind = KIND``) holds its string
@@ -2657,13 +2707,8 @@ _CLASS_BODY_BLOCKS = (
 def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
     """Class-level attributes that are not methods or dunders."""
     methods = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    pending = list(reversed(body))  # a stack in source order (pop(0) is quadratic)
-    while pending:
-        statement = pending.pop()
-        if isinstance(statement, _CLASS_BODY_BLOCKS):  # ``if``, ``try``, ``with``...: the class's own scope
-            inner = sorted((s for block in _blocks(statement) for s in block), key=lambda s: (s.lineno, s.col_offset))
-            pending += reversed(inner)
-        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+    for statement in _class_scope(body):
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             name = statement.target
             if not _is_dunder(name.id):
                 literals, specifiers = _annotation_parts(statement.annotation)
@@ -2684,6 +2729,24 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
                             _aliases(statement.value),
                             _default_constant(statement.value),
                         )
+
+
+_COMPUTED_FIELD = "computed_field"
+# The dotted name a string annotation starts with (``"ClassVar[int]"``, ``"typing.ClassVar"``).
+_STRING_ANNOTATION = re.compile(r"\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+
+
+def _class_scope(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a class body and of its own blocks (``if``, ``try``, ``with``...:
+    the class's scope), in source order."""
+    pending = list(reversed(body))  # a stack in source order (pop(0) is quadratic)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, _CLASS_BODY_BLOCKS):
+            inner = sorted((s for block in _blocks(statement) for s in block), key=lambda s: (s.lineno, s.col_offset))
+            pending += reversed(inner)
+        else:
+            yield statement
 
 
 def _target_names(target: ast.expr) -> list[ast.Name]:

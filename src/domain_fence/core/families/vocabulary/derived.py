@@ -105,12 +105,14 @@ class DerivedValues:
         self.census_parameters = census_parameters
         self._returns: dict[tuple[str, bool], tuple[str, tuple[Source, ...]] | None] = {}
         self._sink_callees: dict[str, tuple[str, ...]] = {}  # see sink_callees
+        self._functions: dict[str, frozenset[str]] = {}  # see module_functions
 
     def forget_edited(self) -> None:
-        """A module was edited: what its functions return, and which of its calls build
-        an event, are found again when asked."""
+        """A module was edited: what its functions return, which of its calls build
+        an event, and which functions it defines are found again when asked."""
         self._returns.clear()
         self._sink_callees.clear()
+        self._functions.clear()
 
     def module(self, module: str, events: frozenset[str]) -> Iterator[Derived]:
         """The derived values of ``module``; ``events`` are the qualnames of its event classes."""
@@ -161,12 +163,13 @@ class DerivedValues:
             names = set()
             for call in facts.names.calls if facts is not None else ():
                 callee = self.resolver.canonical(call.callee)
-                if self.resolver.is_event(callee) or self.is_emit_function(call.callee, callee):
+                if self.resolver.is_event(callee) or self.is_emit_function(module, call.callee, callee):
                     names.add(call.callee.rpartition(".")[2])
             for construction in facts.names.constructions if facts is not None else ():
                 callee = self.resolver.canonical(construction.built)
                 if self.resolver.is_event(callee) or (
-                    unpacked_into_a_call(construction.form) and self.is_emit_function(construction.built, callee)
+                    unpacked_into_a_call(construction.form)
+                    and self.is_emit_function(module, construction.built, callee)
                 ):
                     names.add(construction.built.rpartition(".")[2])  # the sink's target (see flow.Sink)
             found = self._sink_callees[module] = callee_names(names)
@@ -198,10 +201,11 @@ class DerivedValues:
             if self.resolver.is_event(callee) and not self.defines_a_class(callee):
                 built = f"{sink.scope}:{owner}[{sink.form}]({name})"
                 return f"constructing {owner} ({sink.form})", f"{callee}({name})", built, True
-            if unpacked_into_a_call(sink.form) and self.is_emit_function(sink.target, callee):
+            if unpacked_into_a_call(sink.form) and self.is_emit_function(module, sink.target, callee):
                 shown = ".".join(sink.target.rsplit(".", 2)[-2:])
                 place = f"{sink.scope}:{shown}[{sink.form}]({name})"
-                return f"emitted by {shown} ({sink.form})", f"{callee}({name})", place, False
+                emitter = self.defined_here(module, sink.target) or callee
+                return f"emitted by {shown} ({sink.form})", f"{emitter}({name})", place, False
             return None
         if self.resolver.is_event(callee) and not self.defines_a_class(callee):
             if sink.kind == KEYWORD:
@@ -209,9 +213,12 @@ class DerivedValues:
             if sink.kind == ATTRIBUTE:
                 place = f"{sink.scope}:{owner}.{sink.name}"
                 return f"set on {owner}", f"{callee}.{sink.name}", place, self.attribute_checked(module, sink)
-        if sink.kind == KEYWORD and self.is_emit_function(sink.target, callee):
+        if sink.kind == KEYWORD and self.is_emit_function(module, sink.target, callee):
+            # The fingerprint shows the callee as written (resolved through imports); the
+            # symbol, the function called.
             shown = ".".join(sink.target.rsplit(".", 2)[-2:])
-            return f"emitted by {shown}", f"{callee}({name})", f"{sink.scope}:{shown}({name})", False
+            emitter = self.defined_here(module, sink.target) or callee
+            return f"emitted by {shown}", f"{emitter}({name})", f"{sink.scope}:{shown}({name})", False
         return None
 
     def attribute_checked(self, module: str, sink: Sink) -> bool:
@@ -232,8 +239,36 @@ class DerivedValues:
         factory = callee.rsplit(".", 1)[-1] in FUNCTIONAL_CLASS_FACTORIES
         return factory and self.resolver.class_fact(callee) is None
 
-    def is_emit_function(self, written: str, canonical: str) -> bool:
-        return any(fnmatchcase(canonical, p) or fnmatchcase(written, p) for p in self.emit_functions)
+    def is_emit_function(self, module: str, written: str, canonical: str) -> bool:
+        """Whether a call in ``module`` of ``written`` (the callee resolved through the
+        module's imports; ``canonical``, to where it is defined) goes through an emit
+        function: a pattern matches it as written, where it is defined, or, for a
+        function the module defines itself and calls by its bare name, as a module
+        importing it would name it (``pkg.telemetry.emit_event``)."""
+        here = self.defined_here(module, written)
+        return any(
+            fnmatchcase(canonical, p) or fnmatchcase(written, p) or (here and fnmatchcase(here, p))
+            for p in self.emit_functions
+        )
+
+    def defined_here(self, module: str, written: str) -> str:
+        """``module.written`` when ``written`` is a bare name (no import binds it: the
+        module's facts resolve an imported name) of a function ``module`` defines at
+        module level; else "". Its calls are calls of that function, as the flow facts
+        take them (:meth:`flow._Collector.callee`)."""
+        if "." in written:
+            return ""
+        return f"{module}.{written}" if written in self.module_functions(module) else ""
+
+    def module_functions(self, module: str) -> frozenset[str]:
+        """The names of the functions ``module`` defines at module level (in the
+        module's own ``if``/``try`` blocks too: they bind module globals)."""
+        found = self._functions.get(module)
+        if found is None:
+            facts = self.index.file_facts(module)
+            top_level = facts.top_level if facts is not None else ()
+            found = self._functions[module] = frozenset(d.name for d in top_level if d.kind == "function")
+        return found
 
     def origin(self, sink: Sink, context: str) -> _Origin | None:
         """The source of the sink's value that uses the vocabulary, looking one call
