@@ -1064,12 +1064,13 @@ class _Resolver:
             if reference:
                 bases.append(reference)
         qualname = ".".join((*scope, node.name))
-        class_vars = {(t.line, t.col) for t in self.class_variables(node.body)}
+        statements = list(_class_scope(node.body))  # read by both, walked once
+        class_vars = {(t.line, t.col) for t in self.class_variables(statements)}
         attributes = tuple(
             replace(a, class_var=True) if (a.name.line, a.name.col) in class_vars else a
             for a in map(self.constant_value, attributes)
         )
-        attributes += tuple(self.computed_fields(node.body))
+        attributes += tuple(self.computed_fields(statements))
         init, fields = self.init_order(node)
         counts = self.binding_counts()
         # ``Class.NAME`` is this class's only where nothing else binds its name (nor
@@ -1080,11 +1081,11 @@ class _Resolver:
             qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings, constants
         )
 
-    def class_variables(self, body: list[ast.stmt]) -> Iterator[Text]:
-        """The names a class body (its own blocks too) annotates ``ClassVar`` (or
-        ``ClassVar[...]``: ``typing.ClassVar``, or imported under another name; in a
-        string, as ``dataclasses`` reads one: the dotted name it starts with)."""
-        for statement in _class_scope(body):
+    def class_variables(self, statements: list[ast.stmt]) -> Iterator[Text]:
+        """The names the statements of a class's scope (:func:`_class_scope`) annotate
+        ``ClassVar`` (or ``ClassVar[...]``: ``typing.ClassVar``, or imported under another
+        name; in a string, as ``dataclasses`` reads one: the dotted name it starts with)."""
+        for statement in statements:
             if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name:
                 annotation = statement.annotation
                 if type(annotation) is ast.Constant and type(annotation.value) is str:
@@ -1095,13 +1096,13 @@ class _Resolver:
                 if name.rpartition(".")[2] == _NOT_A_FIELD:
                     yield _text(statement.target, statement.target.id)
 
-    def computed_fields(self, body: list[ast.stmt]) -> Iterator[AttributeFact]:
-        """The methods of a class body (its own blocks too) decorated by pydantic's
-        ``computed_field`` (``@computed_field``, ``@pydantic.computed_field``,
-        ``@computed_field(alias="...")``, under another name too): fields of what the
-        model serializes, named where the ``def`` names them (after ``def`` and one
-        space: the tree holds no place for a function's name)."""
-        for statement in _class_scope(body):
+    def computed_fields(self, statements: list[ast.stmt]) -> Iterator[AttributeFact]:
+        """The methods among the statements of a class's scope (:func:`_class_scope`)
+        decorated by pydantic's ``computed_field`` (``@computed_field``,
+        ``@pydantic.computed_field``, ``@computed_field(alias="...")``, under another name
+        too): fields of what the model serializes, named where the ``def`` names them
+        (after ``def`` and one space: the tree holds no place for a function's name)."""
+        for statement in statements:
             if type(statement) is not ast.FunctionDef and type(statement) is not ast.AsyncFunctionDef:
                 continue
             if _is_dunder(statement.name):
@@ -1666,6 +1667,8 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
     for owner, scope, receiver, name, value, through in walk.receiver_sets:
         if through and (resolver.unbound_prefix or resolver.binding_counts().get(through)):
             continue  # ``setattr``, ``object`` or ``super`` may not be the builtin
+        if not _may_be_kept(value, resolver):
+            continue  # ``self.name = name``, ``self.size = other.size``: most are neither
         kept = _Kept()
         pending = [value]
         while pending:  # a conditional expression's branches, in source order
@@ -1689,6 +1692,22 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
             fact = ReceiverStringFact(".".join(scope), name, ordered, tuple(references))
             found.setdefault(statement, []).append(fact)
     return {node: tuple(sorted(facts, key=lambda f: (f.name.line, f.name.col))) for node, facts in found.items()}
+
+
+def _may_be_kept(value: ast.expr, resolver: _Resolver) -> bool:
+    """Whether :meth:`_Resolver.keep_string` (given no local's strings) may note anything
+    of ``value``: not for a name the module binds neither to a string constant nor by an
+    import, an alias or a class, nor for an attribute of such a name."""
+    kind = type(value)
+    if kind is ast.Name:
+        name = value.id  # type: ignore[attr-defined]
+        return name in resolver.constants or name in resolver.bindings
+    if kind is ast.Attribute:
+        head = value
+        while type(head) is ast.Attribute:
+            head = head.value
+        return type(head) is ast.Name and head.id in resolver.bindings
+    return True
 
 
 def _string_place(held: tuple[str | None, Text]) -> tuple[int, int]:
