@@ -4,9 +4,11 @@ they report when they read every covered file.
 
 The projects mix what leads a name to an event class: subclasses in other modules and
 outside the contract's modules, import aliases, module-level aliases, module aliases
-(``import app.runtime.base as basemod``), star imports, emit functions; and what the
-declaration scopes report: parameters and attributes named in any case and plural,
-fields named in strings, files that cannot be parsed, bytes that are not ASCII.
+(``import app.runtime.base as basemod``), star imports, emit functions (imported,
+re-exported, or defined and called in the module: the keywords and kinds given to
+them are DOM104's and DOM103's); and what the declaration scopes report: parameters
+and attributes named in any case and plural, fields named in strings, files that
+cannot be parsed, bytes that are not ASCII.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ event_bases =
     app.runtime.base.Event
 emit_functions =
     app.runtime.base.emit
+    *.emit_here
 words =
     episode
     primary target
@@ -145,6 +148,10 @@ snippet = st.one_of(
     st.builds("class {}:\n    {} = 1".format, names, identifiers),
     st.builds("class Tele:\n    class {}:\n        {}: int = 0".format, names, identifiers),
     st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}({k}=1)", referred, identifiers),
+    # a kind given by keyword (to an event, or an emit function); an emit function the
+    # module defines and calls by its bare name
+    st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}(kind='{k}')", referred, identifiers),
+    st.builds("def emit_here(**values):\n    pass\n\n\ndef go(n):\n    emit_here({}=n)".format, identifiers),
     # built other than by calling the class by name (pyfacts.ConstructionFact)
     st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}.model_validate({{'{k}': 1}})", referred, identifiers),
     st.builds(
@@ -262,6 +269,12 @@ EVENT = "from app.runtime.base import Event\n"
         runtime_b="from app.runtime.base import \uff25vent\nx = \uff25vent(episode=1)\n",
     )
 ).via("identifiers spelled in other scripts")
+@example(  # an emit function re-exported under another name: the caller names only that
+    sources=project(
+        shared_s="from app.runtime.base import emit as send\n",
+        runtime_c="from app.shared.s import send\ndef go(n):\n    send(episode=n, kind='episode_end')\n",
+    )
+).via("an emit function re-exported")
 @example(  # a pattern's class part with a dot: the file names each part, not the dotted whole
     sources=project(runtime_c="class Tele:\n    class Step:\n        episode: int = 0\n")
 ).via("a pattern naming nested classes")
@@ -274,3 +287,17 @@ def test_the_contracts_find_what_reading_every_file_finds(sources):
         assert reported(root) == every_file_read(root)
     finally:
         shutil.rmtree(root)
+
+
+def test_a_module_calling_an_emit_function_by_a_re_exported_name_is_read(tmp_path):
+    sources = project(
+        shared_s="from app.runtime.base import emit as send\n",
+        runtime_c="from app.shared.s import send\ndef go(n):\n    send(episode=n, kind='episode_end')\n",
+    )
+    write_project(tmp_path, sources)
+    found = reported(tmp_path)
+    assert sorted((path, code) for contract, path, _, _, code, _ in found if contract == "events") == [
+        ("app/runtime/c.py", "DOM103"),
+        ("app/runtime/c.py", "DOM104"),
+    ]
+    assert found == every_file_read(tmp_path)

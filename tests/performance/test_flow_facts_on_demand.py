@@ -25,6 +25,7 @@ from domain_fence.integrations.importlinter.session import engine_for
 DERIVED = FIXTURES / "vocabulary" / "derived"
 BUILDERS_AND_HELPERS = [
     "leaks.runtime.constructions",  # builds events other than by calling the class by name
+    "leaks.runtime.emitted_names",  # gives keywords to emit functions (its own, one imported)
     "leaks.runtime.emitters",  # emits through a function it defines (and builds events in it)
     "leaks.runtime.events",  # defines the events (and their field defaults)
     "leaks.runtime.fields",  # defines events too
@@ -144,8 +145,10 @@ def test_events_named_by_a_pattern_are_traced_as_their_builders_are_parsed(proje
     assert sorted(traced) == BUILDERS_AND_HELPERS
     # The pattern's modules are read first; the events they define name the builders
     # to trace as they are parsed (traps.py builds a Recognized, and names no base).
-    # Only the helper is read again, once the builders' flows say it is one.
-    assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py"]
+    # Only the helper is read again, once the builders' flows say it is one, and the
+    # module of the kind constants, once a kind given names one (it names no event:
+    # first only its imports are read).
+    assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py", "kinds.py"]
 
 
 def test_a_run_that_parses_nothing_reads_no_module_for_the_hints(project, monkeypatch, traced, parsed):

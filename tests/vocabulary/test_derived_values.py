@@ -165,7 +165,7 @@ def test_a_mapping_whose_keys_are_not_known_is_named_by_its_spread(index):
         "<-ground_truth_stats",
     } <= findings.keys()
     # The spread is no keyword: nothing of DOM104's, whatever the mapping is written as.
-    assert not [f for f in findings.values() if f.code == "DOM104" and "**" in f.fingerprint]
+    assert not [f for f in findings.values() if f.code == "DOM104" and "(**" in f.fingerprint]
 
 
 def test_fingerprints_survive_moving_code(tmp_path, index):
@@ -240,6 +240,46 @@ def test_an_emit_function_called_in_its_own_module_is_matched_as_it_is_named(ind
 def test_a_function_of_the_same_name_elsewhere_is_not_the_emit_function(index):
     findings = by_fingerprint(all_vocabulary_findings(config(emit_functions=["leaks.runtime.other.emit_event"]), index))
     assert not [f for f in findings if f.startswith("DOM105:leaks.runtime.emitters:")]
+
+
+EMITTED_NAMES = "leaks.runtime.emitted_names"
+
+
+def test_the_keywords_and_kinds_given_to_an_emit_function_are_read_as_a_construction_s(index):
+    """DOM104 and DOM103 for an emit function's keywords: the messages name the function,
+    the fingerprints name it as DOM105's do, with a form no construction has."""
+    findings = by_fingerprint(vocabulary_findings(config(), index, EMITTED_NAMES))
+    keyword = findings[f"DOM104:{EMITTED_NAMES}:keywords:emit_event[emitted](episode)"]
+    assert keyword.message == "keyword 'episode' given to emit_event: experiment vocabulary 'episode'"
+    assert (keyword.line, keyword.col, keyword.symbol) == (22, 26, f"{EMITTED_NAMES}.emit_event(episode)")
+    imported = findings[f"DOM104:{EMITTED_NAMES}:keywords:emitters.emit_event[emitted](epoch)"]
+    assert imported.symbol == "leaks.runtime.emitters.emit_event(epoch)"  # where it is defined
+    unpacked = findings[f"DOM104:{EMITTED_NAMES}:payload_keys:emit_event[emitted,**payload](episode)"]
+    assert unpacked.message == "keyword 'episode' given to emit_event (**payload): experiment vocabulary 'episode'"
+    kind = findings[f"DOM103:{EMITTED_NAMES}:kinds_given:emit_event[emitted](kind='EpisodeEnd')"]
+    assert kind.message == "event kind 'EpisodeEnd' (given to emit_event): experiment vocabulary 'episode'"
+    assert kind.symbol == f"{EMITTED_NAMES}.emit_event(kind)"
+    constant = findings[f"DOM103:{EMITTED_NAMES}:kinds_given:emit_event[emitted](kind=END_KIND)"]
+    assert (
+        constant.message
+        == "event kind 'EpisodeEnd' (from END_KIND, given to emit_event): experiment vocabulary 'episode'"
+    )
+    assert f"DOM103:{EMITTED_NAMES}:kinds_given:emit_event[emitted](kind=Kinds.RESET)" in findings
+    held = findings[f"DOM103:{EMITTED_NAMES}:kinds_given:emit_event[emitted](kind=kind:'EpisodeEnd')"]
+    assert held.message.startswith("event kind 'EpisodeEnd' (through local kind, given to emit_event)")
+    method = findings[f"DOM103:{EMITTED_NAMES}:Relay.forward:telemetry.emit_event[emitted](kind='EpisodeEnd')"]
+    assert method.message.startswith("event kind 'EpisodeEnd' (given to telemetry.emit_event)")
+    # Only an emit function's keywords (the look-alike's, once a pattern names it), only a
+    # kind keyword's strings.
+    names = vocabulary_findings(config(emit_functions=["*.send_event"]), index, EMITTED_NAMES)
+    assert sorted((f.line, f.code, dict(f.fields).get("owner")) for f in names if f.code != "DOM105") == [
+        (63, "DOM103", None),
+        (63, "DOM104", "send_event"),
+        (64, "DOM104", "send_event"),
+    ]
+    kinds = by_fingerprint(vocabulary_findings(config(kind_attributes=["TAG"]), index, EMITTED_NAMES))
+    assert not [f for f in kinds.values() if f.code == "DOM103"]
+    assert {f for f in kinds if f.startswith("DOM104:")} == {f for f in findings if f.startswith("DOM104:")}
 
 
 def test_the_words_decide_at_check_time(index):

@@ -120,7 +120,9 @@ _RULES = [
             '`object.__setattr__(self, "kind", ...)`, `setattr(self, "kind", ...)`) and where '
             "runtime code gives it when constructing an event "
             '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`, or in any construction '
-            "DOM104 reads): a literal string, the literal parts of an f-string or of strings "
+            "DOM104 reads) or to a configured `emit_functions` callee "
+            '(`emit_step(kind="EpisodeEnd")`): a literal string, the literal parts of an f-string '
+            "or of strings "
             "joined with `+`, or a module-level constant holding one (`kind=KIND_NAME` after "
             '`KIND_NAME = "EpisodeEnd"`, in the call or in the class body) that the module binds '
             "nowhere else, module constants folded into an f-string or a `+` "
@@ -148,10 +150,13 @@ _RULES = [
         code="DOM104",
         name="experiment-word-in-event-keyword",
         family="vocabulary",
-        # ``given`` "keyword" and ``how`` "constructing"; for an attribute set on an event,
-        # "attribute" and "set on"
+        # ``given`` "keyword" and ``how`` "constructing" ("given to" an emit function); for
+        # an attribute set on an event, "attribute" and "set on"
         message="{given} '{name}' {how} {owner}: experiment vocabulary '{word}'{hint}",
-        summary="Runtime code constructs an event passing an experiment-vocabulary keyword (or sets such an attribute on one).",
+        summary=(
+            "Runtime code constructs an event (or calls an emit function) passing an experiment-vocabulary "
+            "keyword, or sets such an attribute on one."
+        ),
         rationale=(
             "Passing `episode=` when building an event smuggles experiment state into the "
             "runtime even when the event class itself accepts arbitrary keywords. A keyword "
@@ -171,6 +176,9 @@ _RULES = [
             "`dataclasses.replace(x, ...)` where `x` is known to be an event (the method's `self`, or "
             "a local variable only ever assigned a construction of one event class, or a construction "
             "itself: `Event(...).model_copy(update={...})`). "
+            "The keywords given to a configured `emit_functions` callee become the fields of the "
+            "event it emits, and are read alike (`keyword 'episode' given to emit_step`; written "
+            "out, unpacked from a dict display or `dict(...)`, or a local dict's keys). "
             "An attribute set on an event adds a field to it as surely (a pydantic model with "
             '`extra="allow"` emits it): `event.episode = n`, `setattr(event, "epoch", n)` and '
             "`object.__setattr__(event, \"epoch\", n)` are reported (`attribute 'episode' set on "

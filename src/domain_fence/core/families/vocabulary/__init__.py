@@ -42,7 +42,8 @@ class VocabularyFamily:
         Option("scope", "events (default), attributes, parameters, definitions"),
         Option(
             "emit_functions",
-            "callees whose keyword arguments (and mappings unpacked) are event values too (DOM105), `*` wildcards",
+            "callees whose keyword arguments (and mappings unpacked) are an emitted event's fields and kind "
+            "(DOM103-DOM105), `*` wildcards",
         ),
     )
 

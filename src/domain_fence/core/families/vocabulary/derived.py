@@ -202,10 +202,10 @@ class DerivedValues:
                 built = f"{sink.scope}:{owner}[{sink.form}]({name})"
                 return f"constructing {owner} ({sink.form})", f"{callee}({name})", built, True
             if unpacked_into_a_call(sink.form) and self.is_emit_function(module, sink.target, callee):
-                shown = ".".join(sink.target.rsplit(".", 2)[-2:])
+                shown = shown_callee(sink.target)
                 place = f"{sink.scope}:{shown}[{sink.form}]({name})"
                 emitter = self.defined_here(module, sink.target) or callee
-                return f"emitted by {shown} ({sink.form})", f"{emitter}({name})", place, False
+                return f"emitted by {shown} ({sink.form})", f"{emitter}({name})", place, True
             return None
         if self.resolver.is_event(callee) and not self.defines_a_class(callee):
             if sink.kind == KEYWORD:
@@ -215,10 +215,11 @@ class DerivedValues:
                 return f"set on {owner}", f"{callee}.{sink.name}", place, self.attribute_checked(module, sink)
         if sink.kind == KEYWORD and self.is_emit_function(module, sink.target, callee):
             # The fingerprint shows the callee as written (resolved through imports); the
-            # symbol, the function called.
-            shown = ".".join(sink.target.rsplit(".", 2)[-2:])
+            # symbol, the function called. A keyword named with a word is DOM104's, as
+            # for a construction (VocabularyChecker.emitted).
+            shown = shown_callee(sink.target)
             emitter = self.defined_here(module, sink.target) or callee
-            return f"emitted by {shown}", f"{emitter}({name})", f"{sink.scope}:{shown}({name})", False
+            return f"emitted by {shown}", f"{emitter}({name})", f"{sink.scope}:{shown}({name})", True
         return None
 
     def attribute_checked(self, module: str, sink: Sink) -> bool:
@@ -330,6 +331,13 @@ class DerivedValues:
                 inherited = self.index.function_returns(class_module, f"{qualname}.{method}")
                 return None if inherited is None else (f"{klass}.{method}", inherited)
         return None
+
+
+def shown_callee(written: str) -> str:
+    """How fingerprints and messages name an emit function called as ``written`` (the
+    callee resolved through the module's imports): its last two parts
+    (``telemetry.emit_event`` for ``self.telemetry.emit_event``)."""
+    return ".".join(written.rsplit(".", 2)[-2:])
 
 
 def unpacked_into_a_call(form: str) -> bool:

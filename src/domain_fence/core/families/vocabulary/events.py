@@ -5,8 +5,9 @@ of the ``event_bases`` or derives from one, through any chain of classes anywher
 the project: bases are followed through imports, ``import x as y`` aliases, relative
 imports and re-exports in ``__init__`` modules. Its own fields, its name and its kind
 strings are checked; an inherited field is reported where it is declared. Runtime
-modules are also checked for keyword arguments in calls that construct an event, and
-for the values events are built from (DOM105, :mod:`.derived`).
+modules are also checked for keyword arguments in calls that construct an event or go
+through a configured emit function, and for the values events are built from (DOM105,
+:mod:`.derived`).
 
 That is the contract's default ``scope`` (``events``); the opt-in scopes of
 :mod:`.declarations` (DOM111-DOM113) are checked here too, with the same vocabulary.
@@ -23,7 +24,7 @@ from domain_fence.core.families.config import EVENTS_SCOPE, EventBasePattern, Vo
 from domain_fence.core.families.vocabulary.declarations import CODES as DECLARATION_CODES
 from domain_fence.core.families.vocabulary.declarations import PARAMETERS, declared_names
 from domain_fence.core.families.vocabulary.derived import CODE as DERIVED_CODE
-from domain_fence.core.families.vocabulary.derived import DerivedValues
+from domain_fence.core.families.vocabulary.derived import DerivedValues, shown_callee, unpacked_into_a_call
 from domain_fence.core.families.vocabulary.mixins import Mixins, find_mixins
 from domain_fence.core.families.vocabulary.prefilter import (
     Prefilter,
@@ -340,6 +341,9 @@ _NO_FIELDS = frozenset({"object", "builtins.object", "typing.Generic", "abc.ABC"
 _MAX_CHAIN = 32  # classes followed up to the one that says how arguments are taken
 POSITIONAL = "positional"  # the form a kind given by position names in its fingerprint
 SET_ON_SELF = "self"  # the form a kind a method sets on its instance names in its fingerprint
+# The form a keyword (or a kind) given to an emit function names in its fingerprint: no
+# construction's form, so no fingerprint of one (see VocabularyChecker.emitted).
+EMITTED = "emitted"
 
 # flake8 asks file by file: one checker per contract and index keeps what it resolved.
 _CHECKERS: dict[tuple[VocabularyConfig, int], tuple[ProjectIndex, VocabularyChecker]] = {}
@@ -678,12 +682,18 @@ class VocabularyChecker:
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.keywords(module, call.scope, event, call.keywords)
                 yield from _once(self.constructed_kinds(module, call, event), kinds)
+            elif self.derived.is_emit_function(module, call.callee, event):
+                yield from self.emitted(module, call, call.callee, event, kinds)
         for construction in facts.constructions:
             event = self.resolver.canonical(construction.built)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 form = construction.form
                 yield from self.keywords(module, construction.scope, event, construction.keywords, form)
                 yield from _once(self.constructed_kinds(module, construction, event, form), kinds)
+            elif unpacked_into_a_call(construction.form) and self.derived.is_emit_function(
+                module, construction.built, event
+            ):
+                yield from self.emitted(module, construction, construction.built, event, kinds)
         for positional in facts.positional:
             event = self.resolver.canonical(positional.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
@@ -870,19 +880,54 @@ class VocabularyChecker:
         which the fingerprint and the message name."""
         owner = event.rsplit(".", 1)[-1]
         built, shown = (f"{owner}[{form}]", f"{owner} ({form})") if form else (owner, owner)
+        yield from self.given_keywords(module, scope, keywords, built, event, "constructing", shown)
+
+    def given_keywords(
+        self, module: str, scope: str, keywords: tuple[Text, ...], built: str, target: str, how: str, owner: str
+    ) -> Iterator[Finding]:
+        """DOM104 for the keywords given to ``target`` (an event's class, an emit
+        function), named ``built`` in the fingerprints and ``owner`` in the messages."""
         for keyword in keywords:
             fingerprint = fingerprints.located("DOM104", module, f"{scope}:{built}({keyword.text})")
             yield from self.matched(
                 module,
                 keyword,
                 "DOM104",
-                f"{event}({keyword.text})",
+                f"{target}({keyword.text})",
                 fingerprint,
                 given="keyword",
                 name=keyword.text,
-                how="constructing",
-                owner=shown,
+                how=how,
+                owner=owner,
             )
+
+    def emitted(
+        self,
+        module: str,
+        call: CallFact | ConstructionFact,
+        written: str,
+        canonical: str,
+        kinds: set[tuple[int, int, str]],
+    ) -> Iterator[Finding]:
+        """DOM104 and DOM103 for a call of a configured emit function, ``written`` as
+        the module's imports resolve it, ``canonical`` where it is defined: its keywords
+        (``emit_step("Stepped", episode=n)``, and the keys of a mapping unpacked into
+        it, as :meth:`keywords` reads a construction's) become the fields of the event
+        it emits, and a kind keyword's string (``emit_step(kind="EpisodeEnd")``, read as
+        :meth:`constructed_kinds` reads a construction's) its kind. The fingerprints
+        name the function as DOM105's do (its last two parts as written) with the form
+        EMITTED, which no construction has (``step:emit_step[emitted](episode)``; a
+        local dict unpacked, ``[emitted,**payload]``); the messages name it (``keyword
+        'episode' given to emit_step``). A kind given by position is not read: which
+        parameter a position binds is not in the facts."""
+        form = call.form if isinstance(call, ConstructionFact) else ""
+        shown = shown_callee(written)
+        built = f"{shown}[{EMITTED},{form}]" if form else f"{shown}[{EMITTED}]"
+        emitter = self.derived.defined_here(module, written) or canonical
+        owner = f"{shown} ({form})" if form else shown
+        yield from self.given_keywords(module, call.scope, call.keywords, built, emitter, "given to", owner)
+        kind_findings = self.given_kinds(module, call, built, lambda name: f"{emitter}({name})", given_to=shown)
+        yield from _once(kind_findings, kinds)
 
     def attribute_set(self, module: str, fact: AttributeSetFact, event: str) -> Iterator[Finding]:
         """DOM104 for an attribute set on a local known to hold an event (``event.episode
@@ -914,6 +959,20 @@ class VocabularyChecker:
         constant given for it (``kind=KIND``), its name."""
         owner = event.rsplit(".", 1)[-1]
         built = f"{owner}[{form}]" if form else owner
+        return self.given_kinds(module, call, built, lambda name: f"{event}.{name}")
+
+    def given_kinds(
+        self,
+        module: str,
+        call: CallFact | ConstructionFact,
+        built: str,
+        symbol: Callable[[str], str],
+        given_to: str = "",
+    ) -> Iterator[Finding]:
+        """DOM103 for the kinds ``call``'s kind keywords are given (see
+        :meth:`constructed_kinds`), named ``built`` in the fingerprints; ``symbol``, the
+        finding's symbol for a keyword; ``given_to``, the emit function the message
+        names, if any."""
         given = [(position, repr(kind.text), kind, "", True) for position, kind in call.strings]
         given += [(position, c, kind, f" (from {c})", False) for position, c, kind in call.constants]
         # Folded from module constants, or held by a local variable (see CallFact.held):
@@ -933,9 +992,9 @@ class VocabularyChecker:
             if name not in self.kind_attributes or position in written:
                 continue
             fingerprint = fingerprints.located("DOM103", module, f"{call.scope}:{built}({name}={spelled})")
-            for finding in self.matched(
-                module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via=via
-            ):
+            if given_to:  # `` (from END_KIND, given to emit_step)``
+                via = f"{via[:-1]}, given to {given_to})" if via else f" (given to {given_to})"
+            for finding in self.matched(module, kind, "DOM103", symbol(name), fingerprint, kind=kind.text, via=via):
                 if literal:
                     written.add(position)
                 yield finding
