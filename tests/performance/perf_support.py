@@ -52,3 +52,20 @@ def recorded(monkeypatch: Any, owner: object, name: str, *also: str) -> list[tup
     for binding in also:
         monkeypatch.setattr(binding, recording)
     return calls
+
+
+def lint_imports_here(root: Path, files: dict[str, str], monkeypatch: Any) -> Path:
+    """``files`` written below ``root``, ready for lint-imports to run in this process
+    there, as from a fresh one: no facts in memory, no index or configuration kept."""
+    from support import write_tree
+
+    from domain_fence.core.index import project as index_module
+    from domain_fence.integrations.importlinter import session
+
+    write_tree(root, files)
+    monkeypatch.chdir(root)
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.setattr(index_module, "_MEMORY", {})
+    monkeypatch.setattr(session, "_INDEXES", {})
+    session._configuration.cache_clear()
+    return root

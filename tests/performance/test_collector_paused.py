@@ -10,6 +10,7 @@ import gc
 from pathlib import Path
 
 import pytest
+from perf_support import lint_imports_here
 from support import write_tree
 
 from domain_fence.integrations.importlinter.configuration import load_configuration
@@ -100,15 +101,7 @@ def test_lint_imports_freezes_what_the_check_read_and_resumes_the_collector(tmp_
     collector resumes, so its next collections do not walk it all again."""
     from importlinter.cli import lint_imports
 
-    from domain_fence.core.index import project as index_module
-    from domain_fence.integrations.importlinter import session
-
-    write_tree(tmp_path, FILES)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(index_module, "_MEMORY", {})
-    monkeypatch.setattr(session, "_INDEXES", {})
-    session._configuration.cache_clear()
+    lint_imports_here(tmp_path, FILES, monkeypatch)
     gc.unfreeze()
     try:
         status = lint_imports(no_cache=True)

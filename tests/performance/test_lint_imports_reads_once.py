@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from importlinter.cli import lint_imports
-from support import write_tree
+from perf_support import lint_imports_here
 
 from domain_fence.core.index import project as index_module
 from domain_fence.integrations.importlinter import session
@@ -67,13 +67,7 @@ FILES = {
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    write_tree(tmp_path, FILES)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(index_module, "_MEMORY", {})
-    monkeypatch.setattr(session, "_INDEXES", {})
-    session._configuration.cache_clear()
-    return tmp_path
+    return lint_imports_here(tmp_path, FILES, monkeypatch)
 
 
 def test_each_file_is_parsed_once_across_the_contracts(project, monkeypatch):
