@@ -1065,7 +1065,8 @@ class _Resolver:
                 bases.append(reference)
         qualname = ".".join((*scope, node.name))
         statements = list(_class_scope(node.body))  # read by both, walked once
-        class_vars = {(t.line, t.col) for t in self.class_variables(statements)}
+        annotated = not self.collects_fields(node)
+        class_vars = {(t.line, t.col) for t in self.class_variables(statements, annotated)}
         attributes = tuple(
             replace(a, class_var=True) if (a.name.line, a.name.col) in class_vars else a
             for a in map(self.constant_value, attributes)
@@ -1081,20 +1082,50 @@ class _Resolver:
             qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings, constants
         )
 
-    def class_variables(self, statements: list[ast.stmt]) -> Iterator[Text]:
+    def class_variables(self, statements: list[ast.stmt], annotated: bool = False) -> Iterator[Text]:
         """The names the statements of a class's scope (:func:`_class_scope`) annotate
         ``ClassVar`` (or ``ClassVar[...]``: ``typing.ClassVar``, or imported under another
-        name; in a string, as ``dataclasses`` reads one: the dotted name it starts with)."""
+        name; in a string, as ``dataclasses`` reads one: the dotted name it starts with).
+        With ``annotated``, also those annotated ``Annotated[ClassVar[...], ...]`` (any
+        module's ``Annotated``, nested in another too; in a string, the dotted names of
+        ``"Annotated[ClassVar[...`` as pydantic reads one), which a pydantic model takes
+        as a class variable and a dataclass or an attrs class as a field (see
+        :meth:`collects_fields`)."""
         for statement in statements:
             if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name:
                 annotation = statement.annotation
                 if type(annotation) is ast.Constant and type(annotation.value) is str:
-                    written = _STRING_ANNOTATION.match(annotation.value)
-                    name = self.resolve_dotted("".join(written[1].split())) if written else ""
+                    name = self.string_annotation(annotation.value, annotated)
                 else:
                     name = self.resolve(_unsubscripted(annotation)) or ""
+                    while annotated and name.rpartition(".")[2] == _ANNOTATED and type(annotation) is ast.Subscript:
+                        inner = annotation.slice
+                        annotation = inner.elts[0] if type(inner) is ast.Tuple and inner.elts else inner
+                        name = self.resolve(_unsubscripted(annotation)) or ""
                 if name.rpartition(".")[2] == _NOT_A_FIELD:
                     yield _text(statement.target, statement.target.id)
+
+    def string_annotation(self, written: str, annotated: bool) -> str:
+        """The name a string annotation starts with, resolved (``"ClassVar[int]"``); with
+        ``annotated``, past ``Annotated[`` (``"Annotated[ClassVar[int], ...]"``)."""
+        found = _STRING_ANNOTATION.match(written)
+        name = self.resolve_dotted("".join(found[1].split())) if found else ""
+        while found and annotated and name.rpartition(".")[2] == _ANNOTATED:
+            found = _STRING_SUBSCRIPT.match(written, found.end())
+            name = self.resolve_dotted("".join(found[1].split())) if found else ""
+        return name
+
+    def collects_fields(self, node: ast.ClassDef) -> bool:
+        """Whether a decorator of the class statement collects its fields as dataclasses
+        and attrs do: a ``dataclass`` of any module (``dataclasses``', pydantic's), or one
+        of ``attr``'s or ``attrs``' (``attrs.define``, ``attr.s``). These take an
+        attribute annotated ``Annotated[ClassVar[...], ...]`` as a field; pydantic's
+        models (no decorator) take it as a class variable."""
+        for decorator in node.decorator_list:
+            name = self.resolve(decorator.func if type(decorator) is ast.Call else decorator) or ""
+            if name.rpartition(".")[2] == "dataclass" or name.partition(".")[0] in _ATTRS_MODULES:
+                return True
+        return False
 
     def computed_fields(self, statements: list[ast.stmt]) -> Iterator[AttributeFact]:
         """The methods among the statements of a class's scope (:func:`_class_scope`)
@@ -2753,6 +2784,10 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
 _COMPUTED_FIELD = "computed_field"
 # The dotted name a string annotation starts with (``"ClassVar[int]"``, ``"typing.ClassVar"``).
 _STRING_ANNOTATION = re.compile(r"\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+# The dotted name a subscript in a string annotation starts with (``[ClassVar[int], ...]``).
+_STRING_SUBSCRIPT = re.compile(r"\s*\[\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+_ANNOTATED = "Annotated"
+_ATTRS_MODULES = frozenset({"attr", "attrs"})
 
 
 def _class_scope(body: list[ast.stmt]) -> Iterator[ast.stmt]:
