@@ -130,6 +130,19 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     assert set_in.message == "event kind 'EpisodeEnd' (set in model_post_init): experiment vocabulary 'episode'"
     set_from = findings["DOM103:vocab.runtime.dom103_set_kinds:StepEvent._kind:StepEvent[self](KIND=END_KIND)"]
     assert set_from.message == "event kind 'EpisodeEnd' (from END_KIND, set in _kind): experiment vocabulary 'episode'"
+    # Set on the class by a class method, or through a local of the method: the message says so.
+    on_class = findings["DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind='EpisodeEnd')"]
+    assert on_class.message == "event kind 'EpisodeEnd' (set on cls in build): experiment vocabulary 'episode'"
+    assert on_class.symbol == "vocab.runtime.dom103_set_kinds.Configured.kind"
+    set_held = findings["DOM103:vocab.runtime.dom103_set_kinds:Settled.settle:Settled[self](kind=kind:'EpisodeEnd')"]
+    assert (set_held.line, set_held.col) == (72, 15)  # at the literal the local is assigned
+    assert set_held.message == (
+        "event kind 'EpisodeEnd' (through local kind, set in settle): experiment vocabulary 'episode'"
+    )
+    set_through = findings["DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](KIND=name:END_KIND)"]
+    assert set_through.message == (
+        "event kind 'EpisodeEnd' (from END_KIND, through local name, set in fold): experiment vocabulary 'episode'"
+    )
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
@@ -195,6 +208,18 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.dom103_set_kinds:StepEvent.settle.later:StepEvent[self](kind='EpochStart')",
         "DOM103:vocab.runtime.dom103_set_kinds:PostEvent.__post_init__:PostEvent[self](kind='PostEpisode')",
         "DOM103:vocab.runtime.dom103_set_kinds:PostEvent.__post_init__:PostEvent[self](KIND='epoch_done')",
+        # On the class, by a class method: the form ``class``, which no construction has
+        # (``cls(kind=...)`` in the same method is ``[cls]``).
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind=END_KIND)",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[cls](kind='EpochEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.__init_subclass__:Configured[class](kind='PostEpisode')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.held:Configured[class](kind=kind:'EpochStart')",
+        # Through a local of the method: the local and its string (or constant), as for a construction.
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.settle:Settled[self](kind=kind:'EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](KIND=name:END_KIND)",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](kind=label:'EpisodeStart')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.branches:Settled[self](kind=kind:'post_episode')",
     } <= fingerprints
 
 

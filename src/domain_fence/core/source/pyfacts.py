@@ -118,6 +118,15 @@ class ReceiverStringFact:
     # a keyword's (see CallFact.references): another module's constant it may name is the
     # check's question.
     references: tuple[tuple[str, Text], ...] = ()
+    # (how a fingerprint spells it, what the message notes, the string) for each string a
+    # local variable of the method holds where it is set (``self.kind = kind`` after
+    # ``kind = "EpisodeEnd" if done else "Step"``: spelled ``kind:'EpisodeEnd'``, noted
+    # " (through local kind)"), at each literal assigned to it, read as a keyword's
+    # (see CallFact.held and :class:`_LocalStrings`).
+    held: tuple[tuple[str, str, Text], ...] = ()
+    # Set on the class (``cls.kind = "..."`` in a class method, ``setattr(cls, "kind",
+    # ...)``), not on an instance.
+    on_class: bool = False
 
 
 @dataclass(frozen=True)
@@ -421,13 +430,13 @@ def _facts(
     module: str, is_package: bool, tree: ast.Module, walk: _Walk, statements: list[ast.stmt], resolver: _Resolver
 ) -> tuple[FileFacts, DeclarationFacts]:
     classes = [resolver.functional_class(statement) for statement in statements]
-    set_strings = _receiver_strings(walk, resolver)
+    # Not kept on the walk: it holds the finder, which the walk keeps (see _Constructions).
+    held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
+    set_strings = _receiver_strings(walk, resolver, held)
     classes += [
         resolver.class_fact(node, scope, attributes, set_strings.get(node, ()))
         for node, scope, attributes in walk.classes
     ]
-    # Not kept on the walk: it holds the finder, which the walk keeps (see _Constructions).
-    held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
     calls = [call for call in (resolver.call(node, scope, held) for node, scope in walk.calls) if call is not None]
     constructions = [
         fact
@@ -1258,7 +1267,7 @@ class _Resolver:
         position: int,
         value: ast.expr,
         held: _LocalStrings | None = None,
-        call: ast.Call | None = None,
+        call: ast.expr | None = None,
         scope: tuple[str, ...] = (),
     ) -> None:
         """Note the string a keyword is given, read as a kind string in a class body is:
@@ -1266,7 +1275,8 @@ class _Resolver:
         or a module-level constant holding one (``constants``); and in ``held``, the
         string of such a literal folded from module constants (``f"{PREFIX}Start"``,
         ``PREFIX + "Start"``), and those a local variable of ``call``'s function holds
-        (:class:`_LocalStrings`)."""
+        (:class:`_LocalStrings`; ``call``: the call given it, or the value a method sets
+        on its receiver)."""
         kind = type(value)
         if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.BinOp:
             # most values are names, attributes or calls: skipped at once
@@ -1681,13 +1691,18 @@ def _attribute_sets(walk: _Walk, resolver: _Resolver) -> list[AttributeSetFact]:
     return found
 
 
-def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tuple[ReceiverStringFact, ...]]:
-    """The strings the methods of each class statement set on their instance (see
-    ReceiverStringFact): the receiver must be the method's own (nothing else in it binds
-    the name, :meth:`_Constructions.receiver_class`), the function setting it the builtin
-    (bound nowhere in the module, which star-imports nothing); the strings are read as a
+def _receiver_strings(
+    walk: _Walk, resolver: _Resolver, held: _LocalStrings | None = None
+) -> dict[ast.ClassDef, tuple[ReceiverStringFact, ...]]:
+    """The strings the methods of each class statement set on their instance, or a class
+    method on its class (see ReceiverStringFact): the receiver must be the method's own
+    (nothing else in it binds the name, :meth:`_Constructions.receiver_class`), the
+    function setting it the builtin (bound nowhere in the module, which star-imports
+    nothing; on a class, ``setattr`` alone: ``object.__setattr__`` and
+    ``super().__setattr__`` set no class's attribute); the strings are read as a
     keyword's kind is (:meth:`_Resolver.keep_string`), each branch of a conditional
-    expression on its own, and a value that holds none is left out."""
+    expression on its own, a local variable's through ``held``, and a value that holds
+    none is left out."""
     if not walk.receiver_sets:
         return {}
     finder: _Constructions | None = None
@@ -1698,7 +1713,7 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
     for owner, scope, receiver, name, value, through in walk.receiver_sets:
         if through and (resolver.unbound_prefix or resolver.binding_counts().get(through)):
             continue  # ``setattr``, ``object`` or ``super`` may not be the builtin
-        if not _may_be_kept(value, resolver):
+        if not _may_be_kept(value, resolver, held):
             continue  # ``self.name = name``, ``self.size = other.size``: most are neither
         kept = _Kept()
         pending = [value]
@@ -1707,32 +1722,45 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
             if type(current) is ast.IfExp:
                 pending += [current.orelse, current.body]
             else:
-                resolver.keep_string(kept, 0, current)
+                resolver.keep_string(kept, 0, current, held, current, scope)
         strings: list[tuple[str | None, Text]] = [(None, text) for _, text in kept.strings]
         strings += [(constant, text) for _, constant, text in kept.constants]
-        strings += [(None, text) for _, _, _, text in kept.held]
+        # Folded from module constants (noted ""), or held by a local variable.
+        strings += [(None, text) for _, _, note, text in kept.held if not note]
+        locals_held = [(spelled, note, text) for _, spelled, note, text in kept.held if note]
         references = [(reference, written) for _, reference, written in kept.references]
-        if not strings and not references:
+        if not strings and not references and not locals_held:
             continue  # most values are no strings (``self.name = name``): turned away first
         finder = finder or _finder(walk, resolver)
+        on_class = False
         if finder.receiver_class(receiver, value, scope, classes=False) is None:
-            continue  # not the method's own instance
+            if through in ("object", "super") or finder.receiver_class(receiver, value, scope, classes=True) is None:
+                continue  # not the method's own instance, nor its own class
+            on_class = True
         statement = next((node for node in statements.get(owner, ()) if _contains(node, value)), None)
         if statement is not None:
             ordered = tuple(sorted(strings, key=_string_place))
-            fact = ReceiverStringFact(".".join(scope), name, ordered, tuple(references))
+            fact = ReceiverStringFact(
+                ".".join(scope),
+                name,
+                ordered,
+                tuple(references),
+                tuple(sorted(locals_held, key=lambda h: (h[2].line, h[2].col))),
+                on_class,
+            )
             found.setdefault(statement, []).append(fact)
     return {node: tuple(sorted(facts, key=lambda f: (f.name.line, f.name.col))) for node, facts in found.items()}
 
 
-def _may_be_kept(value: ast.expr, resolver: _Resolver) -> bool:
-    """Whether :meth:`_Resolver.keep_string` (given no local's strings) may note anything
-    of ``value``: not for a name the module binds neither to a string constant nor by an
-    import, an alias or a class, nor for an attribute of such a name."""
+def _may_be_kept(value: ast.expr, resolver: _Resolver, held: _LocalStrings | None = None) -> bool:
+    """Whether :meth:`_Resolver.keep_string` may note anything of ``value``: not for a
+    name the module binds neither to a string constant nor by an import, an alias or a
+    class, and that no statement assigns what may be a string (a local's, ``held``),
+    nor for an attribute of such a name."""
     kind = type(value)
     if kind is ast.Name:
         name = value.id  # type: ignore[attr-defined]
-        return name in resolver.constants or name in resolver.bindings
+        return name in resolver.constants or name in resolver.bindings or (held is not None and name in held.candidates)
     if kind is ast.Attribute:
         head = value
         while type(head) is ast.Attribute:
@@ -1915,8 +1943,8 @@ _Held = tuple[str | None, Text]
 
 class _LocalStrings:
     """The strings a local variable of a function may hold where a call is given it
-    (``kind = "EpisodeEnd" if done else "Step"; Event(kind=kind)``), when they are
-    certain:
+    (``kind = "EpisodeEnd" if done else "Step"; Event(kind=kind)``), or where a method
+    sets it on its receiver (``self.kind = kind``), when they are certain:
 
     - the name is bound in the function (nested scopes included) only by simple
       assignments in its own statements (``kind = ...``, ``kind: str = ...``): no
@@ -1939,7 +1967,7 @@ class _LocalStrings:
         self.candidates = candidates
         self._found: dict[tuple[ast.AST, str], list[tuple[ast.stmt, list[_Held]]] | None] = {}
 
-    def strings(self, name: str, call: ast.Call, scope: tuple[str, ...]) -> list[_Held]:
+    def strings(self, name: str, call: ast.expr, scope: tuple[str, ...]) -> list[_Held]:
         if name not in self.candidates:  # most names given to a keyword: turned away at once
             return []
         function = self.finder.innermost(call, scope)
