@@ -143,6 +143,12 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     assert set_through.message == (
         "event kind 'EpisodeEnd' (from END_KIND, through local name, set in fold): experiment vocabulary 'episode'"
     )
+    # Built through a local alias of the class: the form names the local.
+    aliased = findings["DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](episode)"]
+    assert aliased.message == (
+        "keyword 'episode' constructing RuntimeEvent (local Event): experiment vocabulary 'episode'"
+    )
+    assert aliased.symbol == "vocab.runtime.events.RuntimeEvent(episode)"
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
@@ -220,6 +226,20 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](KIND=name:END_KIND)",
         "DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](kind=label:'EpisodeStart')",
         "DOM103:vocab.runtime.dom103_set_kinds:Settled.branches:Settled[self](kind=kind:'post_episode')",
+        # Through a local alias of the class: ``local`` and the alias name the form, in
+        # every construction (a call of the class by another name would be numbered
+        # beside a call by its own name, and shift a baselined one's number).
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](episode)",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind=KIND_NAME)",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind=kind:'PostEpisode')",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event.model_construct](epoch)",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event.model_validate](epoch)",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[partial(local Event)](num_epochs)",
+        "DOM104:vocab.runtime.dom104_aliases:attribute:RuntimeEvent[local make](mode)",
+        "DOM104:vocab.runtime.dom104_aliases:attribute:RuntimeEvent[local make(**payload)](episode)",
+        "DOM103:vocab.runtime.dom104_aliases:positional:Stats[local Built,positional](kind='EpisodeEnd')",
+        "DOM104:vocab.runtime.dom104_aliases:Learner.emitted:RuntimeEvent[local Event](episode)",
     } <= fingerprints
 
 

@@ -189,7 +189,8 @@ class ConstructionFact:
     name, and the fields it names: ``X.model_construct(a=1)``, ``X.model_validate({"a":
     1})``, ``partial(X, a=1)``, ``cls(a=1)`` in a class method, ``type(self)(a=1)``,
     ``self.__class__(a=1)`` and ``super().__init__(a=1)`` in a method,
-    ``x.model_copy(update={"a": 1})`` and ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X (see
+    ``x.model_copy(update={"a": 1})`` and ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X,
+    and a call of a local alias of X (``Event = X; Event(a=1)``, form ``local Event``; see
     :class:`_Constructions`). Whether X is an event is the check's question.
 
     Also the keys of a dict a local variable holds, unpacked into a call (``X(**payload)``
@@ -629,6 +630,9 @@ class _Walk:
         # Names some statement assigns what may be a string (see _LocalStrings): only a
         # keyword given one of these may be given a local variable's string.
         self.string_locals: set[str] = set()
+        # Names some statement assigns a name or an attribute (see _Constructions.alias):
+        # only a call of one of these may be a call of a local alias of a class.
+        self.alias_locals: set[str] = set()
         # What may be a string set on a method's receiver (see _receiver_strings):
         # (class qualname, scope, receiver, the attribute, the value, how it is set).
         self.receiver_sets: list[tuple[str, tuple[str, ...], str, Text, ast.expr, str]] = []
@@ -809,7 +813,12 @@ class _Walk:
         elif type(value) is ast.Tuple or type(value) is ast.List:
             self.assigned_calls += [(scope, local, call.func) for local, call in _calls_assigned(targets, value)]
         elif type(value) in _HELD_VALUES:
-            self.string_locals.update(t.id for t in targets if type(t) is ast.Name)
+            names = [t.id for t in targets if type(t) is ast.Name]
+            self.string_locals.update(names)
+            if type(value) is ast.Name:
+                self.alias_locals.update(names)
+        elif type(value) is ast.Attribute:
+            self.alias_locals.update(t.id for t in targets if type(t) is ast.Name)
 
     def set_through_call(self, call: ast.Call, scope: tuple[str, ...]) -> None:
         """Note ``setattr(local, "name", v)`` and ``object.__setattr__(local, "name", v)``
@@ -1404,6 +1413,9 @@ MODEL_CONSTRUCT, MODEL_VALIDATE, MODEL_COPY = "model_construct", "model_validate
 _BUILDING_METHODS = (MODEL_CONSTRUCT, MODEL_VALIDATE)
 # What a method's receiver stands for, as the form of a construction names it.
 CLS, TYPE_SELF, SELF_CLASS = "cls", "type(self)", "self.__class__"
+# How a construction through a local alias of a class names it (``local Event``): no
+# name of Python, nor any other form.
+LOCAL = "local"
 SUPER_INIT = "super().__init__"
 PARTIAL, REPLACE = "partial", "replace"
 _PARTIALS = frozenset({"functools.partial"})
@@ -1453,7 +1465,12 @@ class _Constructions:
       function (nested scopes included) is an assignment, in the function's own
       scope, of ``X(...)``, ``X.model_construct(...)`` or ``X.model_validate(...)``,
       with the same X, and the name is no parameter (a ``global`` or ``nonlocal``
-      declaration counts as a binding).
+      declaration counts as a binding);
+    - a local variable is an alias of X when its one binding in the function is an
+      assignment of X, a dotted name the function binds nowhere (``Event =
+      TelemetryEvent``; see :meth:`local_alias`): a call of it (``Event(...)``,
+      ``Event.model_construct(...)``, ``partial(Event, ...)``) builds an X, with the
+      form ``local Event``.
     """
 
     def __init__(self, walk: _Walk, resolver: _Resolver) -> None:
@@ -1466,6 +1483,8 @@ class _Constructions:
         self.receivers = {_receiver(method) for method in walk.methods}
         self._bound: dict[ast.AST, dict[str, int]] = {}  # node -> bindings of each name in it
         self._locals: dict[tuple[ast.AST, str], str | None] = {}
+        self.aliases = walk.alias_locals
+        self._aliases: dict[tuple[ast.AST, str], str | None] = {}  # see alias
 
     def construction(self, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
         """(form, class) when ``call`` is a construction; on the path of every call with
@@ -1494,9 +1513,12 @@ class _Constructions:
                 return None
         elif kind is ast.Name:
             name = func.id  # type: ignore[attr-defined]
-            if name in self.receivers:
+            if name in self.receivers or name in self.aliases:
                 found = self.class_of(func, call, scope)
-                return None if found is None or not found[0] else found
+                if found is not None and found[0]:
+                    return found
+                if name in self.receivers:
+                    return None
             # ``partial``/``replace``, or either imported under another name (``from
             # functools import partial as p``): resolved below.
             if name not in (PARTIAL, REPLACE) and self.resolver.bindings.get(name) not in _PARTIALS_REPLACES:
@@ -1561,8 +1583,44 @@ class _Constructions:
             if owner is None or self.resolver.binding_counts().get("type"):
                 return None  # not a method's receiver, or not the builtin ``type``
             return TYPE_SELF, owner
+        if kind is ast.Name and node.id in self.aliases:  # type: ignore[attr-defined]
+            aliased = self.alias(node.id, call, scope)  # type: ignore[attr-defined]
+            if aliased is not None:
+                return f"{LOCAL} {node.id}", aliased  # type: ignore[attr-defined]
         reference = dotted_name(node)
         return None if reference is None else ("", self.resolver.resolve_dotted(reference))
+
+    def alias(self, name: str, node: ast.expr, scope: tuple[str, ...]) -> str | None:
+        """What the local variable ``name`` is an alias of where ``node`` is (in the
+        function ``scope`` names): see :meth:`local_alias`."""
+        function = self.innermost(node, scope)
+        if function is None:
+            return None
+        key = (function, name)
+        if key not in self._aliases:
+            self._aliases[key] = self.local_alias(function, name)
+        return self._aliases[key]
+
+    def local_alias(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> str | None:
+        """The dotted name, resolved as a callee is, that ``function`` binds the local
+        ``name`` to (``Event = TelemetryEvent``, ``make = events.StepEvent``), when that
+        is its only binding in the function (nested scopes included: no parameter, no
+        second assignment, loop, import or ``global``), a simple assignment in the
+        function's own statements, of a name or an attribute of one the function binds
+        nowhere (``cls_ = self.event_type``, an alias of another local: not followed).
+        Whether it names a class, an event, is the check's question."""
+        bound = self.bindings(function)
+        if bound.get(name) != 1:
+            return None
+        for statement in _own_statements(function.body):
+            target, value = _simple_assignment(statement)
+            if target != name:
+                continue
+            reference = dotted_name(value) if type(value) is ast.Name or type(value) is ast.Attribute else None
+            if reference is None or bound.get(reference.partition(".")[0]):
+                return None
+            return self.resolver.resolve_dotted(reference)
+        return None  # bound otherwise: a parameter, a loop, an import, ...
 
     def instance_of(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> str | None:
         """The class ``node`` holds an instance of: a method's ``self``, a local variable
@@ -2231,7 +2289,7 @@ def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, st
     walk's that gives strings by position to what may be a class: a capitalized name
     (not an exception's or a warning's), or a construction that passes its positional
     arguments on to the class's (``cls``, ``type(self)``, ``self.__class__``,
-    ``partial``: see :class:`_Constructions`)."""
+    ``partial``, a local alias of the class: see :class:`_Constructions`)."""
     finder = _finder(walk, resolver) if walk.positional_calls else None
     for call, scope in walk.positional_calls:
         func = call.func
@@ -2240,12 +2298,14 @@ def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, st
             built = resolver.resolve(func)
             if built:
                 yield call, ".".join(scope) or MODULE_SCOPE, "", built, 0
-            continue
+            if type(func) is not ast.Name or func.id not in walk.alias_locals:
+                continue  # a local alias's call is the class's too (below)
         construction = finder.construction(call, scope) if finder is not None else None
         if construction is None:
             continue
         form, built = construction
-        if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS):
+        aliased = form.startswith(LOCAL) and "." not in form  # ``Event(...)``, not ``Event.model_construct(...)``
+        if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS) or aliased:
             yield call, ".".join(scope) or MODULE_SCOPE, form, built, int(form.startswith(PARTIAL))
 
 
