@@ -50,6 +50,8 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 50, 29, "DOM105"),  # through an emit function the module defines
     ("app/runtime/model.py", 51, 21, "DOM103"),  # a kind given to an emit function
     ("app/runtime/model.py", 51, 35, "DOM104"),  # a keyword given to an emit function
+    ("app/runtime/model.py", 55, 38, "DOM104"),  # a key in a keyword's dict, given to an emit function
+    ("app/runtime/model.py", 56, 64, "DOM104"),  # a key nested in a JSON literal's field, Stats.model_validate_json
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside a ClassVar: no field)
     ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
     ("app/runtime/events.py", 6, 12, "DOM103"),
