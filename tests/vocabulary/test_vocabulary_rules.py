@@ -149,6 +149,20 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
         "keyword 'episode' constructing RuntimeEvent (local Event): experiment vocabulary 'episode'"
     )
     assert aliased.symbol == "vocab.runtime.events.RuntimeEvent(episode)"
+    # A key written in a keyword's value (to any depth), at the key: the message names the
+    # keyword, the fingerprint spells the key's place in its value.
+    nested = findings[
+        "DOM104:vocab.runtime.dom104_nested_keys:displays:StepEvent(stats['inner']['deeper']['ground_truth'])"
+    ]
+    assert nested.message == "key 'ground_truth' in 'stats' given to StepEvent: experiment vocabulary 'ground truth'"
+    assert (nested.line, nested.col, nested.end_col) == (35, 48, 60)
+    assert nested.symbol == "vocab.runtime.dom104_nested_keys.StepEvent(stats['inner']['deeper']['ground_truth'])"
+    json_key = findings[
+        "DOM104:vocab.runtime.dom104_nested_keys:json_texts:StepEvent[model_validate_json](stats['epoch'])"
+    ]
+    assert json_key.message == (
+        "key 'epoch' in 'stats' given to StepEvent (model_validate_json): experiment vocabulary 'epoch'"
+    )
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
@@ -188,6 +202,17 @@ def test_fingerprints_are_line_independent(index):
         "DOM104:vocab.runtime.payloads:Sensed.again:Sensed[model_copy(update=update)](episode)",
         "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**payload](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**constant](kind=KIND_NAME)",
+        # A key in a keyword's value: its place in the value, as subscripts (``[]`` an item
+        # of a list), whether written there or put into a local dict given as the value.
+        "DOM104:vocab.runtime.dom104_nested_keys:displays:StepEvent(stats['primary_target'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:displays:StepEvent(rows[][]['numEpochs'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:StepEvent.create:StepEvent[cls](stats['epoch'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:other_forms:StepEvent[model_validate](stats['episode'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:locals_given:StepEvent(stats['ground_truth'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:locals_given:StepEvent[**payload](rows[]['primary_target'])",
+        # The keys of a JSON object a literal holds: its own keys are fields.
+        "DOM104:vocab.runtime.dom104_nested_keys:json_texts:StepEvent[model_validate_json](episode)",
+        "DOM104:vocab.runtime.dom104_nested_keys:json_texts:StepEvent[model_validate_json](rows[]['numEpisodes'])",
         # A kind given by position: the field it binds names it.
         "DOM103:vocab.runtime.positional:positives:Stats[positional](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.positional:positives:Ordered[positional](KIND='epoch_done')",

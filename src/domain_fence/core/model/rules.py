@@ -155,7 +155,8 @@ _RULES = [
         name="experiment-word-in-event-keyword",
         family="vocabulary",
         # ``given`` "keyword" and ``how`` "constructing" ("given to" an emit function); for
-        # an attribute set on an event, "attribute" and "set on"
+        # an attribute set on an event, "attribute" and "set on"; for a key in a keyword's
+        # value, "key" and "in 'stats' given to"
         message="{given} '{name}' {how} {owner}: experiment vocabulary '{word}'{hint}",
         summary=(
             "Runtime code constructs an event (or calls an emit function) passing an experiment-vocabulary "
@@ -174,7 +175,8 @@ _RULES = [
             "other code is not followed); the keys of any other mapping are not known. "
             "An event is constructed by a call of its class (or of a local name the function binds "
             "once to it: `Event = TelemetryEvent; Event(episode=n)`), and by "
-            "`Event.model_construct(...)`, `Event.model_validate({...})`, `functools.partial(Event, ...)`, "
+            "`Event.model_construct(...)`, `Event.model_validate({...})` (and `model_validate_strings`), "
+            "`functools.partial(Event, ...)`, "
             "`cls(...)` in a class method of an event class and `type(self)(...)`, "
             "`self.__class__(...)` or `super().__init__(...)` in one of its methods, and by "
             "`x.model_copy(update={...})` or "
@@ -184,6 +186,15 @@ _RULES = [
             "The keywords given to a configured `emit_functions` callee become the fields of the "
             "event it emits, and are read alike (`keyword 'episode' given to emit_step`; written "
             "out, unpacked from a dict display or `dict(...)`, or a local dict's keys). "
+            "A keyword's value becomes a field, and the keys written in it reach every subscriber "
+            "as surely: a literal string key of a dict display or a `dict(...)` call given as the "
+            "value of a keyword (or of a key of a local dict) any construction or emit function "
+            "above is given, to any depth of those and of list and tuple displays "
+            '(`stats={"episode": n}`, `rows=[dict(epoch=n)]`), a key put into a local dict given '
+            "as the value (`stats=stats`: followed as above, when that is its one other use), and "
+            "the keys of the JSON object a literal given to `Event.model_validate_json(...)` holds "
+            "(its own keys are the fields) are reported where written "
+            "(`key 'episode' in 'stats' given to StepEvent`). "
             "An attribute set on an event adds a field to it as surely (a pydantic model with "
             '`extra="allow"` emits it): `event.episode = n`, `setattr(event, "epoch", n)` and '
             "`object.__setattr__(event, \"epoch\", n)` are reported (`attribute 'episode' set on "
@@ -226,7 +237,9 @@ _RULES = [
             "is DOM103's), "
             "values kept on `self` by another method, deeper calls and the conditions of "
             "`if` statements are not followed. A keyword named with a word is DOM104's (and "
-            "so is such an attribute set on an event DOM104 knows); a "
+            "so is such an attribute set on an event DOM104 knows); a key written in a "
+            "keyword's value is no value: DOM104 reads it, and the value is traced whole all "
+            "the same; a "
             "value read straight from a parameter named with a word is left to DOM112 "
             "when the contract's `scope` includes `parameters`."
         ),

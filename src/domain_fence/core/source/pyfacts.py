@@ -27,6 +27,8 @@ from dataclasses import dataclass, field, replace
 
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
+    JSON_VALIDATOR,
+    MAPPING_VALIDATORS,
     RAISED,
     FlowFacts,
     PayloadSite,
@@ -39,6 +41,7 @@ from domain_fence.core.source.flow import (
     spread_name,
     unpacked_keywords,
 )
+from domain_fence.core.source.keys import json_keys, nested_keys
 from domain_fence.core.source.modules import resolve_relative
 from domain_fence.core.source.reading import Unreadable
 
@@ -181,6 +184,14 @@ class CallFact:
     # class's), which the check looks up when the keyword is a kind (see
     # :meth:`_Resolver.keep_string`).
     references: tuple[tuple[int, str, Text], ...] = ()
+    # (the keyword, how a fingerprint spells the key's place, the key where it is written)
+    # for each key a keyword's value holds (``stats={"episode": n}``: ``stats``,
+    # ``stats['episode']``): a literal string key of a dict display or a ``dict(...)``
+    # call, to any depth of those and of list and tuple displays (:func:`~.keys.nested_keys`),
+    # and the keys of a local dict given as the value (``stats=stats``, see
+    # :meth:`_Payloads.given_as_value`), in source order. Whether they reach an event is
+    # the check's question.
+    keys: tuple[tuple[str, str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -207,6 +218,9 @@ class ConstructionFact:
     constants: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
     held: tuple[tuple[int, str, str, Text], ...] = ()  # as CallFact's
     references: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
+    # As CallFact's, below the fields named; for ``model_validate_json`` given a literal,
+    # the keys of its JSON object (:func:`~.keys.json_keys`), whose own keys are the fields.
+    keys: tuple[tuple[str, str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -438,10 +452,11 @@ def _facts(
         resolver.class_fact(node, scope, attributes, set_strings.get(node, ()))
         for node, scope, attributes in walk.classes
     ]
-    calls = [call for call in (resolver.call(node, scope, held) for node, scope in walk.calls) if call is not None]
+    dicts = _Payloads(_finder(walk, resolver), walk.dict_locals) if walk.dict_locals else None
+    calls = [c for c in (resolver.call(node, scope, held, dicts) for node, scope in walk.calls) if c is not None]
     constructions = [
         fact
-        for fact in (resolver.construction(*item, held) for item in _constructions(walk, resolver, tree))
+        for fact in (resolver.construction(*item, held, dicts) for item in _constructions(walk, resolver, tree))
         if fact is not None
     ]
     # The same local unpacked twice alike into the same class names its keys once.
@@ -633,6 +648,9 @@ class _Walk:
         # Names some statement assigns a name or an attribute (see _Constructions.alias):
         # only a call of one of these may be a call of a local alias of a class.
         self.alias_locals: set[str] = set()
+        # Names some statement assigns a dict display or a ``dict(...)`` call: only a
+        # keyword given one of these may be given a local dict's keys (see _Payloads).
+        self.dict_locals: set[str] = set()
         # What may be a string set on a method's receiver (see _receiver_strings):
         # (class qualname, scope, receiver, the attribute, the value, how it is set).
         self.receiver_sets: list[tuple[str, tuple[str, ...], str, Text, ast.expr, str]] = []
@@ -810,6 +828,10 @@ class _Walk:
                         self.attribute_sets.append((attribute, scope))
         if type(value) is ast.Call:
             self.assigned_calls += [(scope, t.id, value.func) for t in targets if type(t) is ast.Name]
+            if type(value.func) is ast.Name and value.func.id == "dict":
+                self.dict_locals.update(t.id for t in targets if type(t) is ast.Name)
+        elif type(value) is ast.Dict:
+            self.dict_locals.update(t.id for t in targets if type(t) is ast.Name)
         elif type(value) is ast.Tuple or type(value) is ast.List:
             self.assigned_calls += [(scope, local, call.func) for local, call in _calls_assigned(targets, value)]
         elif type(value) in _HELD_VALUES:
@@ -1178,39 +1200,65 @@ class _Resolver:
             return replace(attribute, constant=named if reference else None, reference=reference or "")
         return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
 
-    def call(self, node: ast.Call, scope: tuple[str, ...], held: _LocalStrings | None = None) -> CallFact | None:
-        """The keywords a call names and the strings they are given (:meth:`keep_string`;
-        a local variable's through ``held``)."""
+    def call(
+        self,
+        node: ast.Call,
+        scope: tuple[str, ...],
+        held: _LocalStrings | None = None,
+        dicts: _Payloads | None = None,
+    ) -> CallFact | None:
+        """The keywords a call names, the strings they are given (:meth:`keep_string`;
+        a local variable's through ``held``) and the keys their values hold
+        (:func:`_given_keys`; a local dict's through ``dicts``)."""
         found: list[Text] = []
         kept = _Kept()
+        keys: list[tuple[str, str, Text]] = []
         for keyword in node.keywords:
             if keyword.arg is not None:
                 self.keep_string(kept, len(found), keyword.value, held, node, scope)
                 found.append(Text(keyword.arg, keyword.lineno, keyword.col_offset))
+                keys += _given_keys(keyword.arg, keyword.value, dicts, node, scope)
                 continue
             for name, at, value in unpacked_keywords(keyword.value):  # ``**{"episode": n}`` names its keywords too
                 self.keep_string(kept, len(found), value, held, node, scope)
                 found.append(Text(name, at.lineno, at.col_offset))
+                keys += _given_keys(name, value, dicts, node, scope)
         keywords = tuple(found)
         callee = self.resolve(node.func) if node.keywords else None
         if not callee:
             return None
-        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, *kept.facts())
+        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, *kept.facts(), keys=tuple(keys))
 
     def construction(
-        self, node: ast.Call, scope: str, form: str, built: str, held: _LocalStrings | None = None
+        self,
+        node: ast.Call,
+        scope: str,
+        form: str,
+        built: str,
+        held: _LocalStrings | None = None,
+        dicts: _Payloads | None = None,
     ) -> ConstructionFact | None:
         """The fields a construction names (:func:`~.flow.construction_keywords`), read
-        as a call's keywords are."""
+        as a call's keywords are; those a JSON literal given to ``model_validate_json``
+        names, and the keys below them (:func:`~.keys.json_keys`)."""
         found: list[Text] = []
         kept = _Kept()
+        keys: list[tuple[str, str, Text]] = []
         where = () if scope == MODULE_SCOPE else tuple(scope.split("."))
         for name, at, value in construction_keywords(node, form):
             self.keep_string(kept, len(found), value, held, node, where)
             found.append(Text(name, at.lineno, at.col_offset))
-        if not found and not construction_spreads(node, form):  # no field, not even an unknown mapping's
+            keys += _given_keys(name, value, dicts, node, where)
+        if form.rpartition(".")[2] == JSON_VALIDATOR:
+            for field_name, (path, key, line, col) in json_keys(node.args[0]):
+                if not field_name:
+                    if key.isidentifier():
+                        found.append(Text(key, line, col))
+                elif field_name.isidentifier():
+                    keys.append((field_name, f"{field_name}{path}[{key!r}]", Text(key, line, col)))
+        if not found and not keys and not construction_spreads(node, form):  # no field, not even an unknown mapping's
             return None
-        return ConstructionFact(built, form, scope, tuple(found), *kept.facts())
+        return ConstructionFact(built, form, scope, tuple(found), *kept.facts(), keys=tuple(keys))
 
     def payload(self, built: str, form: str, scope: str, entries: tuple[PayloadEntry, ...]) -> ConstructionFact | None:
         """The keys of a local dict unpacked into a call (:class:`_Payloads`), read as a
@@ -1219,12 +1267,14 @@ class _Resolver:
         are not known put in names none)."""
         found: list[Text] = []
         kept = _Kept()
+        keys: list[tuple[str, str, Text]] = []
         for name, at, value, _ in entries:
             if is_spread(name):
                 continue
             self.keep_string(kept, len(found), value)
             found.append(Text(name, at.lineno, at.col_offset))
-        return ConstructionFact(built, form, scope, tuple(found), *kept.facts()) if found else None
+            keys += _given_keys(name, value)
+        return ConstructionFact(built, form, scope, tuple(found), *kept.facts(), keys=tuple(keys)) if found else None
 
     def positional(self, call: ast.Call, scope: str, form: str, built: str, skip: int) -> PositionalFact | None:
         """The literal strings ``call`` gives by position (after the first ``skip``
@@ -1331,6 +1381,41 @@ class _Resolver:
         return ClassFact(target, statement.lineno, statement.col_offset, (callee,), tuple(_functional_fields(value)))
 
 
+def _given_keys(
+    keyword: str,
+    value: ast.expr,
+    dicts: _Payloads | None = None,
+    call: ast.Call | None = None,
+    scope: tuple[str, ...] = (),
+) -> list[tuple[str, str, Text]]:
+    """(``keyword``, how a fingerprint spells the key's place, the key where it is
+    written) for each key ``value`` holds (see CallFact.keys): written in it
+    (:func:`~.keys.nested_keys`), or, given ``dicts``, put into the local dict ``value``
+    names where ``call`` is given it (and the keys written in what each is given)."""
+    if type(value) is ast.Name:  # on the path of every keyword: most values are names, or hold no key
+        if dicts is None or call is None or value.id not in dicts.candidates:
+            return []
+        found: list[tuple[str, str, Text]] = []
+        for name, at, item, _ in dicts.given_as_value(value, call, scope) or ():
+            if not is_spread(name):
+                spelled = f"{keyword}[{name!r}]"
+                found.append((keyword, spelled, Text(name, at.lineno, at.col_offset)))
+                found += _written_keys(keyword, spelled, item)
+        return found
+    if type(value) in _HOLDING_KEYS or _is_dict(value):
+        return _written_keys(keyword, keyword, value)
+    return []
+
+
+def _written_keys(keyword: str, spelled: str, value: ast.expr) -> list[tuple[str, str, Text]]:
+    """The keys written in ``value``, given to ``keyword`` at the place ``spelled``."""
+    return [(keyword, f"{spelled}{path}[{key!r}]", Text(key, line, col)) for path, key, line, col in nested_keys(value)]
+
+
+# What may hold keys written in it, besides a ``dict(...)`` call (see keys.nested_keys).
+_HOLDING_KEYS = frozenset({ast.Dict, ast.List, ast.Tuple, ast.ListComp})
+
+
 _STRING_NODES = (ast.Constant, ast.JoinedStr, ast.BinOp)
 # What a local variable whose strings are read may be assigned (see _LocalStrings).
 _HELD_VALUES = frozenset({ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp, ast.Name})
@@ -1410,7 +1495,7 @@ def _string_constants(tree: ast.Module) -> dict[str, ast.expr]:
 
 # Pydantic's class methods that build an instance from the fields they are given.
 MODEL_CONSTRUCT, MODEL_VALIDATE, MODEL_COPY = "model_construct", "model_validate", "model_copy"
-_BUILDING_METHODS = (MODEL_CONSTRUCT, MODEL_VALIDATE)
+_BUILDING_METHODS = (MODEL_CONSTRUCT, *MAPPING_VALIDATORS, JSON_VALIDATOR)
 # What a method's receiver stands for, as the form of a construction names it.
 CLS, TYPE_SELF, SELF_CLASS = "cls", "type(self)", "self.__class__"
 # How a construction through a local alias of a class names it (``local Event``): no
@@ -1429,11 +1514,15 @@ def _validates_mapping(call: ast.Call) -> bool:
     """``X.model_validate({...})``, ``X.model_validate(dict(...))``: the mapping's keys
     name the fields, as keywords would; ``X.model_validate(payload)``: those of the
     local dict it holds may (see :class:`_Payloads`); ``X.model_validate(stats)``: a
-    mapping whose keys are not known gives the fields all the same (DOM105 traces it)."""
+    mapping whose keys are not known gives the fields all the same (DOM105 traces it).
+    ``model_validate_strings`` alike; ``X.model_validate_json('{...}')``: the keys of
+    the JSON object a literal holds name them."""
     func = call.func
-    if type(func) is not ast.Attribute or func.attr != MODEL_VALIDATE or not call.args:
+    if type(func) is not ast.Attribute or not call.args:
         return False
-    return type(call.args[0]) is not ast.Starred
+    if func.attr == JSON_VALIDATOR:
+        return type(call.args[0]) is ast.Constant
+    return func.attr in MAPPING_VALIDATORS and type(call.args[0]) is not ast.Starred
 
 
 def _constructions(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[tuple[ast.Call, str, str, str]]:
@@ -1858,7 +1947,7 @@ def _payload_names(call: ast.Call, form: str) -> list[tuple[ast.Name, str]]:
     (``**payload``), or as the mapping a construction of ``form`` reads
     (``model_validate(payload)``, ``model_copy(update=payload)``)."""
     method = form.rpartition(".")[2]
-    if method == MODEL_VALIDATE:
+    if method in MAPPING_VALIDATORS:
         first = call.args[0] if call.args else None
         return [(first, f"{form}({first.id})")] if type(first) is ast.Name else []
     if method == MODEL_COPY:
@@ -1924,24 +2013,33 @@ class _Payloads:
     - so are the mappings whose keys are not known put in alike (``{**stats}``,
       ``dict(stats)``, ``payload.update(stats)``): each is an entry named as
       flow.SPREAD says, whose value is the mapping.
+
+    A dict given as a keyword's value (``Event(stats=stats)``, the keys nested in a
+    field: :meth:`given_as_value`) is given whole to the callee: it is followed there
+    when that is the one use of the name beside those above.
     """
 
-    def __init__(self, finder: _Constructions) -> None:
+    def __init__(self, finder: _Constructions, candidates: set[str] | None = None) -> None:
         self.finder = finder
-        self._found: dict[tuple[ast.AST, str], tuple[ast.stmt, list[PayloadEntry]] | None] = {}
+        # The names a keyword's value may name a local dict by (the walk's dict_locals).
+        self.candidates = candidates or set()
+        self._found: dict[tuple[ast.AST, str], tuple[ast.stmt, list[PayloadEntry], frozenset[int]] | None] = {}
 
     def entries(
-        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call, given: ast.Name | None = None
     ) -> tuple[PayloadEntry, ...] | None:
         """What the local dict ``name`` holds where ``call`` is given it; None when that
-        is not certain (not followed)."""
+        is not certain (not followed). ``given``: the name as the call is given it as a
+        keyword's value, a use the others need not allow."""
         key = (function, name)
         if key not in self._found:
             self._found[key] = self._local(function, name)
         found = self._found[key]
         if found is None:
             return None
-        creation, entries = found
+        creation, entries, others = found
+        if others and others != {id(given)}:
+            return None
         start = (call.lineno, call.col_offset)
         if _end(creation) > start:
             return None
@@ -1950,9 +2048,17 @@ class _Payloads:
             entry for entry in entries if _end(entry[3]) <= start and _may_precede(entry[3], function.body, at_call)
         )
 
+    def given_as_value(
+        self, given: ast.Name, call: ast.Call, scope: tuple[str, ...]
+    ) -> tuple[PayloadEntry, ...] | None:
+        """What the local dict ``given`` names holds where ``call`` is given it as a
+        keyword's value, as :meth:`entries` tells."""
+        function = self.finder.innermost(call, scope)
+        return None if function is None else self.entries(function, given.id, call, given)
+
     def _local(
         self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
-    ) -> tuple[ast.stmt, list[PayloadEntry]] | None:
+    ) -> tuple[ast.stmt, list[PayloadEntry], frozenset[int]] | None:
         if any(argument.arg == name for argument in _argument_nodes(function.args)):
             return None  # a parameter: what it holds is the caller's (``**kwargs``, most often)
         creation: ast.stmt | None = None
@@ -1987,9 +2093,10 @@ class _Payloads:
                         entries.append((*key, added.args[1], statement))
         # Whether the name is bound elsewhere (walking the whole function) is asked last:
         # most names unpacked are not assigned a dict display (``**options``).
-        if creation is None or self.finder.bindings(function).get(name) != 1 or not _only_fills(function, name):
+        if creation is None or self.finder.bindings(function).get(name) != 1:
             return None
-        return creation, entries
+        others = _other_uses(function, name)
+        return None if len(others) > 1 else (creation, entries, others)
 
 
 # Local variables given a string (see _LocalStrings) ------------------------------------
@@ -2227,9 +2334,10 @@ def _spread_entry(mapping: ast.expr, statement: ast.stmt) -> PayloadEntry:
     return spread_name(mapping), mapping, mapping, statement
 
 
-def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    """Every read of ``name`` in ``function`` (nested scopes too) is one of the uses
-    :class:`_Payloads` allows: none can take a key out of the dict it holds."""
+def _other_uses(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> frozenset[int]:
+    """The ids of the reads of ``name`` in ``function`` (nested scopes too) that are none
+    of the uses :class:`_Payloads` allows, which cannot take a key out of the dict it
+    holds."""
     allowed: set[int] = set()  # ids of the Name nodes used so
     reads: list[ast.Name] = []
     pending: list[ast.AST] = list(function.body)
@@ -2244,7 +2352,7 @@ def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> 
             func = node.func  # type: ignore[attr-defined]
             if type(func) is ast.Attribute and _is_name(func.value, name) and func.attr in _DICT_READERS | _DICT_ADDERS:
                 allowed.add(id(func.value))
-            if type(func) is ast.Attribute and func.attr == MODEL_VALIDATE and node.args:  # type: ignore[attr-defined]
+            if type(func) is ast.Attribute and func.attr in MAPPING_VALIDATORS and node.args:  # type: ignore[attr-defined]
                 allowed.add(id(node.args[0]))  # type: ignore[attr-defined]
             for keyword in node.keywords:  # type: ignore[attr-defined]
                 if keyword.arg is None or (keyword.arg == "update" and type(func) is ast.Attribute):
@@ -2258,7 +2366,7 @@ def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> 
             compared = zip(node.ops, node.comparators, strict=True)  # type: ignore[attr-defined]
             allowed.update(id(c) for op, c in compared if type(op) in (ast.In, ast.NotIn))
         pending += _children(node)
-    return all(id(read) in allowed for read in reads)
+    return frozenset(id(read) for read in reads if id(read) not in allowed)
 
 
 # Strings given by position (see PositionalFact) -----------------------------------------

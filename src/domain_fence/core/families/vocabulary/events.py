@@ -681,7 +681,7 @@ class VocabularyChecker:
         for call in facts.calls:
             event = self.resolver.canonical(call.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
-                yield from self.keywords(module, call.scope, event, call.keywords)
+                yield from self.keywords(module, call, event)
                 yield from _once(self.constructed_kinds(module, call, event), kinds)
             elif self.derived.is_emit_function(module, call.callee, event):
                 yield from self.emitted(module, call, call.callee, event, kinds)
@@ -689,7 +689,7 @@ class VocabularyChecker:
             event = self.resolver.canonical(construction.built)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 form = construction.form
-                yield from self.keywords(module, construction.scope, event, construction.keywords, form)
+                yield from self.keywords(module, construction, event, form)
                 yield from _once(self.constructed_kinds(module, construction, event, form), kinds)
             elif unpacked_into_a_call(construction.form) and self.derived.is_emit_function(
                 module, construction.built, event
@@ -883,15 +883,39 @@ class VocabularyChecker:
                     reported.add((kind.line, kind.col))
                     yield finding
 
-    def keywords(
-        self, module: str, scope: str, event: str, keywords: tuple[Text, ...], form: str = ""
-    ) -> Iterator[Finding]:
-        """DOM104 for the keywords constructing ``event``; ``form`` is how, when not by
-        calling the class by name (``model_construct``, ``cls``: see ConstructionFact),
-        which the fingerprint and the message name."""
+    def keywords(self, module: str, call: CallFact | ConstructionFact, event: str, form: str = "") -> Iterator[Finding]:
+        """DOM104 for the keywords constructing ``event``, and the keys nested in their
+        values; ``form`` is how, when not by calling the class by name
+        (``model_construct``, ``cls``: see ConstructionFact), which the fingerprint and
+        the message name."""
         owner = event.rsplit(".", 1)[-1]
         built, shown = (f"{owner}[{form}]", f"{owner} ({form})") if form else (owner, owner)
-        yield from self.given_keywords(module, scope, keywords, built, event, "constructing", shown)
+        yield from self.given_keywords(module, call.scope, call.keywords, built, event, "constructing", shown)
+        yield from self.given_keys(module, call, built, event, shown)
+
+    def given_keys(
+        self, module: str, call: CallFact | ConstructionFact, built: str, target: str, owner: str
+    ) -> Iterator[Finding]:
+        """DOM104 for the keys written in the values of the keywords given to ``target``
+        (``stats={"episode": n}``, to any depth; see CallFact.keys): each reaches the
+        event's subscribers as a field's name would. The fingerprint spells the key's
+        place in the keyword's value as subscripts (``StepEvent(stats['episode'])``,
+        ``(rows[]['epoch'])``): no keyword is spelled so. The message names the keyword
+        (``key 'episode' in 'stats' given to StepEvent``). A key is no value: DOM105
+        still traces the keyword's value whole, and reads no key of a display."""
+        for keyword, spelled, key in call.keys:
+            fingerprint = fingerprints.located("DOM104", module, f"{call.scope}:{built}({spelled})")
+            yield from self.matched(
+                module,
+                key,
+                "DOM104",
+                f"{target}({spelled})",
+                fingerprint,
+                given="key",
+                name=key.text,
+                how=f"in '{keyword}' given to",
+                owner=owner,
+            )
 
     def given_keywords(
         self, module: str, scope: str, keywords: tuple[Text, ...], built: str, target: str, how: str, owner: str
@@ -937,6 +961,7 @@ class VocabularyChecker:
         emitter = self.derived.defined_here(module, written) or canonical
         owner = f"{shown} ({form})" if form else shown
         yield from self.given_keywords(module, call.scope, call.keywords, built, emitter, "given to", owner)
+        yield from self.given_keys(module, call, built, emitter, owner)
         kind_findings = self.given_kinds(module, call, built, lambda name: f"{emitter}({name})", given_to=shown)
         yield from _once(kind_findings, kinds)
 
