@@ -52,12 +52,15 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 51, 35, "DOM104"),  # a keyword given to an emit function
     ("app/runtime/model.py", 55, 38, "DOM104"),  # a key in a keyword's dict, given to an emit function
     ("app/runtime/model.py", 56, 64, "DOM104"),  # a key nested in a JSON literal's field, Stats.model_validate_json
-    ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside a ClassVar: no field)
+    ("app/runtime/model.py", 61, 30, "DOM104"),  # an event built through a local alias of its class
+    ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)
     ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
     ("app/runtime/events.py", 6, 12, "DOM103"),
     ("app/runtime/events.py", 7, 5, "DOM101"),
     ("app/runtime/events.py", 16, 1, "DOM102"),
     ("app/runtime/events.py", 17, 53, "DOM103"),  # a kind a method sets on its instance
+    ("app/runtime/events.py", 23, 20, "DOM103"),  # one a class method sets on its class
+    ("app/runtime/events.py", 26, 16, "DOM103"),  # one a method sets through a local, at its literal
     ("app/runtime/census.py", 2, 24, "DOM112"),
     ("app/runtime/census.py", 3, 9, "DOM111"),
     ("app/runtime/census.py", 10, 1, "DOM201"),

@@ -119,7 +119,13 @@ def test_messages_name_the_keyword_the_event_and_the_chain(index):
         "value of 'object_id' constructing Recognized (**payload) comes from self.primary_target (l.63): "
         "experiment vocabulary 'primary target'"
     )
+    # Through a local alias of the class: the form names the alias.
+    aliased = findings[
+        "DOM105:leaks.runtime.constructions:Learner.aliased:Recognized[local Built](label)<-primary_target"
+    ]
+    assert aliased.message.startswith("value of 'label' constructing Recognized (local Built) comes from")
     assert {
+        "DOM105:leaks.runtime.constructions:Learner.aliased:Recognized[local Built(**payload)](object_id)<-ground_truth",
         "DOM105:leaks.runtime.constructions:Learner.filled:Recognized[model_validate(values)](label)<-ground_truth",
         "DOM105:leaks.runtime.constructions:Learner.emitted:telemetry.emit_event[**payload](label)<-primary_target",
     } <= findings.keys()

@@ -130,6 +130,25 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     assert set_in.message == "event kind 'EpisodeEnd' (set in model_post_init): experiment vocabulary 'episode'"
     set_from = findings["DOM103:vocab.runtime.dom103_set_kinds:StepEvent._kind:StepEvent[self](KIND=END_KIND)"]
     assert set_from.message == "event kind 'EpisodeEnd' (from END_KIND, set in _kind): experiment vocabulary 'episode'"
+    # Set on the class by a class method, or through a local of the method: the message says so.
+    on_class = findings["DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind='EpisodeEnd')"]
+    assert on_class.message == "event kind 'EpisodeEnd' (set on cls in build): experiment vocabulary 'episode'"
+    assert on_class.symbol == "vocab.runtime.dom103_set_kinds.Configured.kind"
+    set_held = findings["DOM103:vocab.runtime.dom103_set_kinds:Settled.settle:Settled[self](kind=kind:'EpisodeEnd')"]
+    assert (set_held.line, set_held.col) == (72, 15)  # at the literal the local is assigned
+    assert set_held.message == (
+        "event kind 'EpisodeEnd' (through local kind, set in settle): experiment vocabulary 'episode'"
+    )
+    set_through = findings["DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](KIND=name:END_KIND)"]
+    assert set_through.message == (
+        "event kind 'EpisodeEnd' (from END_KIND, through local name, set in fold): experiment vocabulary 'episode'"
+    )
+    # Built through a local alias of the class: the form names the local.
+    aliased = findings["DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](episode)"]
+    assert aliased.message == (
+        "keyword 'episode' constructing RuntimeEvent (local Event): experiment vocabulary 'episode'"
+    )
+    assert aliased.symbol == "vocab.runtime.events.RuntimeEvent(episode)"
     # A key written in a keyword's value (to any depth), at the key: the message names the
     # keyword, the fingerprint spells the key's place in its value.
     nested = findings[
@@ -220,6 +239,32 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.dom103_set_kinds:StepEvent.settle.later:StepEvent[self](kind='EpochStart')",
         "DOM103:vocab.runtime.dom103_set_kinds:PostEvent.__post_init__:PostEvent[self](kind='PostEpisode')",
         "DOM103:vocab.runtime.dom103_set_kinds:PostEvent.__post_init__:PostEvent[self](KIND='epoch_done')",
+        # On the class, by a class method: the form ``class``, which no construction has
+        # (``cls(kind=...)`` in the same method is ``[cls]``).
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind=END_KIND)",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[cls](kind='EpochEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.__init_subclass__:Configured[class](kind='PostEpisode')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.held:Configured[class](kind=kind:'EpochStart')",
+        # Through a local of the method: the local and its string (or constant), as for a construction.
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.settle:Settled[self](kind=kind:'EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](KIND=name:END_KIND)",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](kind=label:'EpisodeStart')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.branches:Settled[self](kind=kind:'post_episode')",
+        # Through a local alias of the class: ``local`` and the alias name the form, in
+        # every construction (a call of the class by another name would be numbered
+        # beside a call by its own name, and shift a baselined one's number).
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](episode)",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind=KIND_NAME)",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind=kind:'PostEpisode')",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event.model_construct](epoch)",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event.model_validate](epoch)",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[partial(local Event)](num_epochs)",
+        "DOM104:vocab.runtime.dom104_aliases:attribute:RuntimeEvent[local make](mode)",
+        "DOM104:vocab.runtime.dom104_aliases:attribute:RuntimeEvent[local make(**payload)](episode)",
+        "DOM103:vocab.runtime.dom104_aliases:positional:Stats[local Built,positional](kind='EpisodeEnd')",
+        "DOM104:vocab.runtime.dom104_aliases:Learner.emitted:RuntimeEvent[local Event](episode)",
     } <= fingerprints
 
 

@@ -85,7 +85,9 @@ _RULES = [
             "Runtime events carry only what the runtime may know. A field such as `episode` or "
             "`primary_target` means the runtime is being told about the experiment that drives "
             "it, and can no longer run without one. A field is what the event emits: a pydantic "
-            "`@computed_field` is one (reported at the method's name), a `ClassVar` is none."
+            "`@computed_field` is one (reported at the method's name), a `ClassVar` is none, and "
+            "neither is `Annotated[ClassVar[...], ...]` in a pydantic model (a dataclass or an attrs "
+            "class takes that one as a field)."
         ),
         remedy=(
             "Drop the field from the runtime event; let the experiment attach its own context "
@@ -117,7 +119,8 @@ _RULES = [
             "every subscriber depend on the experiment's life cycle. A kind is read where the "
             "event class sets it (in its body, or on `self` in one of its methods: "
             '`self.kind = "EpisodeEnd"` in `model_post_init`, a validator or `__post_init__`, '
-            '`object.__setattr__(self, "kind", ...)`, `setattr(self, "kind", ...)`) and where '
+            '`object.__setattr__(self, "kind", ...)`, `setattr(self, "kind", ...)`, or on `cls` '
+            'in a class method: `cls.kind = "EpisodeEnd"`) and where '
             "runtime code gives it when constructing an event "
             '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`, or in any construction '
             "DOM104 reads) or to a configured `emit_functions` callee "
@@ -131,7 +134,8 @@ _RULES = [
             "(`kind=END_OF_RUN` imported from a shared module, `kind=Kinds.RESET` for an Enum "
             "member; reported at the name given), a field's default factory "
             '(`Field(default_factory=lambda: "EpisodeEnd")`), and a local variable of the '
-            "function building the event that is only ever assigned such strings "
+            "function building the event (or of the method setting it: `self.kind = kind`) that is "
+            "only ever assigned such strings "
             '(`kind = "EpisodeEnd" if done else "Step"`, reported at each literal). A `"kind"` key of '
             "a local dict unpacked into a construction counts too (see DOM104), and a literal "
             'string given by position (`Stats("EpisodeEnd", 3)`, also to `cls`, `type(self)`, '
@@ -169,7 +173,8 @@ _RULES = [
             "display or `dict(...)`, and only reads it, unpacks it or adds keys to it before the call "
             "(a parameter, a global, a name bound again, a dict a key may leave or one given to "
             "other code is not followed); the keys of any other mapping are not known. "
-            "An event is constructed by a call of its class, and by "
+            "An event is constructed by a call of its class (or of a local name the function binds "
+            "once to it: `Event = TelemetryEvent; Event(episode=n)`), and by "
             "`Event.model_construct(...)`, `Event.model_validate({...})` (and `model_validate_strings`), "
             "`functools.partial(Event, ...)`, "
             "`cls(...)` in a class method of an event class and `type(self)(...)`, "

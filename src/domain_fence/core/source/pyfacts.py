@@ -121,6 +121,15 @@ class ReceiverStringFact:
     # a keyword's (see CallFact.references): another module's constant it may name is the
     # check's question.
     references: tuple[tuple[str, Text], ...] = ()
+    # (how a fingerprint spells it, what the message notes, the string) for each string a
+    # local variable of the method holds where it is set (``self.kind = kind`` after
+    # ``kind = "EpisodeEnd" if done else "Step"``: spelled ``kind:'EpisodeEnd'``, noted
+    # " (through local kind)"), at each literal assigned to it, read as a keyword's
+    # (see CallFact.held and :class:`_LocalStrings`).
+    held: tuple[tuple[str, str, Text], ...] = ()
+    # Set on the class (``cls.kind = "..."`` in a class method, ``setattr(cls, "kind",
+    # ...)``), not on an instance.
+    on_class: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,7 +200,8 @@ class ConstructionFact:
     name, and the fields it names: ``X.model_construct(a=1)``, ``X.model_validate({"a":
     1})``, ``partial(X, a=1)``, ``cls(a=1)`` in a class method, ``type(self)(a=1)``,
     ``self.__class__(a=1)`` and ``super().__init__(a=1)`` in a method,
-    ``x.model_copy(update={"a": 1})`` and ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X (see
+    ``x.model_copy(update={"a": 1})`` and ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X,
+    and a call of a local alias of X (``Event = X; Event(a=1)``, form ``local Event``; see
     :class:`_Constructions`). Whether X is an event is the check's question.
 
     Also the keys of a dict a local variable holds, unpacked into a call (``X(**payload)``
@@ -435,13 +445,13 @@ def _facts(
     module: str, is_package: bool, tree: ast.Module, walk: _Walk, statements: list[ast.stmt], resolver: _Resolver
 ) -> tuple[FileFacts, DeclarationFacts]:
     classes = [resolver.functional_class(statement) for statement in statements]
-    set_strings = _receiver_strings(walk, resolver)
+    # Not kept on the walk: it holds the finder, which the walk keeps (see _Constructions).
+    held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
+    set_strings = _receiver_strings(walk, resolver, held)
     classes += [
         resolver.class_fact(node, scope, attributes, set_strings.get(node, ()))
         for node, scope, attributes in walk.classes
     ]
-    # Not kept on the walk: it holds the finder, which the walk keeps (see _Constructions).
-    held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
     dicts = _Payloads(_finder(walk, resolver), walk.dict_locals) if walk.dict_locals else None
     calls = [c for c in (resolver.call(node, scope, held, dicts) for node, scope in walk.calls) if c is not None]
     constructions = [
@@ -635,6 +645,9 @@ class _Walk:
         # Names some statement assigns what may be a string (see _LocalStrings): only a
         # keyword given one of these may be given a local variable's string.
         self.string_locals: set[str] = set()
+        # Names some statement assigns a name or an attribute (see _Constructions.alias):
+        # only a call of one of these may be a call of a local alias of a class.
+        self.alias_locals: set[str] = set()
         # Names some statement assigns a dict display or a ``dict(...)`` call: only a
         # keyword given one of these may be given a local dict's keys (see _Payloads).
         self.dict_locals: set[str] = set()
@@ -822,7 +835,12 @@ class _Walk:
         elif type(value) is ast.Tuple or type(value) is ast.List:
             self.assigned_calls += [(scope, local, call.func) for local, call in _calls_assigned(targets, value)]
         elif type(value) in _HELD_VALUES:
-            self.string_locals.update(t.id for t in targets if type(t) is ast.Name)
+            names = [t.id for t in targets if type(t) is ast.Name]
+            self.string_locals.update(names)
+            if type(value) is ast.Name:
+                self.alias_locals.update(names)
+        elif type(value) is ast.Attribute:
+            self.alias_locals.update(t.id for t in targets if type(t) is ast.Name)
 
     def set_through_call(self, call: ast.Call, scope: tuple[str, ...]) -> None:
         """Note ``setattr(local, "name", v)`` and ``object.__setattr__(local, "name", v)``
@@ -1087,7 +1105,8 @@ class _Resolver:
                 bases.append(reference)
         qualname = ".".join((*scope, node.name))
         statements = list(_class_scope(node.body))  # read by both, walked once
-        class_vars = {(t.line, t.col) for t in self.class_variables(statements)}
+        annotated = not self.collects_fields(node)
+        class_vars = {(t.line, t.col) for t in self.class_variables(statements, annotated)}
         attributes = tuple(
             replace(a, class_var=True) if (a.name.line, a.name.col) in class_vars else a
             for a in map(self.constant_value, attributes)
@@ -1103,20 +1122,50 @@ class _Resolver:
             qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings, constants
         )
 
-    def class_variables(self, statements: list[ast.stmt]) -> Iterator[Text]:
+    def class_variables(self, statements: list[ast.stmt], annotated: bool = False) -> Iterator[Text]:
         """The names the statements of a class's scope (:func:`_class_scope`) annotate
         ``ClassVar`` (or ``ClassVar[...]``: ``typing.ClassVar``, or imported under another
-        name; in a string, as ``dataclasses`` reads one: the dotted name it starts with)."""
+        name; in a string, as ``dataclasses`` reads one: the dotted name it starts with).
+        With ``annotated``, also those annotated ``Annotated[ClassVar[...], ...]`` (any
+        module's ``Annotated``, nested in another too; in a string, the dotted names of
+        ``"Annotated[ClassVar[...`` as pydantic reads one), which a pydantic model takes
+        as a class variable and a dataclass or an attrs class as a field (see
+        :meth:`collects_fields`)."""
         for statement in statements:
             if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name:
                 annotation = statement.annotation
                 if type(annotation) is ast.Constant and type(annotation.value) is str:
-                    written = _STRING_ANNOTATION.match(annotation.value)
-                    name = self.resolve_dotted("".join(written[1].split())) if written else ""
+                    name = self.string_annotation(annotation.value, annotated)
                 else:
                     name = self.resolve(_unsubscripted(annotation)) or ""
+                    while annotated and name.rpartition(".")[2] == _ANNOTATED and type(annotation) is ast.Subscript:
+                        inner = annotation.slice
+                        annotation = inner.elts[0] if type(inner) is ast.Tuple and inner.elts else inner
+                        name = self.resolve(_unsubscripted(annotation)) or ""
                 if name.rpartition(".")[2] == _NOT_A_FIELD:
                     yield _text(statement.target, statement.target.id)
+
+    def string_annotation(self, written: str, annotated: bool) -> str:
+        """The name a string annotation starts with, resolved (``"ClassVar[int]"``); with
+        ``annotated``, past ``Annotated[`` (``"Annotated[ClassVar[int], ...]"``)."""
+        found = _STRING_ANNOTATION.match(written)
+        name = self.resolve_dotted("".join(found[1].split())) if found else ""
+        while found and annotated and name.rpartition(".")[2] == _ANNOTATED:
+            found = _STRING_SUBSCRIPT.match(written, found.end())
+            name = self.resolve_dotted("".join(found[1].split())) if found else ""
+        return name
+
+    def collects_fields(self, node: ast.ClassDef) -> bool:
+        """Whether a decorator of the class statement collects its fields as dataclasses
+        and attrs do: a ``dataclass`` of any module (``dataclasses``', pydantic's), or one
+        of ``attr``'s or ``attrs``' (``attrs.define``, ``attr.s``). These take an
+        attribute annotated ``Annotated[ClassVar[...], ...]`` as a field; pydantic's
+        models (no decorator) take it as a class variable."""
+        for decorator in node.decorator_list:
+            name = self.resolve(decorator.func if type(decorator) is ast.Call else decorator) or ""
+            if name.rpartition(".")[2] == "dataclass" or name.partition(".")[0] in _ATTRS_MODULES:
+                return True
+        return False
 
     def computed_fields(self, statements: list[ast.stmt]) -> Iterator[AttributeFact]:
         """The methods among the statements of a class's scope (:func:`_class_scope`)
@@ -1277,7 +1326,7 @@ class _Resolver:
         position: int,
         value: ast.expr,
         held: _LocalStrings | None = None,
-        call: ast.Call | None = None,
+        call: ast.expr | None = None,
         scope: tuple[str, ...] = (),
     ) -> None:
         """Note the string a keyword is given, read as a kind string in a class body is:
@@ -1285,7 +1334,8 @@ class _Resolver:
         or a module-level constant holding one (``constants``); and in ``held``, the
         string of such a literal folded from module constants (``f"{PREFIX}Start"``,
         ``PREFIX + "Start"``), and those a local variable of ``call``'s function holds
-        (:class:`_LocalStrings`)."""
+        (:class:`_LocalStrings`; ``call``: the call given it, or the value a method sets
+        on its receiver)."""
         kind = type(value)
         if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.BinOp:
             # most values are names, attributes or calls: skipped at once
@@ -1448,6 +1498,9 @@ MODEL_CONSTRUCT, MODEL_VALIDATE, MODEL_COPY = "model_construct", "model_validate
 _BUILDING_METHODS = (MODEL_CONSTRUCT, *MAPPING_VALIDATORS, JSON_VALIDATOR)
 # What a method's receiver stands for, as the form of a construction names it.
 CLS, TYPE_SELF, SELF_CLASS = "cls", "type(self)", "self.__class__"
+# How a construction through a local alias of a class names it (``local Event``): no
+# name of Python, nor any other form.
+LOCAL = "local"
 SUPER_INIT = "super().__init__"
 PARTIAL, REPLACE = "partial", "replace"
 _PARTIALS = frozenset({"functools.partial"})
@@ -1501,7 +1554,12 @@ class _Constructions:
       function (nested scopes included) is an assignment, in the function's own
       scope, of ``X(...)``, ``X.model_construct(...)`` or ``X.model_validate(...)``,
       with the same X, and the name is no parameter (a ``global`` or ``nonlocal``
-      declaration counts as a binding).
+      declaration counts as a binding);
+    - a local variable is an alias of X when its one binding in the function is an
+      assignment of X, a dotted name the function binds nowhere (``Event =
+      TelemetryEvent``; see :meth:`local_alias`): a call of it (``Event(...)``,
+      ``Event.model_construct(...)``, ``partial(Event, ...)``) builds an X, with the
+      form ``local Event``.
     """
 
     def __init__(self, walk: _Walk, resolver: _Resolver) -> None:
@@ -1514,6 +1572,8 @@ class _Constructions:
         self.receivers = {_receiver(method) for method in walk.methods}
         self._bound: dict[ast.AST, dict[str, int]] = {}  # node -> bindings of each name in it
         self._locals: dict[tuple[ast.AST, str], str | None] = {}
+        self.aliases = walk.alias_locals
+        self._aliases: dict[tuple[ast.AST, str], str | None] = {}  # see alias
 
     def construction(self, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
         """(form, class) when ``call`` is a construction; on the path of every call with
@@ -1542,9 +1602,12 @@ class _Constructions:
                 return None
         elif kind is ast.Name:
             name = func.id  # type: ignore[attr-defined]
-            if name in self.receivers:
+            if name in self.receivers or name in self.aliases:
                 found = self.class_of(func, call, scope)
-                return None if found is None or not found[0] else found
+                if found is not None and found[0]:
+                    return found
+                if name in self.receivers:
+                    return None
             # ``partial``/``replace``, or either imported under another name (``from
             # functools import partial as p``): resolved below.
             if name not in (PARTIAL, REPLACE) and self.resolver.bindings.get(name) not in _PARTIALS_REPLACES:
@@ -1609,8 +1672,44 @@ class _Constructions:
             if owner is None or self.resolver.binding_counts().get("type"):
                 return None  # not a method's receiver, or not the builtin ``type``
             return TYPE_SELF, owner
+        if kind is ast.Name and node.id in self.aliases:  # type: ignore[attr-defined]
+            aliased = self.alias(node.id, call, scope)  # type: ignore[attr-defined]
+            if aliased is not None:
+                return f"{LOCAL} {node.id}", aliased  # type: ignore[attr-defined]
         reference = dotted_name(node)
         return None if reference is None else ("", self.resolver.resolve_dotted(reference))
+
+    def alias(self, name: str, node: ast.expr, scope: tuple[str, ...]) -> str | None:
+        """What the local variable ``name`` is an alias of where ``node`` is (in the
+        function ``scope`` names): see :meth:`local_alias`."""
+        function = self.innermost(node, scope)
+        if function is None:
+            return None
+        key = (function, name)
+        if key not in self._aliases:
+            self._aliases[key] = self.local_alias(function, name)
+        return self._aliases[key]
+
+    def local_alias(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> str | None:
+        """The dotted name, resolved as a callee is, that ``function`` binds the local
+        ``name`` to (``Event = TelemetryEvent``, ``make = events.StepEvent``), when that
+        is its only binding in the function (nested scopes included: no parameter, no
+        second assignment, loop, import or ``global``), a simple assignment in the
+        function's own statements, of a name or an attribute of one the function binds
+        nowhere (``cls_ = self.event_type``, an alias of another local: not followed).
+        Whether it names a class, an event, is the check's question."""
+        bound = self.bindings(function)
+        if bound.get(name) != 1:
+            return None
+        for statement in _own_statements(function.body):
+            target, value = _simple_assignment(statement)
+            if target != name:
+                continue
+            reference = dotted_name(value) if type(value) is ast.Name or type(value) is ast.Attribute else None
+            if reference is None or bound.get(reference.partition(".")[0]):
+                return None
+            return self.resolver.resolve_dotted(reference)
+        return None  # bound otherwise: a parameter, a loop, an import, ...
 
     def instance_of(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> str | None:
         """The class ``node`` holds an instance of: a method's ``self``, a local variable
@@ -1739,13 +1838,18 @@ def _attribute_sets(walk: _Walk, resolver: _Resolver) -> list[AttributeSetFact]:
     return found
 
 
-def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tuple[ReceiverStringFact, ...]]:
-    """The strings the methods of each class statement set on their instance (see
-    ReceiverStringFact): the receiver must be the method's own (nothing else in it binds
-    the name, :meth:`_Constructions.receiver_class`), the function setting it the builtin
-    (bound nowhere in the module, which star-imports nothing); the strings are read as a
+def _receiver_strings(
+    walk: _Walk, resolver: _Resolver, held: _LocalStrings | None = None
+) -> dict[ast.ClassDef, tuple[ReceiverStringFact, ...]]:
+    """The strings the methods of each class statement set on their instance, or a class
+    method on its class (see ReceiverStringFact): the receiver must be the method's own
+    (nothing else in it binds the name, :meth:`_Constructions.receiver_class`), the
+    function setting it the builtin (bound nowhere in the module, which star-imports
+    nothing; on a class, ``setattr`` alone: ``object.__setattr__`` and
+    ``super().__setattr__`` set no class's attribute); the strings are read as a
     keyword's kind is (:meth:`_Resolver.keep_string`), each branch of a conditional
-    expression on its own, and a value that holds none is left out."""
+    expression on its own, a local variable's through ``held``, and a value that holds
+    none is left out."""
     if not walk.receiver_sets:
         return {}
     finder: _Constructions | None = None
@@ -1756,7 +1860,7 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
     for owner, scope, receiver, name, value, through in walk.receiver_sets:
         if through and (resolver.unbound_prefix or resolver.binding_counts().get(through)):
             continue  # ``setattr``, ``object`` or ``super`` may not be the builtin
-        if not _may_be_kept(value, resolver):
+        if not _may_be_kept(value, resolver, held):
             continue  # ``self.name = name``, ``self.size = other.size``: most are neither
         kept = _Kept()
         pending = [value]
@@ -1765,32 +1869,45 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
             if type(current) is ast.IfExp:
                 pending += [current.orelse, current.body]
             else:
-                resolver.keep_string(kept, 0, current)
+                resolver.keep_string(kept, 0, current, held, current, scope)
         strings: list[tuple[str | None, Text]] = [(None, text) for _, text in kept.strings]
         strings += [(constant, text) for _, constant, text in kept.constants]
-        strings += [(None, text) for _, _, _, text in kept.held]
+        # Folded from module constants (noted ""), or held by a local variable.
+        strings += [(None, text) for _, _, note, text in kept.held if not note]
+        locals_held = [(spelled, note, text) for _, spelled, note, text in kept.held if note]
         references = [(reference, written) for _, reference, written in kept.references]
-        if not strings and not references:
+        if not strings and not references and not locals_held:
             continue  # most values are no strings (``self.name = name``): turned away first
         finder = finder or _finder(walk, resolver)
+        on_class = False
         if finder.receiver_class(receiver, value, scope, classes=False) is None:
-            continue  # not the method's own instance
+            if through in ("object", "super") or finder.receiver_class(receiver, value, scope, classes=True) is None:
+                continue  # not the method's own instance, nor its own class
+            on_class = True
         statement = next((node for node in statements.get(owner, ()) if _contains(node, value)), None)
         if statement is not None:
             ordered = tuple(sorted(strings, key=_string_place))
-            fact = ReceiverStringFact(".".join(scope), name, ordered, tuple(references))
+            fact = ReceiverStringFact(
+                ".".join(scope),
+                name,
+                ordered,
+                tuple(references),
+                tuple(sorted(locals_held, key=lambda h: (h[2].line, h[2].col))),
+                on_class,
+            )
             found.setdefault(statement, []).append(fact)
     return {node: tuple(sorted(facts, key=lambda f: (f.name.line, f.name.col))) for node, facts in found.items()}
 
 
-def _may_be_kept(value: ast.expr, resolver: _Resolver) -> bool:
-    """Whether :meth:`_Resolver.keep_string` (given no local's strings) may note anything
-    of ``value``: not for a name the module binds neither to a string constant nor by an
-    import, an alias or a class, nor for an attribute of such a name."""
+def _may_be_kept(value: ast.expr, resolver: _Resolver, held: _LocalStrings | None = None) -> bool:
+    """Whether :meth:`_Resolver.keep_string` may note anything of ``value``: not for a
+    name the module binds neither to a string constant nor by an import, an alias or a
+    class, and that no statement assigns what may be a string (a local's, ``held``),
+    nor for an attribute of such a name."""
     kind = type(value)
     if kind is ast.Name:
         name = value.id  # type: ignore[attr-defined]
-        return name in resolver.constants or name in resolver.bindings
+        return name in resolver.constants or name in resolver.bindings or (held is not None and name in held.candidates)
     if kind is ast.Attribute:
         head = value
         while type(head) is ast.Attribute:
@@ -1991,8 +2108,8 @@ _Held = tuple[str | None, Text]
 
 class _LocalStrings:
     """The strings a local variable of a function may hold where a call is given it
-    (``kind = "EpisodeEnd" if done else "Step"; Event(kind=kind)``), when they are
-    certain:
+    (``kind = "EpisodeEnd" if done else "Step"; Event(kind=kind)``), or where a method
+    sets it on its receiver (``self.kind = kind``), when they are certain:
 
     - the name is bound in the function (nested scopes included) only by simple
       assignments in its own statements (``kind = ...``, ``kind: str = ...``): no
@@ -2015,7 +2132,7 @@ class _LocalStrings:
         self.candidates = candidates
         self._found: dict[tuple[ast.AST, str], list[tuple[ast.stmt, list[_Held]]] | None] = {}
 
-    def strings(self, name: str, call: ast.Call, scope: tuple[str, ...]) -> list[_Held]:
+    def strings(self, name: str, call: ast.expr, scope: tuple[str, ...]) -> list[_Held]:
         if name not in self.candidates:  # most names given to a keyword: turned away at once
             return []
         function = self.finder.innermost(call, scope)
@@ -2280,7 +2397,7 @@ def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, st
     walk's that gives strings by position to what may be a class: a capitalized name
     (not an exception's or a warning's), or a construction that passes its positional
     arguments on to the class's (``cls``, ``type(self)``, ``self.__class__``,
-    ``partial``: see :class:`_Constructions`)."""
+    ``partial``, a local alias of the class: see :class:`_Constructions`)."""
     finder = _finder(walk, resolver) if walk.positional_calls else None
     for call, scope in walk.positional_calls:
         func = call.func
@@ -2289,12 +2406,14 @@ def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, st
             built = resolver.resolve(func)
             if built:
                 yield call, ".".join(scope) or MODULE_SCOPE, "", built, 0
-            continue
+            if type(func) is not ast.Name or func.id not in walk.alias_locals:
+                continue  # a local alias's call is the class's too (below)
         construction = finder.construction(call, scope) if finder is not None else None
         if construction is None:
             continue
         form, built = construction
-        if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS):
+        aliased = form.startswith(LOCAL) and "." not in form  # ``Event(...)``, not ``Event.model_construct(...)``
+        if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS) or aliased:
             yield call, ".".join(scope) or MODULE_SCOPE, form, built, int(form.startswith(PARTIAL))
 
 
@@ -2861,6 +2980,10 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
 _COMPUTED_FIELD = "computed_field"
 # The dotted name a string annotation starts with (``"ClassVar[int]"``, ``"typing.ClassVar"``).
 _STRING_ANNOTATION = re.compile(r"\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+# The dotted name a subscript in a string annotation starts with (``[ClassVar[int], ...]``).
+_STRING_SUBSCRIPT = re.compile(r"\s*\[\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+_ANNOTATED = "Annotated"
+_ATTRS_MODULES = frozenset({"attr", "attrs"})
 
 
 def _class_scope(body: list[ast.stmt]) -> Iterator[ast.stmt]:

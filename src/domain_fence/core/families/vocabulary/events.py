@@ -341,6 +341,7 @@ _NO_FIELDS = frozenset({"object", "builtins.object", "typing.Generic", "abc.ABC"
 _MAX_CHAIN = 32  # classes followed up to the one that says how arguments are taken
 POSITIONAL = "positional"  # the form a kind given by position names in its fingerprint
 SET_ON_SELF = "self"  # the form a kind a method sets on its instance names in its fingerprint
+SET_ON_CLASS = "class"  # and one a class method sets on its class (``cls.kind = ...``)
 # The form a keyword (or a kind) given to an emit function names in its fingerprint: no
 # construction's form, so no fingerprint of one (see VocabularyChecker.emitted).
 EMITTED = "emitted"
@@ -839,11 +840,14 @@ class VocabularyChecker:
     def receiver_kinds(self, module: str, fact: ClassFact, via: str = "") -> Iterator[Finding]:
         """DOM103 for a kind a method of the class sets on its instance (``self.kind =
         "EpisodeEnd"`` in ``model_post_init``, a validator, ``__post_init__``, ...; see
-        ReceiverStringFact), at the string, once: a string whose literal parts are
-        reported is not reported again as folded from module constants. The fingerprint
-        names the method, the class, the attribute and the string (or the constant), in
-        the form of a kind given at construction (``Event.model_post_init:Event[self](kind=
-        'EpisodeEnd')``): no other finding's."""
+        ReceiverStringFact), or a class method on its class (``cls.kind = ...``), at the
+        string, once: a string whose literal parts are reported is not reported again as
+        folded from module constants; a local variable's, at each literal assigned to it.
+        The fingerprint names the method, the class, the attribute and the string (or the
+        constant, or the local and its string), in the form of a kind given at
+        construction (``Event.model_post_init:Event[self](kind='EpisodeEnd')``,
+        ``Event.build:Event[class](kind='EpisodeEnd')``, ``Event.settle:Event[self](kind=
+        kind:'EpisodeEnd')``): no other finding's."""
         owner = fact.qualname.rsplit(".", 1)[-1]
         reported: set[tuple[int, int]] = set()
         for assigned in fact.receiver_strings:
@@ -851,20 +855,27 @@ class VocabularyChecker:
             if name not in self.kind_attributes:
                 continue
             method = assigned.scope.removeprefix(fact.qualname + ".")
-            given = list(assigned.strings)
+            setting = f"set on cls in {method}" if assigned.on_class else f"set in {method}"
+            form = SET_ON_CLASS if assigned.on_class else SET_ON_SELF
+            # (how the fingerprint spells it, what the message notes, the string)
+            given = [
+                (constant or repr(kind.text), f" (from {constant})" if constant else "", kind)
+                for constant, kind in assigned.strings
+            ]
             # A constant of another module (or a class's) it names: at the name, as written.
             for reference, written in assigned.references:
                 string = self.project_constant(reference)
                 if string is not None:
-                    given.append((written.text, Text(string, written.line, written.col)))
-            for constant, kind in given:
+                    given.append((written.text, f" (from {written.text})", Text(string, written.line, written.col)))
+            # Held by a local variable of the method: at each literal assigned to it.
+            given += assigned.held
+            for spelled, noted, kind in given:
                 if (kind.line, kind.col) in reported:
                     continue
-                spelled = constant or repr(kind.text)
                 fingerprint = fingerprints.located(
-                    "DOM103", module, f"{assigned.scope}:{owner}[{SET_ON_SELF}]({name}={spelled})"
+                    "DOM103", module, f"{assigned.scope}:{owner}[{form}]({name}={spelled})"
                 )
-                note = f" (from {constant}, set in {method})" if constant else f" (set in {method})"
+                note = f"{noted[:-1]}, {setting})" if noted else f" ({setting})"
                 symbol = f"{module}.{fact.qualname}.{name}"
                 for finding in self.matched(
                     module, kind, "DOM103", symbol, fingerprint, kind=kind.text, via=note + via
