@@ -196,6 +196,8 @@ def test_the_configuration_named_in_a_flake8_file_is_relative_to_that_file(parit
         (7, "DOM101"),
         (16, "DOM102"),
         (17, "DOM103"),
+        (23, "DOM103"),
+        (26, "DOM103"),
     ], result.stderr
 
 

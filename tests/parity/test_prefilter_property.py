@@ -155,6 +155,9 @@ snippet = st.one_of(
     st.builds("def emit_here(**values):\n    pass\n\n\ndef go(n):\n    emit_here({}=n)".format, identifiers),
     # built other than by calling the class by name (pyfacts.ConstructionFact)
     st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}.model_validate({{'{k}': 1}})", referred, identifiers),
+    # the keys written in a keyword's value, or a JSON literal's (a field's keys too)
+    st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}(stats=[{{'{k}': 1}}])", referred, identifiers),
+    st.builds(lambda r, k: f'{r[1]}\nx = {r[0]}.model_validate_json(\'{{"s": {{"{k}": 1}}}}\')', referred, identifiers),
     st.builds(
         lambda r, n, k: f"{r[1]}\nclass {n}({r[0]}):\n    @classmethod\n    def make(cls):\n        return cls({k}=1)",
         referred,

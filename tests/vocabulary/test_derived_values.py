@@ -119,7 +119,13 @@ def test_messages_name_the_keyword_the_event_and_the_chain(index):
         "value of 'object_id' constructing Recognized (**payload) comes from self.primary_target (l.63): "
         "experiment vocabulary 'primary target'"
     )
+    # Through a local alias of the class: the form names the alias.
+    aliased = findings[
+        "DOM105:leaks.runtime.constructions:Learner.aliased:Recognized[local Built](label)<-primary_target"
+    ]
+    assert aliased.message.startswith("value of 'label' constructing Recognized (local Built) comes from")
     assert {
+        "DOM105:leaks.runtime.constructions:Learner.aliased:Recognized[local Built(**payload)](object_id)<-ground_truth",
         "DOM105:leaks.runtime.constructions:Learner.filled:Recognized[model_validate(values)](label)<-ground_truth",
         "DOM105:leaks.runtime.constructions:Learner.emitted:telemetry.emit_event[**payload](label)<-primary_target",
     } <= findings.keys()
@@ -269,6 +275,11 @@ def test_the_keywords_and_kinds_given_to_an_emit_function_are_read_as_a_construc
     assert held.message.startswith("event kind 'EpisodeEnd' (through local kind, given to emit_event)")
     method = findings[f"DOM103:{EMITTED_NAMES}:Relay.forward:telemetry.emit_event[emitted](kind='EpisodeEnd')"]
     assert method.message.startswith("event kind 'EpisodeEnd' (given to telemetry.emit_event)")
+    # The keys written in a keyword's value, or put into a local dict: the keyword names them.
+    nested = findings[f"DOM104:{EMITTED_NAMES}:nested_keys:emit_event[emitted](stats['rows'][]['num_episodes'])"]
+    assert nested.message == "key 'num_episodes' in 'stats' given to emit_event: experiment vocabulary 'episode'"
+    assert f"DOM104:{EMITTED_NAMES}:nested_keys:emit_event[emitted](stats['train_step'])" in findings
+    assert f"DOM104:{EMITTED_NAMES}:nested_keys:emit_event[emitted,**payload](stats['episode'])" in findings
     # Only an emit function's keywords (the look-alike's, once a pattern names it), only a
     # kind keyword's strings.
     names = vocabulary_findings(config(emit_functions=["*.send_event"]), index, EMITTED_NAMES)
@@ -276,6 +287,7 @@ def test_the_keywords_and_kinds_given_to_an_emit_function_are_read_as_a_construc
         (63, "DOM103", None),
         (63, "DOM104", "send_event"),
         (64, "DOM104", "send_event"),
+        (65, "DOM104", "send_event"),  # a key nested in a keyword's value
     ]
     kinds = by_fingerprint(vocabulary_findings(config(kind_attributes=["TAG"]), index, EMITTED_NAMES))
     assert not [f for f in kinds.values() if f.code == "DOM103"]

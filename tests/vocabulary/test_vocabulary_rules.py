@@ -130,6 +130,39 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     assert set_in.message == "event kind 'EpisodeEnd' (set in model_post_init): experiment vocabulary 'episode'"
     set_from = findings["DOM103:vocab.runtime.dom103_set_kinds:StepEvent._kind:StepEvent[self](KIND=END_KIND)"]
     assert set_from.message == "event kind 'EpisodeEnd' (from END_KIND, set in _kind): experiment vocabulary 'episode'"
+    # Set on the class by a class method, or through a local of the method: the message says so.
+    on_class = findings["DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind='EpisodeEnd')"]
+    assert on_class.message == "event kind 'EpisodeEnd' (set on cls in build): experiment vocabulary 'episode'"
+    assert on_class.symbol == "vocab.runtime.dom103_set_kinds.Configured.kind"
+    set_held = findings["DOM103:vocab.runtime.dom103_set_kinds:Settled.settle:Settled[self](kind=kind:'EpisodeEnd')"]
+    assert (set_held.line, set_held.col) == (72, 15)  # at the literal the local is assigned
+    assert set_held.message == (
+        "event kind 'EpisodeEnd' (through local kind, set in settle): experiment vocabulary 'episode'"
+    )
+    set_through = findings["DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](KIND=name:END_KIND)"]
+    assert set_through.message == (
+        "event kind 'EpisodeEnd' (from END_KIND, through local name, set in fold): experiment vocabulary 'episode'"
+    )
+    # Built through a local alias of the class: the form names the local.
+    aliased = findings["DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](episode)"]
+    assert aliased.message == (
+        "keyword 'episode' constructing RuntimeEvent (local Event): experiment vocabulary 'episode'"
+    )
+    assert aliased.symbol == "vocab.runtime.events.RuntimeEvent(episode)"
+    # A key written in a keyword's value (to any depth), at the key: the message names the
+    # keyword, the fingerprint spells the key's place in its value.
+    nested = findings[
+        "DOM104:vocab.runtime.dom104_nested_keys:displays:StepEvent(stats['inner']['deeper']['ground_truth'])"
+    ]
+    assert nested.message == "key 'ground_truth' in 'stats' given to StepEvent: experiment vocabulary 'ground truth'"
+    assert (nested.line, nested.col, nested.end_col) == (35, 48, 60)
+    assert nested.symbol == "vocab.runtime.dom104_nested_keys.StepEvent(stats['inner']['deeper']['ground_truth'])"
+    json_key = findings[
+        "DOM104:vocab.runtime.dom104_nested_keys:json_texts:StepEvent[model_validate_json](stats['epoch'])"
+    ]
+    assert json_key.message == (
+        "key 'epoch' in 'stats' given to StepEvent (model_validate_json): experiment vocabulary 'epoch'"
+    )
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
@@ -169,6 +202,17 @@ def test_fingerprints_are_line_independent(index):
         "DOM104:vocab.runtime.payloads:Sensed.again:Sensed[model_copy(update=update)](episode)",
         "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**payload](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**constant](kind=KIND_NAME)",
+        # A key in a keyword's value: its place in the value, as subscripts (``[]`` an item
+        # of a list), whether written there or put into a local dict given as the value.
+        "DOM104:vocab.runtime.dom104_nested_keys:displays:StepEvent(stats['primary_target'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:displays:StepEvent(rows[][]['numEpochs'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:StepEvent.create:StepEvent[cls](stats['epoch'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:other_forms:StepEvent[model_validate](stats['episode'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:locals_given:StepEvent(stats['ground_truth'])",
+        "DOM104:vocab.runtime.dom104_nested_keys:locals_given:StepEvent[**payload](rows[]['primary_target'])",
+        # The keys of a JSON object a literal holds: its own keys are fields.
+        "DOM104:vocab.runtime.dom104_nested_keys:json_texts:StepEvent[model_validate_json](episode)",
+        "DOM104:vocab.runtime.dom104_nested_keys:json_texts:StepEvent[model_validate_json](rows[]['numEpisodes'])",
         # A kind given by position: the field it binds names it.
         "DOM103:vocab.runtime.positional:positives:Stats[positional](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.positional:positives:Ordered[positional](KIND='epoch_done')",
@@ -195,6 +239,32 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.dom103_set_kinds:StepEvent.settle.later:StepEvent[self](kind='EpochStart')",
         "DOM103:vocab.runtime.dom103_set_kinds:PostEvent.__post_init__:PostEvent[self](kind='PostEpisode')",
         "DOM103:vocab.runtime.dom103_set_kinds:PostEvent.__post_init__:PostEvent[self](KIND='epoch_done')",
+        # On the class, by a class method: the form ``class``, which no construction has
+        # (``cls(kind=...)`` in the same method is ``[cls]``).
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[class](kind=END_KIND)",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.build:Configured[cls](kind='EpochEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.__init_subclass__:Configured[class](kind='PostEpisode')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Configured.held:Configured[class](kind=kind:'EpochStart')",
+        # Through a local of the method: the local and its string (or constant), as for a construction.
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.settle:Settled[self](kind=kind:'EpisodeEnd')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](KIND=name:END_KIND)",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.fold:Settled[self](kind=label:'EpisodeStart')",
+        "DOM103:vocab.runtime.dom103_set_kinds:Settled.branches:Settled[self](kind=kind:'post_episode')",
+        # Through a local alias of the class: ``local`` and the alias name the form, in
+        # every construction (a call of the class by another name would be numbered
+        # beside a call by its own name, and shift a baselined one's number).
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](episode)",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind='EpisodeEnd')",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind=KIND_NAME)",
+        "DOM103:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event](kind=kind:'PostEpisode')",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event.model_construct](epoch)",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[local Event.model_validate](epoch)",
+        "DOM104:vocab.runtime.dom104_aliases:report:RuntimeEvent[partial(local Event)](num_epochs)",
+        "DOM104:vocab.runtime.dom104_aliases:attribute:RuntimeEvent[local make](mode)",
+        "DOM104:vocab.runtime.dom104_aliases:attribute:RuntimeEvent[local make(**payload)](episode)",
+        "DOM103:vocab.runtime.dom104_aliases:positional:Stats[local Built,positional](kind='EpisodeEnd')",
+        "DOM104:vocab.runtime.dom104_aliases:Learner.emitted:RuntimeEvent[local Event](episode)",
     } <= fingerprints
 
 

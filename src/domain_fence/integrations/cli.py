@@ -375,7 +375,7 @@ def check_ratchet(config_path: Path | None, revision: str) -> Ratchet:
 def _aside(ratchet: Ratchet | None, format_: str) -> str:
     """What the text format says of the ratchet apart from the report: on stderr, or
     after the report in an ``--output`` file. Every other format has it in the report."""
-    if format_ != "text":
+    if format_ != "text" or ratchet is None:  # a replay without a ratchet imports no reporter
         return ""
     from domain_fence.integrations.reporters.text import ratchet_text
 

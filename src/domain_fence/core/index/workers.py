@@ -19,6 +19,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
@@ -77,7 +78,7 @@ def map_in_workers(workers: int, work: Callable[[Item], Result], items: Sequence
     once the workers are done with what they started."""
     with worker_pool(workers) as pool:
         try:
-            with _interrupt_held():  # the pool forks its workers as the work is submitted
+            with _interrupt_held(), _fork_warning_silenced():  # the pool forks its workers as the work is submitted
                 results = pool.map(work, items)
             return list(results)
         except BaseException:
@@ -85,6 +86,17 @@ def map_in_workers(workers: int, work: Callable[[Item], Result], items: Sequence
             # killed under the pool's feet leaves its threads writing to a dead pipe).
             pool.shutdown(wait=True, cancel_futures=True)
             raise
+
+
+@contextmanager
+def _fork_warning_silenced() -> Iterator[None]:
+    """Python 3.12 and later warn of every fork in a process running other threads
+    (grimp's, the hashing helpers), which pytest shows and ``-W error`` turns into a
+    pool that cannot start. A worker runs only the work handed to it, on data it is
+    handed, and never what those threads hold: for this fork, the warning says nothing."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*multi-threaded.*fork", category=DeprecationWarning)
+        yield
 
 
 @contextmanager

@@ -85,7 +85,9 @@ _RULES = [
             "Runtime events carry only what the runtime may know. A field such as `episode` or "
             "`primary_target` means the runtime is being told about the experiment that drives "
             "it, and can no longer run without one. A field is what the event emits: a pydantic "
-            "`@computed_field` is one (reported at the method's name), a `ClassVar` is none."
+            "`@computed_field` is one (reported at the method's name), a `ClassVar` is none, and "
+            "neither is `Annotated[ClassVar[...], ...]` in a pydantic model (a dataclass or an attrs "
+            "class takes that one as a field)."
         ),
         remedy=(
             "Drop the field from the runtime event; let the experiment attach its own context "
@@ -117,7 +119,8 @@ _RULES = [
             "every subscriber depend on the experiment's life cycle. A kind is read where the "
             "event class sets it (in its body, or on `self` in one of its methods: "
             '`self.kind = "EpisodeEnd"` in `model_post_init`, a validator or `__post_init__`, '
-            '`object.__setattr__(self, "kind", ...)`, `setattr(self, "kind", ...)`) and where '
+            '`object.__setattr__(self, "kind", ...)`, `setattr(self, "kind", ...)`, or on `cls` '
+            'in a class method: `cls.kind = "EpisodeEnd"`) and where '
             "runtime code gives it when constructing an event "
             '(`TelemetryEvent(kind="EpisodeEnd")`, `**{"kind": "..."}`, or in any construction '
             "DOM104 reads) or to a configured `emit_functions` callee "
@@ -131,7 +134,8 @@ _RULES = [
             "(`kind=END_OF_RUN` imported from a shared module, `kind=Kinds.RESET` for an Enum "
             "member; reported at the name given), a field's default factory "
             '(`Field(default_factory=lambda: "EpisodeEnd")`), and a local variable of the '
-            "function building the event that is only ever assigned such strings "
+            "function building the event (or of the method setting it: `self.kind = kind`) that is "
+            "only ever assigned such strings "
             '(`kind = "EpisodeEnd" if done else "Step"`, reported at each literal). A `"kind"` key of '
             "a local dict unpacked into a construction counts too (see DOM104), and a literal "
             'string given by position (`Stats("EpisodeEnd", 3)`, also to `cls`, `type(self)`, '
@@ -156,7 +160,8 @@ _RULES = [
         name="experiment-word-in-event-keyword",
         family="vocabulary",
         # ``given`` "keyword" and ``how`` "constructing" ("given to" an emit function); for
-        # an attribute set on an event, "attribute" and "set on"
+        # an attribute set on an event, "attribute" and "set on"; for a key in a keyword's
+        # value, "key" and "in 'stats' given to"
         message="{given} '{name}' {how} {owner}: experiment vocabulary '{word}'{hint}",
         summary=(
             "Runtime code constructs an event (or calls an emit function) passing an experiment-vocabulary "
@@ -173,8 +178,10 @@ _RULES = [
             "display or `dict(...)`, and only reads it, unpacks it or adds keys to it before the call "
             "(a parameter, a global, a name bound again, a dict a key may leave or one given to "
             "other code is not followed); the keys of any other mapping are not known. "
-            "An event is constructed by a call of its class, and by "
-            "`Event.model_construct(...)`, `Event.model_validate({...})`, `functools.partial(Event, ...)`, "
+            "An event is constructed by a call of its class (or of a local name the function binds "
+            "once to it: `Event = TelemetryEvent; Event(episode=n)`), and by "
+            "`Event.model_construct(...)`, `Event.model_validate({...})` (and `model_validate_strings`), "
+            "`functools.partial(Event, ...)`, "
             "`cls(...)` in a class method of an event class and `type(self)(...)`, "
             "`self.__class__(...)` or `super().__init__(...)` in one of its methods, and by "
             "`x.model_copy(update={...})` or "
@@ -184,6 +191,15 @@ _RULES = [
             "The keywords given to a configured `emit_functions` callee become the fields of the "
             "event it emits, and are read alike (`keyword 'episode' given to emit_step`; written "
             "out, unpacked from a dict display or `dict(...)`, or a local dict's keys). "
+            "A keyword's value becomes a field, and the keys written in it reach every subscriber "
+            "as surely: a literal string key of a dict display or a `dict(...)` call given as the "
+            "value of a keyword (or of a key of a local dict) any construction or emit function "
+            "above is given, to any depth of those and of list and tuple displays "
+            '(`stats={"episode": n}`, `rows=[dict(epoch=n)]`), a key put into a local dict given '
+            "as the value (`stats=stats`: followed as above, when that is its one other use), and "
+            "the keys of the JSON object a literal given to `Event.model_validate_json(...)` holds "
+            "(its own keys are the fields) are reported where written "
+            "(`key 'episode' in 'stats' given to StepEvent`). "
             "An attribute set on an event adds a field to it as surely (a pydantic model with "
             '`extra="allow"` emits it): `event.episode = n`, `setattr(event, "epoch", n)` and '
             "`object.__setattr__(event, \"epoch\", n)` are reported (`attribute 'episode' set on "
@@ -234,7 +250,9 @@ _RULES = [
             "where it is built). Values unpacked from a sequence (`Event(*values)`), "
             "values kept on `self` by another method, deeper calls and the conditions of "
             "`if` statements are not followed. A keyword named with a word is DOM104's (and "
-            "so is such an attribute set on an event DOM104 knows); a "
+            "so is such an attribute set on an event DOM104 knows); a key written in a "
+            "keyword's value is no value: DOM104 reads it, and the value is traced whole all "
+            "the same; a "
             "value read straight from a parameter named with a word is left to DOM112 "
             "when the contract's `scope` includes `parameters`."
         ),

@@ -67,6 +67,11 @@ FIELD = "field"  # a class-level default, or ``self.name = value`` in __post_ini
 # class the call is in, to be looked for in that class's bases.
 SUPER = "super()"
 
+# Pydantic's class methods that build an instance from the fields a mapping names
+# (``X.model_validate({"a": 1})``), and the one that reads them from a JSON text.
+MAPPING_VALIDATORS = ("model_validate", "model_validate_strings")
+JSON_VALIDATOR = "model_validate_json"
+
 # A keyword sink of a mapping whose keys are not known (``Callee(**stats)``,
 # ``X.model_validate(stats)``, ``payload.update(stats)``): named SPREAD and the mapping
 # as written, shortened (``**stats``, ``**asdict()``). No keyword's name starts so.
@@ -373,10 +378,15 @@ def construction_keywords(call: ast.Call, form: str) -> list[tuple[str, ast.expr
     where it is written and its value. ``model_validate`` names them in the mapping it
     is given, ``model_copy`` in its ``update`` mapping (a dict display or a ``dict(...)``
     call, as ``**`` unpacks them: :func:`unpacked_keywords`); the other forms as
-    keywords, written out or unpacked (``model_construct``'s ``_fields_set`` is none)."""
+    keywords, written out or unpacked (``model_construct``'s ``_fields_set`` is none).
+    ``model_validate_strings`` reads a mapping as ``model_validate`` does;
+    ``model_validate_json`` names its fields in a JSON text (pyfacts reads a literal's),
+    and its keywords are none."""
     method = form.rpartition(".")[2]
-    if method == "model_validate":
+    if method in MAPPING_VALIDATORS:
         return unpacked_keywords(call.args[0]) if call.args else []
+    if method == JSON_VALIDATOR:
+        return []
     if method == "model_copy":
         return [entry for k in call.keywords if k.arg == "update" for entry in unpacked_keywords(k.value)]
     found: list[tuple[str, ast.expr | ast.keyword, ast.expr]] = []
@@ -406,8 +416,10 @@ def construction_spreads(call: ast.Call, form: str) -> list[ast.expr]:
     fields from, as :func:`construction_keywords` reads the known ones:
     ``X.model_validate(stats)``, ``x.model_copy(update=stats)``, ``cls(**stats)``."""
     method = form.rpartition(".")[2]
-    if method == "model_validate":
+    if method in MAPPING_VALIDATORS:
         return spread_mappings(call.args[0]) if call.args and type(call.args[0]) is not ast.Starred else []
+    if method == JSON_VALIDATOR:
+        return []
     given = [k.value for k in call.keywords if (k.arg == "update" if method == "model_copy" else k.arg is None)]
     return [mapping for value in given for mapping in spread_mappings(value)]
 
@@ -1230,7 +1242,7 @@ class _Slice:
         seeds += [argument for c in given for argument in c.args]
         # ``X.model_validate({...})``: the mapping names fields (see construction_keywords)
         seeds += [
-            c.args[0] for c in calls if c.args and type(c.func) is ast.Attribute and c.func.attr == "model_validate"
+            c.args[0] for c in calls if c.args and type(c.func) is ast.Attribute and c.func.attr in MAPPING_VALIDATORS
         ]
         names: set[str] = set()
         pending = [*shape.holders, *(n for seed in seeds for n in _names_read(seed))]

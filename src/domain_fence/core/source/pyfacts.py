@@ -28,6 +28,8 @@ from dataclasses import dataclass, field, replace
 
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
+    JSON_VALIDATOR,
+    MAPPING_VALIDATORS,
     RAISED,
     FlowFacts,
     Given,
@@ -43,6 +45,7 @@ from domain_fence.core.source.flow import (
     traced_callee,
     unpacked_keywords,
 )
+from domain_fence.core.source.keys import json_keys, nested_keys
 from domain_fence.core.source.modules import resolve_relative
 from domain_fence.core.source.reading import Unreadable
 
@@ -122,6 +125,15 @@ class ReceiverStringFact:
     # a keyword's (see CallFact.references): another module's constant it may name is the
     # check's question.
     references: tuple[tuple[str, Text], ...] = ()
+    # (how a fingerprint spells it, what the message notes, the string) for each string a
+    # local variable of the method holds where it is set (``self.kind = kind`` after
+    # ``kind = "EpisodeEnd" if done else "Step"``: spelled ``kind:'EpisodeEnd'``, noted
+    # " (through local kind)"), at each literal assigned to it, read as a keyword's
+    # (see CallFact.held and :class:`_LocalStrings`).
+    held: tuple[tuple[str, str, Text], ...] = ()
+    # Set on the class (``cls.kind = "..."`` in a class method, ``setattr(cls, "kind",
+    # ...)``), not on an instance.
+    on_class: bool = False
 
 
 @dataclass(frozen=True)
@@ -176,6 +188,14 @@ class CallFact:
     # class's), which the check looks up when the keyword is a kind (see
     # :meth:`_Resolver.keep_string`).
     references: tuple[tuple[int, str, Text], ...] = ()
+    # (the keyword, how a fingerprint spells the key's place, the key where it is written)
+    # for each key a keyword's value holds (``stats={"episode": n}``: ``stats``,
+    # ``stats['episode']``): a literal string key of a dict display or a ``dict(...)``
+    # call, to any depth of those and of list and tuple displays (:func:`~.keys.nested_keys`),
+    # and the keys of a local dict given as the value (``stats=stats``, see
+    # :meth:`_Payloads.given_as_value`), in source order. Whether they reach an event is
+    # the check's question.
+    keys: tuple[tuple[str, str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -184,7 +204,8 @@ class ConstructionFact:
     name, and the fields it names: ``X.model_construct(a=1)``, ``X.model_validate({"a":
     1})``, ``partial(X, a=1)``, ``cls(a=1)`` in a class method, ``type(self)(a=1)``,
     ``self.__class__(a=1)`` and ``super().__init__(a=1)`` in a method,
-    ``x.model_copy(update={"a": 1})`` and ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X (see
+    ``x.model_copy(update={"a": 1})`` and ``dataclasses.replace(x, a=1)`` where ``x`` is known to hold an instance of X,
+    and a call of a local alias of X (``Event = X; Event(a=1)``, form ``local Event``; see
     :class:`_Constructions`). Whether X is an event is the check's question.
 
     Also the keys of a dict a local variable holds, unpacked into a call (``X(**payload)``
@@ -201,6 +222,9 @@ class ConstructionFact:
     constants: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
     held: tuple[tuple[int, str, str, Text], ...] = ()  # as CallFact's
     references: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
+    # As CallFact's, below the fields named; for ``model_validate_json`` given a literal,
+    # the keys of its JSON object (:func:`~.keys.json_keys`), whose own keys are the fields.
+    keys: tuple[tuple[str, str, Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -433,17 +457,18 @@ def _facts(
     module: str, is_package: bool, tree: ast.Module, walk: _Walk, statements: list[ast.stmt], resolver: _Resolver
 ) -> tuple[FileFacts, DeclarationFacts]:
     classes = [resolver.functional_class(statement) for statement in statements]
-    set_strings = _receiver_strings(walk, resolver)
+    # Not kept on the walk: it holds the finder, which the walk keeps (see _Constructions).
+    held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
+    set_strings = _receiver_strings(walk, resolver, held)
     classes += [
         resolver.class_fact(node, scope, attributes, set_strings.get(node, ()))
         for node, scope, attributes in walk.classes
     ]
-    # Not kept on the walk: it holds the finder, which the walk keeps (see _Constructions).
-    held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
-    calls = [call for call in (resolver.call(node, scope, held) for node, scope in walk.calls) if call is not None]
+    dicts = _Payloads(_finder(walk, resolver), walk.dict_locals) if walk.dict_locals else None
+    calls = [c for c in (resolver.call(node, scope, held, dicts) for node, scope in walk.calls) if c is not None]
     constructions = [
         fact
-        for fact in (resolver.construction(*item, held) for item in _constructions(walk, resolver, tree))
+        for fact in (resolver.construction(*item, held, dicts) for item in _constructions(walk, resolver, tree))
         if fact is not None
     ]
     # The same local unpacked twice alike into the same class names its keys once.
@@ -653,6 +678,12 @@ class _Walk:
         # Names some statement assigns what may be a string (see _LocalStrings): only a
         # keyword given one of these may be given a local variable's string.
         self.string_locals: set[str] = set()
+        # Names some statement assigns a name or an attribute (see _Constructions.alias):
+        # only a call of one of these may be a call of a local alias of a class.
+        self.alias_locals: set[str] = set()
+        # Names some statement assigns a dict display or a ``dict(...)`` call: only a
+        # keyword given one of these may be given a local dict's keys (see _Payloads).
+        self.dict_locals: set[str] = set()
         # What may be a string set on a method's receiver (see _receiver_strings):
         # (class qualname, scope, receiver, the attribute, the value, how it is set).
         self.receiver_sets: list[tuple[str, tuple[str, ...], str, Text, ast.expr, str]] = []
@@ -830,10 +861,19 @@ class _Walk:
                         self.attribute_sets.append((attribute, scope))
         if type(value) is ast.Call:
             self.assigned_calls += [(scope, t.id, value.func) for t in targets if type(t) is ast.Name]
+            if type(value.func) is ast.Name and value.func.id == "dict":
+                self.dict_locals.update(t.id for t in targets if type(t) is ast.Name)
+        elif type(value) is ast.Dict:
+            self.dict_locals.update(t.id for t in targets if type(t) is ast.Name)
         elif type(value) is ast.Tuple or type(value) is ast.List:
             self.assigned_calls += [(scope, local, call.func) for local, call in _calls_assigned(targets, value)]
         elif type(value) in _HELD_VALUES:
-            self.string_locals.update(t.id for t in targets if type(t) is ast.Name)
+            names = [t.id for t in targets if type(t) is ast.Name]
+            self.string_locals.update(names)
+            if type(value) is ast.Name:
+                self.alias_locals.update(names)
+        elif type(value) is ast.Attribute:
+            self.alias_locals.update(t.id for t in targets if type(t) is ast.Name)
 
     def set_through_call(self, call: ast.Call, scope: tuple[str, ...]) -> None:
         """Note ``setattr(local, "name", v)`` and ``object.__setattr__(local, "name", v)``
@@ -1101,7 +1141,8 @@ class _Resolver:
                 bases.append(reference)
         qualname = ".".join((*scope, node.name))
         statements = list(_class_scope(node.body))  # read by both, walked once
-        class_vars = {(t.line, t.col) for t in self.class_variables(statements)}
+        annotated = not self.collects_fields(node)
+        class_vars = {(t.line, t.col) for t in self.class_variables(statements, annotated)}
         attributes = tuple(
             replace(a, class_var=True) if (a.name.line, a.name.col) in class_vars else a
             for a in map(self.constant_value, attributes)
@@ -1117,20 +1158,50 @@ class _Resolver:
             qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings, constants
         )
 
-    def class_variables(self, statements: list[ast.stmt]) -> Iterator[Text]:
+    def class_variables(self, statements: list[ast.stmt], annotated: bool = False) -> Iterator[Text]:
         """The names the statements of a class's scope (:func:`_class_scope`) annotate
         ``ClassVar`` (or ``ClassVar[...]``: ``typing.ClassVar``, or imported under another
-        name; in a string, as ``dataclasses`` reads one: the dotted name it starts with)."""
+        name; in a string, as ``dataclasses`` reads one: the dotted name it starts with).
+        With ``annotated``, also those annotated ``Annotated[ClassVar[...], ...]`` (any
+        module's ``Annotated``, nested in another too; in a string, the dotted names of
+        ``"Annotated[ClassVar[...`` as pydantic reads one), which a pydantic model takes
+        as a class variable and a dataclass or an attrs class as a field (see
+        :meth:`collects_fields`)."""
         for statement in statements:
             if type(statement) is ast.AnnAssign and type(statement.target) is ast.Name:
                 annotation = statement.annotation
                 if type(annotation) is ast.Constant and type(annotation.value) is str:
-                    written = _STRING_ANNOTATION.match(annotation.value)
-                    name = self.resolve_dotted("".join(written[1].split())) if written else ""
+                    name = self.string_annotation(annotation.value, annotated)
                 else:
                     name = self.resolve(_unsubscripted(annotation)) or ""
+                    while annotated and name.rpartition(".")[2] == _ANNOTATED and type(annotation) is ast.Subscript:
+                        inner = annotation.slice
+                        annotation = inner.elts[0] if type(inner) is ast.Tuple and inner.elts else inner
+                        name = self.resolve(_unsubscripted(annotation)) or ""
                 if name.rpartition(".")[2] == _NOT_A_FIELD:
                     yield _text(statement.target, statement.target.id)
+
+    def string_annotation(self, written: str, annotated: bool) -> str:
+        """The name a string annotation starts with, resolved (``"ClassVar[int]"``); with
+        ``annotated``, past ``Annotated[`` (``"Annotated[ClassVar[int], ...]"``)."""
+        found = _STRING_ANNOTATION.match(written)
+        name = self.resolve_dotted("".join(found[1].split())) if found else ""
+        while found and annotated and name.rpartition(".")[2] == _ANNOTATED:
+            found = _STRING_SUBSCRIPT.match(written, found.end())
+            name = self.resolve_dotted("".join(found[1].split())) if found else ""
+        return name
+
+    def collects_fields(self, node: ast.ClassDef) -> bool:
+        """Whether a decorator of the class statement collects its fields as dataclasses
+        and attrs do: a ``dataclass`` of any module (``dataclasses``', pydantic's), or one
+        of ``attr``'s or ``attrs``' (``attrs.define``, ``attr.s``). These take an
+        attribute annotated ``Annotated[ClassVar[...], ...]`` as a field; pydantic's
+        models (no decorator) take it as a class variable."""
+        for decorator in node.decorator_list:
+            name = self.resolve(decorator.func if type(decorator) is ast.Call else decorator) or ""
+            if name.rpartition(".")[2] == "dataclass" or name.partition(".")[0] in _ATTRS_MODULES:
+                return True
+        return False
 
     def computed_fields(self, statements: list[ast.stmt]) -> Iterator[AttributeFact]:
         """The methods among the statements of a class's scope (:func:`_class_scope`)
@@ -1165,39 +1236,65 @@ class _Resolver:
             return replace(attribute, constant=named if reference else None, reference=reference or "")
         return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
 
-    def call(self, node: ast.Call, scope: tuple[str, ...], held: _LocalStrings | None = None) -> CallFact | None:
-        """The keywords a call names and the strings they are given (:meth:`keep_string`;
-        a local variable's through ``held``)."""
+    def call(
+        self,
+        node: ast.Call,
+        scope: tuple[str, ...],
+        held: _LocalStrings | None = None,
+        dicts: _Payloads | None = None,
+    ) -> CallFact | None:
+        """The keywords a call names, the strings they are given (:meth:`keep_string`;
+        a local variable's through ``held``) and the keys their values hold
+        (:func:`_given_keys`; a local dict's through ``dicts``)."""
         found: list[Text] = []
         kept = _Kept()
+        keys: list[tuple[str, str, Text]] = []
         for keyword in node.keywords:
             if keyword.arg is not None:
                 self.keep_string(kept, len(found), keyword.value, held, node, scope)
                 found.append(Text(keyword.arg, keyword.lineno, keyword.col_offset))
+                keys += _given_keys(keyword.arg, keyword.value, dicts, node, scope)
                 continue
             for name, at, value in unpacked_keywords(keyword.value):  # ``**{"episode": n}`` names its keywords too
                 self.keep_string(kept, len(found), value, held, node, scope)
                 found.append(Text(name, at.lineno, at.col_offset))
+                keys += _given_keys(name, value, dicts, node, scope)
         keywords = tuple(found)
         callee = self.resolve(node.func) if node.keywords else None
         if not callee:
             return None
-        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, *kept.facts())
+        return CallFact(callee, ".".join(scope) or MODULE_SCOPE, keywords, *kept.facts(), keys=tuple(keys))
 
     def construction(
-        self, node: ast.Call, scope: str, form: str, built: str, held: _LocalStrings | None = None
+        self,
+        node: ast.Call,
+        scope: str,
+        form: str,
+        built: str,
+        held: _LocalStrings | None = None,
+        dicts: _Payloads | None = None,
     ) -> ConstructionFact | None:
         """The fields a construction names (:func:`~.flow.construction_keywords`), read
-        as a call's keywords are."""
+        as a call's keywords are; those a JSON literal given to ``model_validate_json``
+        names, and the keys below them (:func:`~.keys.json_keys`)."""
         found: list[Text] = []
         kept = _Kept()
+        keys: list[tuple[str, str, Text]] = []
         where = () if scope == MODULE_SCOPE else tuple(scope.split("."))
         for name, at, value in construction_keywords(node, form):
             self.keep_string(kept, len(found), value, held, node, where)
             found.append(Text(name, at.lineno, at.col_offset))
-        if not found and not construction_spreads(node, form):  # no field, not even an unknown mapping's
+            keys += _given_keys(name, value, dicts, node, where)
+        if form.rpartition(".")[2] == JSON_VALIDATOR:
+            for field_name, (path, key, line, col) in json_keys(node.args[0]):
+                if not field_name:
+                    if key.isidentifier():
+                        found.append(Text(key, line, col))
+                elif field_name.isidentifier():
+                    keys.append((field_name, f"{field_name}{path}[{key!r}]", Text(key, line, col)))
+        if not found and not keys and not construction_spreads(node, form):  # no field, not even an unknown mapping's
             return None
-        return ConstructionFact(built, form, scope, tuple(found), *kept.facts())
+        return ConstructionFact(built, form, scope, tuple(found), *kept.facts(), keys=tuple(keys))
 
     def payload(self, built: str, form: str, scope: str, entries: tuple[PayloadEntry, ...]) -> ConstructionFact | None:
         """The keys of a local dict unpacked into a call (:class:`_Payloads`), read as a
@@ -1206,12 +1303,14 @@ class _Resolver:
         are not known put in names none)."""
         found: list[Text] = []
         kept = _Kept()
+        keys: list[tuple[str, str, Text]] = []
         for name, at, value, _ in entries:
             if is_spread(name):
                 continue
             self.keep_string(kept, len(found), value)
             found.append(Text(name, at.lineno, at.col_offset))
-        return ConstructionFact(built, form, scope, tuple(found), *kept.facts()) if found else None
+            keys += _given_keys(name, value)
+        return ConstructionFact(built, form, scope, tuple(found), *kept.facts(), keys=tuple(keys)) if found else None
 
     def positional(self, call: ast.Call, scope: str, form: str, built: str, skip: int) -> PositionalFact | None:
         """The literal strings ``call`` gives by position (after the first ``skip``
@@ -1263,7 +1362,7 @@ class _Resolver:
         position: int,
         value: ast.expr,
         held: _LocalStrings | None = None,
-        call: ast.Call | None = None,
+        call: ast.expr | None = None,
         scope: tuple[str, ...] = (),
     ) -> None:
         """Note the string a keyword is given, read as a kind string in a class body is:
@@ -1271,7 +1370,8 @@ class _Resolver:
         or a module-level constant holding one (``constants``); and in ``held``, the
         string of such a literal folded from module constants (``f"{PREFIX}Start"``,
         ``PREFIX + "Start"``), and those a local variable of ``call``'s function holds
-        (:class:`_LocalStrings`)."""
+        (:class:`_LocalStrings`; ``call``: the call given it, or the value a method sets
+        on its receiver)."""
         kind = type(value)
         if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.BinOp:
             # most values are names, attributes or calls: skipped at once
@@ -1315,6 +1415,41 @@ class _Resolver:
         if not callee or callee.rsplit(".", 1)[-1] not in FUNCTIONAL_CLASS_FACTORIES:
             return None
         return ClassFact(target, statement.lineno, statement.col_offset, (callee,), tuple(_functional_fields(value)))
+
+
+def _given_keys(
+    keyword: str,
+    value: ast.expr,
+    dicts: _Payloads | None = None,
+    call: ast.Call | None = None,
+    scope: tuple[str, ...] = (),
+) -> list[tuple[str, str, Text]]:
+    """(``keyword``, how a fingerprint spells the key's place, the key where it is
+    written) for each key ``value`` holds (see CallFact.keys): written in it
+    (:func:`~.keys.nested_keys`), or, given ``dicts``, put into the local dict ``value``
+    names where ``call`` is given it (and the keys written in what each is given)."""
+    if type(value) is ast.Name:  # on the path of every keyword: most values are names, or hold no key
+        if dicts is None or call is None or value.id not in dicts.candidates:
+            return []
+        found: list[tuple[str, str, Text]] = []
+        for name, at, item, _ in dicts.given_as_value(value, call, scope) or ():
+            if not is_spread(name):
+                spelled = f"{keyword}[{name!r}]"
+                found.append((keyword, spelled, Text(name, at.lineno, at.col_offset)))
+                found += _written_keys(keyword, spelled, item)
+        return found
+    if type(value) in _HOLDING_KEYS or _is_dict(value):
+        return _written_keys(keyword, keyword, value)
+    return []
+
+
+def _written_keys(keyword: str, spelled: str, value: ast.expr) -> list[tuple[str, str, Text]]:
+    """The keys written in ``value``, given to ``keyword`` at the place ``spelled``."""
+    return [(keyword, f"{spelled}{path}[{key!r}]", Text(key, line, col)) for path, key, line, col in nested_keys(value)]
+
+
+# What may hold keys written in it, besides a ``dict(...)`` call (see keys.nested_keys).
+_HOLDING_KEYS = frozenset({ast.Dict, ast.List, ast.Tuple, ast.ListComp})
 
 
 _STRING_NODES = (ast.Constant, ast.JoinedStr, ast.BinOp)
@@ -1396,9 +1531,12 @@ def _string_constants(tree: ast.Module) -> dict[str, ast.expr]:
 
 # Pydantic's class methods that build an instance from the fields they are given.
 MODEL_CONSTRUCT, MODEL_VALIDATE, MODEL_COPY = "model_construct", "model_validate", "model_copy"
-_BUILDING_METHODS = (MODEL_CONSTRUCT, MODEL_VALIDATE)
+_BUILDING_METHODS = (MODEL_CONSTRUCT, *MAPPING_VALIDATORS, JSON_VALIDATOR)
 # What a method's receiver stands for, as the form of a construction names it.
 CLS, TYPE_SELF, SELF_CLASS = "cls", "type(self)", "self.__class__"
+# How a construction through a local alias of a class names it (``local Event``): no
+# name of Python, nor any other form.
+LOCAL = "local"
 SUPER_INIT = "super().__init__"
 PARTIAL, REPLACE = "partial", "replace"
 _PARTIALS = frozenset({"functools.partial"})
@@ -1412,11 +1550,15 @@ def _validates_mapping(call: ast.Call) -> bool:
     """``X.model_validate({...})``, ``X.model_validate(dict(...))``: the mapping's keys
     name the fields, as keywords would; ``X.model_validate(payload)``: those of the
     local dict it holds may (see :class:`_Payloads`); ``X.model_validate(stats)``: a
-    mapping whose keys are not known gives the fields all the same (DOM105 traces it)."""
+    mapping whose keys are not known gives the fields all the same (DOM105 traces it).
+    ``model_validate_strings`` alike; ``X.model_validate_json('{...}')``: the keys of
+    the JSON object a literal holds name them."""
     func = call.func
-    if type(func) is not ast.Attribute or func.attr != MODEL_VALIDATE or not call.args:
+    if type(func) is not ast.Attribute or not call.args:
         return False
-    return type(call.args[0]) is not ast.Starred
+    if func.attr == JSON_VALIDATOR:
+        return type(call.args[0]) is ast.Constant
+    return func.attr in MAPPING_VALIDATORS and type(call.args[0]) is not ast.Starred
 
 
 def _constructions(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[tuple[ast.Call, str, str, str]]:
@@ -1448,7 +1590,12 @@ class _Constructions:
       function (nested scopes included) is an assignment, in the function's own
       scope, of ``X(...)``, ``X.model_construct(...)`` or ``X.model_validate(...)``,
       with the same X, and the name is no parameter (a ``global`` or ``nonlocal``
-      declaration counts as a binding).
+      declaration counts as a binding);
+    - a local variable is an alias of X when its one binding in the function is an
+      assignment of X, a dotted name the function binds nowhere (``Event =
+      TelemetryEvent``; see :meth:`local_alias`): a call of it (``Event(...)``,
+      ``Event.model_construct(...)``, ``partial(Event, ...)``) builds an X, with the
+      form ``local Event``.
     """
 
     def __init__(self, walk: _Walk, resolver: _Resolver) -> None:
@@ -1461,6 +1608,8 @@ class _Constructions:
         self.receivers = {_receiver(method) for method in walk.methods}
         self._bound: dict[ast.AST, dict[str, int]] = {}  # node -> bindings of each name in it
         self._locals: dict[tuple[ast.AST, str], str | None] = {}
+        self.aliases = walk.alias_locals
+        self._aliases: dict[tuple[ast.AST, str], str | None] = {}  # see alias
 
     def construction(self, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
         """(form, class) when ``call`` is a construction; on the path of every call with
@@ -1489,9 +1638,12 @@ class _Constructions:
                 return None
         elif kind is ast.Name:
             name = func.id  # type: ignore[attr-defined]
-            if name in self.receivers:
+            if name in self.receivers or name in self.aliases:
                 found = self.class_of(func, call, scope)
-                return None if found is None or not found[0] else found
+                if found is not None and found[0]:
+                    return found
+                if name in self.receivers:
+                    return None
             # ``partial``/``replace``, or either imported under another name (``from
             # functools import partial as p``): resolved below.
             if name not in (PARTIAL, REPLACE) and self.resolver.bindings.get(name) not in _PARTIALS_REPLACES:
@@ -1556,8 +1708,44 @@ class _Constructions:
             if owner is None or self.resolver.binding_counts().get("type"):
                 return None  # not a method's receiver, or not the builtin ``type``
             return TYPE_SELF, owner
+        if kind is ast.Name and node.id in self.aliases:  # type: ignore[attr-defined]
+            aliased = self.alias(node.id, call, scope)  # type: ignore[attr-defined]
+            if aliased is not None:
+                return f"{LOCAL} {node.id}", aliased  # type: ignore[attr-defined]
         reference = dotted_name(node)
         return None if reference is None else ("", self.resolver.resolve_dotted(reference))
+
+    def alias(self, name: str, node: ast.expr, scope: tuple[str, ...]) -> str | None:
+        """What the local variable ``name`` is an alias of where ``node`` is (in the
+        function ``scope`` names): see :meth:`local_alias`."""
+        function = self.innermost(node, scope)
+        if function is None:
+            return None
+        key = (function, name)
+        if key not in self._aliases:
+            self._aliases[key] = self.local_alias(function, name)
+        return self._aliases[key]
+
+    def local_alias(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> str | None:
+        """The dotted name, resolved as a callee is, that ``function`` binds the local
+        ``name`` to (``Event = TelemetryEvent``, ``make = events.StepEvent``), when that
+        is its only binding in the function (nested scopes included: no parameter, no
+        second assignment, loop, import or ``global``), a simple assignment in the
+        function's own statements, of a name or an attribute of one the function binds
+        nowhere (``cls_ = self.event_type``, an alias of another local: not followed).
+        Whether it names a class, an event, is the check's question."""
+        bound = self.bindings(function)
+        if bound.get(name) != 1:
+            return None
+        for statement in _own_statements(function.body):
+            target, value = _simple_assignment(statement)
+            if target != name:
+                continue
+            reference = dotted_name(value) if type(value) is ast.Name or type(value) is ast.Attribute else None
+            if reference is None or bound.get(reference.partition(".")[0]):
+                return None
+            return self.resolver.resolve_dotted(reference)
+        return None  # bound otherwise: a parameter, a loop, an import, ...
 
     def instance_of(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> str | None:
         """The class ``node`` holds an instance of: a method's ``self``, a local variable
@@ -1686,13 +1874,18 @@ def _attribute_sets(walk: _Walk, resolver: _Resolver) -> list[AttributeSetFact]:
     return found
 
 
-def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tuple[ReceiverStringFact, ...]]:
-    """The strings the methods of each class statement set on their instance (see
-    ReceiverStringFact): the receiver must be the method's own (nothing else in it binds
-    the name, :meth:`_Constructions.receiver_class`), the function setting it the builtin
-    (bound nowhere in the module, which star-imports nothing); the strings are read as a
+def _receiver_strings(
+    walk: _Walk, resolver: _Resolver, held: _LocalStrings | None = None
+) -> dict[ast.ClassDef, tuple[ReceiverStringFact, ...]]:
+    """The strings the methods of each class statement set on their instance, or a class
+    method on its class (see ReceiverStringFact): the receiver must be the method's own
+    (nothing else in it binds the name, :meth:`_Constructions.receiver_class`), the
+    function setting it the builtin (bound nowhere in the module, which star-imports
+    nothing; on a class, ``setattr`` alone: ``object.__setattr__`` and
+    ``super().__setattr__`` set no class's attribute); the strings are read as a
     keyword's kind is (:meth:`_Resolver.keep_string`), each branch of a conditional
-    expression on its own, and a value that holds none is left out."""
+    expression on its own, a local variable's through ``held``, and a value that holds
+    none is left out."""
     if not walk.receiver_sets:
         return {}
     finder: _Constructions | None = None
@@ -1703,7 +1896,7 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
     for owner, scope, receiver, name, value, through in walk.receiver_sets:
         if through and (resolver.unbound_prefix or resolver.binding_counts().get(through)):
             continue  # ``setattr``, ``object`` or ``super`` may not be the builtin
-        if not _may_be_kept(value, resolver):
+        if not _may_be_kept(value, resolver, held):
             continue  # ``self.name = name``, ``self.size = other.size``: most are neither
         kept = _Kept()
         pending = [value]
@@ -1712,32 +1905,45 @@ def _receiver_strings(walk: _Walk, resolver: _Resolver) -> dict[ast.ClassDef, tu
             if type(current) is ast.IfExp:
                 pending += [current.orelse, current.body]
             else:
-                resolver.keep_string(kept, 0, current)
+                resolver.keep_string(kept, 0, current, held, current, scope)
         strings: list[tuple[str | None, Text]] = [(None, text) for _, text in kept.strings]
         strings += [(constant, text) for _, constant, text in kept.constants]
-        strings += [(None, text) for _, _, _, text in kept.held]
+        # Folded from module constants (noted ""), or held by a local variable.
+        strings += [(None, text) for _, _, note, text in kept.held if not note]
+        locals_held = [(spelled, note, text) for _, spelled, note, text in kept.held if note]
         references = [(reference, written) for _, reference, written in kept.references]
-        if not strings and not references:
+        if not strings and not references and not locals_held:
             continue  # most values are no strings (``self.name = name``): turned away first
         finder = finder or _finder(walk, resolver)
+        on_class = False
         if finder.receiver_class(receiver, value, scope, classes=False) is None:
-            continue  # not the method's own instance
+            if through in ("object", "super") or finder.receiver_class(receiver, value, scope, classes=True) is None:
+                continue  # not the method's own instance, nor its own class
+            on_class = True
         statement = next((node for node in statements.get(owner, ()) if _contains(node, value)), None)
         if statement is not None:
             ordered = tuple(sorted(strings, key=_string_place))
-            fact = ReceiverStringFact(".".join(scope), name, ordered, tuple(references))
+            fact = ReceiverStringFact(
+                ".".join(scope),
+                name,
+                ordered,
+                tuple(references),
+                tuple(sorted(locals_held, key=lambda h: (h[2].line, h[2].col))),
+                on_class,
+            )
             found.setdefault(statement, []).append(fact)
     return {node: tuple(sorted(facts, key=lambda f: (f.name.line, f.name.col))) for node, facts in found.items()}
 
 
-def _may_be_kept(value: ast.expr, resolver: _Resolver) -> bool:
-    """Whether :meth:`_Resolver.keep_string` (given no local's strings) may note anything
-    of ``value``: not for a name the module binds neither to a string constant nor by an
-    import, an alias or a class, nor for an attribute of such a name."""
+def _may_be_kept(value: ast.expr, resolver: _Resolver, held: _LocalStrings | None = None) -> bool:
+    """Whether :meth:`_Resolver.keep_string` may note anything of ``value``: not for a
+    name the module binds neither to a string constant nor by an import, an alias or a
+    class, and that no statement assigns what may be a string (a local's, ``held``),
+    nor for an attribute of such a name."""
     kind = type(value)
     if kind is ast.Name:
         name = value.id  # type: ignore[attr-defined]
-        return name in resolver.constants or name in resolver.bindings
+        return name in resolver.constants or name in resolver.bindings or (held is not None and name in held.candidates)
     if kind is ast.Attribute:
         head = value
         while type(head) is ast.Attribute:
@@ -1777,7 +1983,7 @@ def _payload_names(call: ast.Call, form: str) -> list[tuple[ast.Name, str]]:
     (``**payload``), or as the mapping a construction of ``form`` reads
     (``model_validate(payload)``, ``model_copy(update=payload)``)."""
     method = form.rpartition(".")[2]
-    if method == MODEL_VALIDATE:
+    if method in MAPPING_VALIDATORS:
         first = call.args[0] if call.args else None
         return [(first, f"{form}({first.id})")] if type(first) is ast.Name else []
     if method == MODEL_COPY:
@@ -1843,24 +2049,33 @@ class _Payloads:
     - so are the mappings whose keys are not known put in alike (``{**stats}``,
       ``dict(stats)``, ``payload.update(stats)``): each is an entry named as
       flow.SPREAD says, whose value is the mapping.
+
+    A dict given as a keyword's value (``Event(stats=stats)``, the keys nested in a
+    field: :meth:`given_as_value`) is given whole to the callee: it is followed there
+    when that is the one use of the name beside those above.
     """
 
-    def __init__(self, finder: _Constructions) -> None:
+    def __init__(self, finder: _Constructions, candidates: set[str] | None = None) -> None:
         self.finder = finder
-        self._found: dict[tuple[ast.AST, str], tuple[ast.stmt, list[PayloadEntry]] | None] = {}
+        # The names a keyword's value may name a local dict by (the walk's dict_locals).
+        self.candidates = candidates or set()
+        self._found: dict[tuple[ast.AST, str], tuple[ast.stmt, list[PayloadEntry], frozenset[int]] | None] = {}
 
     def entries(
-        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call, given: ast.Name | None = None
     ) -> tuple[PayloadEntry, ...] | None:
         """What the local dict ``name`` holds where ``call`` is given it; None when that
-        is not certain (not followed)."""
+        is not certain (not followed). ``given``: the name as the call is given it as a
+        keyword's value, a use the others need not allow."""
         key = (function, name)
         if key not in self._found:
             self._found[key] = self._local(function, name)
         found = self._found[key]
         if found is None:
             return None
-        creation, entries = found
+        creation, entries, others = found
+        if others and others != {id(given)}:
+            return None
         start = (call.lineno, call.col_offset)
         if _end(creation) > start:
             return None
@@ -1869,9 +2084,17 @@ class _Payloads:
             entry for entry in entries if _end(entry[3]) <= start and _may_precede(entry[3], function.body, at_call)
         )
 
+    def given_as_value(
+        self, given: ast.Name, call: ast.Call, scope: tuple[str, ...]
+    ) -> tuple[PayloadEntry, ...] | None:
+        """What the local dict ``given`` names holds where ``call`` is given it as a
+        keyword's value, as :meth:`entries` tells."""
+        function = self.finder.innermost(call, scope)
+        return None if function is None else self.entries(function, given.id, call, given)
+
     def _local(
         self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
-    ) -> tuple[ast.stmt, list[PayloadEntry]] | None:
+    ) -> tuple[ast.stmt, list[PayloadEntry], frozenset[int]] | None:
         if any(argument.arg == name for argument in _argument_nodes(function.args)):
             return None  # a parameter: what it holds is the caller's (``**kwargs``, most often)
         creation: ast.stmt | None = None
@@ -1906,9 +2129,10 @@ class _Payloads:
                         entries.append((*key, added.args[1], statement))
         # Whether the name is bound elsewhere (walking the whole function) is asked last:
         # most names unpacked are not assigned a dict display (``**options``).
-        if creation is None or self.finder.bindings(function).get(name) != 1 or not _only_fills(function, name):
+        if creation is None or self.finder.bindings(function).get(name) != 1:
             return None
-        return creation, entries
+        others = _other_uses(function, name)
+        return None if len(others) > 1 else (creation, entries, others)
 
 
 # Local variables given a string (see _LocalStrings) ------------------------------------
@@ -1920,8 +2144,8 @@ _Held = tuple[str | None, Text]
 
 class _LocalStrings:
     """The strings a local variable of a function may hold where a call is given it
-    (``kind = "EpisodeEnd" if done else "Step"; Event(kind=kind)``), when they are
-    certain:
+    (``kind = "EpisodeEnd" if done else "Step"; Event(kind=kind)``), or where a method
+    sets it on its receiver (``self.kind = kind``), when they are certain:
 
     - the name is bound in the function (nested scopes included) only by simple
       assignments in its own statements (``kind = ...``, ``kind: str = ...``): no
@@ -1944,7 +2168,7 @@ class _LocalStrings:
         self.candidates = candidates
         self._found: dict[tuple[ast.AST, str], list[tuple[ast.stmt, list[_Held]]] | None] = {}
 
-    def strings(self, name: str, call: ast.Call, scope: tuple[str, ...]) -> list[_Held]:
+    def strings(self, name: str, call: ast.expr, scope: tuple[str, ...]) -> list[_Held]:
         if name not in self.candidates:  # most names given to a keyword: turned away at once
             return []
         function = self.finder.innermost(call, scope)
@@ -2146,9 +2370,10 @@ def _spread_entry(mapping: ast.expr, statement: ast.stmt) -> PayloadEntry:
     return spread_name(mapping), mapping, mapping, statement
 
 
-def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    """Every read of ``name`` in ``function`` (nested scopes too) is one of the uses
-    :class:`_Payloads` allows: none can take a key out of the dict it holds."""
+def _other_uses(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> frozenset[int]:
+    """The ids of the reads of ``name`` in ``function`` (nested scopes too) that are none
+    of the uses :class:`_Payloads` allows, which cannot take a key out of the dict it
+    holds."""
     allowed: set[int] = set()  # ids of the Name nodes used so
     reads: list[ast.Name] = []
     pending: list[ast.AST] = list(function.body)
@@ -2163,7 +2388,7 @@ def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> 
             func = node.func  # type: ignore[attr-defined]
             if type(func) is ast.Attribute and _is_name(func.value, name) and func.attr in _DICT_READERS | _DICT_ADDERS:
                 allowed.add(id(func.value))
-            if type(func) is ast.Attribute and func.attr == MODEL_VALIDATE and node.args:  # type: ignore[attr-defined]
+            if type(func) is ast.Attribute and func.attr in MAPPING_VALIDATORS and node.args:  # type: ignore[attr-defined]
                 allowed.add(id(node.args[0]))  # type: ignore[attr-defined]
             for keyword in node.keywords:  # type: ignore[attr-defined]
                 if keyword.arg is None or (keyword.arg == "update" and type(func) is ast.Attribute):
@@ -2177,7 +2402,7 @@ def _only_fills(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> 
             compared = zip(node.ops, node.comparators, strict=True)  # type: ignore[attr-defined]
             allowed.update(id(c) for op, c in compared if type(op) in (ast.In, ast.NotIn))
         pending += _children(node)
-    return all(id(read) in allowed for read in reads)
+    return frozenset(id(read) for read in reads if id(read) not in allowed)
 
 
 # Strings given by position (see PositionalFact) -----------------------------------------
@@ -2208,7 +2433,7 @@ def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, st
     walk's that gives strings by position to what may be a class: a capitalized name
     (not an exception's or a warning's), or a construction that passes its positional
     arguments on to the class's (``cls``, ``type(self)``, ``self.__class__``,
-    ``partial``: see :class:`_Constructions`)."""
+    ``partial``, a local alias of the class: see :class:`_Constructions`)."""
     finder = _finder(walk, resolver) if walk.positional_calls else None
     for call, scope in walk.positional_calls:
         func = call.func
@@ -2217,19 +2442,22 @@ def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, st
             built = resolver.resolve(func)
             if built:
                 yield call, ".".join(scope) or MODULE_SCOPE, "", built, 0
-            continue
+            if type(func) is not ast.Name or func.id not in walk.alias_locals:
+                continue  # a local alias's call is the class's too (below)
         construction = finder.construction(call, scope) if finder is not None else None
         if construction is None:
             continue
         form, built = construction
-        if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS):
+        aliased = form.startswith(LOCAL) and "." not in form  # ``Event(...)``, not ``Event.model_construct(...)``
+        if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS) or aliased:
             yield call, ".".join(scope) or MODULE_SCOPE, form, built, int(form.startswith(PARTIAL))
 
 
 # (call, scope, form, what it builds or calls, arguments before the fields): see _arguments_given
 _ArgumentCall = tuple[ast.Call, str, str, str, int]
 # The constructions that pass their positional arguments on to the class they build
-# (``partial`` after the class): the others take none of its fields by position.
+# (``partial`` after the class, and a call of a local alias of the class): the others
+# take none of its fields by position.
 _PASSING_ON = frozenset({CLS, TYPE_SELF, SELF_CLASS, SUPER_INIT})
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -2240,9 +2468,9 @@ def _arguments_given(walk: _Walk, resolver: _Resolver) -> list[_ArgumentCall]:
     of a dotted name (the target as resolved through the module's imports, the form
     ""), but a builtin's the module binds nowhere; or a construction that passes its
     positional arguments on to the class it builds (``cls``, ``type(self)``,
-    ``self.__class__``, ``super().__init__``, ``partial(X, ...)`` after ``X``: see
-    :class:`_Constructions`), the target the class. Once per walk (the facts and the
-    flow facts both ask)."""
+    ``self.__class__``, ``super().__init__``, ``partial(X, ...)`` after ``X``, a local
+    alias of the class: see :class:`_Constructions`), the target the class. Once per
+    walk (the facts and the flow facts both ask)."""
     if walk.found_arguments is None:
         found: list[_ArgumentCall] = []
         finder = _finder(walk, resolver) if walk.argument_calls else None
@@ -2252,7 +2480,10 @@ def _arguments_given(walk: _Walk, resolver: _Resolver) -> list[_ArgumentCall]:
             construction = finder.construction(call, scope) if finder is not None else None
             if construction is not None:
                 form, built = construction
-                if form in _PASSING_ON or form.startswith(PARTIAL):
+                aliased = (
+                    form.startswith(LOCAL) and "." not in form
+                )  # ``Event(...)``, not ``Event.model_construct(...)``
+                if form in _PASSING_ON or form.startswith(PARTIAL) or aliased:
                     found.append((call, where, form, built, int(form.startswith(PARTIAL))))
                 continue
             func = call.func
@@ -2849,6 +3080,10 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
 _COMPUTED_FIELD = "computed_field"
 # The dotted name a string annotation starts with (``"ClassVar[int]"``, ``"typing.ClassVar"``).
 _STRING_ANNOTATION = re.compile(r"\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+# The dotted name a subscript in a string annotation starts with (``[ClassVar[int], ...]``).
+_STRING_SUBSCRIPT = re.compile(r"\s*\[\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+_ANNOTATED = "Annotated"
+_ATTRS_MODULES = frozenset({"attr", "attrs"})
 
 
 def _class_scope(body: list[ast.stmt]) -> Iterator[ast.stmt]:

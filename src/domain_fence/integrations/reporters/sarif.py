@@ -225,7 +225,7 @@ def project_urls() -> dict[str, str]:
     except metadata.PackageNotFoundError:
         return {}
     entries = described.get_all("Project-URL") or []
-    home = described["Home-page"]
+    home = next(iter(described.get_all("Home-page") or []), None)  # indexing an absent key is deprecated
     urls = {label.strip().lower(): url.strip() for label, _, url in (entry.partition(",") for entry in entries)}
     if home and "homepage" not in urls:
         urls["homepage"] = home

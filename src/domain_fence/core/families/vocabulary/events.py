@@ -353,6 +353,7 @@ _PYDANTIC_MODELS = frozenset(
     {"pydantic.BaseModel", "pydantic.main.BaseModel", "pydantic.v1.BaseModel", "pydantic.v1.main.BaseModel"}
 )
 SET_ON_SELF = "self"  # the form a kind a method sets on its instance names in its fingerprint
+SET_ON_CLASS = "class"  # and one a class method sets on its class (``cls.kind = ...``)
 # The form a keyword (or a kind) given to an emit function names in its fingerprint: no
 # construction's form, so no fingerprint of one (see VocabularyChecker.emitted).
 EMITTED = "emitted"
@@ -701,7 +702,7 @@ class VocabularyChecker:
         for call in facts.calls:
             event = self.resolver.canonical(call.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
-                yield from self.keywords(module, call.scope, event, call.keywords)
+                yield from self.keywords(module, call, event)
                 yield from _once(self.constructed_kinds(module, call, event), kinds)
             elif self.derived.is_emit_function(module, call.callee, event):
                 yield from self.emitted(module, call, call.callee, event, kinds)
@@ -709,7 +710,7 @@ class VocabularyChecker:
             event = self.resolver.canonical(construction.built)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 form = construction.form
-                yield from self.keywords(module, construction.scope, event, construction.keywords, form)
+                yield from self.keywords(module, construction, event, form)
                 yield from _once(self.constructed_kinds(module, construction, event, form), kinds)
             elif unpacked_into_a_call(construction.form) and self.derived.is_emit_function(
                 module, construction.built, event
@@ -861,11 +862,14 @@ class VocabularyChecker:
     def receiver_kinds(self, module: str, fact: ClassFact, via: str = "") -> Iterator[Finding]:
         """DOM103 for a kind a method of the class sets on its instance (``self.kind =
         "EpisodeEnd"`` in ``model_post_init``, a validator, ``__post_init__``, ...; see
-        ReceiverStringFact), at the string, once: a string whose literal parts are
-        reported is not reported again as folded from module constants. The fingerprint
-        names the method, the class, the attribute and the string (or the constant), in
-        the form of a kind given at construction (``Event.model_post_init:Event[self](kind=
-        'EpisodeEnd')``): no other finding's."""
+        ReceiverStringFact), or a class method on its class (``cls.kind = ...``), at the
+        string, once: a string whose literal parts are reported is not reported again as
+        folded from module constants; a local variable's, at each literal assigned to it.
+        The fingerprint names the method, the class, the attribute and the string (or the
+        constant, or the local and its string), in the form of a kind given at
+        construction (``Event.model_post_init:Event[self](kind='EpisodeEnd')``,
+        ``Event.build:Event[class](kind='EpisodeEnd')``, ``Event.settle:Event[self](kind=
+        kind:'EpisodeEnd')``): no other finding's."""
         owner = fact.qualname.rsplit(".", 1)[-1]
         reported: set[tuple[int, int]] = set()
         for assigned in fact.receiver_strings:
@@ -873,20 +877,27 @@ class VocabularyChecker:
             if name not in self.kind_attributes:
                 continue
             method = assigned.scope.removeprefix(fact.qualname + ".")
-            given = list(assigned.strings)
+            setting = f"set on cls in {method}" if assigned.on_class else f"set in {method}"
+            form = SET_ON_CLASS if assigned.on_class else SET_ON_SELF
+            # (how the fingerprint spells it, what the message notes, the string)
+            given = [
+                (constant or repr(kind.text), f" (from {constant})" if constant else "", kind)
+                for constant, kind in assigned.strings
+            ]
             # A constant of another module (or a class's) it names: at the name, as written.
             for reference, written in assigned.references:
                 string = self.project_constant(reference)
                 if string is not None:
-                    given.append((written.text, Text(string, written.line, written.col)))
-            for constant, kind in given:
+                    given.append((written.text, f" (from {written.text})", Text(string, written.line, written.col)))
+            # Held by a local variable of the method: at each literal assigned to it.
+            given += assigned.held
+            for spelled, noted, kind in given:
                 if (kind.line, kind.col) in reported:
                     continue
-                spelled = constant or repr(kind.text)
                 fingerprint = fingerprints.located(
-                    "DOM103", module, f"{assigned.scope}:{owner}[{SET_ON_SELF}]({name}={spelled})"
+                    "DOM103", module, f"{assigned.scope}:{owner}[{form}]({name}={spelled})"
                 )
-                note = f" (from {constant}, set in {method})" if constant else f" (set in {method})"
+                note = f"{noted[:-1]}, {setting})" if noted else f" ({setting})"
                 symbol = f"{module}.{fact.qualname}.{name}"
                 for finding in self.matched(
                     module, kind, "DOM103", symbol, fingerprint, kind=kind.text, via=note + via
@@ -894,15 +905,39 @@ class VocabularyChecker:
                     reported.add((kind.line, kind.col))
                     yield finding
 
-    def keywords(
-        self, module: str, scope: str, event: str, keywords: tuple[Text, ...], form: str = ""
-    ) -> Iterator[Finding]:
-        """DOM104 for the keywords constructing ``event``; ``form`` is how, when not by
-        calling the class by name (``model_construct``, ``cls``: see ConstructionFact),
-        which the fingerprint and the message name."""
+    def keywords(self, module: str, call: CallFact | ConstructionFact, event: str, form: str = "") -> Iterator[Finding]:
+        """DOM104 for the keywords constructing ``event``, and the keys nested in their
+        values; ``form`` is how, when not by calling the class by name
+        (``model_construct``, ``cls``: see ConstructionFact), which the fingerprint and
+        the message name."""
         owner = event.rsplit(".", 1)[-1]
         built, shown = (f"{owner}[{form}]", f"{owner} ({form})") if form else (owner, owner)
-        yield from self.given_keywords(module, scope, keywords, built, event, "constructing", shown)
+        yield from self.given_keywords(module, call.scope, call.keywords, built, event, "constructing", shown)
+        yield from self.given_keys(module, call, built, event, shown)
+
+    def given_keys(
+        self, module: str, call: CallFact | ConstructionFact, built: str, target: str, owner: str
+    ) -> Iterator[Finding]:
+        """DOM104 for the keys written in the values of the keywords given to ``target``
+        (``stats={"episode": n}``, to any depth; see CallFact.keys): each reaches the
+        event's subscribers as a field's name would. The fingerprint spells the key's
+        place in the keyword's value as subscripts (``StepEvent(stats['episode'])``,
+        ``(rows[]['epoch'])``): no keyword is spelled so. The message names the keyword
+        (``key 'episode' in 'stats' given to StepEvent``). A key is no value: DOM105
+        still traces the keyword's value whole, and reads no key of a display."""
+        for keyword, spelled, key in call.keys:
+            fingerprint = fingerprints.located("DOM104", module, f"{call.scope}:{built}({spelled})")
+            yield from self.matched(
+                module,
+                key,
+                "DOM104",
+                f"{target}({spelled})",
+                fingerprint,
+                given="key",
+                name=key.text,
+                how=f"in '{keyword}' given to",
+                owner=owner,
+            )
 
     def given_keywords(
         self, module: str, scope: str, keywords: tuple[Text, ...], built: str, target: str, how: str, owner: str
@@ -949,6 +984,7 @@ class VocabularyChecker:
         emitter = self.derived.defined_here(module, written) or canonical
         owner = f"{shown} ({form})" if form else shown
         yield from self.given_keywords(module, call.scope, call.keywords, built, emitter, "given to", owner)
+        yield from self.given_keys(module, call, built, emitter, owner)
         kind_findings = self.given_kinds(module, call, built, lambda name: f"{emitter}({name})", given_to=shown)
         yield from _once(kind_findings, kinds)
 
