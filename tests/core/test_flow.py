@@ -16,6 +16,7 @@ from domain_fence.core.source import pyfacts
 from domain_fence.core.source.factcache import decode_flows, encode
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
+    ARGUMENT,
     ATTRIBUTE,
     CALL,
     CAPITALIZED,
@@ -458,7 +459,10 @@ def test_what_a_traced_keyword_is_derived_from_does_not_depend_on_the_callees_tr
     for callees in CALLEE_SETS:
         part = flow_facts("pkg.module", False, tree, callees=callees)
         traced = callee_names(callees)
-        assert part.sinks == tuple(s for s in whole.sinks if s.kind != KEYWORD or traced_callee(traced, s.target))
+        # A value given by position too (ARGUMENT): seeded for the traced calls alone.
+        called = (KEYWORD, ARGUMENT)
+        assert part.sinks == tuple(s for s in whole.sinks if s.kind not in called or traced_callee(traced, s.target))
+        assert part.given == tuple(g for g in whole.given if traced_callee(traced, g.target))
         assert all(part.returns[q] == whole.returns[q] for q in part.returns.keys() & whole.returns.keys())
 
 
@@ -561,7 +565,7 @@ def test_a_mapping_whose_keys_are_not_known_is_a_sink_of_its_own():
             Recognized(**payload)
         """
     ).flows
-    assert [(s.name, s.line, s.col, s.form) for s in flows.sinks] == [
+    assert [(s.name, s.line, s.col, s.form) for s in flows.sinks if s.kind == KEYWORD] == [
         ("**stats", 7, 17, ""),
         ("label", 8, 19, ""),
         ("**learner.extra", 8, 44, ""),
@@ -571,3 +575,71 @@ def test_a_mapping_whose_keys_are_not_known_is_a_sink_of_its_own():
     ]
     _, sources = sources_of(flows, "**stats")
     assert sources == [("learner", "learner", PARAMETER), ("episode_stats", "learner.episode_stats()", CALL)]
+
+
+def test_a_value_given_by_position_is_a_sink_named_by_its_place():
+    """Each value a call gives by position before any starred argument is an ARGUMENT sink
+    of its callee, named by its position (``partial``'s after the class); what it is an
+    instance of, when a call builds it, is kept (an event given whole is no field); the
+    literal strings given by position to a call by name are kept apart. The module's
+    facts name the callees so given arguments, and the parameters its functions take
+    by position where that is certain."""
+    found = facts(
+        """
+        import functools
+        from pkg.events import Recognized, emit_step
+
+
+        def emit_here(kind, value, *rest):
+            pass
+
+
+        @traced
+        def decorated(kind):
+            pass
+
+
+        def rebound(kind):
+            pass
+
+
+        rebound = decorated
+
+
+        class Learner:
+            @classmethod
+            def build(cls, learner):
+                return cls(learner.lm_id, learner.primary_target)
+
+            def step(self, stats):
+                Recognized(self.lm_id, stats, *self.rest, self.after)
+                functools.partial(Recognized, self.primary_target)
+                emit_step("lm_step", stats)
+                event = Recognized(self.primary_target)
+                emit_step(event, Recognized(stats))
+                print(self.primary_target)
+        """
+    )
+    flows = found.flows
+    sinks = [(s.target, s.name, s.line, s.col, s.form, s.holds) for s in flows.sinks if s.kind == ARGUMENT]
+    assert sinks == [
+        ("pkg.learner.Learner", "0", 25, 19, "cls", ""),
+        ("pkg.learner.Learner", "1", 25, 34, "cls", ""),
+        ("pkg.events.Recognized", "0", 28, 19, "", ""),
+        ("pkg.events.Recognized", "1", 28, 31, "", ""),  # none after the starred argument
+        ("pkg.events.Recognized", "0", 29, 38, "partial", ""),  # after the class
+        ("pkg.events.emit_step", "1", 30, 29, "", ""),
+        ("pkg.events.Recognized", "0", 31, 27, "", ""),
+        ("pkg.events.emit_step", "0", 32, 18, "", "pkg.events.Recognized"),  # a local holding one
+        ("pkg.events.emit_step", "1", 32, 25, "", "pkg.events.Recognized"),
+        ("pkg.events.Recognized", "0", 32, 36, "", ""),
+    ]
+    assert [(g.target, g.position, g.text, g.line, g.col) for g in flows.given] == [
+        ("pkg.events.emit_step", 0, "lm_step", 30, 18)
+    ]
+    names = found.names
+    assert "pkg.events.Recognized" in names.argument_callees and "print" not in names.argument_callees
+    assert names.signatures == {"emit_here": ("kind", "value")}  # one def, undecorated, bound once
+    # Traced for some callees alone: those of the others are no sink, and no string is kept.
+    tree = ast.parse(textwrap.dedent(SOURCE))
+    assert not [s for s in flow_facts("pkg.learner", False, tree, callees=("Other",)).sinks if s.kind == ARGUMENT]

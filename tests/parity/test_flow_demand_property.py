@@ -112,6 +112,11 @@ snippet = st.one_of(
         value,
     ),
     st.builds(lambda value: f"def send(self, episode):\n    telemetry.emit_event(label={value})", value),
+    st.builds(  # values given by position, to an event or an emit function
+        lambda callee, value: f"def given(self, episode):\n    return {callee}(self.lm_id, {value})",
+        st.sampled_from([*CALLEES, "telemetry.emit_event"]),
+        value,
+    ),
     st.builds(  # the keys of a local dict unpacked into a call
         lambda callee, name, value: (
             f"def unpacked(self, episode):\n    payload = {{'{name}': {value}}}\n    return {callee}(**payload)"
@@ -185,13 +190,15 @@ def test_the_generated_projects_reach_every_kind_of_sink(tmp_path: Path):
             "def build(self, episode):\n    return Renamed(count=util.get_episode(self))\n"
             "def send(self, episode):\n    telemetry.emit_event(label=self.primary_target)\n"
             "def built(self, episode):\n    return Renamed.model_construct(count=self.primary_target)\n"
-            "def unpacked(self, episode):\n    payload = {'label': self.primary_target}\n    return Renamed(**payload)\n",
+            "def unpacked(self, episode):\n    payload = {'label': self.primary_target}\n    return Renamed(**payload)\n"
+            "def given(self, episode):\n    return Renamed(self.lm_id, self.primary_target)\n",
         },
     )
     found = [(path, code) for path, _, _, code, _ in findings(tmp_path) if code == "DOM105"]
     assert found == [
         ("app/runtime/a.py", "DOM105"),
         ("app/runtime/b.py", "DOM105"),
+        ("app/runtime/c.py", "DOM105"),
         ("app/runtime/c.py", "DOM105"),
         ("app/runtime/c.py", "DOM105"),
         ("app/runtime/c.py", "DOM105"),

@@ -6,7 +6,8 @@ The projects mix what leads a name to an event class: subclasses in other module
 outside the contract's modules, import aliases, module-level aliases, module aliases
 (``import app.runtime.base as basemod``), star imports, emit functions (imported,
 re-exported, or defined and called in the module: the keywords and kinds given to
-them are DOM104's and DOM103's); and what the declaration scopes report: parameters
+them are DOM104's and DOM103's, a kind given by position too), values given by
+position (DOM105); and what the declaration scopes report: parameters
 and attributes named in any case and plural, fields named in strings, files that
 cannot be parsed, bytes that are not ASCII.
 """
@@ -176,6 +177,9 @@ snippet = st.one_of(
         names,
     ),
     st.builds(lambda r: f"{r[1]}\nx = {r[0]}('episode_end')", referred),
+    # values given by position (DOM105); a kind given by position to an emit function
+    # whose first parameter is the kind (base.emit's, DOM103)
+    st.builds(lambda r, k: f"{r[1]}\ndef p(o):\n    return {r[0]}(o.lm_id, o.{k})", referred, identifiers),
     st.builds("def f({}): ...".format, identifiers),
     st.builds("class Holder:\n    def __init__(self):\n        self.{} = 1".format, identifiers),
 )
@@ -187,7 +191,7 @@ def write_project(root: Path, sources: dict[str, str]) -> None:
         ".importlinter": CONFIG,
         "app/__init__.py": "",
         "app/runtime/__init__.py": "",
-        "app/runtime/base.py": "class Event:\n    pass\n\n\ndef emit(**values):\n    pass\n",
+        "app/runtime/base.py": "class Event:\n    pass\n\n\ndef emit(kind='', **values):\n    pass\n",
         "app/runtime/reexport.py": "from app.runtime.base import Event as Reexported\n",
         "app/experiment/__init__.py": "",
         "app/shared/__init__.py": "",

@@ -1,6 +1,7 @@
 """A small project whose findings cross modules every way a check can: an event base
 re-exported by a package, a hierarchy through another module, a mixin elsewhere, a
-helper one call deep (DOM105), a kind constant of another module (DOM103), placement
+helper one call deep (DOM105), a kind constant of another module (DOM103), a kind
+given by position to an emit function another module defines (DOM103), placement
 matches in allowed modules, a forbidden import; and the edits that move findings
 between modules."""
 
@@ -54,6 +55,8 @@ event_bases =
     shop.runtime.base.Event
 words =
     episode
+emit_functions =
+    *.emit_step
 
 [importlinter:contract:declarations-speak-runtime]
 name = Runtime attributes carry no experiment vocabulary
@@ -98,10 +101,11 @@ FILES = {
     "shop/runtime/emit.py": (
         "from shop.runtime.events import StepEvent\n"
         "from shop.runtime.helpers import current_step\n"
-        "from shop.runtime.kinds import DONE\n\n\n"
-        "def emit(state):\n    value = current_step(state)\n    return StepEvent(step=value, kind=DONE)\n"
+        "from shop.runtime.kinds import DONE, emit_step\n\n\n"
+        'def emit(state):\n    value = current_step(state)\n    emit_step("EpisodeEnd")\n'
+        "    return StepEvent(step=value, kind=DONE)\n"
     ),
-    "shop/runtime/kinds.py": 'DONE = "StepDone"\n',
+    "shop/runtime/kinds.py": 'DONE = "StepDone"\n\n\ndef emit_step(kind, **fields):\n    return fields\n',
     "shop/runtime/other.py": "from shop.runtime.events import StepEvent\n\n\nclass Quiet:\n    pass\n",
     "shop/runtime/leaf.py": "def area(width, height):\n    return width * height\n",
     "shop/runtime/setup.py": "def init_telemetry():\n    return None\n",
@@ -163,6 +167,9 @@ EDITS = {
     ),
     "a kind constant given in another module changed": lambda root: replace(
         root, "shop/runtime/kinds.py", "StepDone", "EpisodeDone"
+    ),
+    "an emit function given a kind by position takes it at another place": lambda root: replace(
+        root, "shop/runtime/kinds.py", "def emit_step(kind,", 'def emit_step(source, kind="",'
     ),
     "a helper's lines moved": lambda root: replace(
         root, "shop/runtime/helpers.py", "def current_step", "\n\n# moved down\ndef current_step"

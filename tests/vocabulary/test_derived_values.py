@@ -294,6 +294,46 @@ def test_the_keywords_and_kinds_given_to_an_emit_function_are_read_as_a_construc
     assert {f for f in kinds if f.startswith("DOM104:")} == {f for f in findings if f.startswith("DOM104:")}
 
 
+POSITIONAL = "leaks.runtime.positional"
+
+
+def test_a_value_given_by_position_is_named_by_its_field_or_its_place(index):
+    """DOM105 for a value given by position names the field it binds where the order of
+    the fields is certain (a dataclass), else its place from 1; the fingerprint has the
+    form ``positional``, which no keyword's has. DOM103 for a kind given by position to
+    an emit function names the parameter its definition binds there."""
+    findings = by_fingerprint(vocabulary_findings(config(), index, POSITIONAL))
+    field = findings[f"DOM105:{POSITIONAL}:Learner.by_field:MatchEvent[positional](object_id)<-primary_target"]
+    assert field.message == (
+        "value of 'object_id' constructing MatchEvent (positional) comes from self.primary_target (l.49): "
+        "experiment vocabulary 'primary target'"
+    )
+    assert (field.symbol, field.end_line, field.end_col) == (f"{POSITIONAL}.MatchEvent(object_id)", 0, 0)
+    place = findings[f"DOM105:{POSITIONAL}:Learner.by_place:Recognized[positional](1)<-ground_truth"]
+    assert place.message.startswith("value of 'argument 1' constructing Recognized (positional) comes from")
+    assert {
+        f"DOM105:{POSITIONAL}:MatchEvent.from_learner:MatchEvent[cls,positional](object_id)<-primary_target",
+        f"DOM105:{POSITIONAL}:Learner.partially:MatchEvent[partial,positional](object_id)<-primary_target",
+        f"DOM105:{POSITIONAL}:Learner.through_a_helper:Recognized[positional](4)<-get_graph_lm_episode_stats",
+    } <= findings.keys()
+    emitted = findings[
+        f"DOM105:{POSITIONAL}:Learner.emitted:telemetry.emit_event[positional](2)<-get_graph_lm_episode_stats"
+    ]
+    assert emitted.message.startswith("value of 'argument 2' emitted by telemetry.emit_event (positional) comes from")
+    kind = findings[f"DOM103:{POSITIONAL}:Learner.kinds_by_position:emit_event[emitted,positional](kind='EpisodeEnd')"]
+    assert kind.message == "event kind 'EpisodeEnd' (positional, given to emit_event): experiment vocabulary 'episode'"
+    assert kind.symbol == f"{POSITIONAL}.emit_event(kind)"
+    imported = findings[
+        f"DOM103:{POSITIONAL}:Learner.kinds_by_position:emitters.emit_event[emitted,positional](kind='PostEpisode')"
+    ]
+    assert imported.symbol == "leaks.runtime.emitters.emit_event(kind)"  # its definition's first parameter
+    # The same call by keyword is fingerprinted apart: its keyword's, a kind keyword's.
+    assert not [f for f in findings if "positional" in f and f.startswith("DOM104:")]
+    # Only a kind: another kind attribute, no parameter of that name.
+    kinds = vocabulary_findings(config(kind_attributes=["TAG"]), index, POSITIONAL)
+    assert not [f for f in kinds if f.code == "DOM103"]
+
+
 def test_the_words_decide_at_check_time(index):
     # The same facts, another vocabulary: nothing about epochs is reported any more.
     words = [w for w in options()["words"] if w != "epoch"]

@@ -145,7 +145,12 @@ _RULES = [
             "body, `KW_ONLY`, `ClassVar`, `InitVar` and `field(init=..., kw_only=...)` "
             "honoured) or a class-form NamedTuple, whose bases are plain project classes "
             "with no constructor or dataclasses alike, one base each (a pydantic model "
-            "takes no positional field)."
+            "takes no positional field). So is a literal string given by position to an emit "
+            'function called by name (`emit_step("EpisodeEnd", n)`) where it binds a parameter '
+            "named in `kind_attributes`: only where the function is the project's, defined at "
+            "module level by one `def` with no decorator, its name bound nowhere else in a module "
+            "that star-imports nothing (a method's parameters are not read: how it is called "
+            "decides what the first one is)."
         ),
         remedy="Name the kind after what happened in the runtime (`object_recognized`).",
         example='class Done(TelemetryEvent):\n    KIND = "post_episode"',
@@ -233,8 +238,16 @@ _RULES = [
             "method of the project whose return value is derived from such knowledge (there "
             "flow-insensitively; `self.name()` is the nearest definition in the method "
             "resolution order of the class's bases as written, `super().name()` the nearest "
-            "of its bases). The values of positional arguments (a kind given by position "
-            "is DOM103's), "
+            "of its bases). So is each value given by position, before any starred argument, "
+            "to such a construction (a call of the class, `cls`, `type(self)`, `self.__class__`, "
+            "`super().__init__` or `partial` after the class) or to a call of an emit function, "
+            "reported at the value and named by the field it binds where the order of the "
+            "fields is certain (as DOM103 reads a kind given by position: `'object_id'`; a field "
+            "named with a word is DOM101's), else by its place (`'argument 2'`; `positional` and "
+            "the field or the place in the fingerprint); not one given to a pydantic model (it "
+            "takes none), nor an event given "
+            "whole (`emit(MatchEvent(...))`, or a local holding one: its own values are traced "
+            "where it is built). Values unpacked from a sequence (`Event(*values)`), "
             "values kept on `self` by another method, deeper calls and the conditions of "
             "`if` statements are not followed. A keyword named with a word is DOM104's (and "
             "so is such an attribute set on an event DOM104 knows); a key written in a "
@@ -251,7 +264,8 @@ _RULES = [
         example=(
             "stats = get_graph_lm_episode_stats(self)\n"
             "emit(TerminalStats(lm_id=self.lm_id, stats=stats))\n"
-            "emit(TerminalStats(lm_id=self.lm_id, **stats))"
+            "emit(TerminalStats(lm_id=self.lm_id, **stats))\n"
+            "emit(MatchEvent(self.lm_id, self.primary_target))"
         ),
     ),
     Rule(

@@ -1,7 +1,8 @@
 """Where values come from: the facts DOM105 reads.
 
 For every function (and a module's top level), the values passed as keyword arguments
-to calls, assigned to an attribute of an object a local variable holds
+to calls (and given by position, before any starred argument), assigned to an
+attribute of an object a local variable holds
 (``event.label = x``), assigned to a field in ``__post_init__`` or a validator, or given
 as a class-level field default, are traced back to the identifiers they are derived
 from: names, attributes, subscript keys and the callees of calls an expression reads.
@@ -57,6 +58,9 @@ CALL = "call"  # a call: its callee's name, and its return value one level deep
 
 # Where a value goes.
 KEYWORD = "keyword"  # ``Callee(name=value)``; a mapping whose keys are not known, ``Callee(**stats)``: see SPREAD
+# ``Callee(value)``: a value given by position, named by its position among the arguments
+# the callee takes (from 0, as a string: ``partial(X, value)`` gives X its "0")
+ARGUMENT = "argument"
 ATTRIBUTE = "attribute"  # ``local.name = value``, where ``local = Callee(...)``
 FIELD = "field"  # a class-level default, or ``self.name = value`` in __post_init__/a validator
 # The base of a CALL source ``super().name()``: its callee names the method as of the
@@ -124,6 +128,23 @@ class Sink(NamedTuple):
     # (``X.model_construct(name=...)``, ``cls(name=...)``), or a key of a local dict a
     # call is given (``X(**payload)``): see pyfacts.ConstructionFact
     form: str = ""
+    # ARGUMENT: what the value is an instance of when a call builds it, as resolved
+    # (``emit(Recognized(...))``, or a local every path assigns such a call); else "".
+    # An event given by position is no field of the one built: its own construction is.
+    holds: str = ""
+
+
+class Given(NamedTuple):
+    """A literal string given by position to a call whose arguments are traced (the
+    literal parts of an f-string or a ``+``, as pyfacts reads a kind): whether it binds
+    a parameter holding a kind is the check's question (DOM103, for an emit function)."""
+
+    target: str  # the callee, resolved through the module's imports
+    scope: str
+    position: int  # among the positional arguments, from 0
+    text: str
+    line: int
+    col: int
 
 
 class PayloadSite(NamedTuple):
@@ -146,9 +167,12 @@ class FlowFacts:
     # helper found to return nothing is kept, as ()
     returns: dict[str, tuple[Source, ...]] = field(default_factory=dict)
     every_return: bool = True
-    # The calls whose keywords were traced: those whose callee's last part ends with one
-    # of these (see :func:`traced_callee`); ALL_CALLEES, every call.
+    # The calls whose keywords (and values given by position) were traced: those whose
+    # callee's last part ends with one of these (see :func:`traced_callee`); ALL_CALLEES,
+    # every call.
     callees: tuple[str, ...] = ("",)
+    # The literal strings given by position to those of them called by name, in source order.
+    given: tuple[Given, ...] = ()
 
     def covers(self, names: Iterable[str]) -> bool:
         """Whether the keywords of every call of a callee whose last part is one of
@@ -210,6 +234,7 @@ def module_flows(
     constructions: Mapping[ast.Call, tuple[str, str]] | None = None,
     payloads: Mapping[ast.stmt, list[PayloadSite]] | None = None,
     followed: Collection[ast.expr] = (),
+    argument_calls: Iterable[tuple[ast.Call, str, str, str, int]] = (),
 ) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
     to through the module's imports; ``keyword_calls`` are the calls with keywords and
@@ -242,11 +267,26 @@ def module_flows(
     a construction as its fields (``X.model_validate(stats)``), is a keyword sink of its
     own (:data:`SPREAD`), at the mapping; but not a local dict of ``followed`` (the
     names, in the calls, of the local dicts that ``payloads`` reads where their keys
-    are put in: a mapping put into one whose keys are not known is a payload site)."""
+    are put in: a mapping put into one whose keys are not known is a payload site).
+
+    ``argument_calls`` are the calls given arguments by position whose values may be
+    fields, as (call, scope, form, target, arguments before the fields: ``partial``'s
+    class), as the module's facts find them (pyfacts._arguments_given): for a target
+    among ``callees``, the value given at each position before any starred argument is
+    an :data:`ARGUMENT` sink. Those values seed a sliced function's statements for the
+    calls traced alone: a call not traced holds no sink, and what its arguments are
+    derived from need not be followed (a traced value's sources are those of the
+    statements its own names lead to, whichever others are interpreted)."""
     callees = callee_names(callees)
     constructions = constructions or {}
     every: dict[str, list[ast.Call]] = {}
     traced: dict[str, list[ast.Call]] = {}
+    given: dict[str, list[ast.Call]] = {}  # scope -> its calls given traced arguments
+    arguments: dict[ast.Call, tuple[str, str, int]] = {}
+    for call, scope, form, target, skip in argument_calls:
+        if callees == ALL_CALLEES or traced_callee(callees, target):
+            arguments[call] = (target, form, skip)
+            given.setdefault(scope, []).append(call)
     for call, scope in keyword_calls:
         every.setdefault(scope, []).append(call)
         if callees != ALL_CALLEES:
@@ -271,6 +311,8 @@ def module_flows(
         constructions,
         payloads,
         frozenset(followed),
+        arguments,
+        given,
     )
     top = _Frame(collector, ())
     with _room_to_nest():
@@ -413,6 +455,9 @@ def _inside_quotes(key: ast.Constant) -> ast.expr:
 
 
 _MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
+# The forms of the constructions whose call returns no instance of the class (pyfacts'
+# PARTIAL and SUPER_INIT): a partial, and what ``__init__`` returns.
+_NO_INSTANCE = ("partial", "super().__init__")
 
 
 class _Collector:
@@ -431,8 +476,12 @@ class _Collector:
         constructions: Mapping[ast.Call, tuple[str, str]] | None = None,
         payloads: Mapping[ast.stmt, list[PayloadSite]] | None = None,
         followed: frozenset[ast.expr] = frozenset(),
+        arguments: Mapping[ast.Call, tuple[str, str, int]] | None = None,
+        argument_calls: Mapping[str, list[ast.Call]] | None = None,
     ) -> None:
         self.module = module
+        self.arguments = arguments or {}  # call -> (target, form, skip): see module_flows
+        self.argument_calls = argument_calls or {}  # scope -> its calls given traced arguments
         self.followed = followed  # local dicts given to a call whose keys are traced where put in
         self.constructions = constructions or {}  # call -> (form, class built): see module_flows
         self.payloads = payloads or {}  # statement -> the keys it puts into a dict a call is given
@@ -440,22 +489,35 @@ class _Collector:
         self.callees = callees
         self.keyword_calls = keyword_calls  # scope -> its calls with keywords
         self.traced_calls = traced_calls  # scope -> those of them whose keywords are traced
-        self.keyword_scopes = _prefixes(traced_calls)  # scopes with traced calls, and those around them
+        # scopes with traced calls (or calls given traced arguments), and those around them
+        self.keyword_scopes = _prefixes((*traced_calls, *self.argument_calls))
         other_sink_scopes = set(other_sink_scopes)
         self.other_sink_scopes = _prefixes(other_sink_scopes)  # see module_flows
         # Interpreted whole: a function nested in one reads its variables.
-        self.around_sink_scopes = {p for s in (*keyword_calls, *other_sink_scopes) for p in _prefixes((s,)) if p != s}
+        self.around_sink_scopes = {
+            p for s in (*keyword_calls, *self.argument_calls, *other_sink_scopes) for p in _prefixes((s,)) if p != s
+        }
         self.resolve = resolve
         self.functions = functions  # module-level functions: a call to one is resolved to this module
         # A loop body runs more than once: one sink per place, with what every pass found.
         self.sinks: dict[tuple[str, str, str, str, int, int, str], set[_Raw]] = {}
+        # An ARGUMENT sink's value built by a call, where every pass agrees (see Sink.holds).
+        self.holds: dict[tuple[str, str, str, str, int, int, str], str] = {}
         self.returns: dict[str, tuple[Source, ...]] = {}
         self.nesting = 0  # expressions and blocks the frames are inside (see MAX_NESTING)
         # qualname -> (definition, receiver) of each: return values traced when wanted
         self.untraced: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str | None]]] = {}
 
     def sink(
-        self, kind: str, target: str, scope: str, name: str, node: _Positioned, sources: Sources, form: str = ""
+        self,
+        kind: str,
+        target: str,
+        scope: str,
+        name: str,
+        node: _Positioned,
+        sources: Sources,
+        form: str = "",
+        holds: str = "",
     ) -> None:
         # A keyword of a call not traced may be met in a statement interpreted for
         # another: its value was not followed, so it is no sink.
@@ -464,6 +526,9 @@ class _Collector:
         if sources and target:
             key = (kind, _intern(target), _intern(scope), _intern(name), node.lineno, node.col_offset, form)
             self.sinks.setdefault(key, set()).update(sources)
+            if kind == ARGUMENT:  # an instance known only when every pass agrees
+                before = self.holds.get(key)
+                self.holds[key] = holds if before is None or before == holds else ""
 
     def callee(self, reference: str, resolved: str, owner: str | None, receiver: str | None) -> str:
         """The callee of a call of ``reference``, for following it into a helper:
@@ -477,10 +542,11 @@ class _Collector:
         return resolved
 
     def facts(self, every_return: bool) -> FlowFacts:
-        sinks = [
-            Sink(kind, target, scope, name, line, col, _compact(sources), form)
-            for (kind, target, scope, name, line, col, form), sources in self.sinks.items()
-        ]
+        sinks = []
+        for key, sources in self.sinks.items():
+            kind, target, scope, name, line, col, form = key
+            holds = _intern(self.holds.get(key, ""))
+            sinks.append(Sink(kind, target, scope, name, line, col, _compact(sources), form, holds))
         sinks.sort(key=lambda s: (s.line, s.col, s.kind, s.name, s.target, s.scope, s.form))
         if every_return:
             wanted: Iterable[str] = self.untraced
@@ -772,7 +838,8 @@ class _Frame:
         whole = qualname in self.collector.around_sink_scopes or qualname in self.collector.walrus_scopes
         if field_method is None and not whole:
             shape = _Shape.of(node, receiver)
-            frame.slice = _Slice(self.collector.keyword_calls.get(qualname, []), shape, receiver)
+            calls, given = self.collector.keyword_calls, self.collector.argument_calls
+            frame.slice = _Slice(calls.get(qualname, []), shape, receiver, given.get(qualname, []))
         nesting = self.collector.nesting
         try:
             frame.run(node.body)
@@ -898,6 +965,9 @@ class _Frame:
         arguments = [self.value(argument) for argument in node.args]
         for sources in arguments:
             found |= sources
+        given = self.collector.arguments.get(node)
+        if given is not None:
+            self.given(node, arguments, *given)
         if self.field_method is not None and self.is_setattr_on_self(node):
             field_name = node.args[1].value  # type: ignore[attr-defined]
             self.collector.sink(FIELD, self.owner or "", self.qualname, field_name, node, arguments[2])
@@ -922,6 +992,37 @@ class _Frame:
             self.into(func.value, frozenset().union(*arguments) if arguments else _EMPTY)
         self.last_call = (node, resolved)
         return frozenset(found)
+
+    def given(self, node: ast.Call, arguments: list[Sources], target: str, form: str, skip: int) -> None:
+        """The values ``node`` gives by position, before any starred argument (where the
+        others go is not known), each an ARGUMENT sink of ``target`` named by its position
+        after the first ``skip`` (``partial``'s class)."""
+        for position, argument in enumerate(node.args):
+            if type(argument) is ast.Starred:
+                break
+            if position >= skip:
+                name = str(position - skip)
+                holds = self.instance(argument)
+                self.collector.sink(ARGUMENT, target, self.qualname, name, argument, arguments[position], form, holds)
+
+    def instance(self, node: ast.expr) -> str:
+        """What ``node`` is an instance of, when a call builds it: the callee as resolved
+        (the class, for a construction), of the call itself or of the one every path
+        assigned the local it names; else ""."""
+        if isinstance(node, ast.Name):
+            return self.built.get(node.id, "")
+        if not isinstance(node, ast.Call):
+            return ""
+        collector = self.collector
+        if node in collector.constructions:
+            form, built = collector.constructions[node]
+        elif node in collector.arguments:
+            built, form, _ = collector.arguments[node]
+        else:
+            reference = _dotted(node.func)
+            return collector.resolve(reference) if reference else ""
+        # ``partial(X, ...)`` builds no instance yet, ``super().__init__(...)`` returns none.
+        return "" if form.startswith(_NO_INSTANCE) else built
 
     def spread(self, target: str, mapping: ast.expr, sources: Sources | None, form: str = "") -> None:
         """A mapping whose keys are not known goes into ``target``: a keyword sink of its
@@ -1126,11 +1227,19 @@ class _Slice:
     object an attribute is set on, directly or through other variables. The rest change
     nothing a sink sees (the return value is traced apart, by
     :meth:`_Shape.returned_sources`). Every call with keywords seeds it, traced or not:
-    which calls are traced must not change what a traced one's value is derived from."""
+    which calls are traced must not change what a traced one's value is derived from.
+    The values given by position seed it for the calls given traced arguments alone
+    (``given``): seeding every call's would interpret most statements, and a value's
+    sources are those of the statements its own names lead to, which every slice
+    holding it interprets."""
 
-    def __init__(self, calls: list[ast.Call], shape: _Shape, receiver: str | None) -> None:
-        self.calls = sorted((c.lineno, c.col_offset) for c in calls)
+    def __init__(
+        self, calls: list[ast.Call], shape: _Shape, receiver: str | None, given: list[ast.Call] | None = None
+    ) -> None:
+        given = given or []  # the calls given traced arguments (see module_flows)
+        self.calls = sorted({(c.lineno, c.col_offset) for c in (*calls, *given)})
         seeds: list[ast.expr] = [k.value for c in calls for k in c.keywords] + shape.set_values
+        seeds += [argument for c in given for argument in c.args]
         # ``X.model_validate({...})``: the mapping names fields (see construction_keywords)
         seeds += [
             c.args[0] for c in calls if c.args and type(c.func) is ast.Attribute and c.func.attr in MAPPING_VALIDATORS

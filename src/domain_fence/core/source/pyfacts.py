@@ -20,6 +20,7 @@ while touching far fewer nodes than a walk of every node would.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -31,7 +32,9 @@ from domain_fence.core.source.flow import (
     MAPPING_VALIDATORS,
     RAISED,
     FlowFacts,
+    Given,
     PayloadSite,
+    callee_names,
     construction_keywords,
     construction_spreads,
     is_spread,
@@ -39,6 +42,7 @@ from domain_fence.core.source.flow import (
     module_flows,
     spread_mappings,
     spread_name,
+    traced_callee,
     unpacked_keywords,
 )
 from domain_fence.core.source.keys import json_keys, nested_keys
@@ -276,6 +280,14 @@ class ModuleFacts:
     # module-level name -> the string it holds wherever it is read (see
     # :meth:`_Resolver.string_constant`): what another module imports as an event's kind
     constants: dict[str, str] = field(default_factory=dict)
+    # What the calls given arguments by position call, resolved like ``calls`` (the class
+    # built, for a construction passing them on: ``cls(...)``, ``partial(X, ...)``), once
+    # each, sorted: whether one is an event or an emit function, whose values DOM105
+    # traces, is the check's question (see :func:`_arguments_given`).
+    argument_callees: tuple[str, ...] = ()
+    # module-level function -> the parameters it takes by position, where that is certain
+    # (see :func:`_signatures`): which one a position binds in a call of an emit function
+    signatures: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def statements(self, qualname: str) -> tuple[ClassFact, ...]:
         """Every class statement binding ``qualname``, in source order."""
@@ -482,6 +494,8 @@ def _facts(
         positional=tuple(sorted(positional, key=_positions)),
         attribute_sets=tuple(sorted(attribute_sets, key=lambda a: (a.name.line, a.name.col))),
         constants=resolver.string_constants(),
+        argument_callees=tuple(sorted({target for _, _, _, target, _ in _arguments_given(walk, resolver)})),
+        signatures=_signatures(walk, resolver),
     )
     bound = list(_bindings(tree.body))
     facts = FileFacts(
@@ -544,7 +558,8 @@ def _flows(
         followed.append(given)
         for name, where, value, statement in entries:
             payloads.setdefault(statement, []).append(PayloadSite(name, where, value, built, form))
-    return module_flows(
+    arguments = _arguments_given(walk, resolver)
+    flows = module_flows(
         module,
         tree,
         resolver.resolve_dotted,
@@ -556,7 +571,22 @@ def _flows(
         constructions,
         payloads,
         followed,
+        arguments,
     )
+    # The literal strings given by position to the calls by name whose arguments are
+    # traced (a kind given to an emit function: DOM103), read as a construction's are
+    # (see PositionalFact): only here, as every call of every file given a string
+    # would pay for them among the facts.
+    traced = callee_names(callees)
+    strings = [
+        Given(target, scope, position, text.text, text.line, text.col)
+        for call, scope, form, target, skip in arguments
+        if not form and (traced == ALL_CALLEES or traced_callee(traced, target))
+        for fact in (resolver.positional(call, scope, form, target, skip),)
+        if fact is not None
+        for position, text in fact.strings
+    ]
+    return replace(flows, given=tuple(strings)) if strings else flows
 
 
 def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, list[ast.stmt], _Resolver]:
@@ -642,6 +672,9 @@ class _Walk:
         self.found_payloads: list[_Payload] | None = None  # see _payloads
         self.finder: _Constructions | None = None  # see _finder
         self.positional_calls: list[tuple[ast.Call, tuple[str, ...]]] = []  # given a string by position
+        # Given arguments by position (the first not starred): see _arguments_given.
+        self.argument_calls: list[tuple[ast.Call, tuple[str, ...]]] = []
+        self.found_arguments: list[_ArgumentCall] | None = None  # see _arguments_given
         # Names some statement assigns what may be a string (see _LocalStrings): only a
         # keyword given one of these may be given a local variable's string.
         self.string_locals: set[str] = set()
@@ -885,8 +918,11 @@ class _Walk:
                 # may make a ConstructionFact.
                 if current.keywords or _validates_mapping(current):  # type: ignore[attr-defined, arg-type]
                     self.calls.append((current, scope))  # type: ignore[arg-type]
-                if current.args and _may_pass_kinds(current):  # type: ignore[attr-defined, arg-type]
-                    self.positional_calls.append((current, scope))  # type: ignore[arg-type]
+                given = current.args  # type: ignore[attr-defined]
+                if given and type(given[0]) is not ast.Starred:
+                    self.argument_calls.append((current, scope))  # type: ignore[arg-type]
+                    if _may_pass_kinds(current):  # type: ignore[arg-type]
+                        self.positional_calls.append((current, scope))  # type: ignore[arg-type]
             elif kind is ast.comprehension:  # ``[... for local.attribute in ...]`` assigns it too
                 self.attribute_holders.update((scope, h) for h in _attribute_holders(current.target))  # type: ignore[attr-defined]
             elif kind is ast.NamedExpr:
@@ -2415,6 +2451,70 @@ def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, st
         aliased = form.startswith(LOCAL) and "." not in form  # ``Event(...)``, not ``Event.model_construct(...)``
         if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS) or aliased:
             yield call, ".".join(scope) or MODULE_SCOPE, form, built, int(form.startswith(PARTIAL))
+
+
+# (call, scope, form, what it builds or calls, arguments before the fields): see _arguments_given
+_ArgumentCall = tuple[ast.Call, str, str, str, int]
+# The constructions that pass their positional arguments on to the class they build
+# (``partial`` after the class, and a call of a local alias of the class): the others
+# take none of its fields by position.
+_PASSING_ON = frozenset({CLS, TYPE_SELF, SELF_CLASS, SUPER_INIT})
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _arguments_given(walk: _Walk, resolver: _Resolver) -> list[_ArgumentCall]:
+    """(call, scope, form, target, arguments before the fields) of each call the walk saw
+    given arguments by position whose values may be an event's fields (DOM105): a call
+    of a dotted name (the target as resolved through the module's imports, the form
+    ""), but a builtin's the module binds nowhere; or a construction that passes its
+    positional arguments on to the class it builds (``cls``, ``type(self)``,
+    ``self.__class__``, ``super().__init__``, ``partial(X, ...)`` after ``X``, a local
+    alias of the class: see :class:`_Constructions`), the target the class. Once per
+    walk (the facts and the flow facts both ask)."""
+    if walk.found_arguments is None:
+        found: list[_ArgumentCall] = []
+        finder = _finder(walk, resolver) if walk.argument_calls else None
+        counts = resolver.binding_counts()
+        for call, scope in walk.argument_calls:
+            where = ".".join(scope) or MODULE_SCOPE
+            construction = finder.construction(call, scope) if finder is not None else None
+            if construction is not None:
+                form, built = construction
+                aliased = (
+                    form.startswith(LOCAL) and "." not in form
+                )  # ``Event(...)``, not ``Event.model_construct(...)``
+                if form in _PASSING_ON or form.startswith(PARTIAL) or aliased:
+                    found.append((call, where, form, built, int(form.startswith(PARTIAL))))
+                continue
+            func = call.func
+            if type(func) is ast.Name and func.id in _BUILTIN_NAMES and not counts.get(func.id):
+                continue
+            reference = dotted_name(func)
+            if reference is not None:
+                found.append((call, where, "", resolver.resolve_dotted(reference), 0))
+        walk.found_arguments = found
+    return walk.found_arguments
+
+
+def _signatures(walk: _Walk, resolver: _Resolver) -> dict[str, tuple[str, ...]]:
+    """The parameters each function the module defines at module level takes by
+    position (positional-only, then the others before ``*``), in order, where that is
+    certain: one ``def`` binds its name (``async def`` too, in a module-level ``if`` or
+    ``try`` too), with no decorator, nothing else in the module binds it, and the module
+    star-imports nothing. Which parameter an argument given by position binds, in a
+    call of an emit function (a kind given by position: DOM103)."""
+    if walk.stars:
+        return {}
+    counts = resolver.binding_counts()
+    found: dict[str, tuple[str, ...]] = {}
+    for scope, functions in walk.functions.items():
+        if len(scope) != 1 or len(functions) != 1 or counts.get(scope[0]) != 1:
+            continue
+        function = functions[0]
+        if function in walk.methods or function.decorator_list:
+            continue
+        found[scope[0]] = tuple(a.arg for a in (*function.args.posonlyargs, *function.args.args))
+    return dict(sorted(found.items()))
 
 
 def _positions(fact: PositionalFact) -> list[tuple[int, int]]:

@@ -43,7 +43,7 @@ class VocabularyFamily:
         Option(
             "emit_functions",
             "callees whose keyword arguments (and mappings unpacked) are an emitted event's fields and kind "
-            "(DOM103-DOM105), `*` wildcards",
+            "(DOM103-DOM105; values given by position too), `*` wildcards",
         ),
     )
 

@@ -2,27 +2,30 @@
 
 An innocently named keyword (``object_id=self.primary_target``) carries what the
 runtime must not know as surely as ``episode=`` does. The flow facts of each module
-(:mod:`.flow`) say which identifiers every keyword value, attribute assignment and field
-default is derived from; here they are matched against the contract's words, for the
-calls that construct an event (or go through a configured emit function), the
-attributes set on a constructed event, and the fields of the module's event classes.
+(:mod:`.flow`) say which identifiers every keyword value, value given by position,
+attribute assignment and field default is derived from; here they are matched against
+the contract's words, for the calls that construct an event (or go through a configured
+emit function), the attributes set on a constructed event, and the fields of the
+module's event classes.
 
 Reach: within one function, through its local variables, plus one call level into a
 function or method of the project (its return value, traced the same way); a method is
 found where Python finds it (:func:`method_order`), ``super()``'s after its class. Not
-followed: values passed positionally, values stored on ``self`` in one method and
-read in another, and calls more than one level deep.
+followed: values unpacked from a sequence (``Event(*values)``: where each goes is not
+known), values stored on ``self`` in one method and read in another, and calls more
+than one level deep.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from domain_fence.core.families.vocabulary.words import Match, Vocabulary
 from domain_fence.core.source.flow import (
+    ARGUMENT,
     ATTRIBUTE,
     CALL,
     FIELD,
@@ -43,6 +46,26 @@ if TYPE_CHECKING:
 
 CODE = "DOM105"
 _MAX_BASES = 32  # classes searched for an inherited helper method
+# The form a value given by position names in its fingerprint (as a kind's, DOM103's),
+# beside a construction's: no keyword's or mapping's fingerprint has it.
+POSITIONAL = "positional"
+# Pydantic's methods building an instance, as a call's callee ends (``X.model_construct``).
+_BUILDING = (".model_construct", ".model_validate")
+
+# (event class, how it is built, position) -> the name of the value given there: the
+# field it binds, ``argument N``, or None where the class takes no such argument
+ArgumentName = Callable[[str, str, int], "str | None"]
+
+
+class Target(NamedTuple):
+    """How a sink feeding an event is named: in the message, the symbol and the
+    fingerprint; whether another rule checks its name; the name itself."""
+
+    how: str
+    symbol: str
+    place: str
+    checked: bool
+    name: str
 
 
 @dataclass(frozen=True)
@@ -95,8 +118,10 @@ class DerivedValues:
         vocabulary: Vocabulary,
         emit_functions: tuple[str, ...],
         census_parameters: bool,
+        argument_name: ArgumentName,
     ) -> None:
         self.index = index
+        self.argument_name = argument_name  # see ArgumentName
         self.resolver = resolver
         self.vocabulary = vocabulary
         self.emit_functions = emit_functions
@@ -125,25 +150,26 @@ class DerivedValues:
             target = self.target(module, sink, events)
             if target is None:
                 continue
-            how, symbol, place, name_checked = target
-            spread = is_spread(sink.name)  # a mapping whose keys are not known: no name to check
-            if name_checked and not spread and self.vocabulary.match(sink.name):
+            # A mapping whose keys are not known has no name to check, and is named shortened
+            # (``**stats``); a value given by position, by the field it binds or its place.
+            spread, by_position = is_spread(sink.name), sink.kind == ARGUMENT
+            if target.checked and not spread and self.vocabulary.match(target.name):
                 continue  # the name itself is reported (DOM101, DOM104)
             origin = self.origin(sink, f"{module}.{sink.scope}")
             if origin is None:
                 continue
             yield Derived(
-                Text(sink.name, sink.line, sink.col),
-                symbol,
-                f"{CODE}:{module}:{place}<-{origin.identifier}",
+                Text(target.name, sink.line, sink.col),
+                target.symbol,
+                f"{CODE}:{module}:{target.place}<-{origin.identifier}",
                 {
-                    "name": sink.name,
-                    "how": how,
+                    "name": target.name,
+                    "how": target.how,
                     "chain": origin.chain,
                     "word": origin.match.word,
                     "hint": origin.match.hint,
                 },
-                spans=not spread,
+                spans=not (spread or by_position),
             )
 
     def may_build_events(self, module: str, events: frozenset[str]) -> bool:
@@ -172,6 +198,14 @@ class DerivedValues:
                     and self.is_emit_function(module, construction.built, callee)
                 ):
                     names.add(construction.built.rpartition(".")[2])  # the sink's target (see flow.Sink)
+            # Given arguments by position: an event's class (as a construction passing them
+            # on builds it), or an emit function called by name.
+            for target in facts.names.argument_callees if facts is not None else ():
+                callee = self.resolver.canonical(target)
+                if (self.resolver.is_event(callee) and not self.defines_a_class(callee)) or self.is_emit_function(
+                    module, target, callee
+                ):
+                    names.add(target.rpartition(".")[2])
             found = self._sink_callees[module] = callee_names(names)
         return found
 
@@ -182,16 +216,19 @@ class DerivedValues:
         constructed = facts.names.constructed if facts is not None else ()
         return any(self.resolver.is_event(self.resolver.canonical(c)) for c in constructed)
 
-    def target(self, module: str, sink: Sink, events: frozenset[str]) -> tuple[str, str, str, bool] | None:
-        """(how the message says it, the symbol, the fingerprint's place, whether
-        another rule checks the name itself) when ``sink`` feeds an event; else None."""
+    def target(self, module: str, sink: Sink, events: frozenset[str]) -> Target | None:
+        """How ``sink`` is named when it feeds an event (see Target); else None."""
         if sink.kind == FIELD:
             if sink.target not in events:
                 return None
             owner = sink.target.rsplit(".", 1)[-1]
-            return f"in {owner}", f"{module}.{sink.target}.{sink.name}", f"{sink.target}.{sink.name}", True
+            return Target(
+                f"in {owner}", f"{module}.{sink.target}.{sink.name}", f"{sink.target}.{sink.name}", True, sink.name
+            )
         callee = self.resolver.canonical(sink.target)
         owner = callee.rsplit(".", 1)[-1]
+        if sink.kind == ARGUMENT:
+            return self.given(module, sink, callee)
         # A keyword's name; a mapping whose keys are not known is SPREAD alone, whatever
         # it is written as (no keyword is so named: no existing fingerprint is changed).
         name = SPREAD if sink.kind == KEYWORD and is_spread(sink.name) else sink.name
@@ -200,26 +237,64 @@ class DerivedValues:
                 return None
             if self.resolver.is_event(callee) and not self.defines_a_class(callee):
                 built = f"{sink.scope}:{owner}[{sink.form}]({name})"
-                return f"constructing {owner} ({sink.form})", f"{callee}({name})", built, True
+                return Target(f"constructing {owner} ({sink.form})", f"{callee}({name})", built, True, sink.name)
             if unpacked_into_a_call(sink.form) and self.is_emit_function(module, sink.target, callee):
                 shown = shown_callee(sink.target)
                 place = f"{sink.scope}:{shown}[{sink.form}]({name})"
                 emitter = self.defined_here(module, sink.target) or callee
-                return f"emitted by {shown} ({sink.form})", f"{emitter}({name})", place, True
+                return Target(f"emitted by {shown} ({sink.form})", f"{emitter}({name})", place, True, sink.name)
             return None
         if self.resolver.is_event(callee) and not self.defines_a_class(callee):
             if sink.kind == KEYWORD:
-                return f"constructing {owner}", f"{callee}({name})", f"{sink.scope}:{owner}({name})", True
+                place = f"{sink.scope}:{owner}({name})"
+                return Target(f"constructing {owner}", f"{callee}({name})", place, True, sink.name)
             if sink.kind == ATTRIBUTE:
                 place = f"{sink.scope}:{owner}.{sink.name}"
-                return f"set on {owner}", f"{callee}.{sink.name}", place, self.attribute_checked(module, sink)
+                checked = self.attribute_checked(module, sink)
+                return Target(f"set on {owner}", f"{callee}.{sink.name}", place, checked, sink.name)
         if sink.kind == KEYWORD and self.is_emit_function(module, sink.target, callee):
             # The fingerprint shows the callee as written (resolved through imports); the
             # symbol, the function called. A keyword named with a word is DOM104's, as
             # for a construction (VocabularyChecker.emitted).
             shown = shown_callee(sink.target)
             emitter = self.defined_here(module, sink.target) or callee
-            return f"emitted by {shown}", f"{emitter}({name})", f"{sink.scope}:{shown}({name})", True
+            place = f"{sink.scope}:{shown}({name})"
+            return Target(f"emitted by {shown}", f"{emitter}({name})", place, True, sink.name)
+        return None
+
+    def given(self, module: str, sink: Sink, callee: str) -> Target | None:
+        """How a value given by position (an ARGUMENT sink) to an event's construction,
+        or to an emit function called by name, is named: by the field it binds where the
+        order of the event's fields is certain (a field named with a word is DOM101's,
+        where it is declared), else by its position from 1 (``argument 2``); the
+        fingerprint names the form POSITIONAL, which no keyword's has
+        (``MatchEvent[positional](object_id)``, ``emit_step[positional](2)``). Not one
+        given to a class that takes no such argument (a pydantic model), nor an event
+        itself (``emit(MatchEvent(...))``: its own construction is traced where it is
+        built)."""
+        holds = sink.holds
+        for method in _BUILDING:
+            holds = holds.removesuffix(method)
+        if holds and self.resolver.is_event(self.resolver.canonical(holds)):
+            return None
+        position = int(sink.name)
+        numbered = f"argument {position + 1}"
+        if self.resolver.is_event(callee) and not self.defines_a_class(callee):
+            name = self.argument_name(callee, sink.form, position)
+            if name is None:
+                return None
+            field_name = name != numbered
+            written = name if field_name else str(position + 1)
+            owner = callee.rsplit(".", 1)[-1]
+            form = f"{sink.form},{POSITIONAL}" if sink.form else POSITIONAL
+            how = f"constructing {owner} ({form.replace(',', ', ')})"
+            return Target(how, f"{callee}({written})", f"{sink.scope}:{owner}[{form}]({written})", field_name, name)
+        if not sink.form and self.is_emit_function(module, sink.target, callee):
+            shown = shown_callee(sink.target)
+            emitter = self.defined_here(module, sink.target) or callee
+            place = f"{sink.scope}:{shown}[{POSITIONAL}]({position + 1})"
+            how = f"emitted by {shown} ({POSITIONAL})"
+            return Target(how, f"{emitter}({position + 1})", place, False, numbered)
         return None
 
     def attribute_checked(self, module: str, sink: Sink) -> bool:

@@ -24,7 +24,12 @@ from domain_fence.core.families.config import EVENTS_SCOPE, EventBasePattern, Vo
 from domain_fence.core.families.vocabulary.declarations import CODES as DECLARATION_CODES
 from domain_fence.core.families.vocabulary.declarations import PARAMETERS, declared_names
 from domain_fence.core.families.vocabulary.derived import CODE as DERIVED_CODE
-from domain_fence.core.families.vocabulary.derived import DerivedValues, shown_callee, unpacked_into_a_call
+from domain_fence.core.families.vocabulary.derived import (
+    POSITIONAL,
+    DerivedValues,
+    shown_callee,
+    unpacked_into_a_call,
+)
 from domain_fence.core.families.vocabulary.mixins import Mixins, find_mixins
 from domain_fence.core.families.vocabulary.prefilter import (
     Prefilter,
@@ -42,7 +47,9 @@ from domain_fence.core.source.flow import CALL, Source
 from domain_fence.core.source.pyfacts import (
     DATACLASS,
     FUNCTIONAL_CLASS_FACTORIES,
+    INHERITED,
     NAMEDTUPLE,
+    SUPER_INIT,
     AttributeSetFact,
     CallFact,
     ClassFact,
@@ -336,10 +343,15 @@ def vocabulary_findings(config: VocabularyConfig, index: ProjectIndex, module: s
 DEFINES = "def "
 # How a lookup of a string constant (a module's, or a class's) is noted there.
 CONSTANT = "const "
+# How a lookup of the parameters a function takes by position is noted there.
+SIGNATURE = "params "
 # Bases that add no field and take no argument: a class above them takes none of its own.
 _NO_FIELDS = frozenset({"object", "builtins.object", "typing.Generic", "abc.ABC"})
 _MAX_CHAIN = 32  # classes followed up to the one that says how arguments are taken
-POSITIONAL = "positional"  # the form a kind given by position names in its fingerprint
+# Pydantic's base model, as imports name it: its ``__init__`` takes fields by keyword alone.
+_PYDANTIC_MODELS = frozenset(
+    {"pydantic.BaseModel", "pydantic.main.BaseModel", "pydantic.v1.BaseModel", "pydantic.v1.main.BaseModel"}
+)
 SET_ON_SELF = "self"  # the form a kind a method sets on its instance names in its fingerprint
 SET_ON_CLASS = "class"  # and one a class method sets on its class (``cls.kind = ...``)
 # The form a keyword (or a kind) given to an emit function names in its fingerprint: no
@@ -457,6 +469,7 @@ def _references(facts: ModuleFacts | None) -> Iterator[str]:
         yield construction.built
     for positional in facts.positional:
         yield positional.callee
+    yield from facts.argument_callees
 
 
 def unmatched_module_expressions(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
@@ -505,9 +518,15 @@ class VocabularyChecker:
         # module -> the functions whose return facts a check looked up
         self.consulted: dict[str, set[str]] = {}
         self._positional: dict[str, tuple[str, ...] | None] = {}  # see positional_fields
+        self._no_arguments: dict[str, bool] = {}  # see takes_no_arguments
         consulting = cast(ProjectIndex, _ConsultingIndex(index, self.consulted))
         self.derived = DerivedValues(
-            consulting, self.resolver, self.vocabulary, config.emit_functions, PARAMETERS in config.scope
+            consulting,
+            self.resolver,
+            self.vocabulary,
+            config.emit_functions,
+            PARAMETERS in config.scope,
+            self.argument_name,
         )
         # Which modules are read (see .prefilter): found with the covered modules for the
         # events scope (which needs the whole project's names), at once for the others.
@@ -609,6 +628,8 @@ class VocabularyChecker:
             if q.startswith(DEFINES)  # not what it returns: that is not traced unless looked up
             else (q, constant_in(names, q.removeprefix(CONSTANT)))
             if q.startswith(CONSTANT)  # the string it holds, or that it holds none
+            else (q, names.signatures.get(q.removeprefix(SIGNATURE)))
+            if q.startswith(SIGNATURE)  # the parameters it takes by position, if certain
             else (q, self.index.function_returns(facts.module, q))
             for q in consulted
         ]
@@ -699,6 +720,7 @@ class VocabularyChecker:
             event = self.resolver.canonical(positional.callee)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.positional_kinds(module, positional, event)
+        yield from _once(self.positional_emitted(module), kinds)
         for attribute in facts.attribute_sets:
             event = self.resolver.canonical(attribute.built)
             if self.resolver.is_event(event) and not self.defines_a_class(event):
@@ -953,8 +975,9 @@ class VocabularyChecker:
         name the function as DOM105's do (its last two parts as written) with the form
         EMITTED, which no construction has (``step:emit_step[emitted](episode)``; a
         local dict unpacked, ``[emitted,**payload]``); the messages name it (``keyword
-        'episode' given to emit_step``). A kind given by position is not read: which
-        parameter a position binds is not in the facts."""
+        'episode' given to emit_step``). A kind given by position is read apart, where
+        the function's definition says which parameter it binds
+        (:meth:`positional_emitted`)."""
         form = call.form if isinstance(call, ConstructionFact) else ""
         shown = shown_callee(written)
         built = f"{shown}[{EMITTED},{form}]" if form else f"{shown}[{EMITTED}]"
@@ -1084,6 +1107,55 @@ class VocabularyChecker:
                 module, kind, "DOM103", f"{event}.{name}", fingerprint, kind=kind.text, via=f" ({POSITIONAL})"
             )
 
+    def positional_emitted(self, module: str) -> Iterator[Finding]:
+        """DOM103 for a kind given by position to an emit function called by name
+        (``emit_step("EpisodeEnd", n)``), where the function's definition says which
+        parameter the position binds (:meth:`emit_parameters`) and that parameter is named
+        in ``kind_attributes``: a literal string (its literal parts), as a kind given by
+        position to an event's class is read. The strings are the flow facts' (see
+        FlowFacts.given), found where the calls' arguments are traced: the module's
+        other facts hold no string given to a call of a lowercase name. The fingerprint
+        has the forms EMITTED and POSITIONAL (``step:emit_step[emitted,positional](kind=
+        'EpisodeEnd')``)."""
+        needs = self.derived.sink_callees(module)
+        flows = self.index.flows(module, needs) if needs else None
+        for given in flows.given if flows is not None else ():
+            canonical = self.resolver.canonical(given.target)
+            if self.resolver.is_event(canonical) or not self.derived.is_emit_function(module, given.target, canonical):
+                continue
+            parameters = self.emit_parameters(module, given.target, canonical)
+            name = parameters[given.position] if parameters and given.position < len(parameters) else ""
+            if name not in self.kind_attributes:
+                continue
+            shown = shown_callee(given.target)
+            emitter = self.derived.defined_here(module, given.target) or canonical
+            place = f"{given.scope}:{shown}[{EMITTED},{POSITIONAL}]({name}={given.text!r})"
+            yield from self.matched(
+                module,
+                Text(given.text, given.line, given.col),
+                "DOM103",
+                f"{emitter}({name})",
+                fingerprints.located("DOM103", module, place),
+                kind=given.text,
+                via=f" ({POSITIONAL}, given to {shown})",
+            )
+
+    def emit_parameters(self, module: str, written: str, canonical: str) -> tuple[str, ...] | None:
+        """The parameters the emit function a call in ``module`` names (``written`` as
+        its imports resolve it, ``canonical`` where it is defined) takes by position, in
+        order: where it is a module-level function of the project whose definition says
+        so for certain (see pyfacts' ``_signatures``); None otherwise (a method, a
+        function of another package, one decorated or bound again). What its module was
+        asked is noted among the names consulted: its view holds what it answers now."""
+        owner, name = self.resolver.split(self.derived.defined_here(module, written) or canonical)
+        if not owner or not name or "." in name:
+            return None
+        facts = self.resolver.facts(owner)
+        if facts is None:
+            return None
+        self.consulted.setdefault(owner, set()).add(SIGNATURE + name)
+        return facts.signatures.get(name)
+
     def positional_fields(self, event: str) -> tuple[str, ...] | None:
         """The fields ``event``'s constructor takes by position, in order, when that is
         certain; else None."""
@@ -1091,14 +1163,42 @@ class VocabularyChecker:
             self._positional[event] = self._find_positional(event)
         return self._positional[event]
 
-    def _find_positional(self, start: str) -> tuple[str, ...] | None:
-        """Follow the class and its bases, one each (``object``, ``Generic`` and ``ABC``
+    def argument_name(self, event: str, form: str, position: int) -> str | None:
+        """How DOM105 names the value given at ``position`` (from 0) to a construction of
+        ``event`` (``form``: see ConstructionFact): the field it binds where the order
+        of the fields is certain (:meth:`positional_fields`; None past the last: no field
+        takes it), else its position from 1 (``argument 2``), as also for
+        ``super().__init__(...)`` (which a base's constructor takes); None where the
+        class takes no argument by position (:meth:`takes_no_arguments`)."""
+        numbered = f"argument {position + 1}"
+        if form == SUPER_INIT:
+            return numbered
+        if self.takes_no_arguments(event):
+            return None
+        fields = self.positional_fields(event)
+        if fields is None:
+            return numbered
+        return fields[position] if position < len(fields) else None
+
+    def takes_no_arguments(self, event: str) -> bool:
+        """``event`` takes no argument by position for certain: a pydantic model whose
+        classes, up to pydantic's ``BaseModel``, are the project's plain classes (no
+        decorator, class argument or constructor of their own: see pyfacts'
+        ``init_order``), one base each, each bound by one class statement."""
+        if event not in self._no_arguments:
+            chain = self._init_chain(event)
+            self._no_arguments[event] = (
+                chain is not None and chain[1] in _PYDANTIC_MODELS and all(f.init == INHERITED for f in chain[0])
+            )
+        return self._no_arguments[event]
+
+    def _init_chain(self, start: str) -> tuple[list[ClassFact], str] | None:
+        """The class and its bases, one each (``object``, ``Generic`` and ``ABC``
         aside), up to the class whose statement says how positional arguments are
         taken (a dataclass or a NamedTuple), through plain classes that define no
-        constructor; every class on the way must be the project's, bound by one class
-        statement, and certain (see pyfacts' ``init_order``). A dataclass takes the
-        fields of the dataclasses above it first, a field declared again keeping its
-        place, as ``dataclasses`` orders them."""
+        constructor, or up to the first class outside the project (its name, with the
+        classes before it); every project class on the way must be bound by one class
+        statement, and certain (see pyfacts' ``init_order``). None otherwise."""
         chain: list[ClassFact] = []
         current, seen = start, set[str]()
         while True:
@@ -1106,18 +1206,30 @@ class VocabularyChecker:
                 return None
             seen.add(current)
             statements = self.resolver.class_facts(current)
+            if not statements and chain and self.resolver.split(current)[0] is None:
+                return chain, current  # outside the project
             if len(statements) != 1 or not statements[0].init:
                 return None
             fact = statements[0]
             chain.append(fact)
             if fact.init == NAMEDTUPLE:
-                break
+                return chain, ""
             bases = [base for base in map(self.resolver.canonical, fact.bases) if base not in _NO_FIELDS]
             if not bases:
-                break
+                return chain, ""
             if len(bases) != 1:
                 return None
             current = bases[0]
+
+    def _find_positional(self, start: str) -> tuple[str, ...] | None:
+        """The fields ``start`` takes by position, through :meth:`_init_chain` (not up to
+        a class outside the project). A dataclass takes the fields of the dataclasses
+        above it first, a field declared again keeping its place, as ``dataclasses``
+        orders them."""
+        found = self._init_chain(start)
+        if found is None or found[1]:
+            return None
+        chain = found[0]
         for nearest, fact in enumerate(chain):
             if fact.init == NAMEDTUPLE:
                 return tuple(name for name, _ in fact.init_fields)
