@@ -2475,7 +2475,13 @@ def _arguments_given(walk: _Walk, resolver: _Resolver) -> list[_ArgumentCall]:
         found: list[_ArgumentCall] = []
         finder = _finder(walk, resolver) if walk.argument_calls else None
         counts = resolver.binding_counts()
+        resolved: dict[str, str] = {}  # a file calls the same few names again and again
         for call, scope in walk.argument_calls:
+            func = call.func
+            # A builtin the module binds nowhere (``len(x)``) builds nothing: no construction
+            # is called by such a name (``cls``, a local alias, ``partial`` are none).
+            if type(func) is ast.Name and func.id in _BUILTIN_NAMES and not counts.get(func.id):
+                continue
             where = ".".join(scope) or MODULE_SCOPE
             construction = finder.construction(call, scope) if finder is not None else None
             if construction is not None:
@@ -2486,12 +2492,12 @@ def _arguments_given(walk: _Walk, resolver: _Resolver) -> list[_ArgumentCall]:
                 if form in _PASSING_ON or form.startswith(PARTIAL) or aliased:
                     found.append((call, where, form, built, int(form.startswith(PARTIAL))))
                 continue
-            func = call.func
-            if type(func) is ast.Name and func.id in _BUILTIN_NAMES and not counts.get(func.id):
-                continue
             reference = dotted_name(func)
             if reference is not None:
-                found.append((call, where, "", resolver.resolve_dotted(reference), 0))
+                target = resolved.get(reference)
+                if target is None:
+                    target = resolved[reference] = resolver.resolve_dotted(reference)
+                found.append((call, where, "", target, 0))
         walk.found_arguments = found
     return walk.found_arguments
 
