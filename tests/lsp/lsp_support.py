@@ -4,6 +4,7 @@ fixture project copied to a temporary directory, and waiting for what the server
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import sys
 from collections.abc import Sequence
@@ -16,6 +17,9 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 REPO = Path(__file__).resolve().parents[2]
 STATION = REPO / "tests" / "fixtures" / "lsp" / "station"
+# A line as the protocol counts them: broken at \n, \r\n and \r only (not at a form feed
+# or U+2028, where str.splitlines breaks too), with its break.
+_PROTOCOL_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 SERVER_COMMAND = [str(Path(sys.executable).parent / "domain-fence"), "lsp"]
 WAIT_SECONDS = 30.0  # a safety net for a server that never answers, not a speed requirement
 POLL_SECONDS = 0.01
@@ -123,7 +127,7 @@ class Editor:
     async def apply(self, edit: types.WorkspaceEdit) -> list[types.Diagnostic]:
         """Apply the server's edit to the buffer, as the editor does with a code action."""
         assert edit.changes is not None
-        lines = self.text.splitlines(keepends=True)
+        lines = _PROTOCOL_LINE.findall(self.text)
         for text_edit in sorted(edit.changes[self.uri], key=lambda e: (e.range.start.line, e.range.start.character)):
             start, end = text_edit.range.start, text_edit.range.end
             assert start.line == end.line  # the server's edits stay on one line

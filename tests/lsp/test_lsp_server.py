@@ -363,6 +363,22 @@ async def test_columns_are_counted_in_the_clients_units(client: LanguageClient, 
     assert diagnostic.range.end.character == 17 + len("station.experiment.runner")
 
 
+async def test_a_form_feed_or_a_line_separator_breaks_no_line(client: LanguageClient, station: Path):
+    """Python and the protocol break lines at \\n, \\r\\n and \\r only: a docstring holding a
+    U+2028 (pasted from a citation) or a form feed moves no finding, and the quick fix
+    goes at the end of the finding's own line rather than into the middle of another."""
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/model.py")
+    await editor.open()
+    docstring = '    """Seen in Hawkins et al.,\u2028 2019.\x0c"""\n'
+    (diagnostic,) = await editor.replace(editor.text + docstring + "    episode: int\n")
+    assert (diagnostic.range.start.line, diagnostic.range.start.character, diagnostic.code) == (6, 4, "DOM101")
+    assert diagnostic.range.end.character == 4 + len("episode")
+    (fix, _explain) = await editor.actions(diagnostic)
+    assert await editor.apply(fix.edit) == []
+    assert editor.text.endswith(docstring + "    episode: int  # noqa: DOM101\n")
+
+
 async def test_a_folder_added_later_is_checked(client: LanguageClient, tmp_path: Path):
     first, added = copy_station(tmp_path, "first"), copy_station(tmp_path, "added")
     await initialize(client, first)

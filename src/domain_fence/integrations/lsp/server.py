@@ -27,6 +27,7 @@ import logging
 import math
 import re
 import tokenize
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -324,11 +325,15 @@ def diagnostics_for(analysis: Analysis, path: Path, document: TextDocument, log_
                 source=SOURCE,
             )
         ]
-    return [diagnostic(finding, document) for finding in findings]
+    lines = editor_lines(document.source)
+    return [diagnostic(finding, document, lines) for finding in findings]
 
 
-def diagnostic(finding: Finding, document: TextDocument) -> types.Diagnostic:
-    lines = document.lines
+def diagnostic(finding: Finding, document: TextDocument, lines: Sequence[str] | None = None) -> types.Diagnostic:
+    """``finding`` as the client shows it; ``lines``: the document's :func:`editor_lines`
+    (pygls's ``lines`` also break at a form feed or U+2028, as Python and the protocol do
+    not: every position after one would be off, and a quick fix would split a statement)."""
+    lines = editor_lines(document.source) if lines is None else lines
     start = _server_position(lines, finding.line, finding.col)
     end = _server_position(lines, finding.end_line, finding.end_col) if finding.end_line else start
     if (end.line, end.character) <= (start.line, start.character):
@@ -337,7 +342,7 @@ def diagnostic(finding: Finding, document: TextDocument) -> types.Diagnostic:
         end = ServerTextPosition(start.line, max(token_end(text, start.character), start.character + 1))
     rule = RULES.get(finding.code)
     return types.Diagnostic(
-        range=document.range_to_client_units(ServerTextRange(start, end)),
+        range=document.position_codec.range_to_client_units(lines, ServerTextRange(start, end)),
         message=finding.message,
         severity=severity(finding.code),
         code=finding.code,
@@ -367,10 +372,11 @@ def _server_position(lines: Any, line: int, col: int) -> ServerTextPosition:
 def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | None:
     """The edit adding ``code`` to the line's ``noqa`` comment, or adding one (on the last
     line of a statement continued by a backslash or a string over several lines)."""
-    if line >= len(document.lines):
+    lines = editor_lines(document.source)
+    if line >= len(lines):
         return None
     line = comment_line(document.source, line + 1) - 1
-    text = document.lines[line].rstrip("\r\n")
+    text = lines[line]
     match = NOQA_INLINE_REGEXP.search(text)
     if match is not None and match.group("codes") is None:
         return None  # a noqa comment without codes hides everything already
@@ -384,7 +390,7 @@ def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | 
             at -= 1
     else:
         at, insert = len(text), f"{'  ' if text.strip() else ''}# noqa: {code}"
-    position = document.position_to_client_units(ServerTextPosition(line, at))
+    position = document.position_codec.position_to_client_units(lines, ServerTextPosition(line, at))
     return types.TextEdit(range=types.Range(start=position, end=position), new_text=insert)
 
 
