@@ -312,16 +312,49 @@ def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
 
 def constant_in(facts: ModuleFacts, rest: str) -> str | None:
     """The string a module's constant ``rest`` holds (``END_OF_RUN``), or a constant of
-    a class the module binds by one class statement (``Kinds.RESET``); None when it
-    holds none for certain (see pyfacts' ``string_constant`` and ``_class_constants``)."""
+    a class the module binds by one class statement (``Kinds.RESET``), or the value of
+    such a constant of an enumeration (``Kinds.RESET.value``: see :func:`_is_enum`);
+    None when it holds none for certain (see pyfacts' ``string_constant`` and
+    ``_class_constants``)."""
     found = facts.constants.get(rest)
     if found is not None:
         return found
     owner, dot, name = rest.rpartition(".")
     statements = facts.statements(owner) if dot else ()
-    if len(statements) != 1:
+    if len(statements) == 1:
+        return dict(statements[0].constants).get(name)
+    if name != ENUM_VALUE or "." not in owner:
         return None
-    return dict(statements[0].constants).get(name)
+    enum, _, member = owner.rpartition(".")
+    statements = facts.statements(enum)
+    if len(statements) != 1 or not _is_enum(facts, statements[0]):
+        return None
+    return dict(statements[0].constants).get(member)
+
+
+# What an enumeration's member holds (``Kinds.RESET.value``), and the standard
+# enumerations a class derives from to make its constants members.
+ENUM_VALUE = "value"
+_STANDARD_ENUMS = frozenset(f"enum.{name}" for name in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"))
+
+
+def _is_enum(facts: ModuleFacts, fact: ClassFact) -> bool:
+    """Whether a class of the module is an enumeration: one of its bases, as the module's
+    imports resolve it, is a standard one (``Enum``, ``StrEnum``, ``(str, Enum)``), or a
+    class of the same module bound by one class statement that is (read in that module
+    alone: whether another module's class is one is not asked)."""
+    pending, seen = [fact], set()
+    while pending:
+        current = pending.pop()
+        for base in current.bases:
+            if base in _STANDARD_ENUMS:
+                return True
+            local = base.removeprefix(facts.module + ".")
+            statements = facts.statements(local) if local != base and local not in seen else ()
+            seen.add(local)
+            if len(statements) == 1:
+                pending.append(statements[0])
+    return False
 
 
 def _once(findings: Iterable[Finding], seen: set[tuple[int, int, str]]) -> Iterator[Finding]:
