@@ -922,6 +922,11 @@ class VocabularyChecker:
                 string = self.project_constant(reference)
                 if string is not None:
                     given.append((written.text, f" (from {written.text})", Text(string, written.line, written.col)))
+            # Folded from names the module imports, where the value is written.
+            for template, written in assigned.templates:
+                string = self.folded(template)
+                if string is not None:
+                    given.append((repr(string), "", Text(string, written.line, written.col)))
             # Held by a local variable of the method: at each literal assigned to it.
             given += assigned.held
             for spelled, noted, kind in given:
@@ -1078,6 +1083,13 @@ class VocabularyChecker:
                 if string is not None:
                     kind = Text(string, named.line, named.col)
                     given.append((position, named.text, kind, f" (from {named.text})", False))
+        # Folded from names the module imports (see CallFact.templates), as from its own
+        # constants: spelled as the string, where the value is written.
+        for position, template, place in call.templates:
+            if call.keywords[position].text in self.kind_attributes:
+                string = self.folded(template)
+                if string is not None:
+                    given.append((position, repr(string), Text(string, place.line, place.col), "", False))
         written: set[int] = set()  # the positions whose literal parts are reported
         for position, spelled, kind, via, literal in given:
             name = call.keywords[position].text
@@ -1090,6 +1102,18 @@ class VocabularyChecker:
                 if literal:
                     written.add(position)
                 yield finding
+
+    def folded(self, template: tuple[str, ...]) -> str | None:
+        """The string a template spells (see CallFact.templates): its literal parts, and
+        between them what each name holds (:meth:`project_constant`); None when one
+        holds no string known."""
+        parts = list(template)
+        for index in range(1, len(parts), 2):
+            string = self.project_constant(parts[index])
+            if string is None:
+                return None
+            parts[index] = string
+        return "".join(parts)
 
     def project_constant(self, reference: str, seen: set[str] | None = None) -> str | None:
         """The string a name given for a kind holds, when it names a string constant of
