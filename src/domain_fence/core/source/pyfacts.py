@@ -1444,7 +1444,7 @@ class _Resolver:
             return None
         pieces = folded.split(_SLOT)
         for index in range(1, len(pieces), 2):
-            if not pieces[index].isdigit() or int(pieces[index]) >= len(references):
+            if not pieces[index].isdecimal() or int(pieces[index]) >= len(references):
                 return None  # a literal holding the slot's mark: not read
             pieces[index] = references[int(pieces[index])]
         return tuple(pieces) if len(pieces) % 2 else None
@@ -3277,7 +3277,7 @@ def _str_formatted(call: ast.Call, constant: Callable[[str], str | None]) -> str
             if numbered:
                 return None
             argument, automatic = (call.args[automatic] if automatic < len(call.args) else None), automatic + 1
-        elif name.isdigit():
+        elif name.isdecimal():
             if automatic:
                 return None
             numbered = True
