@@ -53,6 +53,10 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 55, 38, "DOM104"),  # a key in a keyword's dict, given to an emit function
     ("app/runtime/model.py", 56, 64, "DOM104"),  # a key nested in a JSON literal's field, Stats.model_validate_json
     ("app/runtime/model.py", 61, 30, "DOM104"),  # an event built through a local alias of its class
+    ("app/runtime/model.py", 67, 21, "DOM103"),  # an Enum member's .value, given to an emit function
+    ("app/runtime/model.py", 68, 21, "DOM103"),  # str.format on a literal, another module's constant
+    ("app/runtime/model.py", 69, 21, "DOM103"),  # % on a literal, another module's constant
+    ("app/runtime/model.py", 70, 23, "DOM103"),  # another module's constant folded into an f-string
     ("app/runtime/positional.py", 14, 16, "DOM103"),  # a kind given by position to an emit function
     ("app/runtime/positional.py", 15, 27, "DOM105"),  # a value given by position to a dataclass event
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)

@@ -128,11 +128,17 @@ _RULES = [
             "or of strings "
             "joined with `+`, or a module-level constant holding one (`kind=KIND_NAME` after "
             '`KIND_NAME = "EpisodeEnd"`, in the call or in the class body) that the module binds '
-            "nowhere else, module constants folded into an f-string or a `+` "
-            '(`END_KIND = PREFIX + "End"`, `f"{PREFIX}Start"`), such a constant of another '
+            "nowhere else, module constants folded into an f-string or a `+`, or into a "
+            "literal formatted with plain `{}` / `%s` slots "
+            '(`END_KIND = PREFIX + "End"`, `f"{PREFIX}Start"`, `"{}Start".format(PREFIX)`, '
+            '`"%sEnd" % PREFIX`, `% (A, B)`; every value a known string), such a constant of another '
             "project module or one a class body binds once, named through imports "
             "(`kind=END_OF_RUN` imported from a shared module, `kind=Kinds.RESET` for an Enum "
-            "member; reported at the name given), a field's default factory "
+            "member, `kind=Kinds.RESET.value` for its value where `Kinds` derives from a "
+            "standard `enum` class, directly or through a class of its own module; reported "
+            "at the name given), another module's such constant imported and folded into a "
+            "call's or a construction's kind or one a method sets (`kind=f\"{PREFIX}Start\"` after "
+            "`from .kinds import PREFIX`; reported where the value is written), a field's default factory "
             '(`Field(default_factory=lambda: "EpisodeEnd")`), and a local variable of the '
             "function building the event (or of the method setting it: `self.kind = kind`) that is "
             "only ever assigned such strings "

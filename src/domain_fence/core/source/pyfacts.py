@@ -25,6 +25,8 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from string import Formatter
+from typing import TypeGuard
 
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
@@ -134,6 +136,9 @@ class ReceiverStringFact:
     # Set on the class (``cls.kind = "..."`` in a class method, ``setattr(cls, "kind",
     # ...)``), not on an instance.
     on_class: bool = False
+    # (the template, the value where it is written) for a string folded from names the
+    # module imports, as a keyword's (see CallFact.templates).
+    templates: tuple[tuple[tuple[str, ...], Text], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,6 +193,14 @@ class CallFact:
     # class's), which the check looks up when the keyword is a kind (see
     # :meth:`_Resolver.keep_string`).
     references: tuple[tuple[int, str, Text], ...] = ()
+    # (position, the template, the value where it is written) for each keyword given a
+    # string folded from a name this module imports (``kind=f"{PREFIX}Start"``,
+    # ``PREFIX + "Start"``, ``"{}Start".format(PREFIX)``, ``"%sStart" % PREFIX`` after
+    # ``from .kinds import PREFIX``), as a module constant is folded where the module holds
+    # none: the literal parts, with the names as resolved between them (``("",
+    # "pkg.kinds.PREFIX", "Start")``; see :meth:`_Resolver.template`). What each name
+    # holds is the check's question, and the string is known when each holds one.
+    templates: tuple[tuple[int, tuple[str, ...], Text], ...] = ()
     # (the keyword, how a fingerprint spells the key's place, the key where it is written)
     # for each key a keyword's value holds (``stats={"episode": n}``: ``stats``,
     # ``stats['episode']``): a literal string key of a dict display or a ``dict(...)``
@@ -222,6 +235,7 @@ class ConstructionFact:
     constants: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
     held: tuple[tuple[int, str, str, Text], ...] = ()  # as CallFact's
     references: tuple[tuple[int, str, Text], ...] = ()  # as CallFact's
+    templates: tuple[tuple[int, tuple[str, ...], Text], ...] = ()  # as CallFact's
     # As CallFact's, below the fields named; for ``model_validate_json`` given a literal,
     # the keys of its JSON object (:func:`~.keys.json_keys`), whose own keys are the fields.
     keys: tuple[tuple[str, str, Text], ...] = ()
@@ -809,7 +823,8 @@ class _Walk:
         type checkers only: it never runs)."""
         if type(node) is ast.Assign or type(node) is ast.AnnAssign:
             value = node.value
-            strings = value if value is not None and type(value) in _SET_VALUES and not type_checking else None
+            may_be_string = value is not None and (type(value) in _SET_VALUES or _is_str_format(value))
+            strings = value if may_be_string and not type_checking else None
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 self.members += [MemberFact(owner, a, False) for a in _receiver_attributes(target, receiver)]
                 if strings is not None and type(target) is ast.Attribute and _is_name(target.value, receiver):
@@ -820,7 +835,7 @@ class _Walk:
             if found is not None:
                 named, value, through = found
                 self.other_members.append(MemberFact(owner, named, False))
-                if type(value) in _SET_VALUES and not type_checking:
+                if (type(value) in _SET_VALUES or _is_str_format(value)) and not type_checking:
                     self.receiver_sets.append((owner, scope, receiver, named, value, through))
             return
         if type(node) is ast.AugAssign or type(node) is ast.For or type(node) is ast.AsyncFor:
@@ -1371,18 +1386,25 @@ class _Resolver:
         string of such a literal folded from module constants (``f"{PREFIX}Start"``,
         ``PREFIX + "Start"``), and those a local variable of ``call``'s function holds
         (:class:`_LocalStrings`; ``call``: the call given it, or the value a method sets
-        on its receiver)."""
+        on its receiver). A literal formatted (``"{}Start".format(PREFIX)``, ``"%sStart"
+        % PREFIX``) is folded as an f-string is; one folded from names the module imports
+        is kept as a template (``templates``, see :meth:`template`)."""
         kind = type(value)
-        if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.BinOp:
+        if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.BinOp or _is_str_format(value):
             # most values are names, attributes or calls: skipped at once
             texts = _string_value(value)
             kept.strings += [(position, text) for text in texts]
-            if kind is not ast.Constant and self.constants:
-                folded = _literal_text(value, self.string_constant)
-                # what the literal parts alone spell is kept as it was (its fingerprint
-                # too): the folded string is reported where they are not.
-                if folded is not None and all(folded != text.text for text in texts):
-                    kept.held.append((position, repr(folded), "", _text(value, folded)))
+            if kind is ast.Constant:
+                return
+            folded = _literal_text(value, self.string_constant) if self.constants else None
+            # what the literal parts alone spell is kept as it was (its fingerprint
+            # too): the folded string is reported where they are not.
+            if folded is not None and all(folded != text.text for text in texts):
+                kept.held.append((position, repr(folded), "", _text(value, folded)))
+            elif self.bindings:
+                template = self.template(value)
+                if template is not None:
+                    kept.templates.append((position, template, _text(value, "".join(template[::2]))))
         elif kind is ast.Name:
             name = value.id  # type: ignore[attr-defined]
             text = self.string_constant(name) if name in self.constants else None
@@ -1397,6 +1419,35 @@ class _Resolver:
             self.keep_reference(kept, position, value)
         elif kind is ast.Attribute:
             self.keep_reference(kept, position, value)
+
+    def template(self, value: ast.expr) -> tuple[str, ...] | None:
+        """What ``value`` spells when folded (:func:`_literal_text`) from the module's
+        string constants and names it imports (:meth:`imported_reference`), these left
+        as slots: the literal parts, each name as resolved between them (``("",
+        "pkg.kinds.PREFIX", "Start")`` for ``f"{PREFIX}Start"``); None when it names no
+        such name, or folds to no string. A name that holds no string (as the check finds
+        it) leaves the string unknown, an f-string's too."""
+        references: list[str] = []
+
+        def slot(name: str) -> str | None:
+            text = self.string_constant(name)
+            if text is not None:
+                return text
+            reference = self.imported_reference(name)
+            if reference is None:
+                return None
+            references.append(reference)
+            return f"{_SLOT}{len(references) - 1}{_SLOT}"
+
+        folded = _literal_text(value, slot)
+        if folded is None or not references:
+            return None
+        pieces = folded.split(_SLOT)
+        for index in range(1, len(pieces), 2):
+            if not pieces[index].isdecimal() or int(pieces[index]) >= len(references):
+                return None  # a literal holding the slot's mark: not read
+            pieces[index] = references[int(pieces[index])]
+        return tuple(pieces) if len(pieces) % 2 else None
 
     def keep_reference(self, kept: _Kept, position: int, value: ast.expr) -> None:
         """Note a name the module imports (or an attribute of one) a keyword is given:
@@ -1453,6 +1504,8 @@ _HOLDING_KEYS = frozenset({ast.Dict, ast.List, ast.Tuple, ast.ListComp})
 
 
 _STRING_NODES = (ast.Constant, ast.JoinedStr, ast.BinOp)
+# Marks a name's slot in a string folded from imported names (see _Resolver.template).
+_SLOT = "\x00"
 # What a local variable whose strings are read may be assigned (see _LocalStrings).
 _HELD_VALUES = frozenset({ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp, ast.Name})
 # What a method may set on its instance that may be a kind (see _receiver_strings): those,
@@ -1468,6 +1521,7 @@ class _Kept:
     constants: list[tuple[int, str, Text]] = field(default_factory=list)
     held: list[tuple[int, str, str, Text]] = field(default_factory=list)
     references: list[tuple[int, str, Text]] = field(default_factory=list)
+    templates: list[tuple[int, tuple[str, ...], Text]] = field(default_factory=list)
 
     def facts(
         self,
@@ -1476,8 +1530,15 @@ class _Kept:
         tuple[tuple[int, str, Text], ...],
         tuple[tuple[int, str, str, Text], ...],
         tuple[tuple[int, str, Text], ...],
+        tuple[tuple[int, tuple[str, ...], Text], ...],
     ]:
-        return tuple(self.strings), tuple(self.constants), tuple(self.held), tuple(self.references)
+        return (
+            tuple(self.strings),
+            tuple(self.constants),
+            tuple(self.held),
+            tuple(self.references),
+            tuple(self.templates),
+        )
 
 
 def _class_constants(body: list[ast.stmt], constant: Callable[[str], str | None]) -> tuple[tuple[str, str], ...]:
@@ -1488,7 +1549,7 @@ def _class_constants(body: list[ast.stmt], constant: Callable[[str], str | None]
     candidates: list[tuple[str, str]] = []
     for statement in body:
         target, value = _simple_assignment(statement)
-        if target and (isinstance(value, _STRING_NODES) or type(value) is ast.Name):
+        if target and (_may_spell(value) or type(value) is ast.Name):
             text = _literal_text(value, constant)
             if text is not None:
                 candidates.append((target, text))
@@ -1522,7 +1583,7 @@ def _string_constants(tree: ast.Module) -> dict[str, ast.expr]:
                 pending += reversed(block)
             continue
         target, value = _simple_assignment(statement)
-        if target and (isinstance(value, _STRING_NODES) or type(value) is ast.Name):
+        if target and (_may_spell(value) or type(value) is ast.Name):
             found[target] = value
     return found
 
@@ -1912,7 +1973,8 @@ def _receiver_strings(
         strings += [(None, text) for _, _, note, text in kept.held if not note]
         locals_held = [(spelled, note, text) for _, spelled, note, text in kept.held if note]
         references = [(reference, written) for _, reference, written in kept.references]
-        if not strings and not references and not locals_held:
+        templates = [(template, written) for _, template, written in kept.templates]
+        if not strings and not references and not locals_held and not templates:
             continue  # most values are no strings (``self.name = name``): turned away first
         finder = finder or _finder(walk, resolver)
         on_class = False
@@ -1930,6 +1992,7 @@ def _receiver_strings(
                 tuple(references),
                 tuple(sorted(locals_held, key=lambda h: (h[2].line, h[2].col))),
                 on_class,
+                tuple(templates),
             )
             found.setdefault(statement, []).append(fact)
     return {node: tuple(sorted(facts, key=lambda f: (f.name.line, f.name.col))) for node, facts in found.items()}
@@ -3158,9 +3221,99 @@ def _literal_part(value: ast.expr, constant: Callable[[str], str | None] | None 
         return value.value if isinstance(value.value, str) else None
     if isinstance(value, ast.JoinedStr):  # what is interpolated is unknown: a space stands for it
         return "".join(_interpolated(p, constant) for p in value.values)
-    if constant is not None and type(value) is ast.Name:
-        return constant(value.id)
+    if constant is None:
+        return None
+    kind = type(value)
+    if kind is ast.Name:
+        return constant(value.id)  # type: ignore[attr-defined]
+    if kind is ast.BinOp and type(value.op) is ast.Mod:  # type: ignore[attr-defined]
+        return _percent_formatted(value, constant)  # type: ignore[arg-type]
+    if kind is ast.Call:
+        return _str_formatted(value, constant)  # type: ignore[arg-type]
     return None
+
+
+def _is_str_format(value: ast.expr) -> bool:
+    """``"{}Start".format(...)``: ``str.format`` called on a literal string."""
+    if type(value) is not ast.Call:
+        return False
+    function = value.func
+    return (
+        type(function) is ast.Attribute
+        and function.attr == "format"
+        and type(function.value) is ast.Constant
+        and type(function.value.value) is str
+    )
+
+
+def _may_spell(value: ast.expr | None) -> TypeGuard[ast.expr]:
+    """Whether ``value`` may spell a string :func:`_literal_text` folds: a literal, an
+    f-string, an operation (``+``, ``%``) or ``str.format`` on a literal."""
+    return isinstance(value, _STRING_NODES) or (value is not None and _is_str_format(value))
+
+
+def _str_formatted(call: ast.Call, constant: Callable[[str], str | None]) -> str | None:
+    """What ``"{}Start".format(PREFIX)`` spells, each argument folded as a value of
+    :func:`_literal_text` is (``constant``): only where every field the template names
+    is one of them, plainly replaced (``{}``, ``{0}``, ``{name}``, or with ``!s``; no
+    format spec, attribute or index), none unpacked (``*args``, ``**kwargs``)."""
+    if not _is_str_format(call) or any(type(a) is ast.Starred for a in call.args):
+        return None
+    if any(keyword.arg is None for keyword in call.keywords):
+        return None
+    template: str = call.func.value.value  # type: ignore[attr-defined]
+    try:
+        fields = list(Formatter().parse(template))
+    except ValueError:
+        return None
+    parts, automatic, numbered = [], 0, False
+    for literal, name, spec, conversion in fields:
+        parts.append(literal)
+        if name is None:
+            continue
+        if spec or conversion not in (None, "s"):
+            return None
+        if name == "":
+            if numbered:
+                return None
+            argument, automatic = (call.args[automatic] if automatic < len(call.args) else None), automatic + 1
+        elif name.isdecimal():
+            if automatic:
+                return None
+            numbered = True
+            argument = call.args[int(name)] if int(name) < len(call.args) else None
+        else:
+            argument = next((k.value for k in call.keywords if k.arg == name), None)
+        text = _literal_text(argument, constant) if argument is not None else None
+        if text is None:
+            return None
+        parts.append(text)
+    return "".join(parts)
+
+
+def _percent_formatted(operation: ast.BinOp, constant: Callable[[str], str | None]) -> str | None:
+    """What ``"%sEnd" % PREFIX`` (or ``% (A, B)``) spells, each value folded as one of
+    :func:`_literal_text` is (``constant``): only where the template is a literal whose
+    every conversion is a plain ``%s`` (or ``%%``), one for each value given."""
+    if type(operation.left) is not ast.Constant or type(operation.left.value) is not str:
+        return None
+    given = operation.right.elts if type(operation.right) is ast.Tuple else [operation.right]
+    texts = [_literal_text(item, constant) for item in given]
+    if any(text is None for text in texts):
+        return None
+    pieces = operation.left.value.split("%")
+    parts, position, index = [pieces[0]], 0, 1
+    while index < len(pieces):
+        piece = pieces[index]
+        if piece == "" and index + 1 < len(pieces):  # ``%%``
+            parts.append("%" + pieces[index + 1])
+            index += 2
+            continue
+        if not piece.startswith("s") or position >= len(texts):
+            return None
+        parts += [texts[position], piece[1:]]  # type: ignore[list-item]
+        position, index = position + 1, index + 1
+    return "".join(parts) if position == len(texts) else None
 
 
 def _interpolated(part: ast.expr, constant: Callable[[str], str | None] | None) -> str:

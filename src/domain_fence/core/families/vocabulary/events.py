@@ -312,16 +312,49 @@ def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
 
 def constant_in(facts: ModuleFacts, rest: str) -> str | None:
     """The string a module's constant ``rest`` holds (``END_OF_RUN``), or a constant of
-    a class the module binds by one class statement (``Kinds.RESET``); None when it
-    holds none for certain (see pyfacts' ``string_constant`` and ``_class_constants``)."""
+    a class the module binds by one class statement (``Kinds.RESET``), or the value of
+    such a constant of an enumeration (``Kinds.RESET.value``: see :func:`_is_enum`);
+    None when it holds none for certain (see pyfacts' ``string_constant`` and
+    ``_class_constants``)."""
     found = facts.constants.get(rest)
     if found is not None:
         return found
     owner, dot, name = rest.rpartition(".")
     statements = facts.statements(owner) if dot else ()
-    if len(statements) != 1:
+    if len(statements) == 1:
+        return dict(statements[0].constants).get(name)
+    if name != ENUM_VALUE or "." not in owner:
         return None
-    return dict(statements[0].constants).get(name)
+    enum, _, member = owner.rpartition(".")
+    statements = facts.statements(enum)
+    if len(statements) != 1 or not _is_enum(facts, statements[0]):
+        return None
+    return dict(statements[0].constants).get(member)
+
+
+# What an enumeration's member holds (``Kinds.RESET.value``), and the standard
+# enumerations a class derives from to make its constants members.
+ENUM_VALUE = "value"
+_STANDARD_ENUMS = frozenset(f"enum.{name}" for name in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"))
+
+
+def _is_enum(facts: ModuleFacts, fact: ClassFact) -> bool:
+    """Whether a class of the module is an enumeration: one of its bases, as the module's
+    imports resolve it, is a standard one (``Enum``, ``StrEnum``, ``(str, Enum)``), or a
+    class of the same module bound by one class statement that is (read in that module
+    alone: whether another module's class is one is not asked)."""
+    pending, seen = [fact], set()
+    while pending:
+        current = pending.pop()
+        for base in current.bases:
+            if base in _STANDARD_ENUMS:
+                return True
+            local = base.removeprefix(facts.module + ".")
+            statements = facts.statements(local) if local != base and local not in seen else ()
+            seen.add(local)
+            if len(statements) == 1:
+                pending.append(statements[0])
+    return False
 
 
 def _once(findings: Iterable[Finding], seen: set[tuple[int, int, str]]) -> Iterator[Finding]:
@@ -889,6 +922,11 @@ class VocabularyChecker:
                 string = self.project_constant(reference)
                 if string is not None:
                     given.append((written.text, f" (from {written.text})", Text(string, written.line, written.col)))
+            # Folded from names the module imports, where the value is written.
+            for template, written in assigned.templates:
+                string = self.folded(template)
+                if string is not None:
+                    given.append((repr(string), "", Text(string, written.line, written.col)))
             # Held by a local variable of the method: at each literal assigned to it.
             given += assigned.held
             for spelled, noted, kind in given:
@@ -1045,6 +1083,13 @@ class VocabularyChecker:
                 if string is not None:
                     kind = Text(string, named.line, named.col)
                     given.append((position, named.text, kind, f" (from {named.text})", False))
+        # Folded from names the module imports (see CallFact.templates), as from its own
+        # constants: spelled as the string, where the value is written.
+        for position, template, place in call.templates:
+            if call.keywords[position].text in self.kind_attributes:
+                string = self.folded(template)
+                if string is not None:
+                    given.append((position, repr(string), Text(string, place.line, place.col), "", False))
         written: set[int] = set()  # the positions whose literal parts are reported
         for position, spelled, kind, via, literal in given:
             name = call.keywords[position].text
@@ -1057,6 +1102,18 @@ class VocabularyChecker:
                 if literal:
                     written.add(position)
                 yield finding
+
+    def folded(self, template: tuple[str, ...]) -> str | None:
+        """The string a template spells (see CallFact.templates): its literal parts, and
+        between them what each name holds (:meth:`project_constant`); None when one
+        holds no string known."""
+        parts = list(template)
+        for index in range(1, len(parts), 2):
+            string = self.project_constant(parts[index])
+            if string is None:
+                return None
+            parts[index] = string
+        return "".join(parts)
 
     def project_constant(self, reference: str, seen: set[str] | None = None) -> str | None:
         """The string a name given for a kind holds, when it names a string constant of
