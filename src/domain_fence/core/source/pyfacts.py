@@ -288,6 +288,10 @@ class ModuleFacts:
     # module-level function -> the parameters it takes by position, where that is certain
     # (see :func:`_signatures`): which one a position binds in a call of an emit function
     signatures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The methods (``Class.name``, of a class defined outside any function) decorated
+    # ``@property`` or ``@functools.cached_property`` (under any name the module binds):
+    # reading ``self.name`` calls them (DOM105 follows one into its return value).
+    properties: tuple[str, ...] = ()  # sorted
 
     def statements(self, qualname: str) -> tuple[ClassFact, ...]:
         """Every class statement binding ``qualname``, in source order."""
@@ -496,6 +500,7 @@ def _facts(
         constants=resolver.string_constants(),
         argument_callees=tuple(sorted({target for _, _, _, target, _ in _arguments_given(walk, resolver)})),
         signatures=_signatures(walk, resolver),
+        properties=_properties(walk, resolver),
     )
     bound = list(_bindings(tree.body))
     facts = FileFacts(
@@ -2991,6 +2996,25 @@ def _methods(body: list[ast.stmt], owner: str) -> Iterator[MethodDefinition]:
         else:
             for block in _blocks(node):
                 yield from _methods(block, owner)
+
+
+# What a decorator making a method a property resolves to: the builtin (bound by no
+# import), and the standard library's caching one.
+_PROPERTY_DECORATORS = frozenset({"property", "functools.cached_property"})
+
+
+def _properties(walk: _Walk, resolver: _Resolver) -> tuple[str, ...]:
+    """The qualnames of the methods (of classes defined outside any function) that a
+    decorator makes a property: ``@property``, ``@functools.cached_property`` (``from
+    functools import cached_property as memoized`` too). A module binding ``property``
+    itself, or star-importing, gives it another meaning, or none known."""
+    found = set()
+    for method, owner in walk.methods.items():
+        for decorator in method.decorator_list:
+            if resolver.resolve(decorator) in _PROPERTY_DECORATORS:
+                found.add(f"{owner}.{method.name}")
+                break
+    return tuple(sorted(found))
 
 
 def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
