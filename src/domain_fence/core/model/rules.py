@@ -171,7 +171,9 @@ _RULES = [
             "Passing `episode=` when building an event smuggles experiment state into the "
             "runtime even when the event class itself accepts arbitrary keywords. A keyword "
             'unpacked from a dict display or a `dict(...)` call (`**{"episode": n}`, '
-            "`**dict(episode=n)`, `**dict(stats, episode=n)`) is named all the same, and so is a key of a local dict the "
+            "`**dict(episode=n)`, `**dict(stats, episode=n)`, and one on either side of `|`: "
+            '`**(base | {"episode": n})`) '
+            "is named all the same, and so is a key of a local dict the "
             'construction is given (`payload = {"episode": n}; Event(**payload)`, '
             '`payload["episode"] = n`, `payload.update(episode=n)`, into any construction below), '
             "reported where the key is written, when the function binds the name once, to a dict "
@@ -343,7 +345,8 @@ _RULES = [
         rationale=(
             "Experiment-only machinery such as `init_telemetry` and the post-episode handlers "
             "must live under the experiment package, so the runtime can be installed and run "
-            "without it. A definition is a module-level `def` or `class`, a method, or a name bound "
+            "without it. A definition is a module-level `def` or `class`, a method, a class "
+            "nested in a class body (`EvidenceLM.PostEpisodeStats`, kind `class`), or a name bound "
             "by assignment at module level or in a class body (`init_telemetry = _setup`, "
             "`= lambda ...`, `= functools.partial(...)`, `post_episode = staticmethod(f)`, "
             "`from .helpers import setup as init_telemetry`; kind `binding`): the name can be "

@@ -451,6 +451,7 @@ _FACT_CLASSES = {
         "DeclarationFacts",
         "TopLevelDefinition",
         "MethodDefinition",
+        "NestedClassDefinition",
         "BoundName",
         "ImportFact",
         "ImportFacts",

@@ -373,7 +373,22 @@ def unpacked_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword
     return []
 
 
-def construction_keywords(call: ast.Call, form: str) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+def union_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+    """The keywords ``**value`` passes that :func:`unpacked_keywords` reads in a dict
+    display or a ``dict(...)`` call on either side of ``|`` (``**(base | {"epoch": n})``,
+    ``**({"epoch": n} | base)``, a chain of them): DOM104 names them. The union is traced
+    whole by DOM105, a mapping whose keys are not known, as it was before they were read."""
+    if type(value) is not ast.BinOp or type(value.op) is not ast.BitOr:
+        return []
+    found: list[tuple[str, ast.expr | ast.keyword, ast.expr]] = []
+    for side in (value.left, value.right):
+        found += union_keywords(side) if type(side) is ast.BinOp else unpacked_keywords(side)
+    return found
+
+
+def construction_keywords(
+    call: ast.Call, form: str, unions: bool = False
+) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
     """The fields a construction of ``form`` (pyfacts.ConstructionFact) names: each name,
     where it is written and its value. ``model_validate`` names them in the mapping it
     is given, ``model_copy`` in its ``update`` mapping (a dict display or a ``dict(...)``
@@ -393,6 +408,8 @@ def construction_keywords(call: ast.Call, form: str) -> list[tuple[str, ast.expr
     for keyword in call.keywords:
         if keyword.arg is None:
             found += unpacked_keywords(keyword.value)
+            if unions:  # DOM104's names (see union_keywords)
+                found += union_keywords(keyword.value)
         elif not (method == "model_construct" and keyword.arg == "_fields_set"):
             found.append((keyword.arg, keyword, keyword.value))
     return found

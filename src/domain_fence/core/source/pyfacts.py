@@ -43,6 +43,7 @@ from domain_fence.core.source.flow import (
     spread_mappings,
     spread_name,
     traced_callee,
+    union_keywords,
     unpacked_keywords,
 )
 from domain_fence.core.source.keys import json_keys, nested_keys
@@ -360,6 +361,21 @@ class MethodDefinition:
 
 
 @dataclass(frozen=True)
+class NestedClassDefinition:
+    """A class defined in the body of a class defined at module level (or of a class
+    nested in one), for placement: importable as ``Outer.Inner`` as a method is."""
+
+    owner: str  # qualname of the class whose body defines it
+    name: str
+    line: int  # of the ``class`` keyword, after any decorators
+    col: int
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.owner}.{self.name}"
+
+
+@dataclass(frozen=True)
 class BoundName:
     """A name bound by assignment at module level, or in the body of a class defined at
     module level (or of a class nested in one), for placement: ``init_telemetry = _setup``,
@@ -408,6 +424,7 @@ class FileFacts:
     top_level: tuple[TopLevelDefinition, ...] = ()  # placement
     methods: tuple[MethodDefinition, ...] = ()  # placement
     bound: tuple[BoundName, ...] = ()  # placement: names bound by assignment
+    nested_classes: tuple[NestedClassDefinition, ...] = ()  # placement
     imports: tuple[ImportFact, ...] = ()  # boundary, per file
     escaping_imports: tuple[int, ...] = ()  # lines of relative imports above the top-level package
 
@@ -509,6 +526,7 @@ def _facts(
         names=names,
         top_level=tuple(top_level_definitions(tree.body)),
         methods=tuple(method_definitions(tree.body)),
+        nested_classes=tuple(nested_class_definitions(tree.body)),
         bound=tuple(binding.fact for binding in bound),
         imports=tuple(walk.import_facts),
         escaping_imports=tuple(walk.escaping),
@@ -1260,7 +1278,8 @@ class _Resolver:
                 found.append(Text(keyword.arg, keyword.lineno, keyword.col_offset))
                 keys += _given_keys(keyword.arg, keyword.value, dicts, node, scope)
                 continue
-            for name, at, value in unpacked_keywords(keyword.value):  # ``**{"episode": n}`` names its keywords too
+            # ``**{"episode": n}`` names its keywords too, and ``**(base | {"episode": n})``
+            for name, at, value in unpacked_keywords(keyword.value) + union_keywords(keyword.value):
                 self.keep_string(kept, len(found), value, held, node, scope)
                 found.append(Text(name, at.lineno, at.col_offset))
                 keys += _given_keys(name, value, dicts, node, scope)
@@ -1286,7 +1305,7 @@ class _Resolver:
         kept = _Kept()
         keys: list[tuple[str, str, Text]] = []
         where = () if scope == MODULE_SCOPE else tuple(scope.split("."))
-        for name, at, value in construction_keywords(node, form):
+        for name, at, value in construction_keywords(node, form, unions=True):
             self.keep_string(kept, len(found), value, held, node, where)
             found.append(Text(name, at.lineno, at.col_offset))
             keys += _given_keys(name, value, dicts, node, where)
@@ -2959,6 +2978,24 @@ def method_definitions(body: list[ast.stmt]) -> Iterator[MethodDefinition]:
     finds) and of the classes nested in them, in source order."""
     for node in _module_level_classes(body):
         yield from _methods(node.body, node.name)
+
+
+def nested_class_definitions(body: list[ast.stmt]) -> Iterator[NestedClassDefinition]:
+    """The classes defined in the bodies of the module-level classes (in their
+    ``if``/``try`` blocks too) and of the classes nested in them, in source order: not
+    those a method's body defines, which are local to it."""
+    for node in _module_level_classes(body):
+        yield from _nested_classes(node.body, node.name)
+
+
+def _nested_classes(body: list[ast.stmt], owner: str) -> Iterator[NestedClassDefinition]:
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            yield NestedClassDefinition(owner, node.name, node.lineno, node.col_offset)
+            yield from _nested_classes(node.body, f"{owner}.{node.name}")
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for block in _blocks(node):
+                yield from _nested_classes(block, owner)
 
 
 def _blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
