@@ -53,6 +53,9 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 55, 38, "DOM104"),  # a key in a keyword's dict, given to an emit function
     ("app/runtime/model.py", 56, 64, "DOM104"),  # a key nested in a JSON literal's field, Stats.model_validate_json
     ("app/runtime/model.py", 61, 30, "DOM104"),  # an event built through a local alias of its class
+    ("app/runtime/model.py", 70, 40, "DOM104"),  # a key of a display on a side of |, unpacked into an emit function
+    ("app/runtime/model.py", 71, 31, "DOM105"),  # through a property read on self
+    ("app/runtime/model.py", 73, 5, "DOM201"),  # a class nested in a class body
     ("app/runtime/positional.py", 14, 16, "DOM103"),  # a kind given by position to an emit function
     ("app/runtime/positional.py", 15, 27, "DOM105"),  # a value given by position to a dataclass event
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)
