@@ -168,7 +168,7 @@ def test_from_a_subdirectory_the_nearest_configuration_upward_is_read(parity):
     assert from_root.returncode == from_here.returncode == 1
     assert from_here.stderr == ""
     assert from_here.stdout.replace("model.py:", f"{RUNTIME}/model.py:") == from_root.stdout
-    codes = {"DOM301", "DOM302", "DOM103", "DOM104", "DOM105"}  # the graph's too
+    codes = {"DOM301", "DOM302", "DOM103", "DOM104", "DOM105", "DOM201"}  # the graph's too
     assert {r[3] for r in reported(from_root.stdout)} == codes
 
 

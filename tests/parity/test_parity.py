@@ -57,6 +57,9 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 68, 21, "DOM103"),  # str.format on a literal, another module's constant
     ("app/runtime/model.py", 69, 21, "DOM103"),  # % on a literal, another module's constant
     ("app/runtime/model.py", 70, 23, "DOM103"),  # another module's constant folded into an f-string
+    ("app/runtime/model.py", 79, 40, "DOM104"),  # a key of a display on a side of |, unpacked into an emit function
+    ("app/runtime/model.py", 80, 31, "DOM105"),  # through a property read on self
+    ("app/runtime/model.py", 82, 5, "DOM201"),  # a class nested in a class body
     ("app/runtime/positional.py", 14, 16, "DOM103"),  # a kind given by position to an emit function
     ("app/runtime/positional.py", 15, 27, "DOM105"),  # a value given by position to a dataclass event
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)

@@ -34,8 +34,10 @@ BUILDERS_AND_HELPERS = [
     "leaks.runtime.learner",
     "leaks.runtime.overrides",  # once: the bases' methods it calls are traced with its own
     "leaks.runtime.positional",  # builds events from values given by position (and defines one)
+    "leaks.runtime.properties",  # builds events from properties (one a helper's class defines)
     "leaks.runtime.spreads",  # builds events from mappings whose keys are not known
     "leaks.runtime.traps",
+    "leaks.runtime.unions",  # once, as traps: builds events, names no base
 ]
 # Calls with keywords and sets attributes, with experiment words, and builds no event.
 QUIET = """\
@@ -132,7 +134,12 @@ def test_flow_facts_are_extracted_once_and_only_where_events_may_be_built(projec
     assert sorted(traced) == BUILDERS_AND_HELPERS
     # Those naming the event base were traced as they were parsed; only the others that
     # turned out to need it were read again.
-    assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == ["helpers.py", "overrides.py", "traps.py"]
+    assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == [
+        "helpers.py",
+        "overrides.py",
+        "traps.py",
+        "unions.py",
+    ]
 
 
 def test_events_named_by_a_pattern_are_traced_as_their_builders_are_parsed(project, monkeypatch, traced, parsed):
@@ -337,7 +344,7 @@ def test_many_flows_are_traced_together_builders_first_then_their_helpers(projec
     assert check(project, cached=False) == expected
     # The builders naming the event base were traced as they were parsed: the others
     # go first, then the helpers, every return value of theirs at once.
-    builders = [("leaks.runtime.overrides", False), ("leaks.runtime.traps", False)]
+    builders = [("leaks.runtime.overrides", False), ("leaks.runtime.traps", False), ("leaks.runtime.unions", False)]
     assert batches == [builders, [("leaks.runtime.helpers", True)]]
     assert sorted(traced) == BUILDERS_AND_HELPERS  # none twice
 

@@ -90,6 +90,11 @@ def test_messages_and_line_independent_fingerprints(index):
         consumer.message == "class PostEpisodeTelemetryConsumer is defined outside tbp.monty.experiment; move it there"
     )
     assert all(len(f"{f.code} {f.message}") < 100 for f in findings.values())
+    # A class nested in a class body: by its qualified name, apart from a method's kind.
+    nested = findings["tbp.monty.frameworks.models.evidence.EvidenceLM.PostEpisodeStats"]
+    assert nested.message == "class EvidenceLM.PostEpisodeStats is defined outside tbp.monty.experiment; move it there"
+    assert nested.fingerprint == "DOM201:tbp.monty.frameworks.models.evidence:EvidenceLM.PostEpisodeStats"
+    assert (nested.line, nested.col, dict(nested.fields)["kind"]) == (8, 4, "class")
 
 
 def test_a_binding_is_a_definition_with_a_fingerprint_of_its_own(index):
@@ -256,6 +261,11 @@ def test_kinds_restrict_findings_and_matches(index):
         "Hooks.OnPostEpisode",
         "Hooks.Inner.PostEpisodeX",
     }
+    # A nested class is a class: kinds = class counts it, kinds = method does not.
+    assert "class EvidenceLM.Cfg.PostEpisodeMode" in {" ".join(f.message.split()[:2]) for f in found}
+    methods = check_placement(make_config(kinds="method", symbols=("EvidenceLM.PostEpisode*",)), index)
+    assert [f for f in methods.findings if f.code == "DOM201"] == []
+    assert methods.unmatched_patterns == ("EvidenceLM.PostEpisode*",)
 
 
 def test_unmatched_patterns_keep_configuration_order(index):

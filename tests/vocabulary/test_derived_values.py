@@ -203,6 +203,23 @@ def test_a_fingerprint_names_the_same_source_whatever_the_order_of_the_statement
     )
 
 
+def test_a_property_read_is_followed_as_a_call_and_named_as_one(index):
+    """``self.expected`` where ``expected`` is a property: the chain names the property
+    as read, the fingerprint as ``self.expected()`` would (a method made a property
+    keeps its baseline entry)."""
+    findings = by_fingerprint(all_vocabulary_findings(config(), index))
+    read = findings["DOM105:leaks.runtime.properties:Matching.publish:Recognized(label)<-expected().primary_target"]
+    assert read.message == (
+        "value of 'label' constructing Recognized comes from self.expected reading self.primary_target (l.21): "
+        "experiment vocabulary 'primary target'"
+    )
+    inherited = findings[
+        "DOM105:leaks.runtime.properties:Watcher.publish:Recognized(label)<-watched().ground_truth_object"
+    ]
+    assert "self.watched reading self.ground_truth_object" in inherited.message
+    assert not [f for f in findings.values() if ".properties:Elsewhere." in f.fingerprint]
+
+
 PARAMETER = "DOM105:leaks.runtime.learner:Learner.parameter:Recognized(label)<-episode_label"
 
 

@@ -254,6 +254,12 @@ class ProjectIndex:
         facts = self.file_facts(module)
         return facts is not None and any(method.qualname == qualname for method in facts.methods)
 
+    def defines_property(self, module: str, qualname: str) -> bool:
+        """Whether the method ``qualname`` (``Class.name``) that ``module`` defines is a
+        property (``@property``, ``@functools.cached_property``)."""
+        facts = self.file_facts(module)
+        return facts is not None and qualname in facts.names.properties
+
     def known_facts(self, module: str) -> FileFacts | None:
         """``module``'s facts if they are in memory already; None rather than read them."""
         return self._facts.get(module)

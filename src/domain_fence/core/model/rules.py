@@ -177,7 +177,9 @@ _RULES = [
             "Passing `episode=` when building an event smuggles experiment state into the "
             "runtime even when the event class itself accepts arbitrary keywords. A keyword "
             'unpacked from a dict display or a `dict(...)` call (`**{"episode": n}`, '
-            "`**dict(episode=n)`, `**dict(stats, episode=n)`) is named all the same, and so is a key of a local dict the "
+            "`**dict(episode=n)`, `**dict(stats, episode=n)`, and one on either side of `|`: "
+            '`**(base | {"episode": n})`) '
+            "is named all the same, and so is a key of a local dict the "
             'construction is given (`payload = {"episode": n}; Event(**payload)`, '
             '`payload["episode"] = n`, `payload.update(episode=n)`, into any construction below), '
             "reported where the key is written, when the function binds the name once, to a dict "
@@ -244,7 +246,10 @@ _RULES = [
             "method of the project whose return value is derived from such knowledge (there "
             "flow-insensitively; `self.name()` is the nearest definition in the method "
             "resolution order of the class's bases as written, `super().name()` the nearest "
-            "of its bases). So is each value given by position, before any starred argument, "
+            "of its bases; reading `self.name` in a method calls it, and is followed alike, "
+            "when that nearest definition is a `@property` or a `functools.cached_property`: "
+            "`self.expected reading self.primary_target`, fingerprinted as `self.expected()`, "
+            "and only when nothing else the value is computed from uses a word). So is each value given by position, before any starred argument, "
             "to such a construction (a call of the class, `cls`, `type(self)`, `self.__class__`, "
             "`super().__init__` or `partial` after the class) or to a call of an emit function, "
             "reported at the value and named by the field it binds where the order of the "
@@ -346,7 +351,8 @@ _RULES = [
         rationale=(
             "Experiment-only machinery such as `init_telemetry` and the post-episode handlers "
             "must live under the experiment package, so the runtime can be installed and run "
-            "without it. A definition is a module-level `def` or `class`, a method, or a name bound "
+            "without it. A definition is a module-level `def` or `class`, a method, a class "
+            "nested in a class body (`EvidenceLM.PostEpisodeStats`, kind `class`), or a name bound "
             "by assignment at module level or in a class body (`init_telemetry = _setup`, "
             "`= lambda ...`, `= functools.partial(...)`, `post_episode = staticmethod(f)`, "
             "`from .helpers import setup as init_telemetry`; kind `binding`): the name can be "

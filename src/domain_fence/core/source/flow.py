@@ -373,7 +373,22 @@ def unpacked_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword
     return []
 
 
-def construction_keywords(call: ast.Call, form: str) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+def union_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
+    """The keywords ``**value`` passes that :func:`unpacked_keywords` reads in a dict
+    display or a ``dict(...)`` call on either side of ``|`` (``**(base | {"epoch": n})``,
+    ``**({"epoch": n} | base)``, a chain of them): DOM104 names them. The union is traced
+    whole by DOM105, a mapping whose keys are not known, as it was before they were read."""
+    if type(value) is not ast.BinOp or type(value.op) is not ast.BitOr:
+        return []
+    found: list[tuple[str, ast.expr | ast.keyword, ast.expr]] = []
+    for side in (value.left, value.right):
+        found += union_keywords(side) if type(side) is ast.BinOp else unpacked_keywords(side)
+    return found
+
+
+def construction_keywords(
+    call: ast.Call, form: str, unions: bool = False
+) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
     """The fields a construction of ``form`` (pyfacts.ConstructionFact) names: each name,
     where it is written and its value. ``model_validate`` names them in the mapping it
     is given, ``model_copy`` in its ``update`` mapping (a dict display or a ``dict(...)``
@@ -393,6 +408,8 @@ def construction_keywords(call: ast.Call, form: str) -> list[tuple[str, ast.expr
     for keyword in call.keywords:
         if keyword.arg is None:
             found += unpacked_keywords(keyword.value)
+            if unions:  # DOM104's names (see union_keywords)
+                found += union_keywords(keyword.value)
         elif not (method == "model_construct" and keyword.arg == "_fields_set"):
             found.append((keyword.arg, keyword, keyword.value))
     return found
@@ -553,9 +570,15 @@ class _Collector:
         else:  # the helpers of this module a sink's value calls, as the check looks them up
             prefix = f"{self.module}."
             wanted = {
-                _intern(s.callee[len(prefix) :]) for sink in sinks for s in sink.sources if s.callee.startswith(prefix)
+                _intern(s.callee[len(prefix) :])
+                for sink in sinks
+                for s in sink.sources
+                if s.kind == CALL and s.callee.startswith(prefix)
             }
-            wanted |= self.same_named_methods(wanted)
+            # ``self.name`` read: a property of the class or of a base here, when a
+            # method of that name is defined here at all.
+            read = {s.callee.rpartition(".")[2] for sink in sinks for s in sink.sources if s.kind == READ and s.callee}
+            wanted |= self.same_named_methods(wanted) | self.methods_named(read)
         for qualname in wanted:
             # Defined twice (a property's setter): the last definition that returns anything.
             for definition, receiver in self.untraced.get(qualname, ()):
@@ -572,7 +595,12 @@ class _Collector:
         """The methods named as a wanted one is: ``self.name()`` or ``super().name()``
         may find a base's, here more often than not (else the module is traced again
         when the check looks it up)."""
-        names = {qualname.rpartition(".")[2] for qualname in wanted if "." in qualname}
+        return self.methods_named({qualname.rpartition(".")[2] for qualname in wanted if "." in qualname})
+
+    def methods_named(self, names: set[str]) -> set[str]:
+        """The methods defined here whose own name is one of ``names``."""
+        if not names:
+            return set()
         return {qualname for qualname in self.untraced if "." in qualname and qualname.rpartition(".")[2] in names}
 
 
@@ -926,13 +954,22 @@ class _Frame:
 
     def attribute(self, node: ast.Attribute) -> Sources:
         """Every attribute of a chain is read: ``self.config.episode`` reads ``config``
-        and ``episode``."""
+        and ``episode``. ``self.name`` in a method names, as its callee, the method
+        ``self.name()`` would call (``module.Owner.name``): the check follows it as a
+        call when that is a property."""
         attributes = []
         base: ast.expr = node
         while isinstance(base, ast.Attribute):
             attributes.append(base)
             base = base.value
-        found = self.name(base.id, base) if isinstance(base, ast.Name) else self.value(base)
+        if isinstance(base, ast.Name):
+            found = self.name(base.id, base)
+            if base.id == self.receiver and self.owner is not None:
+                first = attributes.pop()
+                member = f"{self.collector.module}.{self.owner}.{first.attr}"
+                found = found | {(first.attr, first, READ, member)}
+        else:
+            found = self.value(base)
         return found | frozenset((attribute.attr, attribute, READ, "") for attribute in attributes)
 
     def subscript(self, node: ast.Subscript) -> Sources:

@@ -45,6 +45,7 @@ from domain_fence.core.source.flow import (
     spread_mappings,
     spread_name,
     traced_callee,
+    union_keywords,
     unpacked_keywords,
 )
 from domain_fence.core.source.keys import json_keys, nested_keys
@@ -302,6 +303,10 @@ class ModuleFacts:
     # module-level function -> the parameters it takes by position, where that is certain
     # (see :func:`_signatures`): which one a position binds in a call of an emit function
     signatures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The methods (``Class.name``, of a class defined outside any function) decorated
+    # ``@property`` or ``@functools.cached_property`` (under any name the module binds):
+    # reading ``self.name`` calls them (DOM105 follows one into its return value).
+    properties: tuple[str, ...] = ()  # sorted
 
     def statements(self, qualname: str) -> tuple[ClassFact, ...]:
         """Every class statement binding ``qualname``, in source order."""
@@ -370,6 +375,21 @@ class MethodDefinition:
 
 
 @dataclass(frozen=True)
+class NestedClassDefinition:
+    """A class defined in the body of a class defined at module level (or of a class
+    nested in one), for placement: importable as ``Outer.Inner`` as a method is."""
+
+    owner: str  # qualname of the class whose body defines it
+    name: str
+    line: int  # of the ``class`` keyword, after any decorators
+    col: int
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.owner}.{self.name}"
+
+
+@dataclass(frozen=True)
 class BoundName:
     """A name bound by assignment at module level, or in the body of a class defined at
     module level (or of a class nested in one), for placement: ``init_telemetry = _setup``,
@@ -418,6 +438,7 @@ class FileFacts:
     top_level: tuple[TopLevelDefinition, ...] = ()  # placement
     methods: tuple[MethodDefinition, ...] = ()  # placement
     bound: tuple[BoundName, ...] = ()  # placement: names bound by assignment
+    nested_classes: tuple[NestedClassDefinition, ...] = ()  # placement
     imports: tuple[ImportFact, ...] = ()  # boundary, per file
     escaping_imports: tuple[int, ...] = ()  # lines of relative imports above the top-level package
 
@@ -510,6 +531,7 @@ def _facts(
         constants=resolver.string_constants(),
         argument_callees=tuple(sorted({target for _, _, _, target, _ in _arguments_given(walk, resolver)})),
         signatures=_signatures(walk, resolver),
+        properties=_properties(walk, resolver),
     )
     bound = list(_bindings(tree.body))
     facts = FileFacts(
@@ -518,6 +540,7 @@ def _facts(
         names=names,
         top_level=tuple(top_level_definitions(tree.body)),
         methods=tuple(method_definitions(tree.body)),
+        nested_classes=tuple(nested_class_definitions(tree.body)),
         bound=tuple(binding.fact for binding in bound),
         imports=tuple(walk.import_facts),
         escaping_imports=tuple(walk.escaping),
@@ -1270,7 +1293,8 @@ class _Resolver:
                 found.append(Text(keyword.arg, keyword.lineno, keyword.col_offset))
                 keys += _given_keys(keyword.arg, keyword.value, dicts, node, scope)
                 continue
-            for name, at, value in unpacked_keywords(keyword.value):  # ``**{"episode": n}`` names its keywords too
+            # ``**{"episode": n}`` names its keywords too, and ``**(base | {"episode": n})``
+            for name, at, value in unpacked_keywords(keyword.value) + union_keywords(keyword.value):
                 self.keep_string(kept, len(found), value, held, node, scope)
                 found.append(Text(name, at.lineno, at.col_offset))
                 keys += _given_keys(name, value, dicts, node, scope)
@@ -1296,7 +1320,7 @@ class _Resolver:
         kept = _Kept()
         keys: list[tuple[str, str, Text]] = []
         where = () if scope == MODULE_SCOPE else tuple(scope.split("."))
-        for name, at, value in construction_keywords(node, form):
+        for name, at, value in construction_keywords(node, form, unions=True):
             self.keep_string(kept, len(found), value, held, node, where)
             found.append(Text(name, at.lineno, at.col_offset))
             keys += _given_keys(name, value, dicts, node, where)
@@ -3019,6 +3043,24 @@ def method_definitions(body: list[ast.stmt]) -> Iterator[MethodDefinition]:
         yield from _methods(node.body, node.name)
 
 
+def nested_class_definitions(body: list[ast.stmt]) -> Iterator[NestedClassDefinition]:
+    """The classes defined in the bodies of the module-level classes (in their
+    ``if``/``try`` blocks too) and of the classes nested in them, in source order: not
+    those a method's body defines, which are local to it."""
+    for node in _module_level_classes(body):
+        yield from _nested_classes(node.body, node.name)
+
+
+def _nested_classes(body: list[ast.stmt], owner: str) -> Iterator[NestedClassDefinition]:
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            yield NestedClassDefinition(owner, node.name, node.lineno, node.col_offset)
+            yield from _nested_classes(node.body, f"{owner}.{node.name}")
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for block in _blocks(node):
+                yield from _nested_classes(block, owner)
+
+
 def _blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
     """The statement lists of a compound statement that are not a new scope."""
     if isinstance(node, ast.Match):
@@ -3054,6 +3096,25 @@ def _methods(body: list[ast.stmt], owner: str) -> Iterator[MethodDefinition]:
         else:
             for block in _blocks(node):
                 yield from _methods(block, owner)
+
+
+# What a decorator making a method a property resolves to: the builtin (bound by no
+# import), and the standard library's caching one.
+_PROPERTY_DECORATORS = frozenset({"property", "functools.cached_property"})
+
+
+def _properties(walk: _Walk, resolver: _Resolver) -> tuple[str, ...]:
+    """The qualnames of the methods (of classes defined outside any function) that a
+    decorator makes a property: ``@property``, ``@functools.cached_property`` (``from
+    functools import cached_property as memoized`` too). A module binding ``property``
+    itself, or star-importing, gives it another meaning, or none known."""
+    found = set()
+    for method, owner in walk.methods.items():
+        for decorator in method.decorator_list:
+            if resolver.resolve(decorator) in _PROPERTY_DECORATORS:
+                found.add(f"{owner}.{method.name}")
+                break
+    return tuple(sorted(found))
 
 
 def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

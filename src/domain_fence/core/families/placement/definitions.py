@@ -39,6 +39,7 @@ from domain_fence.core.source.pyfacts import (
     FileFacts,
     bound_names,
     method_definitions,
+    nested_class_definitions,
     top_level_definitions,
 )
 from domain_fence.core.source.reading import Unreadable, decode
@@ -115,6 +116,9 @@ def definitions_in(module: str, path: str, tree: ast.Module) -> list[Definition]
     found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in top_level_definitions(tree.body)]
     found += [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in method_definitions(tree.body)]
     found += [
+        Definition(module, path, c.line, c.col, "class", c.name, c.owner) for c in nested_class_definitions(tree.body)
+    ]
+    found += [
         Definition(module, path, b.line, b.col, BINDING, b.name, b.owner, b.renames) for b in bound_names(tree.body)
     ]
     return sorted(found, key=lambda d: (d.line, d.col))
@@ -124,6 +128,7 @@ def facts_definitions(module: str, path: str, facts: FileFacts) -> list[Definiti
     """The definitions :func:`definitions_in` finds, from a module's facts."""
     found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in facts.top_level]
     found += [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in facts.methods]
+    found += [Definition(module, path, c.line, c.col, "class", c.name, c.owner) for c in facts.nested_classes]
     return found + [Definition(module, path, b.line, b.col, BINDING, b.name, b.owner, b.renames) for b in facts.bound]
 
 
@@ -151,6 +156,7 @@ def _matches_facts(facts: FileFacts, patterns: Sequence[str]) -> bool:
     return (
         any(matched_patterns(d.name, "", patterns) for d in facts.top_level)
         or any(matched_patterns(m.name, m.owner, patterns) for m in facts.methods)
+        or any(matched_patterns(c.name, c.owner, patterns) for c in facts.nested_classes)
         or any(matched_patterns(b.name, b.owner, patterns, b.renames) for b in facts.bound)
     )
 

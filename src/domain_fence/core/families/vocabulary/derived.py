@@ -31,6 +31,7 @@ from domain_fence.core.source.flow import (
     FIELD,
     KEYWORD,
     PARAMETER,
+    READ,
     SPREAD,
     SUPER,
     Sink,
@@ -49,6 +50,8 @@ _MAX_BASES = 32  # classes searched for an inherited helper method
 # The form a value given by position names in its fingerprint (as a kind's, DOM103's),
 # beside a construction's: no keyword's or mapping's fingerprint has it.
 POSITIONAL = "positional"
+# The key under which a property read's return sources are kept (see DerivedValues._returns).
+PROPERTY_READ = "property"
 # Pydantic's methods building an instance, as a call's callee ends (``X.model_construct``).
 _BUILDING = (".model_construct", ".model_validate")
 
@@ -128,7 +131,8 @@ class DerivedValues:
         # The census reports a parameter named with a word (DOM112): a value read
         # straight from one is reported there, not twice.
         self.census_parameters = census_parameters
-        self._returns: dict[tuple[str, bool], tuple[str, tuple[Source, ...]] | None] = {}
+        # (callee, bases only) -> see returns; (``module.Owner.name``, PROPERTY_READ) -> see through_property
+        self._returns: dict[tuple[str, bool | str], tuple[str, tuple[Source, ...]] | None] = {}
         self._sink_callees: dict[str, tuple[str, ...]] = {}  # see sink_callees
         self._functions: dict[str, frozenset[str]] = {}  # see module_functions
 
@@ -349,8 +353,11 @@ class DerivedValues:
     def origin(self, sink: Sink, context: str) -> _Origin | None:
         """The source of the sink's value that uses the vocabulary, looking one call
         level into helpers: of several, the first by identifier (the fingerprint names
-        it), so that reordering the statements a value is computed from changes nothing."""
+        it), so that reordering the statements a value is computed from changes nothing.
+        A property read (``self.expected``) is followed only when nothing else is found:
+        a value reported before properties were followed keeps its fingerprint."""
         found = []
+        properties = []
         for source in sink.sources:
             if source.kind == PARAMETER and self.census_parameters:
                 continue
@@ -361,10 +368,41 @@ class DerivedValues:
                 through = self.through_helper(source)
                 if through is not None:
                     found.append(through)
+            elif source.kind == READ and source.callee:
+                properties.append(source)
+        if not found:
+            found = [o for o in map(self.through_property, properties) if o is not None]
         return min(found, key=_Origin.order) if found else None
 
+    def through_property(self, read: Source) -> _Origin | None:
+        """``self.name`` read in a method (its callee names ``module.Owner.name``): when
+        the nearest definition of ``name`` in Owner's method resolution order is a
+        property, what its return value is derived from, as for ``self.name()``."""
+        key = (read.callee, PROPERTY_READ)
+        if key not in self._returns:
+            self._returns[key] = self._find_property(read.callee)
+        return self.derived_from(read, self._returns[key])
+
+    def _find_property(self, callee: str) -> tuple[str, tuple[Source, ...]] | None:
+        module, rest = self.resolver.split(callee)
+        owner, dot, name = rest.rpartition(".")
+        if not (module and dot):
+            return None
+        for klass in method_order(self.resolver, f"{module}.{owner}"):
+            class_module, qualname = self.resolver.split(klass)
+            method = f"{qualname}.{name}"
+            if class_module and qualname and self.index.defines_method(class_module, method):
+                if not self.index.defines_property(class_module, method):
+                    return None  # a method read, not called
+                found = self.index.function_returns(class_module, method)
+                return None if found is None else (f"{klass}.{name}", found)
+        return None
+
     def through_helper(self, call: Source) -> _Origin | None:
-        helper = self.returns(call.callee, bases_only=call.base == SUPER)
+        return self.derived_from(call, self.returns(call.callee, bases_only=call.base == SUPER))
+
+    def derived_from(self, call: Source, helper: tuple[str, tuple[Source, ...]] | None) -> _Origin | None:
+        """The origin of ``call``'s value in ``helper`` (qualified name, return sources)."""
         if helper is None:
             return None
         qualified, sources = helper

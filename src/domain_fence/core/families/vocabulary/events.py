@@ -378,6 +378,8 @@ DEFINES = "def "
 CONSTANT = "const "
 # How a lookup of the parameters a function takes by position is noted there.
 SIGNATURE = "params "
+# How a lookup of whether a method is a property is noted there.
+PROPERTY = "property "
 # Bases that add no field and take no argument: a class above them takes none of its own.
 _NO_FIELDS = frozenset({"object", "builtins.object", "typing.Generic", "abc.ABC"})
 _MAX_CHAIN = 32  # classes followed up to the one that says how arguments are taken
@@ -663,6 +665,8 @@ class VocabularyChecker:
             if q.startswith(CONSTANT)  # the string it holds, or that it holds none
             else (q, names.signatures.get(q.removeprefix(SIGNATURE)))
             if q.startswith(SIGNATURE)  # the parameters it takes by position, if certain
+            else (q, q.removeprefix(PROPERTY) in names.properties)
+            if q.startswith(PROPERTY)  # whether reading it calls it
             else (q, self.index.function_returns(facts.module, q))
             for q in consulted
         ]
@@ -1356,6 +1360,10 @@ class _ConsultingIndex:
     def defines_method(self, module: str, qualname: str) -> bool:
         self._consulted.setdefault(module, set()).add(DEFINES + qualname)
         return self._index.defines_method(module, qualname)
+
+    def defines_property(self, module: str, qualname: str) -> bool:
+        self._consulted.setdefault(module, set()).add(PROPERTY + qualname)
+        return self._index.defines_property(module, qualname)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._index, name)
