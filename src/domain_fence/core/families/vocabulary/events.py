@@ -968,17 +968,8 @@ class VocabularyChecker:
         (``key 'episode' in 'stats' given to StepEvent``). A key is no value: DOM105
         still traces the keyword's value whole, and reads no key of a display."""
         for keyword, spelled, key in call.keys:
-            fingerprint = fingerprints.located("DOM104", module, f"{call.scope}:{built}({spelled})")
-            yield from self.matched(
-                module,
-                key,
-                "DOM104",
-                f"{target}({spelled})",
-                fingerprint,
-                given="key",
-                name=key.text,
-                how=f"in '{keyword}' given to",
-                owner=owner,
+            yield from self.given_name(
+                module, call.scope, built, target, spelled, key, "key", f"in '{keyword}' given to", owner
             )
 
     def given_keywords(
@@ -987,18 +978,17 @@ class VocabularyChecker:
         """DOM104 for the keywords given to ``target`` (an event's class, an emit
         function), named ``built`` in the fingerprints and ``owner`` in the messages."""
         for keyword in keywords:
-            fingerprint = fingerprints.located("DOM104", module, f"{scope}:{built}({keyword.text})")
-            yield from self.matched(
-                module,
-                keyword,
-                "DOM104",
-                f"{target}({keyword.text})",
-                fingerprint,
-                given="keyword",
-                name=keyword.text,
-                how=how,
-                owner=owner,
-            )
+            yield from self.given_name(module, scope, built, target, keyword.text, keyword, "keyword", how, owner)
+
+    def given_name(
+        self, module: str, scope: str, built: str, target: str, spelled: str, at: Text, given: str, how: str, owner: str
+    ) -> Iterator[Finding]:
+        """DOM104 for the name ``at`` (a keyword, a key) given to ``target``, spelled so
+        after ``built`` in the fingerprint."""
+        fingerprint = fingerprints.located("DOM104", module, f"{scope}:{built}({spelled})")
+        yield from self.matched(
+            module, at, "DOM104", f"{target}({spelled})", fingerprint, given=given, name=at.text, how=how, owner=owner
+        )
 
     def emitted(
         self,
