@@ -17,7 +17,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support import FIXTURES, MINIMONTY_SRC
 
@@ -140,6 +140,7 @@ BINDING_LAYOUTS = [
 
 @settings(max_examples=300, deadline=None)
 @given(start=IDENTIFIER_START, rest=IDENTIFIER_REST, layout=st.sampled_from(BINDING_LAYOUTS), cut=st.integers(0, 8))
+@example(start="i", rest="\N{FULLWIDTH LATIN SMALL LETTER F}", layout="{name} = setup\n", cut=0)  # binds "if"
 def test_the_bytes_filter_lets_every_binding_through(start, rest, layout, cut):
     """A name bound by assignment, however its target is spelt (a tuple, a starred or
     bracketed one over lines with a comment, an annotation, a continuation), read as

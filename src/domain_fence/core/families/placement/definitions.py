@@ -218,7 +218,9 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     literals = sorted({_longest_literal(pattern) for pattern in patterns})
     needles = literals if all(literals) else []  # a pattern without a literal (``*``) needs none
     in_bytes = [re.compile(shape.encode()) for shape in _shapes(patterns, bytes)]
-    in_text = [re.compile(shape) for shape in _shapes(patterns, str)]
+    # A keyword spelt with other characters (``iｆ``) is a name Python binds: normalised,
+    # the text spells the keyword itself, which the shapes must then let through.
+    in_text = [re.compile(shape) for shape in _shapes(patterns, str, keywords_bind=True)]
     needle_bytes = [needle.encode() for needle in needles]
 
     def could_match(data: bytes) -> bool:
@@ -238,13 +240,15 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     return could_match
 
 
-def _shapes(patterns: Iterable[str], text: type) -> list[str]:
+def _shapes(patterns: Iterable[str], text: type, keywords_bind: bool = False) -> list[str]:
     """A definition whose whole name matches one of ``patterns``; one expression per
     keyword, as a literal prefix lets the regular expression engine skip ahead quickly,
-    and one for a binding. ``text`` is ``str`` or ``bytes``, what the expressions read."""
+    and one for a binding. ``text`` is ``str`` or ``bytes``, what the expressions read;
+    ``keywords_bind``: a keyword followed as a binding is one (NFKC-normalised text)."""
     name = _NAME_CHARACTERS[text]
     names = "(?:" + "|".join(_name_shape(pattern, name) for pattern in patterns) + f")(?!{name})"
-    binding = _NAME_START[text] + f"(?={name})(?!{_KEYWORDS}(?!{name}))" + names + _BLANK + "*" + _BINDING_END
+    not_a_keyword = "" if keywords_bind else f"(?!{_KEYWORDS}(?!{name}))"
+    binding = _NAME_START[text] + f"(?={name}){not_a_keyword}" + names + _BLANK + "*" + _BINDING_END
     return [*(keyword + _SEPARATOR + names for keyword in ("def", "class")), binding]
 
 
