@@ -3063,6 +3063,8 @@ def _nested_classes(body: list[ast.stmt], owner: str) -> Iterator[NestedClassDef
 
 def _blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
     """The statement lists of a compound statement that are not a new scope."""
+    if type(node) not in _BLOCK_STATEMENTS:  # most statements: asked of each one
+        return
     if isinstance(node, ast.Match):
         for case in node.cases:
             yield case.body
