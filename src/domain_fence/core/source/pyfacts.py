@@ -965,11 +965,12 @@ class _Walk:
                 self.attribute_holders.update((scope, h) for h in _attribute_holders(current.target))  # type: ignore[attr-defined]
             elif kind is ast.NamedExpr:
                 self.walrus_scopes.add(scope)
-            for name in _node_fields(kind):
+            fields = _FIELDS.get(kind)
+            for name in _node_fields(kind) if fields is None else fields:
                 value = getattr(current, name)
                 if type(value) is list:
-                    pending += [item for item in value if isinstance(item, ast.AST)]
-                elif isinstance(value, ast.AST):
+                    pending += value  # what is not a node (a dict's None key, a name) has no fields
+                elif value is not None:
                     pending.append(value)
 
     def bindings(self, statements: list[ast.stmt], local_classes: set[str]) -> tuple[dict[str, str], list[str]]:
@@ -1054,6 +1055,7 @@ _NOT_NODES = frozenset(
         "is_async",
         "simple",
         "tag",
+        "str",  # a t-string's Interpolation (Python 3.14): the text of its expression
     }
 )
 _LEAVES = (ast.Constant, ast.MatchSingleton)
@@ -1066,8 +1068,10 @@ def _children(node: ast.AST) -> list[ast.AST]:
     for name in _node_fields(type(node)):
         value = getattr(node, name)
         if type(value) is list:
-            children += [item for item in value if isinstance(item, ast.AST)]
-        elif isinstance(value, ast.AST):
+            # Only a dict's keys hold a non-node (None, for ``**spread``): the fields
+            # holding names are not walked (_NOT_NODES).
+            children += value if None not in value else [item for item in value if item is not None]
+        elif value is not None:
             children.append(value)
     return children
 
@@ -1075,7 +1079,10 @@ def _children(node: ast.AST) -> list[ast.AST]:
 def _node_fields(kind: type[ast.AST]) -> tuple[str, ...]:
     fields = _FIELDS.get(kind)
     if fields is None:
-        fields = () if issubclass(kind, _LEAVES) else tuple(f for f in kind._fields if f not in _NOT_NODES)
+        if not issubclass(kind, ast.AST):  # None, or a string in a list of names
+            fields = ()
+        else:
+            fields = () if issubclass(kind, _LEAVES) else tuple(f for f in kind._fields if f not in _NOT_NODES)
         _FIELDS[kind] = fields
     return fields
 
