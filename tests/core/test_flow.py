@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from domain_fence.core.source import pyfacts
+from domain_fence.core.source import flow, pyfacts
 from domain_fence.core.source.factcache import decode_flows, encode
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
@@ -643,3 +643,24 @@ def test_a_value_given_by_position_is_a_sink_named_by_its_place():
     # Traced for some callees alone: those of the others are no sink, and no string is kept.
     tree = ast.parse(textwrap.dedent(SOURCE))
     assert not [s for s in flow_facts("pkg.learner", False, tree, callees=("Other",)).sinks if s.kind == ARGUMENT]
+
+
+def test_which_of_two_same_named_reads_names_the_source_does_not_depend_on_set_order():
+    # Each ``.filter`` of the chain starts where the chain does and ends at column 19;
+    # only its end's line tells them apart. The sources come from a set (its order varies
+    # with memory addresses): the one kept must not.
+    tree = ast.parse(
+        textwrap.dedent("""
+        def f(self, q, **kwargs):
+            return (
+                self.manager.using(db)
+                .filter(**kwargs)
+                .filter(q)
+            )
+        """)
+    )
+    reads = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "filter"]
+    raw = [("filter", node, READ, "") for node in reads]
+    kept = [flow._compact(order) for order in (raw, raw[::-1])]
+    assert kept[0] == kept[1]
+    assert [(s.identifier, s.base) for s in kept[0]] == [("filter", "self.manager.using()")]

@@ -1158,9 +1158,9 @@ def _compact(sources: Iterable[_Raw]) -> tuple[Source, ...]:
     """One source per identifier, kind and callee (the first by line), in line order."""
     first: dict[tuple[str, str, str], Source] = {}
     # A total order: the sources come from a set, whose order may differ from run to run.
-    for identifier, node, kind, callee in sorted(
-        sources, key=lambda s: (s[1].lineno, s[1].col_offset, s[1].end_col_offset or 0, s[0], s[2], s[3])
-    ):
+    # The end's line too: in a chain split over lines, ``.filter`` read twice starts and
+    # ends at the same columns, and only its last line tells the two apart.
+    for identifier, node, kind, callee in sorted(sources, key=_source_order):
         key = (identifier, kind, callee)
         if key not in first:
             # Identifiers come interned from the parser; what is built here is interned so
@@ -1168,6 +1168,11 @@ def _compact(sources: Iterable[_Raw]) -> tuple[Source, ...]:
             base = _intern(_base(node))
             first[key] = Source(identifier, base, node.lineno, kind, _intern(callee) if callee else "")
     return tuple(first.values())
+
+
+def _source_order(source: _Raw) -> tuple[int, int, int, int, str, str, str]:
+    identifier, node, kind, callee = source
+    return (node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0, identifier, kind, callee)
 
 
 def _base(node: _Positioned) -> str:
