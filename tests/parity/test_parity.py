@@ -80,6 +80,8 @@ EXPECTED: set[Located] = {
     ("app/runtime/census.py", 27, 5, "DOM201"),  # a definition by assignment, in a class body
     ("app/runtime/census.py", 28, 5, "DOM113"),  # one the census counts too (a method-like value)
     ("app/runtime/census.py", 31, 36, "DOM201"),  # a helper imported under the reserved name
+    ("app/runtime/census.py", 34, 7, "DOM201"),  # a function attached to a class from outside its body
+    ("app/runtime/census.py", 35, 14, "DOM201"),  # by setattr, at the name it is given
     (".domain-fence-baseline.json", 12, 1, "DOM002"),
 }
 # flake8 reports the file it cannot parse itself (E999), not as DOM001.

@@ -29,7 +29,7 @@ from domain_fence.core.families.placement.definitions import (
     placement_findings,
 )
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source.pyfacts import bound_names, method_definitions, top_level_definitions
+from domain_fence.core.source.pyfacts import attached_names, bound_names, method_definitions, top_level_definitions
 from domain_fence.core.source.reading import Unreadable, decode, parse_source
 
 
@@ -56,12 +56,14 @@ def methods_of(data: bytes) -> list[tuple[str, str]]:
 
 
 def bindings_of(data: bytes) -> list[tuple[str, str]]:
-    """``(class, name)`` of each binding of a parsable file (class ``""`` at module level)."""
+    """``(class, name)`` of each binding of a parsable file (class ``""`` at module level),
+    attached to a class from outside its body too."""
     text = decode(data)
     tree = parse_source(text) if not isinstance(text, Unreadable) else text
     if isinstance(tree, Unreadable):
         return []
-    return [(binding.owner, binding.name) for binding in bound_names(tree.body)]
+    bound = [*bound_names(tree.body), *attached_names("pkg.mod", tree)]
+    return [(binding.owner, binding.name) for binding in bound]
 
 
 def qualified_patterns_for(owner: str, name: str) -> list[str]:
@@ -154,6 +156,37 @@ def test_the_bytes_filter_lets_every_binding_through(start, rest, layout, cut):
     assert defined == unicodedata.normalize("NFKC", name)
     for pattern in [*patterns_for(defined), defined[: cut + 1] + "*", "*" + defined[cut:]]:
         if fnmatchcase(defined, pattern):
+            assert bytes_filter([pattern])(data), (data, pattern)
+
+
+ATTACHMENT_LAYOUTS = [
+    "from m import Handler\nHandler.{name} = staticmethod(setup)\n",
+    "from m import Handler\nsetattr(Handler, '{name}', lambda self: None)\n",
+    'import m\n\n\ndef install():\n    setattr(m.Handler, "{name}", staticmethod(setup))\n',
+    "class Handler:\n    pass\n\n\nHandler\\\n  .{name}\t=\\\n lambda: None\n",
+    "from m import Handler, setup\n(Handler.a, Handler.{name}) = (setup, setup)\n",
+    "from m import Handler\nHandler.{name}: Callable = lambda: None\n",
+    "from m import Handler\n(\n    Handler\n    .{name}  # a comment\n) = lambda: None\n",
+    "# -*- coding: utf-8 -*-\nfrom m import Handler\nsetattr(Handler,'{name}',classmethod(setup))",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(start=IDENTIFIER_START, rest=IDENTIFIER_REST, layout=st.sampled_from(ATTACHMENT_LAYOUTS), cut=st.integers(0, 8))
+@example(start="p", rest="ost_episode", layout=ATTACHMENT_LAYOUTS[1], cut=0)
+def test_the_bytes_filter_lets_every_attachment_through(start, rest, layout, cut):
+    """A function attached to a class from outside its body, by assignment or by
+    ``setattr`` with its name written as a literal, lets the file through for every
+    pattern its name, or its qualified name, matches."""
+    name = start + rest
+    data = layout.format(name=name).encode("utf-8")
+    attached = [bound for owner, bound in bindings_of(data) if owner == "Handler" and bound != "a"]
+    if not name.isidentifier() or not attached:
+        return  # not a name Python accepts there (or setattr is given, as is, what it cannot be)
+    [defined] = attached
+    patterns = [*patterns_for(defined), defined[: cut + 1] + "*", "*" + defined[cut:]]
+    for pattern in patterns + qualified_patterns_for("Handler", defined):
+        if fnmatchcase(f"Handler.{defined}" if "." in pattern else defined, pattern):
             assert bytes_filter([pattern])(data), (data, pattern)
 
 

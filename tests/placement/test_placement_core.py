@@ -230,6 +230,101 @@ def test_which_assignments_bind_a_name(source, bound):
     assert names.count("handler") == int(bound), names
 
 
+@pytest.mark.parametrize(
+    ("source", "attached"),
+    [
+        # What is attached: a function, a class or a method, made or named here.
+        ("from m import Lm\ndef f(self): pass\nLm.handler = f\n", "Lm"),
+        ("from m import Lm\nLm.handler = lambda self: None\n", "Lm"),
+        ("from m import Lm\nLm.handler = staticmethod(f)\n", "Lm"),
+        ("from m import Lm\nLm.handler = functools.partialmethod(f, 1)\n", "Lm"),
+        ("from m import Lm\nclass Stats: pass\nLm.handler = Stats\n", "Lm"),
+        ("from m import Lm\nf = lambda self: None\nLm.handler = f\n", "Lm"),
+        ("from m import Lm\nfrom h import reset\nLm.handler = reset\n", "Lm"),  # a helper, given the name
+        ("from m import Lm\nimport h\nLm.handler = h.reset\n", "Lm"),
+        ("from m import Lm, Other\nLm.handler = Other.reset\n", "Lm"),
+        ("from m import Lm\nfrom h import handler\nLm.handler = handler\n", None),  # placed where defined
+        ("from m import Lm\nLm.handler = None\n", None),
+        ("from m import Lm\nLm.handler = 1\n", None),
+        ("from m import Lm\nfrom h import HANDLER\nLm.handler = HANDLER\n", None),  # a constant, by its name
+        ("from m import Lm\nLm.handler = make()\n", None),
+        ("from m import Lm\nf = make()\nLm.handler = f\n", None),
+        ("from m import Lm\nLm.handler = undefined\n", None),
+        ("from m import Lm\nLm.handler = Lm.reset.__func__\n", None),
+        # The class: one the module defines, or imports, however reached.
+        ("class Lm: pass\nLm.handler = lambda self: None\n", "Lm"),
+        ("class lm: pass\nlm.handler = lambda self: None\n", "lm"),  # its own: spelt as it may be
+        ("class Lm:\n    class Inner: pass\nLm.Inner.handler = lambda self: None\n", "Lm.Inner"),
+        ("from m import Lm as Alias\nAlias.handler = lambda self: None\n", "Lm"),
+        ("import m\nm.Lm.handler = lambda self: None\n", "Lm"),
+        ("import a.b as m\nm.Lm.handler = lambda self: None\n", "Lm"),
+        ("import a.b\na.b.Lm.handler = lambda self: None\n", "Lm"),
+        ("from a import b\nb.Lm.handler = lambda self: None\n", "Lm"),
+        ("try:\n    from m import Lm\nexcept ImportError:\n    Lm = None\nLm.handler = lambda self: None\n", "Lm"),
+        ("import m\nm.handler = lambda self: None\n", None),  # a module
+        ("from m import lm\nlm.handler = lambda self: None\n", None),  # spelt as a module
+        ("from m import LM\nLM.handler = lambda self: None\n", None),  # spelt as a constant
+        ("from m import Lm\nLm.registry.handler = lambda self: None\n", None),  # no class
+        ("Lm = make()\nLm.handler = lambda self: None\n", None),  # a variable
+        ("def Lm(): pass\nLm.handler = lambda self: None\n", None),  # a function
+        ("if TYPE_CHECKING:\n    from m import Lm\nLm.handler = lambda self: None\n", None),
+        # Where: wherever it runs; a name bound in the function around is its own.
+        ("from m import Lm\ndef f():\n    Lm.handler = lambda self: None\n", "Lm"),
+        ("def f():\n    from m import Lm\n    Lm.handler = lambda self: None\n", "Lm"),
+        ("from m import Lm\ndef f():\n    def g(self): pass\n    Lm.handler = g\n", "Lm"),
+        ("from m import Lm\nclass C:\n    def f(self):\n        Lm.handler = lambda s: None\n", "Lm"),
+        ("from m import Lm\nclass C:\n    Lm.handler = lambda s: None\n", "Lm"),
+        ("from m import Lm\ndef f(Lm):\n    Lm.handler = lambda self: None\n", None),
+        ("from m import Lm\ndef f(g):\n    Lm.handler = g\n", None),
+        ("from m import Lm\ndef f():\n    class Lm: pass\n    Lm.handler = lambda self: None\n", None),
+        ("from m import Lm\nclass C:\n    def f(self):\n        self.handler = lambda: None\n", None),
+        ("from m import Lm\nclass C:\n    @classmethod\n    def f(cls):\n        cls.handler = lambda: None\n", None),
+        ("from m import Lm\nif TYPE_CHECKING:\n    Lm.handler = lambda self: None\n", None),
+        # The statement: an assignment that binds, or setattr with the name as a literal.
+        ("from m import Lm\nLm.handler: Callable = lambda self: None\n", "Lm"),
+        ("from m import Lm\nLm.other, Lm.handler = None, lambda self: None\n", "Lm"),
+        ("from m import Lm\nLm.handler, Lm.other = make()\n", None),  # what is unpacked is not known
+        ("from m import Lm\nLm.handler += [f]\n", None),
+        ("from m import Lm\nLm.handler: Callable\n", None),
+        ("from m import Lm\nfor Lm.handler in fs: pass\n", None),
+        ("from m import Lm\nsetattr(Lm, 'handler', lambda self: None)\n", "Lm"),
+        ("from m import Lm\nsetattr(Lm, 'hand' 'ler', lambda self: None)\n", None),
+        ("from m import Lm\nsetattr(Lm, name, lambda self: None)\n", None),
+        ("from m import Lm\ndef setattr(*a): pass\nsetattr(Lm, 'handler', lambda self: None)\n", None),
+        ("from m import Lm\nfrom n import *\nsetattr(Lm, 'handler', lambda self: None)\n", None),
+        ("from m import Lm\nLm.__handler__ = lambda self: None\n", None),  # a dunder
+    ],
+)
+def test_which_attachments_define_a_method(source, attached):
+    """A function attached to a class from outside its body is a binding in that class
+    (``Lm.handler``), made where it is attached."""
+    found = [d for d in definitions_in("pkg.mod", "pkg/mod.py", ast.parse(source)) if d.attached]
+    assert [d.owner for d in found if d.matches("handler")] == ([attached] if attached else [])
+    assert all(d.kind == "binding" for d in found)
+
+
+def test_an_attachment_is_a_binding_of_the_class_with_a_fingerprint_of_its_own(index):
+    findings = [f for f in check_placement(make_config(), index).findings if f.code == "DOM201"]
+    module = "tbp.monty.frameworks.models.patches"
+    attached = [f for f in findings if f.symbol == f"{module}.EvidenceLM.init_telemetry"]
+    assert [(f.line, f.col) for f in attached][:3] == [(34, 11), (35, 21), (36, 11)]
+    assert attached[1].describe() == (
+        "src/tbp/monty/frameworks/models/patches.py:35:22: DOM201 binding EvidenceLM.init_telemetry is defined "
+        "outside tbp.monty.experiment; move it there"
+    )
+    # Whichever its spelling, apart from a binding in the class body, numbered when repeated.
+    assert {f.fingerprint for f in attached} == {f"DOM201:{module}:setattr:EvidenceLM.init_telemetry"}
+    assert dict(attached[0].fields) == {"allowed": "tbp.monty.experiment", "kind": "binding", "name": "init_telemetry"}
+    # An imported class is named as imported, by its own name.
+    aliased = next(f for f in findings if f.path.endswith("/patches.py") and f.line == 49)
+    assert (aliased.symbol, aliased.col) == (f"{module}.EvidenceLM.init_telemetry", 3)
+    # A class body's binding and an attachment of one name: two findings, two fingerprints.
+    tree = ast.parse("class Lm:\n    handler = staticmethod(f)\nLm.handler = staticmethod(f)\n")
+    [body, outside] = [d for d in definitions_in("m", "m.py", tree) if d.kind == "binding"]
+    assert (body.fingerprint_name, outside.fingerprint_name) == ("Lm.handler=", "setattr:Lm.handler")
+    assert body.display_name == outside.display_name == "Lm.handler"
+
+
 def test_kinds_count_a_binding_where_it_is():
     """What a binding binds is not known statically: at module level it counts as a
     function or class, in a class body as a method."""
@@ -255,17 +350,21 @@ def test_kinds_restrict_findings_and_matches(index):
     # Defined with def only, init_telemetry matches nothing under kinds = class.
     defs_only = make_config(kinds="class", symbols=("init_telemetry_defaults",))
     assert check_placement(defs_only, index).unmatched_patterns == ("init_telemetry_defaults",)
-    methods_only = check_placement(make_config(kinds="method"), index)
-    assert {f.message.split()[1] for f in methods_only.findings if f.code == "DOM201"} == {
+    methods_only = [f for f in check_placement(make_config(kinds="method"), index).findings if f.code == "DOM201"]
+    assert {f.message.split()[1] for f in methods_only if f.path.endswith("/bindings.py")} == {
         "Hooks.init_telemetry",
         "Hooks.OnPostEpisode",
         "Hooks.Inner.PostEpisodeX",
     }
+    # A function attached to a class from outside its body is a method of the class.
+    assert {f.path.rsplit("/", 1)[1] for f in methods_only} == {"bindings.py", "patches.py"}
+    assert not any(f.path.endswith("/patches.py") for f in found)
     # A nested class is a class: kinds = class counts it, kinds = method does not.
     assert "class EvidenceLM.Cfg.PostEpisodeMode" in {" ".join(f.message.split()[:2]) for f in found}
-    methods = check_placement(make_config(kinds="method", symbols=("EvidenceLM.PostEpisode*",)), index)
+    nested = ("EvidenceLM.PostEpisodeRows", "EvidenceLM.Cfg.PostEpisode*")  # nothing attaches these
+    methods = check_placement(make_config(kinds="method", symbols=nested), index)
     assert [f for f in methods.findings if f.code == "DOM201"] == []
-    assert methods.unmatched_patterns == ("EvidenceLM.PostEpisode*",)
+    assert methods.unmatched_patterns == nested
 
 
 def test_unmatched_patterns_keep_configuration_order(index):
@@ -333,6 +432,14 @@ def test_allowed_modules_use_import_linter_expressions(index):
         (["*View"], b"# -*- coding: latin-1 -*-\nclass \xc9tatView: pass", True),
         (["*View"], b"\xef\xbb\xbfclass AView: pass", True),  # a byte order mark
         (["*View"], b"class AView: pass\n\xff\xfe", True),  # undecodable: parsed, to say why
+        # A function attached to a class: by assignment, or given to setattr by name.
+        (["init_telemetry"], b"Lm.init_telemetry = setup\n", True),
+        (["init_telemetry"], b"Lm.init_telemetry(config)\n", False),
+        (["init_telemetry"], b"setattr(Lm, 'init_telemetry', setup)\n", True),
+        (["Lm.init_*"], b'setattr(\n    Lm,\n    "init_telemetry",\n    setup,\n)\n', True),
+        (["init_telemetry"], b"setattr(Lm, 'init_telemetry_defaults', setup)\n", False),
+        (["init_telemetry"], b"log('init_telemetry')\n", False),  # a string, where no setattr is
+        (["init_telemetry"], "# café\nsetattr(Lm, 'init_telemetry', setup)\n".encode(), True),  # read as text
     ],
 )
 def test_bytes_filter_never_skips_a_file_that_could_match(patterns, data, could_match):

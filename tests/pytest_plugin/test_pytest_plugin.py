@@ -280,6 +280,59 @@ def test_methods_are_definitions_by_bare_and_qualified_name(project):
     result.stdout.fnmatch_lines(["no method or class-level binding matches 'Nothing.post_episode' in proto;*"])
 
 
+def test_a_function_attached_to_a_class_is_a_definition(project):
+    write(
+        project.path,
+        {
+            # A runtime module that attaches a post-episode hook to a runtime class.
+            "proto/frameworks/telemetry/patches.py": """\
+                from proto.frameworks.telemetry.subscribers import TelemetrySubscriber
+
+
+                def _flush(self):
+                    return None
+
+
+                TelemetrySubscriber.post_episode = _flush
+                setattr(TelemetrySubscriber, "post_episode", _flush)
+
+
+                def install():
+                    TelemetrySubscriber.post_episode = lambda self: None
+                    TelemetrySubscriber.post_episode = None  # no function
+                """,
+        },
+    )
+    project.makepyfile(
+        test_attached="""
+        def test_the_attachments_are_found(fence):
+            found = fence.definitions("TelemetrySubscriber.post_episode")
+            assert [(d.kind, d.attached, d.line, d.col) for d in found if d.module.endswith(".patches")] == [
+                ("binding", True, 8, 20), ("binding", True, 9, 30), ("binding", True, 13, 24)
+            ]
+            assert [d.display_name for d in found] == ["TelemetrySubscriber.post_episode"] * 4
+
+
+        def test_the_attached_methods_are_misplaced(fence):
+            fence.assert_defined_only_under("*.post_episode", "proto.experiment")
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    message = "DOM201 binding TelemetrySubscriber.post_episode is defined outside proto.experiment; move it there"
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_the_attached_methods_are_misplaced _*",
+            "4 definition(s) matching '*.post_episode' outside proto.experiment:",
+            f"proto/frameworks/telemetry/patches.py:8:21: {message}",
+            f"proto/frameworks/telemetry/patches.py:9:31: {message}",
+            f"proto/frameworks/telemetry/patches.py:13:25: {message}",
+            "proto/frameworks/telemetry/subscribers.py:5:5: DOM201 method TelemetrySubscriber.post_episode is "
+            "defined outside proto.experiment; move it there",
+        ]
+    )
+
+
 def test_a_name_bound_by_assignment_is_a_definition(project):
     write(
         project.path,

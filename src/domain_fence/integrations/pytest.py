@@ -95,7 +95,8 @@ class Fence:
     def definitions(self, pattern: str) -> list[Definition]:
         """Every module-level function and class, every method, and every name bound by
         assignment at module level or in a class body (kind ``binding``: ``init_telemetry
-        = _setup``; not a re-export of an imported name), that ``pattern`` matches
+        = _setup``; not a re-export of an imported name) or attached to a class from
+        outside its body (``Class.post_episode = f``: ``attached``), that ``pattern`` matches
         (fnmatch-style, case-sensitive; ``Class.method`` or ``*.method`` names a method,
         or a binding in a class body, by its qualified name): module, path, line, kind,
         name and owner.

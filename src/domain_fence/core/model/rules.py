@@ -355,8 +355,10 @@ _RULES = [
             "nested in a class body (`EvidenceLM.PostEpisodeStats`, kind `class`), or a name bound "
             "by assignment at module level or in a class body (`init_telemetry = _setup`, "
             "`= lambda ...`, `= functools.partial(...)`, `post_episode = staticmethod(f)`, "
-            "`from .helpers import setup as init_telemetry`; kind `binding`): the name can be "
-            "imported and called there all the same."
+            "`from .helpers import setup as init_telemetry`; kind `binding`), or a function attached "
+            "to a class from outside its body (`EvidenceGraphLM.post_episode = _reset`, "
+            '`setattr(EvidenceGraphLM, "post_episode", _reset)`, in a function too; kind `binding`, '
+            "named `EvidenceGraphLM.post_episode`): the name can be imported and called there all the same."
         ),
         remedy=(
             "Move the definition under an allowed module and import it from there. Importing "

@@ -1,7 +1,8 @@
 """Where symbols are defined: module-level functions and classes, the methods of
 those classes, the names bound by assignment at module level and in those classes'
-bodies, and the ``placement`` rule (DOM201) that some of them live only under allowed
-modules.
+bodies, the functions attached to a class from outside its body (``EvidenceLM.post_episode
+= _reset``, see :func:`~domain_fence.core.source.pyfacts.attached_names`), and the
+``placement`` rule (DOM201) that some of them live only under allowed modules.
 
 Only *definitions* count. ``from x import init_telemetry`` or a re-export in an
 ``__init__`` (``Alias = imported.Handler`` too) binds a name without defining anything;
@@ -36,7 +37,9 @@ from domain_fence.core.model.rules import get_rule
 from domain_fence.core.source.modules import matches_any
 from domain_fence.core.source.pyfacts import (
     BINDING,
+    BoundName,
     FileFacts,
+    attached_names,
     bound_names,
     method_definitions,
     nested_class_definitions,
@@ -60,6 +63,7 @@ class Definition:
     name: str
     owner: str = ""  # a method's (or class-level binding's) class, by its qualified name ("Outer.Inner")
     renames: str = ""  # a re-export's: the name of what it binds anew (see BoundName)
+    attached: bool = False  # a binding made outside its class's body (``Class.name = f``)
 
     @property
     def location(self) -> str:
@@ -78,7 +82,11 @@ class Definition:
     def fingerprint_name(self) -> str:
         """What DOM201's fingerprint names: the display name, followed by ``=`` for a
         binding (``init_telemetry=``), so that a binding and a ``def`` of one name are
-        two findings, each recorded on its own."""
+        two findings, each recorded on its own; after ``setattr:`` for one attached
+        from outside its class's body (``setattr:EvidenceLM.post_episode``), so that a
+        binding in the body keeps its fingerprint whatever is attached before it."""
+        if self.attached:
+            return f"setattr:{self.display_name}"
         return f"{self.display_name}=" if self.kind == BINDING else self.display_name
 
     def matches(self, pattern: str, patterns: tuple[str, ...] = ()) -> bool:
@@ -121,6 +129,7 @@ def definitions_in(module: str, path: str, tree: ast.Module) -> list[Definition]
     found += [
         Definition(module, path, b.line, b.col, BINDING, b.name, b.owner, b.renames) for b in bound_names(tree.body)
     ]
+    found += [_attached(module, path, b) for b in attached_names(module, tree)]
     return sorted(found, key=lambda d: (d.line, d.col))
 
 
@@ -129,7 +138,14 @@ def facts_definitions(module: str, path: str, facts: FileFacts) -> list[Definiti
     found = [Definition(module, path, d.line, d.col, d.kind, d.name) for d in facts.top_level]
     found += [Definition(module, path, m.line, m.col, "method", m.name, m.owner) for m in facts.methods]
     found += [Definition(module, path, c.line, c.col, "class", c.name, c.owner) for c in facts.nested_classes]
-    return found + [Definition(module, path, b.line, b.col, BINDING, b.name, b.owner, b.renames) for b in facts.bound]
+    found += [Definition(module, path, b.line, b.col, BINDING, b.name, b.owner, b.renames) for b in facts.bound]
+    return found + [_attached(module, path, b) for b in facts.attached]
+
+
+def _attached(module: str, path: str, binding: BoundName) -> Definition:
+    return Definition(
+        module, path, binding.line, binding.col, BINDING, binding.name, binding.owner, binding.renames, True
+    )
 
 
 def matches(name: str, patterns: Iterable[str], owner: str = "") -> bool:
@@ -158,6 +174,7 @@ def _matches_facts(facts: FileFacts, patterns: Sequence[str]) -> bool:
         or any(matched_patterns(m.name, m.owner, patterns) for m in facts.methods)
         or any(matched_patterns(c.name, c.owner, patterns) for c in facts.nested_classes)
         or any(matched_patterns(b.name, b.owner, patterns, b.renames) for b in facts.bound)
+        or any(matched_patterns(b.name, b.owner, patterns, b.renames) for b in facts.attached)
     )
 
 
@@ -209,7 +226,8 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     matches (``class CsrfViewMiddleware`` does not match ``*View``). A binding spells
     its whole name, then blanks and ``=``, ``:``, ``,``, ``)``, ``]`` (or, in a
     bracketed target spanning lines, a comment or a line's end): a file is parsed when
-    a name the pattern matches is followed so. A name matching
+    a name the pattern matches is followed so (``Class.name = f`` too), or, in a file
+    calling ``setattr``, is written between quotes. A name matching
     ``*PostEpisode*`` contains ``PostEpisode``, so files without that literal are
     skipped without a regular expression. Python reads identifiers NFKC-normalised
     (``ｉnit`` is ``init``), so a file that is not plain ASCII, or names its
@@ -221,13 +239,17 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     # A keyword spelt with other characters (``iｆ``) is a name Python binds: normalised,
     # the text spells the keyword itself, which the shapes must then let through.
     in_text = [re.compile(shape) for shape in _shapes(patterns, str, keywords_bind=True)]
+    # A name given to ``setattr`` as a literal: looked for only where ``setattr`` is.
+    quoted_bytes, quoted_text = re.compile(_quoted(patterns, bytes).encode()), re.compile(_quoted(patterns, str))
     needle_bytes = [needle.encode() for needle in needles]
 
     def could_match(data: bytes) -> bool:
         if data.isascii() and not _CODING.search(data, 0, _second_line_end(data)):
             if needle_bytes and not any(needle in data for needle in needle_bytes):
                 return False
-            return any(shape.search(data) for shape in in_bytes)
+            if any(shape.search(data) for shape in in_bytes):
+                return True
+            return b"setattr" in data and quoted_bytes.search(data) is not None
         text = decode(data)
         if isinstance(text, Unreadable):
             return True  # the parser reports why it cannot read it
@@ -235,7 +257,9 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
             text = unicodedata.normalize("NFKC", text)
         if needles and not any(needle in text for needle in needles):
             return False
-        return any(shape.search(text) for shape in in_text)
+        if any(shape.search(text) for shape in in_text):
+            return True
+        return "setattr" in text and quoted_text.search(text) is not None
 
     return could_match
 
@@ -250,6 +274,14 @@ def _shapes(patterns: Iterable[str], text: type, keywords_bind: bool = False) ->
     not_a_keyword = "" if keywords_bind else f"(?!{_KEYWORDS}(?!{name}))"
     binding = _NAME_START[text] + f"(?={name}){not_a_keyword}" + names + _BLANK + "*" + _BINDING_END
     return [*(keyword + _SEPARATOR + names for keyword in ("def", "class")), binding]
+
+
+def _quoted(patterns: Iterable[str], text: type) -> str:
+    """A name one of ``patterns`` matches written between quotes (``"post_episode"``):
+    what ``setattr(Class, "post_episode", f)`` attaches (see
+    :func:`~domain_fence.core.source.pyfacts.attached_names`)."""
+    name = _NAME_CHARACTERS[text]
+    return "[\"']" + "(?:" + "|".join(_name_shape(pattern, name) for pattern in patterns) + ")[\"']"
 
 
 def _name_shape(pattern: str, name: str) -> str:
