@@ -126,6 +126,25 @@ def test_a_constant_changed_in_another_buffer_reaches_the_kinds_given_from_it(st
     assert codes(analysis, journal, built) == []
 
 
+def test_a_hook_added_to_an_enumeration_in_another_buffer_reaches_the_values_read_from_it(station: Path):
+    analysis = Analysis(station / ".importlinter")
+    records, journal = station / RECORDS, station / JOURNAL
+    base = "from enum import Enum\n\n\nclass StrKinds(str, Enum):\n    pass\n"
+    hooked = base.replace("pass", "def __new__(cls, value):\n        return str.__new__(cls, value.lower())")
+    built = (
+        "from station.runtime.records import StrKinds\nfrom station.runtime.telemetry import Event\n\n\n"
+        'class Kinds(StrKinds):\n    DONE = "EpisodeDone"\n\n\n'
+        "def noted():\n    return Event(kind=Kinds.DONE.value), Event(kind=Kinds.DONE)\n"
+    )
+    assert codes(analysis, records, base) == []
+    assert codes(analysis, journal, built) == [(10, 22, "DOM103"), (10, 52, "DOM103")]
+    # The journal is unchanged: its base's ``__new__`` now decides what the members hold.
+    assert codes(analysis, records, hooked) == []
+    assert codes(analysis, journal, built) == []
+    assert codes(analysis, records, base) == []
+    assert codes(analysis, journal, built) == [(10, 22, "DOM103"), (10, 52, "DOM103")]
+
+
 EDITS = [  # (file, its buffer's text): classes, bases and imports changed, and bodies only
     (MODEL, MODEL_WITH_HELPER),
     (RECORDS, RECORD_AS_EVENT),

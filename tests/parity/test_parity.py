@@ -62,6 +62,9 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 82, 5, "DOM201"),  # a class nested in a class body
     ("app/runtime/positional.py", 14, 16, "DOM103"),  # a kind given by position to an emit function
     ("app/runtime/positional.py", 15, 27, "DOM105"),  # a value given by position to a dataclass event
+    ("app/runtime/crossing.py", 10, 12, "DOM103"),  # a class's kind folded from another module's constant
+    ("app/runtime/crossing.py", 18, 25, "DOM103"),  # a kind given by position to an emit method on self
+    ("app/runtime/crossing.py", 19, 30, "DOM103"),  # .value of an Enum whose base is in another module
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)
     ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
     ("app/runtime/events.py", 6, 12, "DOM103"),

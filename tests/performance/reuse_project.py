@@ -107,6 +107,11 @@ FILES = {
     ),
     "shop/runtime/kinds.py": 'DONE = "StepDone"\n\n\ndef emit_step(kind, **fields):\n    return fields\n',
     "shop/runtime/other.py": "from shop.runtime.events import StepEvent\n\n\nclass Quiet:\n    pass\n",
+    "shop/runtime/enums.py": "from enum import Enum\n\n\nclass StrKinds(str, Enum):\n    pass\n",
+    "shop/runtime/valued.py": (
+        "from shop.runtime.enums import StrKinds\nfrom shop.runtime.kinds import emit_step\n\n\n"
+        'class Kinds(StrKinds):\n    DONE = "EpisodeDone"\n\n\ndef done():\n    emit_step(kind=Kinds.DONE.value)\n'
+    ),
     "shop/runtime/leaf.py": "def area(width, height):\n    return width * height\n",
     "shop/runtime/setup.py": "def init_telemetry():\n    return None\n",
     "shop/runtime/bad.py": "from shop.experiment import runner\n\nVALUE = runner\n",
@@ -170,6 +175,12 @@ EDITS = {
     ),
     "an emit function given a kind by position takes it at another place": lambda root: replace(
         root, "shop/runtime/kinds.py", "def emit_step(kind,", 'def emit_step(source, kind="",'
+    ),
+    "an enumeration's base in another module decides what its members hold": lambda root: replace(
+        root,
+        "shop/runtime/enums.py",
+        "    pass\n",
+        "    @staticmethod\n    def _generate_next_value_(name, start, count, last_values):\n        return name\n",
     ),
     "a helper's lines moved": lambda root: replace(
         root, "shop/runtime/helpers.py", "def current_step", "\n\n# moved down\ndef current_step"

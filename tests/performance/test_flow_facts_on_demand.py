@@ -28,6 +28,7 @@ BUILDERS_AND_HELPERS = [
     "leaks.runtime.constructions",  # builds events other than by calling the class by name
     "leaks.runtime.emitted_names",  # gives keywords to emit functions (its own, one imported)
     "leaks.runtime.emitters",  # emits through a function it defines (and builds events in it)
+    "leaks.runtime.emitting_methods",  # gives kinds by position to emit methods (``*._emit``)
     "leaks.runtime.events",  # defines the events (and their field defaults)
     "leaks.runtime.fields",  # defines events too
     "leaks.runtime.helpers",  # builds none, but the learners call its functions

@@ -351,6 +351,28 @@ def test_a_value_given_by_position_is_named_by_its_field_or_its_place(index):
     assert not [f for f in kinds if f.code == "DOM103"]
 
 
+METHODS = "leaks.runtime.emitting_methods"
+
+
+def test_a_kind_given_by_position_to_an_emit_method_on_self_names_the_method(index):
+    """DOM103 for a kind given by position to a method a class calls on its own
+    instance: the parameter the class's own definition binds there, ``self`` aside; the
+    fingerprint has the function's forms, the callee as written."""
+    findings = by_fingerprint(vocabulary_findings(config(), index, METHODS))
+    kind = findings[f"DOM103:{METHODS}:Reporter.done:self._emit[emitted,positional](kind='EpisodeEnd')"]
+    assert kind.message == "event kind 'EpisodeEnd' (positional, given to self._emit): experiment vocabulary 'episode'"
+    assert (kind.line, kind.col, kind.symbol) == (15, 19, f"{METHODS}.Reporter._emit(kind)")
+    second = findings[f"DOM103:{METHODS}:Sources.seen:self._emit[emitted,positional](kind='EpochEnd')"]
+    assert second.symbol == f"{METHODS}.Sources._emit(kind)"  # its second parameter after self
+    assert f"DOM103:{METHODS}:Reporter.nested.inner:self._emit[emitted,positional](kind='PostEpisode')" in findings
+    # The same call by keyword keeps its own fingerprint.
+    assert f"DOM103:{METHODS}:Reporter.by_keyword:self._emit[emitted](kind='EpisodeEnd')" in findings
+    # Only a kind parameter, only an emit method.
+    assert not [f for f in vocabulary_findings(config(kind_attributes=["TAG"]), index, METHODS) if f.code == "DOM103"]
+    unmatched = vocabulary_findings(config(emit_functions=["*.emit_event"]), index, METHODS)
+    assert not [f for f in unmatched if f.code == "DOM103"]
+
+
 def test_the_words_decide_at_check_time(index):
     # The same facts, another vocabulary: nothing about epochs is reported any more.
     words = [w for w in options()["words"] if w != "epoch"]

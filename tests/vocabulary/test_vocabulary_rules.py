@@ -166,6 +166,32 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
     assert all(len(f.message) <= 105 for f in findings.values())  # "under ~100"
 
 
+def test_kinds_folded_in_a_class_body_or_read_from_another_modules_enumeration(index):
+    findings = all_vocabulary_findings(config(), index)
+    by_fingerprint = {f.fingerprint: f for f in findings}
+    folded = "vocab.runtime.dom103_class_folded_kinds"
+    # Folded from an imported name, or from the module's own constants: at the value, with
+    # the class's kind's fingerprint, as a kind its body sets otherwise.
+    imported = by_fingerprint[f"DOM103:{folded}:Finished.kind"]
+    assert (imported.line, imported.col, imported.symbol) == (17, 11, f"{folded}.Finished.kind")
+    assert imported.message == "event kind 'EpochDone': experiment vocabulary 'epoch'"
+    local = by_fingerprint[f"DOM103:{folded}:LocalFolded.kind"]
+    assert local.message == "event kind 'EpisodeDone': experiment vocabulary 'episode'"
+    # Literal parts that already hold a word: reported once, as they were.
+    spelled = [f for f in findings if f.fingerprint == f"DOM103:{folded}:Spelled.kind"]
+    assert [f.message for f in spelled] == ["event kind ' _episode': experiment vocabulary 'episode'"]
+    # The value of a member of an enumeration whose base is another module's: at the name,
+    # which the fingerprint names as written.
+    enums = "vocab.runtime.dom103_enum_bases"
+    value = by_fingerprint[f"DOM103:{enums}:settle:RuntimeEvent(kind=Derived.DONE.value)"]
+    assert value.message == "event kind 'EpisodeDone' (from Derived.DONE.value): experiment vocabulary 'episode'"
+    assert (value.line, value.col) == (52, 27)
+    assert f"DOM103:{enums}:settle:RuntimeEvent(kind=enums.Inherited.DONE.value)" in by_fingerprint
+    assert by_fingerprint[f"DOM103:{enums}:Settled.kind"].message == (
+        "event kind 'EpisodeDone' (from Derived.DONE.value): experiment vocabulary 'episode'"
+    )
+
+
 def test_fingerprints_are_line_independent(index):
     fingerprints = {f.fingerprint for f in all_vocabulary_findings(config(), index)}
     assert {

@@ -135,9 +135,11 @@ _RULES = [
             "project module or one a class body binds once, named through imports "
             "(`kind=END_OF_RUN` imported from a shared module, `kind=Kinds.RESET` for an Enum "
             "member, `kind=Kinds.RESET.value` for its value where `Kinds` derives from a "
-            "standard `enum` class, directly or through a class of its own module; reported "
+            "standard `enum` class, directly or through project classes of any module, none "
+            "binding `__new__`, `__init__` or `_generate_next_value_`; reported "
             "at the name given), another module's such constant imported and folded into a "
-            "call's or a construction's kind or one a method sets (`kind=f\"{PREFIX}Start\"` after "
+            "call's or a construction's kind or one a method or the class body sets "
+            '(`kind=f"{PREFIX}Start"`, `kind = PREFIX + "Done"` after '
             "`from .kinds import PREFIX`; reported where the value is written), a field's default factory "
             '(`Field(default_factory=lambda: "EpisodeEnd")`), and a local variable of the '
             "function building the event (or of the method setting it: `self.kind = kind`) that is "
@@ -155,8 +157,9 @@ _RULES = [
             'function called by name (`emit_step("EpisodeEnd", n)`) where it binds a parameter '
             "named in `kind_attributes`: only where the function is the project's, defined at "
             "module level by one `def` with no decorator, its name bound nowhere else in a module "
-            "that star-imports nothing (a method's parameters are not read: how it is called "
-            "decides what the first one is)."
+            "that star-imports nothing, or a method a class calls on its own instance "
+            '(`self._emit("EpisodeEnd")`) that the class\'s own body defines so, `self` taking '
+            "no position (another object's method is not read: which class it is is not known)."
         ),
         remedy="Name the kind after what happened in the runtime (`object_recognized`).",
         example='class Done(TelemetryEvent):\n    KIND = "post_episode"',

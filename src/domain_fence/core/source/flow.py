@@ -145,6 +145,11 @@ class Given(NamedTuple):
     text: str
     line: int
     col: int
+    # For a method a class calls on its own instance (``self.emit(...)``, see
+    # pyfacts._own_method): the class (its qualname) and the parameters the method's
+    # definition takes by position after ``self``; else "" and ().
+    owner: str = ""
+    parameters: tuple[str, ...] = ()
 
 
 class PayloadSite(NamedTuple):

@@ -24,7 +24,7 @@ import builtins
 import re
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from string import Formatter
 from typing import TypeGuard
@@ -98,6 +98,11 @@ class AttributeFact:
     # ``def`` keyword, as the census's definitions have it (``name`` is where the name
     # itself is written).
     method: Text | None = None
+    # (the template, the value where it is written) for a value folded from names the
+    # module imports (``kind = PREFIX + "Done"`` after ``from .kinds import PREFIX``), as a
+    # keyword's (see CallFact.templates); one folded from the module's own constants is
+    # among ``strings``, where the value is written (see :meth:`_Resolver.folded_value`).
+    templates: tuple[tuple[tuple[str, ...], Text], ...] = ()
 
 
 # How a class takes positional arguments, as far as its own statement tells (see
@@ -161,6 +166,10 @@ class ClassFact:
     # holds, read where another module gives it as an event's kind (see
     # :func:`_class_constants`).
     constants: tuple[tuple[str, str], ...] = ()
+    # The class's scope binds a name that decides what an enumeration's member holds
+    # (``__new__``, ``__init__``, ``_generate_next_value_``: see :func:`_binds_value_hooks`):
+    # the value of a member of an enumeration with such a class is not known.
+    value_hooks: bool = False
 
 
 @dataclass(frozen=True)
@@ -499,7 +508,9 @@ def _facts(
     held = _LocalStrings(_finder(walk, resolver), resolver, walk.string_locals) if walk.string_locals else None
     set_strings = _receiver_strings(walk, resolver, held)
     classes += [
-        resolver.class_fact(node, scope, attributes, set_strings.get(node, ()))
+        resolver.class_fact(
+            node, scope, attributes, set_strings.get(node, ()), (*scope, node.name) in walk.walrus_scopes
+        )
         for node, scope, attributes in walk.classes
     ]
     dicts = _Payloads(_finder(walk, resolver), walk.dict_locals) if walk.dict_locals else None
@@ -620,14 +631,71 @@ def _flows(
     # would pay for them among the facts.
     traced = callee_names(callees)
     strings = [
-        Given(target, scope, position, text.text, text.line, text.col)
+        Given(target, scope, position, text.text, text.line, text.col, *method)
         for call, scope, form, target, skip in arguments
         if not form and (traced == ALL_CALLEES or traced_callee(traced, target))
         for fact in (resolver.positional(call, scope, form, target, skip),)
         if fact is not None
+        for method in (_own_method(walk, resolver, call, scope),)
         for position, text in fact.strings
     ]
     return replace(flows, given=tuple(strings)) if strings else flows
+
+
+def _own_method(walk: _Walk, resolver: _Resolver, call: ast.Call, scope: str) -> tuple[str, tuple[str, ...]]:
+    """(the class, the parameters after ``self``) when ``call`` is ``self.name(...)``
+    on the instance of a method's class (``self`` as :meth:`_Constructions.receiver_class`
+    knows it: a method of a class defined outside any function, its receiver bound
+    nowhere else in it), and that class statement's own scope binds ``name`` once, by
+    one ``def`` in its body with no decorator (a decorator may take other parameters),
+    which no method of it sets on ``self`` (an instance's attribute hides the method);
+    else ("", ()). Its parameters are those taken by position, as a function's are
+    (see :func:`_signatures`), but the first: ``self``, which the call does not give.
+    Which method an instance of a subclass overriding it calls is not known: the
+    class's own is taken, as DOM105 takes ``self.helper()`` (see ``derived``)."""
+    func = call.func
+    if type(func) is not ast.Attribute or type(func.value) is not ast.Name or scope == MODULE_SCOPE:
+        return "", ()
+    owner = _finder(walk, resolver).receiver_class(func.value.id, call, tuple(scope.split(".")), classes=False)
+    if owner is None:
+        return "", ()
+    qualname, name = owner.removeprefix(f"{resolver.module}."), func.attr
+    for node, outer, _ in walk.classes:
+        if ".".join((*outer, node.name)) == qualname and _contains(node, call):
+            parameters = _method_parameters(node, name)
+            if parameters is None or _set_on_instances(walk, qualname, name):
+                return "", ()
+            return qualname, parameters
+    return "", ()
+
+
+def _method_parameters(node: ast.ClassDef, name: str) -> tuple[str, ...] | None:
+    """The parameters the method ``name`` of the class statement ``node`` takes by
+    position after its receiver, when its scope binds ``name`` once, by a ``def`` in
+    its body with no decorator; else None."""
+    defined = [
+        s for s in node.body if (type(s) is ast.FunctionDef or type(s) is ast.AsyncFunctionDef) and s.name == name
+    ]
+    if len(defined) != 1 or defined[0].decorator_list:
+        return None
+    bound = 0
+    for statement in _class_scope(node.body):
+        kind = type(statement)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            bound += statement.name == name  # type: ignore[attr-defined]
+        else:
+            bound += sum(1 for bound_name, _ in _binding_sites(statement) if bound_name == name)
+    arguments = defined[0].args
+    positional = [argument.arg for argument in (*arguments.posonlyargs, *arguments.args)]
+    return tuple(positional[1:]) if bound == 1 and positional else None
+
+
+def _set_on_instances(walk: _Walk, owner: str, name: str) -> bool:
+    """Whether a method of the class ``owner`` sets the attribute ``name`` on its instance."""
+    return any(
+        not member.class_level and member.owner == owner and member.name.text == name
+        for member in (*walk.members, *walk.other_members)
+    )
 
 
 def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, list[ast.stmt], _Resolver]:
@@ -1216,6 +1284,7 @@ class _Resolver:
         scope: tuple[str, ...],
         attributes: tuple[AttributeFact, ...],
         receiver_strings: tuple[ReceiverStringFact, ...] = (),
+        walrus: bool = False,  # the class's scope holds an assignment expression
     ) -> ClassFact:
         bases = []
         for base in node.bases:
@@ -1228,9 +1297,10 @@ class _Resolver:
         statements = list(_class_scope(node.body))  # read by both, walked once
         annotated = not self.collects_fields(node)
         class_vars = {(t.line, t.col) for t in self.class_variables(statements, annotated)}
+        folding = _folding_values(statements) if self.constants or self.bindings else {}
         attributes = tuple(
             replace(a, class_var=True) if (a.name.line, a.name.col) in class_vars else a
-            for a in map(self.constant_value, attributes)
+            for a in (self.folded_value(self.constant_value(a), folding) for a in attributes)
         )
         attributes += tuple(self.computed_fields(statements))
         init, fields = self.init_order(node)
@@ -1239,8 +1309,18 @@ class _Resolver:
         # that of a class it is nested in).
         named_once = all(counts.get(part) == 1 for part in qualname.split("."))
         constants = _class_constants(node.body, self.string_constant) if named_once else ()
+        hooks = any(counts.get(name) for name in _VALUE_HOOKS) and _binds_value_hooks(statements, walrus)
         return ClassFact(
-            qualname, node.lineno, node.col_offset, tuple(bases), attributes, init, fields, receiver_strings, constants
+            qualname,
+            node.lineno,
+            node.col_offset,
+            tuple(bases),
+            attributes,
+            init,
+            fields,
+            receiver_strings,
+            constants,
+            hooks,
         )
 
     def class_variables(self, statements: list[ast.stmt], annotated: bool = False) -> Iterator[Text]:
@@ -1320,6 +1400,25 @@ class _Resolver:
             reference = self.imported_reference(named.text)
             return replace(attribute, constant=named if reference else None, reference=reference or "")
         return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
+
+    def folded_value(self, attribute: AttributeFact, folding: dict[tuple[int, int], ast.expr]) -> AttributeFact:
+        """A class-level value folded from constants (``kind = PREFIX + "Done"``,
+        ``f"{PREFIX}Done"``, a literal formatted; ``folding``: such values, by where the
+        name they are assigned to is written), read as a keyword's kind is
+        (:meth:`keep_string`): from the module's constants, its string among ``strings``
+        where the value is written, unless its literal parts alone spell it; from names
+        the module imports, a template (``templates``)."""
+        value = folding.get((attribute.name.line, attribute.name.col))
+        if value is None:
+            return attribute
+        place = (value.lineno, value.col_offset)
+        folded = _literal_text(value, self.string_constant) if self.constants else None
+        if folded is not None and all(folded != t.text for t in attribute.strings if (t.line, t.col) == place):
+            return replace(attribute, strings=(*attribute.strings, _text(value, folded)))
+        template = self.template(value) if self.bindings else None
+        if template is None:
+            return attribute
+        return replace(attribute, templates=((template, _text(value, "".join(template[::2]))),))
 
     def call(
         self,
@@ -1610,6 +1709,52 @@ class _Kept:
             tuple(self.references),
             tuple(self.templates),
         )
+
+
+def _folding_values(statements: list[ast.stmt]) -> dict[tuple[int, int], ast.expr]:
+    """The values that the statements of a class's scope (:func:`_class_scope`) assign,
+    or give a field specifier as its default (see :func:`_default_value`), that may be
+    folded from names (``PREFIX + "Done"``, ``f"{PREFIX}Done"``, ``"{}Done".format(PREFIX)``;
+    not a literal alone), by where each name they are assigned to is written."""
+    found: dict[tuple[int, int], ast.expr] = {}
+    for statement in statements:
+        if type(statement) is ast.Assign:
+            targets = statement.targets
+        elif type(statement) is ast.AnnAssign:
+            targets = [statement.target]
+        else:
+            continue
+        value = _default_value(statement.value)
+        if value is None or type(value) is ast.Constant or not _may_spell(value):
+            continue
+        for target in targets:
+            for name in _target_names(target):
+                found[(name.lineno, name.col_offset)] = value
+    return found
+
+
+# The names that decide what an enumeration's member holds, bound in a class of it.
+_VALUE_HOOKS = frozenset({"__new__", "__init__", "_generate_next_value_"})
+
+
+def _binds_value_hooks(statements: list[ast.stmt], walrus: bool) -> bool:
+    """Whether the statements of a class's scope (:func:`_class_scope`) bind one of
+    :data:`_VALUE_HOOKS`, in any way (a ``def``, an assignment, an import, ...). An
+    assignment's value binds a name of the scope only by an assignment expression
+    (``walrus``: the scope holds one): else its targets alone are looked at (a class
+    body assigns many values, and each would be walked)."""
+    for statement in statements:
+        kind = type(statement)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            names: Iterable[str] = (statement.name,)  # type: ignore[attr-defined]
+        elif not walrus and (kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign):
+            targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
+            names = (name for target in targets for name, _ in _binding_sites(target))
+        else:
+            names = (name for name, _ in _binding_sites(statement))
+        if any(name in _VALUE_HOOKS for name in names):
+            return True
+    return False
 
 
 def _class_constants(body: list[ast.stmt], constant: Callable[[str], str | None]) -> tuple[tuple[str, str], ...]:

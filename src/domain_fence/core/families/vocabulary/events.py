@@ -312,49 +312,25 @@ def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
 
 def constant_in(facts: ModuleFacts, rest: str) -> str | None:
     """The string a module's constant ``rest`` holds (``END_OF_RUN``), or a constant of
-    a class the module binds by one class statement (``Kinds.RESET``), or the value of
-    such a constant of an enumeration (``Kinds.RESET.value``: see :func:`_is_enum`);
-    None when it holds none for certain (see pyfacts' ``string_constant`` and
-    ``_class_constants``)."""
+    a class the module binds by one class statement (``Kinds.RESET``); None when it
+    holds none for certain (see pyfacts' ``string_constant`` and ``_class_constants``),
+    as the module alone tells (an enumeration's member: see
+    :meth:`VocabularyChecker.held_by`)."""
     found = facts.constants.get(rest)
     if found is not None:
         return found
     owner, dot, name = rest.rpartition(".")
     statements = facts.statements(owner) if dot else ()
-    if len(statements) == 1:
-        return dict(statements[0].constants).get(name)
-    if name != ENUM_VALUE or "." not in owner:
-        return None
-    enum, _, member = owner.rpartition(".")
-    statements = facts.statements(enum)
-    if len(statements) != 1 or not _is_enum(facts, statements[0]):
-        return None
-    return dict(statements[0].constants).get(member)
+    return dict(statements[0].constants).get(name) if len(statements) == 1 else None
 
 
 # What an enumeration's member holds (``Kinds.RESET.value``), and the standard
 # enumerations a class derives from to make its constants members.
 ENUM_VALUE = "value"
 _STANDARD_ENUMS = frozenset(f"enum.{name}" for name in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"))
-
-
-def _is_enum(facts: ModuleFacts, fact: ClassFact) -> bool:
-    """Whether a class of the module is an enumeration: one of its bases, as the module's
-    imports resolve it, is a standard one (``Enum``, ``StrEnum``, ``(str, Enum)``), or a
-    class of the same module bound by one class statement that is (read in that module
-    alone: whether another module's class is one is not asked)."""
-    pending, seen = [fact], set()
-    while pending:
-        current = pending.pop()
-        for base in current.bases:
-            if base in _STANDARD_ENUMS:
-                return True
-            local = base.removeprefix(facts.module + ".")
-            statements = facts.statements(local) if local != base and local not in seen else ()
-            seen.add(local)
-            if len(statements) == 1:
-                pending.append(statements[0])
-    return False
+# What VocabularyChecker.enumeration says of a class: an enumeration whose members hold
+# the values their class body gives them, one whose members' values are not known.
+ENUMERATION, NOT_KNOWN = "enumeration", "not known"
 
 
 def _once(findings: Iterable[Finding], seen: set[tuple[int, int, str]]) -> Iterator[Finding]:
@@ -554,6 +530,7 @@ class VocabularyChecker:
         self.consulted: dict[str, set[str]] = {}
         self._positional: dict[str, tuple[str, ...] | None] = {}  # see positional_fields
         self._no_arguments: dict[str, bool] = {}  # see takes_no_arguments
+        self._enumerations: dict[str, str] = {}  # see enumeration
         consulting = cast(ProjectIndex, _ConsultingIndex(index, self.consulted))
         self.derived = DerivedValues(
             consulting,
@@ -673,7 +650,12 @@ class VocabularyChecker:
         return (
             names.unreadable is not None,
             # with how each takes positional arguments (a kind given by position: DOM103)
-            tuple(sorted((q, fact.bases, fact.init, fact.init_fields) for q, fact in names.classes.items())),
+            # and whether a member's value is known (an enumeration's kind: DOM103)
+            tuple(
+                sorted(
+                    (q, fact.bases, fact.init, fact.init_fields, fact.value_hooks) for q, fact in names.classes.items()
+                )
+            ),
             tuple((fact.qualname, fact.bases) for fact in names.redefined),
             tuple(sorted(names.bindings.items())),
             names.star_imports,
@@ -854,9 +836,14 @@ class VocabularyChecker:
             where = f"{fact.qualname}.{name}"
             if name in self.kind_attributes:
                 named = attribute.constant  # ``kind = KIND``: its string is the last
+                # A value whose literal parts are reported is not reported again as folded
+                # from constants (see pyfacts' AttributeFact.templates).
+                reported: set[tuple[int, int]] = set()
                 for kind in attribute.strings:
+                    if (kind.line, kind.col) in reported:
+                        continue
                     from_constant = named is not None and (kind.line, kind.col) == (named.line, named.col)
-                    yield from self.matched(
+                    for finding in self.matched(
                         module,
                         kind,
                         "DOM103",
@@ -864,7 +851,22 @@ class VocabularyChecker:
                         fingerprints.located("DOM103", module, where),
                         kind=kind.text,
                         via=f" (from {named.text}){via}" if from_constant and named is not None else via,
-                    )
+                    ):
+                        reported.add((kind.line, kind.col))
+                        yield finding
+                # ``kind = PREFIX + "Done"`` after ``from .kinds import PREFIX``: where it is written.
+                for template, written in attribute.templates:
+                    string = self.folded(template)
+                    if string is not None and (written.line, written.col) not in reported:
+                        yield from self.matched(
+                            module,
+                            Text(string, written.line, written.col),
+                            "DOM103",
+                            f"{symbol}.{name}",
+                            fingerprints.located("DOM103", module, where),
+                            kind=string,
+                            via=via,
+                        )
                 # ``KIND = END_OF_RUN`` imported, ``kind: str = Kinds.RESET``: what it holds.
                 string = self.project_constant(attribute.reference) if attribute.reference else None
                 if string is not None and named is not None:
@@ -1126,7 +1128,7 @@ class VocabularyChecker:
         if facts is None or facts.unreadable is not None:
             return None
         self.consulted.setdefault(facts.module, set()).add(CONSTANT + rest)
-        found = constant_in(facts, rest)
+        found = self.held_by(facts, rest)
         if found is not None:
             return found
         target = _through_binding(facts, rest)
@@ -1139,6 +1141,58 @@ class VocabularyChecker:
             if found is not None:
                 return found
         return None
+
+    def held_by(self, facts: ModuleFacts, rest: str) -> str | None:
+        """The string ``rest`` holds in the module of ``facts``: a constant of the module
+        or of one of its classes (:func:`constant_in`), but not the member of an
+        enumeration whose members' values are not known; or the value of an
+        enumeration's member (``Kinds.RESET.value``, see :meth:`enumeration`; ``.name``
+        is not read). A member's lookup is noted among the names consulted."""
+        found = constant_in(facts, rest)
+        owner, dot, name = rest.rpartition(".")
+        if found is not None:
+            if dot and self.enumeration(f"{facts.module}.{owner}") == NOT_KNOWN:
+                return None
+            return found
+        enum, dot, _ = owner.rpartition(".")
+        if name != ENUM_VALUE or not dot:
+            return None
+        self.consulted.setdefault(facts.module, set()).add(CONSTANT + owner)
+        member = constant_in(facts, owner)
+        if member is None or self.enumeration(f"{facts.module}.{enum}") != ENUMERATION:
+            return None
+        return member
+
+    def enumeration(self, canonical: str) -> str:
+        """Whether the project class ``canonical`` is an enumeration (it or a class
+        above it derives from a standard one: ``Enum``, ``StrEnum``, ``(str, Enum)``;
+        its bases followed through the imports of each module, as an event's are), and
+        whether its members hold the values its body gives them: ENUMERATION, or
+        NOT_KNOWN when a class of the project on the way binds ``__new__``, ``__init__``
+        or ``_generate_next_value_`` (pyfacts' ``value_hooks``), is bound by several
+        class statements or is no class known; "" for any other class. A base outside
+        the project (``str``) is taken as it is written."""
+        found = self._enumerations.get(canonical)
+        if found is None:
+            found = self._enumerations[canonical] = self._find_enumeration(canonical)
+        return found
+
+    def _find_enumeration(self, start: str) -> str:
+        derives, known = False, True
+        pending, seen = [start], {start}
+        while pending:
+            statements = self.resolver.class_facts(pending.pop())
+            if len(statements) != 1 or statements[0].value_hooks:
+                known = False
+            for base in (self.resolver.canonical(base) for fact in statements for base in fact.bases):
+                if base in _STANDARD_ENUMS:
+                    derives = True
+                elif base not in seen and self.resolver.split(base)[0] is not None:
+                    if len(seen) >= _MAX_CHAIN:
+                        return NOT_KNOWN if derives else ""
+                    seen.add(base)
+                    pending.append(base)
+        return "" if not derives else ENUMERATION if known else NOT_KNOWN
 
     def positional_kinds(self, module: str, fact: PositionalFact, event: str) -> Iterator[Finding]:
         """DOM103 for a kind given by position (``Stats("EpisodeEnd", 3)``), where the
@@ -1160,9 +1214,11 @@ class VocabularyChecker:
 
     def positional_emitted(self, module: str) -> Iterator[Finding]:
         """DOM103 for a kind given by position to an emit function called by name
-        (``emit_step("EpisodeEnd", n)``), where the function's definition says which
-        parameter the position binds (:meth:`emit_parameters`) and that parameter is named
-        in ``kind_attributes``: a literal string (its literal parts), as a kind given by
+        (``emit_step("EpisodeEnd", n)``), or to an emit method a class calls on its own
+        instance (``self._emit("EpisodeEnd")``), where the definition says which
+        parameter the position binds (:meth:`emit_parameters`; the class's own method,
+        ``self`` aside, as the flow facts found it: see pyfacts' ``_own_method``) and that
+        parameter is named in ``kind_attributes``: a literal string (its literal parts), as a kind given by
         position to an event's class is read. The strings are the flow facts' (see
         FlowFacts.given), found where the calls' arguments are traced: the module's
         other facts hold no string given to a call of a lowercase name. The fingerprint
@@ -1174,12 +1230,16 @@ class VocabularyChecker:
             canonical = self.resolver.canonical(given.target)
             if self.resolver.is_event(canonical) or not self.derived.is_emit_function(module, given.target, canonical):
                 continue
-            parameters = self.emit_parameters(module, given.target, canonical)
+            if given.owner:  # ``self.emit(...)``: the class's own method
+                parameters: tuple[str, ...] | None = given.parameters
+                emitter = f"{module}.{given.owner}.{given.target.rpartition('.')[2]}"
+            else:
+                parameters = self.emit_parameters(module, given.target, canonical)
+                emitter = self.derived.defined_here(module, given.target) or canonical
             name = parameters[given.position] if parameters and given.position < len(parameters) else ""
             if name not in self.kind_attributes:
                 continue
             shown = shown_callee(given.target)
-            emitter = self.derived.defined_here(module, given.target) or canonical
             place = f"{given.scope}:{shown}[{EMITTED},{POSITIONAL}]({name}={given.text!r})"
             yield from self.matched(
                 module,
