@@ -128,6 +128,8 @@ def test_messages_name_the_keyword_the_event_and_the_chain(index):
         "DOM105:leaks.runtime.constructions:Learner.aliased:Recognized[local Built(**payload)](object_id)<-ground_truth",
         "DOM105:leaks.runtime.constructions:Learner.filled:Recognized[model_validate(values)](label)<-ground_truth",
         "DOM105:leaks.runtime.constructions:Learner.emitted:telemetry.emit_event[**payload](label)<-primary_target",
+        # Merged into with ``|=``: traced whole where it is given, as before its keys were read.
+        "DOM105:leaks.runtime.constructions:Learner.merged:Recognized(**)<-primary_target",
     } <= findings.keys()
     inherited = findings[
         "DOM105:leaks.runtime.overrides:Child.report:Recognized(object_id)<-super().summary().primary_target"

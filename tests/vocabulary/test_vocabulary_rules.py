@@ -200,6 +200,12 @@ def test_fingerprints_are_line_independent(index):
         "DOM104:vocab.runtime.payloads:other_forms:RuntimeEvent[partial(**payload)](episode)",
         "DOM104:vocab.runtime.payloads:Sensed.create:Sensed[cls(**payload)](epoch)",
         "DOM104:vocab.runtime.payloads:Sensed.again:Sensed[model_copy(update=update)](episode)",
+        # Merged in with ``|=``: as a key put in otherwise.
+        "DOM104:vocab.runtime.dom104_merged_keys:merged:Matches[**payload](episode)",
+        "DOM104:vocab.runtime.dom104_merged_keys:merged:Matches[**payload](epoch)",
+        "DOM104:vocab.runtime.dom104_merged_keys:given:StepEvent(stats['num_epochs'])",
+        "DOM104:vocab.runtime.dom104_merged_keys:given:Matches[model_validate(validated)](mode)",
+        "DOM103:vocab.runtime.dom104_merged_keys:kinds:RuntimeEvent[**payload](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**payload](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**constant](kind=KIND_NAME)",
         # A key in a keyword's value: its place in the value, as subscripts (``[]`` an item

@@ -181,9 +181,11 @@ _RULES = [
             '`**(base | {"episode": n})`) '
             "is named all the same, and so is a key of a local dict the "
             'construction is given (`payload = {"episode": n}; Event(**payload)`, '
-            '`payload["episode"] = n`, `payload.update(episode=n)`, into any construction below), '
+            '`payload["episode"] = n`, `payload.update(episode=n)`, `payload |= {"episode": n}`, '
+            "into any construction below), "
             "reported where the key is written, when the function binds the name once, to a dict "
-            "display or `dict(...)`, and only reads it, unpacks it or adds keys to it before the call "
+            "display or `dict(...)` (and merges keys into it with `|=`), and only reads it, "
+            "unpacks it or adds keys to it before the call "
             "(a parameter, a global, a name bound again, a dict a key may leave or one given to "
             "other code is not followed); the keys of any other mapping are not known. "
             "An event is constructed by a call of its class (or of a local name the function binds "
@@ -230,7 +232,8 @@ _RULES = [
             "that constructs an event (in any construction DOM104 reads; a key of a local dict "
             "as it is put in) or is passed to a configured `emit_functions` callee (written "
             "out, or unpacked from a dict display, a `dict(...)` call or a local dict DOM104 "
-            "would follow), "
+            "would follow; one the function merges keys into with `|=` is traced whole where it "
+            "is given, as a mapping whose keys are not known, as it was before DOM104 read them), "
             "of each mapping whose keys are not known given to either as fields (unpacked, "
             "`**stats`, or given to `model_validate(stats)` or as `model_copy(update=stats)`; "
             "put into such a local dict, `payload.update(stats)`, where it is put in), reported "

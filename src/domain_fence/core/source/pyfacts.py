@@ -508,7 +508,7 @@ def _facts(
     ]
     # The same local unpacked twice alike into the same class names its keys once.
     unpacked: dict[tuple[str, str, str, tuple[Text, ...]], ConstructionFact] = {}
-    for _, scope, form, built, entries, _ in _payloads(walk, resolver, tree):
+    for _, scope, form, built, entries, _, _ in _payloads(walk, resolver, tree):
         payload = resolver.payload(built, form, scope, entries)
         if payload is not None:
             unpacked.setdefault((payload.built, payload.form, payload.scope, payload.keywords), payload)
@@ -591,7 +591,9 @@ def _flows(
     constructions = {call: (form, built) for call, _, form, built in _constructions(walk, resolver, tree)}
     payloads: dict[ast.stmt, list[PayloadSite]] = {}  # where each key of an unpacked local is put in
     followed: list[ast.expr] = []  # the locals so unpacked, where each call is given one
-    for _, _, form, built, entries, given in _payloads(walk, resolver, tree):
+    for _, _, form, built, entries, given, merged in _payloads(walk, resolver, tree):
+        if merged:  # traced whole where it is given, as before its keys were read
+            continue
         followed.append(given)
         for name, where, value, statement in entries:
             payloads.setdefault(statement, []).append(PayloadSite(name, where, value, built, form))
@@ -2058,8 +2060,11 @@ def _finder(walk: _Walk, resolver: _Resolver) -> _Constructions:
 # written where the mapping is, and its own value.
 PayloadEntry = tuple[str, ast.expr | ast.keyword, ast.expr, ast.stmt]
 # (call, scope, form, class built or callee, the keys the call is given, the local's name
-# where the call is given it)
-_Payload = tuple[ast.Call, str, str, str, tuple[PayloadEntry, ...], ast.Name]
+# where the call is given it, whether the function merges keys into it with ``|=``)
+_Payload = tuple[ast.Call, str, str, str, tuple[PayloadEntry, ...], ast.Name, bool]
+# A followed local dict (see _Payloads._local): the statement creating it, the keys put
+# in, the ids of its uses that are none of those allowed, and whether ``|=`` merges keys in.
+_Local = tuple[ast.stmt, list[PayloadEntry], frozenset[int], bool]
 # What a followed local may be used for besides being unpacked: reading it, or adding keys.
 _DICT_READERS = frozenset({"get", "keys", "values", "items", "copy"})
 _DICT_ADDERS = frozenset({"update", "setdefault"})
@@ -2106,7 +2111,8 @@ def _payloads(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[_Paylo
             for given, how in uses:
                 entries = payloads.entries(function, given.id, call)
                 if entries is not None:  # followed, whatever it holds
-                    found.append((call, ".".join(scope) or MODULE_SCOPE, how, built, entries, given))
+                    merged = payloads.merges(function, given.id)
+                    found.append((call, ".".join(scope) or MODULE_SCOPE, how, built, entries, given, merged))
         walk.found_payloads = found
     return walk.found_payloads
 
@@ -2118,7 +2124,8 @@ class _Payloads:
 
     - the name is bound once in the function, nested scopes included (no parameter, no
       loop, ``global``, ``nonlocal``, ``del``, augmented or second assignment, no
-      binding in a nested function), to a dict display or a ``dict(...)`` call;
+      binding in a nested function), to a dict display or a ``dict(...)`` call, but
+      for the keys merged into it with ``|=`` in the function's own statements;
     - every other use of it reads it (``payload[k]``, ``k in payload``, ``get``,
       ``keys``, ``values``, ``items``, ``copy``), unpacks it (``**payload``, into a call
       or a dict display), gives it to ``model_validate`` or as ``model_copy``'s
@@ -2127,15 +2134,16 @@ class _Payloads:
       code that might (another name, a call, a return);
     - the keys are those written as string literals that are identifiers: in the
       display or as ``dict``'s keywords, by ``payload["k"] = v``,
-      ``payload.update(k=v)``, ``payload.update({"k": v})`` and
-      ``payload.setdefault("k", v)`` in the function's own statements (not a nested
+      ``payload.update(k=v)``, ``payload.update({"k": v})``,
+      ``payload.setdefault("k", v)`` and ``payload |= {"k": v}`` (or ``|= dict(k=v)``)
+      in the function's own statements (not a nested
       function's), each where it is added in a statement that ends before the call
       and may have run when it runs (a key added later, in a loop, is not known, nor
       one added in a branch the call's excludes, :func:`_may_precede`; one added in a
       branch before it is, as the event may carry it);
     - so are the mappings whose keys are not known put in alike (``{**stats}``,
-      ``dict(stats)``, ``payload.update(stats)``): each is an entry named as
-      flow.SPREAD says, whose value is the mapping.
+      ``dict(stats)``, ``payload.update(stats)``, ``payload |= stats``): each is an
+      entry named as flow.SPREAD says, whose value is the mapping.
 
     A dict given as a keyword's value (``Event(stats=stats)``, the keys nested in a
     field: :meth:`given_as_value`) is given whole to the callee: it is followed there
@@ -2146,7 +2154,7 @@ class _Payloads:
         self.finder = finder
         # The names a keyword's value may name a local dict by (the walk's dict_locals).
         self.candidates = candidates or set()
-        self._found: dict[tuple[ast.AST, str], tuple[ast.stmt, list[PayloadEntry], frozenset[int]] | None] = {}
+        self._found: dict[tuple[ast.AST, str], _Local | None] = {}
 
     def entries(
         self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call, given: ast.Name | None = None
@@ -2154,13 +2162,10 @@ class _Payloads:
         """What the local dict ``name`` holds where ``call`` is given it; None when that
         is not certain (not followed). ``given``: the name as the call is given it as a
         keyword's value, a use the others need not allow."""
-        key = (function, name)
-        if key not in self._found:
-            self._found[key] = self._local(function, name)
-        found = self._found[key]
+        found = self._followed(function, name)
         if found is None:
             return None
-        creation, entries, others = found
+        creation, entries, others, _ = found
         if others and others != {id(given)}:
             return None
         start = (call.lineno, call.col_offset)
@@ -2171,6 +2176,19 @@ class _Payloads:
             entry for entry in entries if _end(entry[3]) <= start and _may_precede(entry[3], function.body, at_call)
         )
 
+    def merges(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+        """Whether the function merges keys into the followed local dict ``name`` with
+        ``|=``: DOM105 traces such a dict whole where it is given, as it did before
+        these keys were read (no finding it had moves to the keys)."""
+        found = self._followed(function, name)
+        return found is not None and found[3]
+
+    def _followed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> _Local | None:
+        key = (function, name)
+        if key not in self._found:
+            self._found[key] = self._local(function, name)
+        return self._found[key]
+
     def given_as_value(
         self, given: ast.Name, call: ast.Call, scope: tuple[str, ...]
     ) -> tuple[PayloadEntry, ...] | None:
@@ -2179,13 +2197,12 @@ class _Payloads:
         function = self.finder.innermost(call, scope)
         return None if function is None else self.entries(function, given.id, call, given)
 
-    def _local(
-        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
-    ) -> tuple[ast.stmt, list[PayloadEntry], frozenset[int]] | None:
+    def _local(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> _Local | None:
         if any(argument.arg == name for argument in _argument_nodes(function.args)):
             return None  # a parameter: what it holds is the caller's (``**kwargs``, most often)
         creation: ast.stmt | None = None
         entries: list[PayloadEntry] = []
+        merged = 0  # ``payload |= ...``: a binding of the name that keeps the dict
         for statement in _own_statements(function.body):
             kind = type(statement)
             if kind is ast.Assign or kind is ast.AnnAssign:
@@ -2214,12 +2231,15 @@ class _Payloads:
                     key = _string_key(added.args[0])
                     if key is not None:
                         entries.append((*key, added.args[1], statement))
+            elif kind is ast.AugAssign and type(statement.op) is ast.BitOr and _is_name(statement.target, name):  # type: ignore[attr-defined]
+                merged += 1
+                entries += _merged_entries(statement.value, statement)  # type: ignore[attr-defined]
         # Whether the name is bound elsewhere (walking the whole function) is asked last:
         # most names unpacked are not assigned a dict display (``**options``).
-        if creation is None or self.finder.bindings(function).get(name) != 1:
+        if creation is None or self.finder.bindings(function).get(name) != 1 + merged:
             return None
         others = _other_uses(function, name)
-        return None if len(others) > 1 else (creation, entries, others)
+        return None if len(others) > 1 else (creation, entries, others, merged > 0)
 
 
 # Local variables given a string (see _LocalStrings) ------------------------------------
@@ -2451,6 +2471,15 @@ def _keyword_spreads(keywords: list[ast.keyword]) -> list[ast.expr]:
 def _update_spreads(call: ast.Call) -> list[ast.expr]:
     found = spread_mappings(call.args[0]) if len(call.args) == 1 and type(call.args[0]) is not ast.Starred else []
     return found + _keyword_spreads(call.keywords)
+
+
+def _merged_entries(value: ast.expr, statement: ast.stmt) -> list[PayloadEntry]:
+    """What ``payload |= value`` puts in: as a dict display or a ``dict(...)`` call given
+    would be assigned, else ``value`` whole, a mapping whose keys are not known."""
+    if not _is_dict(value):
+        return [_spread_entry(value, statement)]
+    entries = [(k, at, v, statement) for k, at, v in _dict_entries(value)]
+    return entries + [_spread_entry(m, statement) for m in _dict_spreads(value)]
 
 
 def _spread_entry(mapping: ast.expr, statement: ast.stmt) -> PayloadEntry:
