@@ -290,6 +290,12 @@ def test_the_keywords_and_kinds_given_to_an_emit_function_are_read_as_a_construc
         == "event kind 'EpisodeEnd' (from END_KIND, given to emit_event): experiment vocabulary 'episode'"
     )
     assert f"DOM103:{EMITTED_NAMES}:kinds_given:emit_event[emitted](kind=Kinds.RESET)" in findings
+    # An entry of a table of kind strings; a key merged into a local dict with ``|=``.
+    table = findings[f"DOM103:{EMITTED_NAMES}:tables_and_merges:emit_event[emitted](kind=KIND_TABLE['end'])"]
+    assert table.message == (
+        "event kind 'EpisodeEnd' (from KIND_TABLE['end'], given to emit_event): experiment vocabulary 'episode'"
+    )
+    assert f"DOM104:{EMITTED_NAMES}:tables_and_merges:emit_event[emitted,**payload](num_epochs)" in findings
     held = findings[f"DOM103:{EMITTED_NAMES}:kinds_given:emit_event[emitted](kind=kind:'EpisodeEnd')"]
     assert held.message.startswith("event kind 'EpisodeEnd' (through local kind, given to emit_event)")
     method = findings[f"DOM103:{EMITTED_NAMES}:Relay.forward:telemetry.emit_event[emitted](kind='EpisodeEnd')"]

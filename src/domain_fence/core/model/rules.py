@@ -136,7 +136,12 @@ _RULES = [
             "(`kind=END_OF_RUN` imported from a shared module, `kind=Kinds.RESET` for an Enum "
             "member, `kind=Kinds.RESET.value` for its value where `Kinds` derives from a "
             "standard `enum` class, directly or through a class of its own module; reported "
-            "at the name given), another module's such constant imported and folded into a "
+            "at the name given), an entry of a module-level table of strings looked up with a "
+            'literal key (`kind=KINDS["reset"]` after `KINDS = {"reset": "EpisodeReset"}`, a dict '
+            "display whose keys are all literals, bound once, and only read in its module: "
+            "subscripted, `get`, `in`, unpacked; the module's own or one imported by name, "
+            "through re-exports; reported at the subscript, in the call, in the class body or "
+            "where a method sets it), another module's such constant imported and folded into a "
             "call's or a construction's kind or one a method sets (`kind=f\"{PREFIX}Start\"` after "
             "`from .kinds import PREFIX`; reported where the value is written), a field's default factory "
             '(`Field(default_factory=lambda: "EpisodeEnd")`), and a local variable of the '
