@@ -145,6 +145,23 @@ def test_a_hook_added_to_an_enumeration_in_another_buffer_reaches_the_values_rea
     assert codes(analysis, journal, built) == [(10, 22, "DOM103"), (10, 52, "DOM103")]
 
 
+def test_a_table_changed_in_another_buffer_reaches_the_kinds_given_from_it(station: Path):
+    analysis = Analysis(station / ".importlinter")
+    records, journal = station / RECORDS, station / JOURNAL
+    table = 'KINDS = {"done": "EpisodeDone", "step": "Step"}\n'
+    built = (
+        "from station.runtime.records import KINDS\nfrom station.runtime.telemetry import Event\n\n\n"
+        'def noted():\n    return Event(kind=KINDS["done"])\n'
+    )
+    assert codes(analysis, records, table) == []
+    assert codes(analysis, journal, built) == [(6, 22, "DOM103")]
+    # The journal is unchanged: its finding goes once its table's module changes the entry.
+    assert codes(analysis, records, table + 'KINDS["done"] = "Done"\n') == []
+    assert codes(analysis, journal, built) == []
+    assert codes(analysis, records, table) == []
+    assert codes(analysis, journal, built) == [(6, 22, "DOM103")]
+
+
 EDITS = [  # (file, its buffer's text): classes, bases and imports changed, and bodies only
     (MODEL, MODEL_WITH_HELPER),
     (RECORDS, RECORD_AS_EVENT),

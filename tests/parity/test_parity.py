@@ -60,6 +60,8 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 79, 40, "DOM104"),  # a key of a display on a side of |, unpacked into an emit function
     ("app/runtime/model.py", 80, 31, "DOM105"),  # through a property read on self
     ("app/runtime/model.py", 82, 5, "DOM201"),  # a class nested in a class body
+    ("app/runtime/model.py", 90, 18, "DOM104"),  # a key merged with |= into a local dict, unpacked
+    ("app/runtime/model.py", 91, 23, "DOM103"),  # an entry of another module's table of kind strings
     ("app/runtime/positional.py", 14, 16, "DOM103"),  # a kind given by position to an emit function
     ("app/runtime/positional.py", 15, 27, "DOM105"),  # a value given by position to a dataclass event
     ("app/runtime/crossing.py", 10, 12, "DOM103"),  # a class's kind folded from another module's constant

@@ -128,6 +128,8 @@ def test_messages_name_the_keyword_the_event_and_the_chain(index):
         "DOM105:leaks.runtime.constructions:Learner.aliased:Recognized[local Built(**payload)](object_id)<-ground_truth",
         "DOM105:leaks.runtime.constructions:Learner.filled:Recognized[model_validate(values)](label)<-ground_truth",
         "DOM105:leaks.runtime.constructions:Learner.emitted:telemetry.emit_event[**payload](label)<-primary_target",
+        # Merged into with ``|=``: traced whole where it is given, as before its keys were read.
+        "DOM105:leaks.runtime.constructions:Learner.merged:Recognized(**)<-primary_target",
     } <= findings.keys()
     inherited = findings[
         "DOM105:leaks.runtime.overrides:Child.report:Recognized(object_id)<-super().summary().primary_target"
@@ -288,6 +290,12 @@ def test_the_keywords_and_kinds_given_to_an_emit_function_are_read_as_a_construc
         == "event kind 'EpisodeEnd' (from END_KIND, given to emit_event): experiment vocabulary 'episode'"
     )
     assert f"DOM103:{EMITTED_NAMES}:kinds_given:emit_event[emitted](kind=Kinds.RESET)" in findings
+    # An entry of a table of kind strings; a key merged into a local dict with ``|=``.
+    table = findings[f"DOM103:{EMITTED_NAMES}:tables_and_merges:emit_event[emitted](kind=KIND_TABLE['end'])"]
+    assert table.message == (
+        "event kind 'EpisodeEnd' (from KIND_TABLE['end'], given to emit_event): experiment vocabulary 'episode'"
+    )
+    assert f"DOM104:{EMITTED_NAMES}:tables_and_merges:emit_event[emitted,**payload](num_epochs)" in findings
     held = findings[f"DOM103:{EMITTED_NAMES}:kinds_given:emit_event[emitted](kind=kind:'EpisodeEnd')"]
     assert held.message.startswith("event kind 'EpisodeEnd' (through local kind, given to emit_event)")
     method = findings[f"DOM103:{EMITTED_NAMES}:Relay.forward:telemetry.emit_event[emitted](kind='EpisodeEnd')"]

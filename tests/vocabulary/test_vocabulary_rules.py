@@ -122,6 +122,18 @@ def test_messages_name_the_thing_the_word_and_the_replacement(index):
         "event kind 'PostEpisodeReset' (from shared_kinds.Kinds.RESET): experiment vocabulary 'post episode'"
     )
     assert (imported.line, imported.col, imported.symbol) == (44, 27, "vocab.runtime.events.RuntimeEvent.kind")
+    # An entry of a table of strings, the module's or another's: at the subscript, named
+    # as written, the key quoted as repr quotes it.
+    table = findings["DOM103:vocab.runtime.dom103_table_kinds:settle:RuntimeEvent(kind=KINDS['done'])"]
+    assert (table.line, table.col, table.symbol) == (52, 27, "vocab.runtime.events.RuntimeEvent.kind")
+    assert table.message == "event kind 'EpochDone' (from KINDS['done']): experiment vocabulary 'epoch'"
+    imported_table = findings["DOM103:vocab.runtime.dom103_table_kinds:settle:RuntimeEvent(kind=KIND_TABLE['reset'])"]
+    assert imported_table.message == (
+        "event kind 'PostEpisodeReset' (from KIND_TABLE['reset']): experiment vocabulary 'post episode'"
+    )
+    assert findings["DOM103:vocab.runtime.dom103_table_kinds:Reset.kind"].message == (
+        "event kind 'EpisodeReset' (from KINDS['reset']): experiment vocabulary 'episode'"
+    )
     # A kind a method sets on its instance: at the string, the message names the method.
     set_in = findings[
         "DOM103:vocab.runtime.dom103_set_kinds:StepEvent.model_post_init:StepEvent[self](kind='EpisodeEnd')"
@@ -220,12 +232,25 @@ def test_fingerprints_are_line_independent(index):
         "DOM103:vocab.runtime.constructions:kinds:RuntimeEvent(kind=KIND_NAME)",
         "DOM103:vocab.runtime.constructions:kinds:Sensed[model_construct](kind='post_episode')",
         "DOM103:vocab.runtime.constructions:Kinded.finished:Kinded[cls](kind=KIND_NAME)",
+        # An entry of a table of strings: by the subscript, as a constant by its name.
+        "DOM103:vocab.runtime.dom103_table_kinds:settle:RuntimeEvent(kind=KINDS['reset'])",
+        "DOM103:vocab.runtime.dom103_table_kinds:settle:RuntimeEvent[model_construct](kind=KINDS['reset'])",
+        "DOM103:vocab.runtime.dom103_table_kinds:settle:RuntimeEvent[**payload](kind=KINDS['done'])",
+        "DOM103:vocab.runtime.dom103_table_kinds:settle:RuntimeEvent(kind=STARRED_TABLE['reset'])",
+        "DOM103:vocab.runtime.dom103_table_kinds:Done.KIND",
+        "DOM103:vocab.runtime.dom103_table_kinds:Posted.model_post_init:Posted[self](kind=KINDS['reset'])",
         # The keys of a local dict unpacked into a construction: the form names the local.
         "DOM104:vocab.runtime.payloads:display:Matches[**payload](episode)",
         "DOM104:vocab.runtime.payloads:filled:Sensed[model_validate(values)](ground_truth)",
         "DOM104:vocab.runtime.payloads:other_forms:RuntimeEvent[partial(**payload)](episode)",
         "DOM104:vocab.runtime.payloads:Sensed.create:Sensed[cls(**payload)](epoch)",
         "DOM104:vocab.runtime.payloads:Sensed.again:Sensed[model_copy(update=update)](episode)",
+        # Merged in with ``|=``: as a key put in otherwise.
+        "DOM104:vocab.runtime.dom104_merged_keys:merged:Matches[**payload](episode)",
+        "DOM104:vocab.runtime.dom104_merged_keys:merged:Matches[**payload](epoch)",
+        "DOM104:vocab.runtime.dom104_merged_keys:given:StepEvent(stats['num_epochs'])",
+        "DOM104:vocab.runtime.dom104_merged_keys:given:Matches[model_validate(validated)](mode)",
+        "DOM103:vocab.runtime.dom104_merged_keys:kinds:RuntimeEvent[**payload](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**payload](kind='EpisodeEnd')",
         "DOM103:vocab.runtime.payloads:kinds:RuntimeEvent[**constant](kind=KIND_NAME)",
         # A key in a keyword's value: its place in the value, as subscripts (``[]`` an item

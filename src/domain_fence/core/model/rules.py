@@ -137,7 +137,12 @@ _RULES = [
             "member, `kind=Kinds.RESET.value` for its value where `Kinds` derives from a "
             "standard `enum` class, directly or through project classes of any module, none "
             "binding `__new__`, `__init__` or `_generate_next_value_`; reported "
-            "at the name given), another module's such constant imported and folded into a "
+            "at the name given), an entry of a module-level table of strings looked up with a "
+            'literal key (`kind=KINDS["reset"]` after `KINDS = {"reset": "EpisodeReset"}`, a dict '
+            "display whose keys are all literals, bound once, and only read in its module: "
+            "subscripted, `get`, `in`, unpacked; the module's own or one imported by name, "
+            "through re-exports; reported at the subscript, in the call, in the class body or "
+            "where a method sets it), another module's such constant imported and folded into a "
             "call's or a construction's kind or one a method or the class body sets "
             '(`kind=f"{PREFIX}Start"`, `kind = PREFIX + "Done"` after '
             "`from .kinds import PREFIX`; reported where the value is written), a field's default factory "
@@ -184,9 +189,11 @@ _RULES = [
             '`**(base | {"episode": n})`) '
             "is named all the same, and so is a key of a local dict the "
             'construction is given (`payload = {"episode": n}; Event(**payload)`, '
-            '`payload["episode"] = n`, `payload.update(episode=n)`, into any construction below), '
+            '`payload["episode"] = n`, `payload.update(episode=n)`, `payload |= {"episode": n}`, '
+            "into any construction below), "
             "reported where the key is written, when the function binds the name once, to a dict "
-            "display or `dict(...)`, and only reads it, unpacks it or adds keys to it before the call "
+            "display or `dict(...)` (and merges keys into it with `|=`), and only reads it, "
+            "unpacks it or adds keys to it before the call "
             "(a parameter, a global, a name bound again, a dict a key may leave or one given to "
             "other code is not followed); the keys of any other mapping are not known. "
             "An event is constructed by a call of its class (or of a local name the function binds "
@@ -233,7 +240,8 @@ _RULES = [
             "that constructs an event (in any construction DOM104 reads; a key of a local dict "
             "as it is put in) or is passed to a configured `emit_functions` callee (written "
             "out, or unpacked from a dict display, a `dict(...)` call or a local dict DOM104 "
-            "would follow), "
+            "would follow; one the function merges keys into with `|=` is traced whole where it "
+            "is given, as a mapping whose keys are not known, as it was before DOM104 read them), "
             "of each mapping whose keys are not known given to either as fields (unpacked, "
             "`**stats`, or given to `model_validate(stats)` or as `model_copy(update=stats)`; "
             "put into such a local dict, `payload.update(stats)`, where it is put in), reported "

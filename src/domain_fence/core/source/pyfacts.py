@@ -84,7 +84,9 @@ class AttributeFact:
     aliases: tuple[Text, ...] = ()  # ``Field(alias="x", validation_alias=...)`` strings
     # ``= KIND`` (or ``Field(default=KIND)``) naming a module-level string constant: its
     # name, where the value names it; the constant's string is then in ``strings``, at
-    # that place (see :meth:`_Resolver.class_fact`).
+    # that place (see :meth:`_Resolver.class_fact`). ``= KINDS["reset"]``, an entry of a
+    # module-level table of strings: spelled ``KINDS['reset']`` (see
+    # :meth:`_Resolver.table_constants`), read alike.
     constant: Text | None = None
     # ``= END_OF_RUN`` (or ``= Kinds.RESET``, ``Field(default=...)``) naming what the
     # module imports: that name resolved through its imports (see
@@ -187,7 +189,9 @@ class CallFact:
     # (position, the constant's name, its string where the keyword's value names it) for
     # each keyword given a module-level string constant (``kind=KIND`` after
     # ``KIND = "post_episode"``, or ``KIND = PREFIX + "End"``; see
-    # :meth:`_Resolver.string_constant`).
+    # :meth:`_Resolver.string_constant`), or an entry of a module-level table of strings,
+    # named as the subscript reading it (``kind=KINDS["reset"]``: ``KINDS['reset']``, see
+    # :meth:`_Resolver.table_constants`).
     constants: tuple[tuple[int, str, Text], ...] = ()
     # (position, how a fingerprint spells it, what the message notes, the string) for each
     # string a keyword is given otherwise (see :meth:`_Resolver.keep_string`): folded from
@@ -202,7 +206,10 @@ class CallFact:
     # one (``kind=END_OF_RUN``, ``kind=Kinds.RESET``, ``kind=kinds.END_OF_RUN``), bound
     # nowhere else in the module: it may name a string constant of another module (or a
     # class's), which the check looks up when the keyword is a kind (see
-    # :meth:`_Resolver.keep_string`).
+    # :meth:`_Resolver.keep_string`); or such a name subscripted with a literal string,
+    # which it may name a table of strings by (``kind=KINDS["reset"]`` after ``from
+    # .kinds import KINDS``: ``pkg.kinds.KINDS['reset']``, written ``KINDS['reset']``;
+    # see :meth:`_Resolver.table_reference`).
     references: tuple[tuple[int, str, Text], ...] = ()
     # (position, the template, the value where it is written) for each keyword given a
     # string folded from a name this module imports (``kind=f"{PREFIX}Start"``,
@@ -303,7 +310,9 @@ class ModuleFacts:
     positional: tuple[PositionalFact, ...] = ()  # in source order
     attribute_sets: tuple[AttributeSetFact, ...] = ()  # in source order
     # module-level name -> the string it holds wherever it is read (see
-    # :meth:`_Resolver.string_constant`): what another module imports as an event's kind
+    # :meth:`_Resolver.string_constant`): what another module imports as an event's kind;
+    # and a table's entry, spelled as a subscript (``KINDS['reset']``), -> the string the
+    # table holds there (see :meth:`_Resolver.table_constants`)
     constants: dict[str, str] = field(default_factory=dict)
     # What the calls given arguments by position call, resolved like ``calls`` (the class
     # built, for a construction passing them on: ``cls(...)``, ``partial(X, ...)``), once
@@ -522,7 +531,7 @@ def _facts(
     ]
     # The same local unpacked twice alike into the same class names its keys once.
     unpacked: dict[tuple[str, str, str, tuple[Text, ...]], ConstructionFact] = {}
-    for _, scope, form, built, entries, _ in _payloads(walk, resolver, tree):
+    for _, scope, form, built, entries, _, _ in _payloads(walk, resolver, tree):
         payload = resolver.payload(built, form, scope, entries)
         if payload is not None:
             unpacked.setdefault((payload.built, payload.form, payload.scope, payload.keywords), payload)
@@ -542,7 +551,7 @@ def _facts(
         constructions=tuple(sorted(constructions, key=lambda c: [(k.line, k.col) for k in c.keywords])),
         positional=tuple(sorted(positional, key=_positions)),
         attribute_sets=tuple(sorted(attribute_sets, key=lambda a: (a.name.line, a.name.col))),
-        constants=resolver.string_constants(),
+        constants={**resolver.string_constants(), **resolver.table_constants()},
         argument_callees=tuple(sorted({target for _, _, _, target, _ in _arguments_given(walk, resolver)})),
         signatures=_signatures(walk, resolver),
         properties=_properties(walk, resolver),
@@ -606,7 +615,9 @@ def _flows(
     constructions = {call: (form, built) for call, _, form, built in _constructions(walk, resolver, tree)}
     payloads: dict[ast.stmt, list[PayloadSite]] = {}  # where each key of an unpacked local is put in
     followed: list[ast.expr] = []  # the locals so unpacked, where each call is given one
-    for _, _, form, built, entries, given in _payloads(walk, resolver, tree):
+    for _, _, form, built, entries, given, merged in _payloads(walk, resolver, tree):
+        if merged:  # traced whole where it is given, as before its keys were read
+            continue
         followed.append(given)
         for name, where, value, statement in entries:
             payloads.setdefault(statement, []).append(PayloadSite(name, where, value, built, form))
@@ -706,8 +717,8 @@ def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, lis
     walk.body(tree.body, 1, (), _Context())
     local_classes = _top_level_classes(statements)
     bindings, walk.stars = walk.bindings(statements, local_classes)
-    constants = {} if walk.stars else _string_constants(tree)
-    resolver = _Resolver(module, bindings, local_classes, bool(walk.stars), tree, constants)
+    constants, tables = ({}, {}) if walk.stars else _string_constants(tree)
+    resolver = _Resolver(module, bindings, local_classes, bool(walk.stars), tree, constants, tables)
     resolver._binding_counts = walk.bound  # the walk visited every node
     return walk, statements, resolver
 
@@ -1206,6 +1217,7 @@ class _Resolver:
         has_star_imports: bool,
         tree: ast.Module | None = None,
         constants: dict[str, ast.expr] | None = None,
+        tables: dict[str, ast.Dict] | None = None,
     ) -> None:
         self.module = module
         self.bindings = bindings
@@ -1215,8 +1227,11 @@ class _Resolver:
         self.unbound_prefix = f"{module}." if has_star_imports else ""
         self.tree = tree
         self.constants = constants or {}  # module-level name -> the string expression assigned to it
+        self.tables = tables or {}  # module-level name -> the dict display assigned to it
         self._binding_counts: dict[str, int] | None = None
         self._folded: dict[str, str] | None = None  # see string_constant
+        self._tables: dict[str, str] | None = None  # see table_constants
+        self._changed: frozenset[str] | None = None  # see only_read
 
     def binding_counts(self) -> dict[str, int]:
         """How many times each name is bound anywhere in the module (in any scope),
@@ -1254,6 +1269,52 @@ class _Resolver:
                         folded[constant] = text
             self._folded = folded
         return self._folded
+
+    def table_constants(self) -> dict[str, str]:
+        """The string each entry of each table of strings the module holds, spelled as
+        the subscript that reads it (``KINDS['reset']``, the key's ``repr``): a
+        module-level name bound once in the whole module, as a constant is
+        (:meth:`string_constant`), to a dict display whose keys are all literals, which
+        every use of the name in the module only reads (:meth:`only_read`). Each string
+        key is an entry, holding the string its last value spells (a literal, or one
+        folded from the module's constants); a key whose last value is no such string
+        holds none known. Worked out once, when first asked."""
+        if self._tables is None:
+            counts = self.binding_counts()
+            found: dict[str, str] = {}
+            for name, display in self.tables.items():
+                if counts.get(name) == 1 and self.only_read(name):
+                    for key, text in _table_entries(display, self.string_constant).items():
+                        found[_table_spelled(name, key)] = text
+            self._tables = found
+        return self._tables
+
+    def table_string(self, spelled: str) -> str | None:
+        """The string a table of the module holds at ``spelled`` (``KINDS['reset']``, see
+        :func:`_table_spelled`), or None."""
+        if spelled.partition("[")[0] not in self.tables:  # most subscripts read no table
+            return None
+        return self.table_constants().get(spelled)
+
+    def table_reference(self, spelled: str) -> str | None:
+        """``spelled`` (``KINDS['reset']``) resolved through the module's imports, when
+        the table is a name the module imports (:meth:`imported_reference`) and only
+        reads (:meth:`only_read`): another module's table it may name is the check's
+        question (what that module changes of it is its own: see
+        :meth:`table_constants`). An attribute of an imported module
+        (``kinds.KINDS['reset']``) is not read."""
+        name, bracket, key = spelled.partition("[")
+        reference = self.imported_reference(name)
+        return f"{reference}{bracket}{key}" if reference is not None and self.only_read(name) else None
+
+    def only_read(self, name: str) -> bool:
+        """Whether every use of the module-level name ``name`` in the module reads what
+        it holds and gives it to no other code (:func:`_changing_uses`), worked out for
+        every name at once, by one walk of the module, when a module with a table first
+        asks."""
+        if self._changed is None:
+            self._changed = _changing_uses(self.tree) if self.tree is not None else frozenset()
+        return name not in self._changed
 
     def imported_reference(self, reference: str) -> str | None:
         """What the dotted name ``reference`` names, resolved through this module's
@@ -1395,9 +1456,15 @@ class _Resolver:
         named = attribute.constant
         if named is None:
             return attribute
-        text = self.string_constant(named.text)
+        found: Callable[[str], str | None]  # what another module's it may name resolves to
+        if _is_table_spelled(named.text):  # ``kind = KINDS["reset"]``
+            text = self.table_string(named.text)
+            found = self.table_reference
+        else:
+            text = self.string_constant(named.text)
+            found = self.imported_reference
         if text is None:
-            reference = self.imported_reference(named.text)
+            reference = found(named.text)
             return replace(attribute, constant=named if reference else None, reference=reference or "")
         return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
 
@@ -1589,6 +1656,24 @@ class _Resolver:
             self.keep_reference(kept, position, value)
         elif kind is ast.Attribute:
             self.keep_reference(kept, position, value)
+        elif kind is ast.Subscript:
+            self.keep_table_string(kept, position, value)  # type: ignore[arg-type]
+
+    def keep_table_string(self, kept: _Kept, position: int, value: ast.Subscript) -> None:
+        """Note the string a table of the module holds where a keyword is given one of
+        its entries (``kind=KINDS["reset"]``: ``constants``, spelled ``KINDS['reset']``,
+        see :meth:`table_constants`), or the entry of a table the module imports
+        (``references``, see :meth:`table_reference`), at the subscript."""
+        spelled = _table_subscript(value)
+        if spelled is None:
+            return
+        text = self.table_string(spelled)
+        if text is not None:
+            kept.constants.append((position, spelled, Text(text, value.lineno, value.col_offset)))
+            return
+        reference = self.table_reference(spelled)
+        if reference is not None:
+            kept.references.append((position, reference, Text(spelled, value.lineno, value.col_offset)))
 
     def template(self, value: ast.expr) -> tuple[str, ...] | None:
         """What ``value`` spells when folded (:func:`_literal_text`) from the module's
@@ -1679,8 +1764,9 @@ _SLOT = "\x00"
 # What a local variable whose strings are read may be assigned (see _LocalStrings).
 _HELD_VALUES = frozenset({ast.Constant, ast.JoinedStr, ast.BinOp, ast.IfExp, ast.Name})
 # What a method may set on its instance that may be a kind (see _receiver_strings): those,
-# and an attribute of an imported name (``self.kind = Kinds.RESET``).
-_SET_VALUES = _HELD_VALUES | {ast.Attribute}
+# an attribute of an imported name (``self.kind = Kinds.RESET``), and a table's entry
+# (``self.kind = KINDS["reset"]``).
+_SET_VALUES = _HELD_VALUES | {ast.Attribute, ast.Subscript}
 
 
 @dataclass
@@ -1783,13 +1869,16 @@ def _class_constants(body: list[ast.stmt], constant: Callable[[str], str | None]
     return tuple((name, text) for name, text in candidates if counts.get(name) == 1)
 
 
-def _string_constants(tree: ast.Module) -> dict[str, ast.expr]:
+def _string_constants(tree: ast.Module) -> tuple[dict[str, ast.expr], dict[str, ast.Dict]]:
     """Module-level names assigned what may be a string (``KIND = "post_episode"``,
     ``END_KIND = PREFIX + "End"``, ``f"{PREFIX}Start"``, ``KIND = OTHER``), in source
     order, outside the blocks that run for type checkers only (and in ``if``/``try``
-    blocks, as before: not in loops or ``with``); what each holds, and whether it is
-    bound only there, is asked later (:meth:`_Resolver.string_constant`)."""
+    blocks, as before: not in loops or ``with``); and those assigned a dict display
+    whose keys are all literals, which may be a table of strings (``KINDS = {"reset":
+    "EpisodeReset"}``). What each holds, and whether it is bound only there, is asked
+    later (:meth:`_Resolver.string_constant`, :meth:`_Resolver.table_constants`)."""
     found: dict[str, ast.expr] = {}
+    tables: dict[str, ast.Dict] = {}
     pending = list(reversed(tree.body))  # in source order
     while pending:
         statement = pending.pop()
@@ -1801,7 +1890,81 @@ def _string_constants(tree: ast.Module) -> dict[str, ast.expr]:
         target, value = _simple_assignment(statement)
         if target and (_may_spell(value) or type(value) is ast.Name):
             found[target] = value
-    return found
+        elif target and type(value) is ast.Dict and value.keys and all(type(k) is ast.Constant for k in value.keys):
+            tables[target] = value
+    return found, tables
+
+
+def _table_entries(display: ast.Dict, constant: Callable[[str], str | None]) -> dict[str, str]:
+    """The string each string key of a table's display holds: what its last value
+    spells (:func:`_literal_text`, the module's constants folded in), a key whose last
+    value spells none left out."""
+    entries: dict[str, str] = {}
+    for key, value in zip(display.keys, display.values, strict=True):
+        if type(key) is ast.Constant and type(key.value) is str:
+            text = _literal_text(value, constant)
+            if text is None:
+                entries.pop(key.value, None)
+            else:
+                entries[key.value] = text
+    return entries
+
+
+def _table_spelled(name: str, key: str) -> str:
+    """How a table's entry is spelled in the facts, fingerprints and messages: as the
+    subscript reading it, the key's quotes as ``repr`` writes them (``KINDS['reset']``)."""
+    return f"{name}[{key!r}]"
+
+
+def _is_table_spelled(text: str) -> bool:
+    """Whether a name as kept is a table's entry (:func:`_table_spelled`): no name is."""
+    return text.endswith("]")
+
+
+def _table_subscript(value: ast.expr) -> str | None:
+    """``NAME["key"]`` spelled as a table's entry (:func:`_table_spelled`): a name
+    subscripted with a literal string; else None."""
+    if type(value) is not ast.Subscript:
+        return None
+    table, key = value.value, value.slice
+    if type(table) is not ast.Name or type(key) is not ast.Constant or type(key.value) is not str:
+        return None
+    return _table_spelled(table.id, key.value)
+
+
+def _changing_uses(tree: ast.Module) -> frozenset[str]:
+    """The names some use in the module may change what they hold by, or give it to
+    other code that might: every read of a name but as the mapping a subscript reads
+    (``KINDS["reset"]``, not ``KINDS["reset"] = ...`` or ``del``), the object of a
+    method that only reads (``get``, ``keys``, ``values``, ``items``, ``copy``), the
+    container ``in`` looks into, or a mapping unpacked (``{**KINDS}``, ``f(**KINDS)``:
+    a copy of its items). Binding a name (``KINDS |= ...`` too) is counted apart
+    (:meth:`_Resolver.binding_counts`)."""
+    allowed: set[int] = set()  # ids of the Name nodes read so
+    reads: list[ast.Name] = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:  # type: ignore[attr-defined]
+                reads.append(node)  # type: ignore[arg-type]
+            continue
+        if kind is ast.Subscript:
+            if type(node.ctx) is ast.Load:  # type: ignore[attr-defined]
+                allowed.add(id(node.value))  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            if node.attr in _DICT_READERS:  # type: ignore[attr-defined]
+                allowed.add(id(node.value))  # type: ignore[attr-defined]
+        elif kind is ast.Compare:
+            compared = zip(node.ops, node.comparators, strict=True)  # type: ignore[attr-defined]
+            allowed.update(id(c) for op, c in compared if type(op) in (ast.In, ast.NotIn))
+        elif kind is ast.Dict:  # ``{**KINDS}`` copies it
+            allowed.update(id(v) for k, v in zip(node.keys, node.values, strict=True) if k is None)  # type: ignore[attr-defined]
+        elif kind is ast.keyword and node.arg is None:  # type: ignore[attr-defined]  # ``f(**KINDS)`` too
+            allowed.add(id(node.value))  # type: ignore[attr-defined]
+        pending += _children(node)
+    return frozenset(read.id for read in reads if id(read) not in allowed)
 
 
 # Constructions (see ConstructionFact) -------------------------------------------------
@@ -2218,11 +2381,15 @@ def _may_be_kept(value: ast.expr, resolver: _Resolver, held: _LocalStrings | Non
     """Whether :meth:`_Resolver.keep_string` may note anything of ``value``: not for a
     name the module binds neither to a string constant nor by an import, an alias or a
     class, and that no statement assigns what may be a string (a local's, ``held``),
-    nor for an attribute of such a name."""
+    nor for an attribute of such a name, nor for a subscript of anything but a name the
+    module binds to a dict display or by an import (a table's entry, maybe)."""
     kind = type(value)
     if kind is ast.Name:
         name = value.id  # type: ignore[attr-defined]
         return name in resolver.constants or name in resolver.bindings or (held is not None and name in held.candidates)
+    if kind is ast.Subscript:
+        table = value.value  # type: ignore[attr-defined]
+        return type(table) is ast.Name and (table.id in resolver.tables or table.id in resolver.bindings)
     if kind is ast.Attribute:
         head = value
         while type(head) is ast.Attribute:
@@ -2250,8 +2417,11 @@ def _finder(walk: _Walk, resolver: _Resolver) -> _Constructions:
 # written where the mapping is, and its own value.
 PayloadEntry = tuple[str, ast.expr | ast.keyword, ast.expr, ast.stmt]
 # (call, scope, form, class built or callee, the keys the call is given, the local's name
-# where the call is given it)
-_Payload = tuple[ast.Call, str, str, str, tuple[PayloadEntry, ...], ast.Name]
+# where the call is given it, whether the function merges keys into it with ``|=``)
+_Payload = tuple[ast.Call, str, str, str, tuple[PayloadEntry, ...], ast.Name, bool]
+# A followed local dict (see _Payloads._local): the statement creating it, the keys put
+# in, the ids of its uses that are none of those allowed, and whether ``|=`` merges keys in.
+_Local = tuple[ast.stmt, list[PayloadEntry], frozenset[int], bool]
 # What a followed local may be used for besides being unpacked: reading it, or adding keys.
 _DICT_READERS = frozenset({"get", "keys", "values", "items", "copy"})
 _DICT_ADDERS = frozenset({"update", "setdefault"})
@@ -2298,7 +2468,8 @@ def _payloads(walk: _Walk, resolver: _Resolver, tree: ast.Module) -> list[_Paylo
             for given, how in uses:
                 entries = payloads.entries(function, given.id, call)
                 if entries is not None:  # followed, whatever it holds
-                    found.append((call, ".".join(scope) or MODULE_SCOPE, how, built, entries, given))
+                    merged = payloads.merges(function, given.id)
+                    found.append((call, ".".join(scope) or MODULE_SCOPE, how, built, entries, given, merged))
         walk.found_payloads = found
     return walk.found_payloads
 
@@ -2310,7 +2481,8 @@ class _Payloads:
 
     - the name is bound once in the function, nested scopes included (no parameter, no
       loop, ``global``, ``nonlocal``, ``del``, augmented or second assignment, no
-      binding in a nested function), to a dict display or a ``dict(...)`` call;
+      binding in a nested function), to a dict display or a ``dict(...)`` call, but
+      for the keys merged into it with ``|=`` in the function's own statements;
     - every other use of it reads it (``payload[k]``, ``k in payload``, ``get``,
       ``keys``, ``values``, ``items``, ``copy``), unpacks it (``**payload``, into a call
       or a dict display), gives it to ``model_validate`` or as ``model_copy``'s
@@ -2319,15 +2491,16 @@ class _Payloads:
       code that might (another name, a call, a return);
     - the keys are those written as string literals that are identifiers: in the
       display or as ``dict``'s keywords, by ``payload["k"] = v``,
-      ``payload.update(k=v)``, ``payload.update({"k": v})`` and
-      ``payload.setdefault("k", v)`` in the function's own statements (not a nested
+      ``payload.update(k=v)``, ``payload.update({"k": v})``,
+      ``payload.setdefault("k", v)`` and ``payload |= {"k": v}`` (or ``|= dict(k=v)``)
+      in the function's own statements (not a nested
       function's), each where it is added in a statement that ends before the call
       and may have run when it runs (a key added later, in a loop, is not known, nor
       one added in a branch the call's excludes, :func:`_may_precede`; one added in a
       branch before it is, as the event may carry it);
     - so are the mappings whose keys are not known put in alike (``{**stats}``,
-      ``dict(stats)``, ``payload.update(stats)``): each is an entry named as
-      flow.SPREAD says, whose value is the mapping.
+      ``dict(stats)``, ``payload.update(stats)``, ``payload |= stats``): each is an
+      entry named as flow.SPREAD says, whose value is the mapping.
 
     A dict given as a keyword's value (``Event(stats=stats)``, the keys nested in a
     field: :meth:`given_as_value`) is given whole to the callee: it is followed there
@@ -2338,7 +2511,7 @@ class _Payloads:
         self.finder = finder
         # The names a keyword's value may name a local dict by (the walk's dict_locals).
         self.candidates = candidates or set()
-        self._found: dict[tuple[ast.AST, str], tuple[ast.stmt, list[PayloadEntry], frozenset[int]] | None] = {}
+        self._found: dict[tuple[ast.AST, str], _Local | None] = {}
 
     def entries(
         self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, call: ast.Call, given: ast.Name | None = None
@@ -2346,13 +2519,10 @@ class _Payloads:
         """What the local dict ``name`` holds where ``call`` is given it; None when that
         is not certain (not followed). ``given``: the name as the call is given it as a
         keyword's value, a use the others need not allow."""
-        key = (function, name)
-        if key not in self._found:
-            self._found[key] = self._local(function, name)
-        found = self._found[key]
+        found = self._followed(function, name)
         if found is None:
             return None
-        creation, entries, others = found
+        creation, entries, others, _ = found
         if others and others != {id(given)}:
             return None
         start = (call.lineno, call.col_offset)
@@ -2363,6 +2533,19 @@ class _Payloads:
             entry for entry in entries if _end(entry[3]) <= start and _may_precede(entry[3], function.body, at_call)
         )
 
+    def merges(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+        """Whether the function merges keys into the followed local dict ``name`` with
+        ``|=``: DOM105 traces such a dict whole where it is given, as it did before
+        these keys were read (no finding it had moves to the keys)."""
+        found = self._followed(function, name)
+        return found is not None and found[3]
+
+    def _followed(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> _Local | None:
+        key = (function, name)
+        if key not in self._found:
+            self._found[key] = self._local(function, name)
+        return self._found[key]
+
     def given_as_value(
         self, given: ast.Name, call: ast.Call, scope: tuple[str, ...]
     ) -> tuple[PayloadEntry, ...] | None:
@@ -2371,13 +2554,12 @@ class _Payloads:
         function = self.finder.innermost(call, scope)
         return None if function is None else self.entries(function, given.id, call, given)
 
-    def _local(
-        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
-    ) -> tuple[ast.stmt, list[PayloadEntry], frozenset[int]] | None:
+    def _local(self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> _Local | None:
         if any(argument.arg == name for argument in _argument_nodes(function.args)):
             return None  # a parameter: what it holds is the caller's (``**kwargs``, most often)
         creation: ast.stmt | None = None
         entries: list[PayloadEntry] = []
+        merged = 0  # ``payload |= ...``: a binding of the name that keeps the dict
         for statement in _own_statements(function.body):
             kind = type(statement)
             if kind is ast.Assign or kind is ast.AnnAssign:
@@ -2406,12 +2588,15 @@ class _Payloads:
                     key = _string_key(added.args[0])
                     if key is not None:
                         entries.append((*key, added.args[1], statement))
+            elif kind is ast.AugAssign and type(statement.op) is ast.BitOr and _is_name(statement.target, name):  # type: ignore[attr-defined]
+                merged += 1
+                entries += _merged_entries(statement.value, statement)  # type: ignore[attr-defined]
         # Whether the name is bound elsewhere (walking the whole function) is asked last:
         # most names unpacked are not assigned a dict display (``**options``).
-        if creation is None or self.finder.bindings(function).get(name) != 1:
+        if creation is None or self.finder.bindings(function).get(name) != 1 + merged:
             return None
         others = _other_uses(function, name)
-        return None if len(others) > 1 else (creation, entries, others)
+        return None if len(others) > 1 else (creation, entries, others, merged > 0)
 
 
 # Local variables given a string (see _LocalStrings) ------------------------------------
@@ -2643,6 +2828,15 @@ def _keyword_spreads(keywords: list[ast.keyword]) -> list[ast.expr]:
 def _update_spreads(call: ast.Call) -> list[ast.expr]:
     found = spread_mappings(call.args[0]) if len(call.args) == 1 and type(call.args[0]) is not ast.Starred else []
     return found + _keyword_spreads(call.keywords)
+
+
+def _merged_entries(value: ast.expr, statement: ast.stmt) -> list[PayloadEntry]:
+    """What ``payload |= value`` puts in: as a dict display or a ``dict(...)`` call given
+    would be assigned, else ``value`` whole, a mapping whose keys are not known."""
+    if not _is_dict(value):
+        return [_spread_entry(value, statement)]
+    entries = [(k, at, v, statement) for k, at, v in _dict_entries(value)]
+    return entries + [_spread_entry(m, statement) for m in _dict_spreads(value)]
 
 
 def _spread_entry(mapping: ast.expr, statement: ast.stmt) -> PayloadEntry:
@@ -3827,10 +4021,15 @@ def _default_strings(value: ast.expr | None) -> tuple[Text, ...]:
 def _default_constant(value: ast.expr | None) -> Text | None:
     """The name a field defaults to (``= KIND``, ``Field(default=KIND)``), which may be
     a module-level string constant; or the dotted name (``= Kinds.RESET``), which may
-    name another module's, or a class's."""
+    name another module's, or a class's; or a name subscripted with a literal string,
+    spelled as a table's entry (``= KINDS["reset"]``: ``KINDS['reset']``), which may be
+    one of the module's tables or another module's."""
     default = _default_value(value)
     if type(default) is ast.Name:
         return _text(default, default.id)
+    if type(default) is ast.Subscript:  # ``= KINDS["reset"]``: a table's entry, maybe
+        spelled = _table_subscript(default)
+        return _text(default, spelled) if spelled else None
     dotted = dotted_name(default) if type(default) is ast.Attribute else None
     return _text(default, dotted) if default is not None and dotted else None
 

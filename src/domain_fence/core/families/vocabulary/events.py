@@ -311,13 +311,14 @@ def _through_binding(facts: ModuleFacts, rest: str) -> str | None:
 
 
 def constant_in(facts: ModuleFacts, rest: str) -> str | None:
-    """The string a module's constant ``rest`` holds (``END_OF_RUN``), or a constant of
-    a class the module binds by one class statement (``Kinds.RESET``); None when it
-    holds none for certain (see pyfacts' ``string_constant`` and ``_class_constants``),
-    as the module alone tells (an enumeration's member: see
+    """The string a module's constant ``rest`` holds (``END_OF_RUN``), or an entry of
+    a table of strings it holds (``KINDS['reset']``), or a constant of a class the
+    module binds by one class statement (``Kinds.RESET``); None when it holds none for
+    certain (see pyfacts' ``string_constant``, ``table_constants`` and
+    ``_class_constants``), as the module alone tells (an enumeration's member: see
     :meth:`VocabularyChecker.held_by`)."""
     found = facts.constants.get(rest)
-    if found is not None:
+    if found is not None or rest.endswith("]"):  # a table's entry (``KINDS['reset']``) is one or none
         return found
     owner, dot, name = rest.rpartition(".")
     statements = facts.statements(owner) if dot else ()
@@ -1113,7 +1114,8 @@ class VocabularyChecker:
 
     def project_constant(self, reference: str, seen: set[str] | None = None) -> str | None:
         """The string a name given for a kind holds, when it names a string constant of
-        a project module (``tbp.monty.telemetry.kinds.END_OF_RUN``) or of a class one
+        a project module (``tbp.monty.telemetry.kinds.END_OF_RUN``), an entry of a table
+        of strings one holds (``...kinds.KINDS['reset']``) or a constant of a class one
         defines (``...kinds.Kinds.RESET``: an Enum member's value too): followed
         through the imports and aliases of the modules it passes, and their star
         imports, as class names are (:meth:`EventResolver.canonical`); None when it
@@ -1123,21 +1125,25 @@ class VocabularyChecker:
         if reference in seen or len(seen) >= _MAX_CHAIN:
             return None
         seen.add(reference)
-        module, rest = self.resolver.split(reference)
+        # A table's entry (``pkg.kinds.KINDS['reset']``): the table is followed as a
+        # constant is, and the entry looked up where it is bound.
+        name, bracket, key = reference.partition("[")
+        entry = bracket + key
+        module, rest = self.resolver.split(name)
         facts = self.resolver.facts(module) if module and rest else None
         if facts is None or facts.unreadable is not None:
             return None
-        self.consulted.setdefault(facts.module, set()).add(CONSTANT + rest)
-        found = self.held_by(facts, rest)
+        self.consulted.setdefault(facts.module, set()).add(CONSTANT + rest + entry)
+        found = self.held_by(facts, rest + entry)
         if found is not None:
             return found
         target = _through_binding(facts, rest)
         if target is not None:
-            return self.project_constant(target, seen)
+            return self.project_constant(target + entry, seen)
         if rest.startswith("_"):  # a star import binds no private name
             return None
         for candidate in self.resolver.star_candidates(facts, rest):
-            found = self.project_constant(candidate, seen)
+            found = self.project_constant(candidate + entry, seen)
             if found is not None:
                 return found
         return None
