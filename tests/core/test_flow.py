@@ -645,6 +645,68 @@ def test_a_value_given_by_position_is_a_sink_named_by_its_place():
     assert not [s for s in flow_facts("pkg.learner", False, tree, callees=("Other",)).sinks if s.kind == ARGUMENT]
 
 
+def test_the_facts_name_the_classes_a_function_builds_from_its_own_keywords():
+    """A module-level function certain as for its signature that constructs a class
+    unpacking its own ``**`` parameter (an emit function when that class is an event):
+    the classes as the module's imports resolve them, and the parameters passed on
+    under their own name. Not a different dict, a nested function's construction, a
+    parameter bound again, a decorated function, one bound twice, a method."""
+    names = facts(
+        """
+        import functools
+        from pkg import events
+        from pkg.events import Recognized as R
+
+
+        def emit_reach(kind, note, **fields):
+            return R(kind=kind, label=note, **fields)
+
+
+        def validated(**values):
+            if values:
+                return events.Stats.model_validate(values)
+            return R(**values)
+
+
+        def other(kind, **fields):
+            payload = dict(fields)
+            return R(kind=kind, **payload)
+
+
+        def nested(**fields):
+            def inner():
+                return R(**fields)
+            return inner
+
+
+        def rebound(**fields):
+            fields = {}
+            return R(**fields)
+
+
+        @functools.cache
+        def decorated(**fields):
+            return R(**fields)
+
+
+        def twice(**fields):
+            return R(**fields)
+
+
+        twice = functools.partial(twice)
+
+
+        class Relay:
+            def emit(self, **fields):
+                return R(**fields)
+        """
+    ).names
+    assert names.emitters == {
+        "emit_reach": pyfacts.EmitterFact(("pkg.events.Recognized",), ("kind",)),
+        "validated": pyfacts.EmitterFact(("pkg.events.Recognized", "pkg.events.Stats")),
+    }
+
+
 def test_which_of_two_same_named_reads_names_the_source_does_not_depend_on_set_order():
     # Each ``.filter`` of the chain starts where the chain does and ends at column 19;
     # only its end's line tells them apart. The sources come from a set (its order varies

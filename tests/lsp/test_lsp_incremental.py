@@ -162,6 +162,23 @@ def test_a_table_changed_in_another_buffer_reaches_the_kinds_given_from_it(stati
     assert codes(analysis, journal, built) == [(6, 22, "DOM103")]
 
 
+def test_a_function_made_to_build_an_event_in_another_buffer_reaches_its_callers(station: Path):
+    analysis = Analysis(station / ".importlinter")
+    records, journal = station / RECORDS, station / JOURNAL
+    helper = (
+        "from station.runtime.telemetry import Event\n\n\n"
+        "def record(**fields):\n    return dict(**fields)\n\n\nKNOWN = Event\n"
+    )
+    called = "from station.runtime.records import record\n\n\ndef noted(n):\n    return record(episode=n)\n"
+    assert codes(analysis, records, helper) == []
+    assert codes(analysis, journal, called) == []
+    # The journal is unchanged: record now emits an event, its keywords are the event's fields.
+    assert codes(analysis, records, helper.replace("dict(**fields)", "Event(**fields)")) == []
+    assert codes(analysis, journal, called) == [(5, 18, "DOM104")]
+    assert codes(analysis, records, helper) == []
+    assert codes(analysis, journal, called) == []
+
+
 EDITS = [  # (file, its buffer's text): classes, bases and imports changed, and bodies only
     (MODEL, MODEL_WITH_HELPER),
     (RECORDS, RECORD_AS_EVENT),

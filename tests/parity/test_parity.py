@@ -67,6 +67,11 @@ EXPECTED: set[Located] = {
     ("app/runtime/crossing.py", 10, 12, "DOM103"),  # a class's kind folded from another module's constant
     ("app/runtime/crossing.py", 18, 25, "DOM103"),  # a kind given by position to an emit method on self
     ("app/runtime/crossing.py", 19, 30, "DOM103"),  # .value of an Enum whose base is in another module
+    # an emit function no configuration names: it builds an event from its own **fields
+    ("app/runtime/reaching.py", 9, 28, "DOM103"),  # a kind given to it by keyword, in its module
+    ("app/runtime/reached.py", 5, 16, "DOM103"),  # by position, through an import, where it is passed on as the kind
+    ("app/runtime/reached.py", 5, 30, "DOM104"),  # a keyword given to it
+    ("app/runtime/reached.py", 5, 41, "DOM105"),  # a value given to it, from experiment knowledge
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)
     ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
     ("app/runtime/events.py", 6, 12, "DOM103"),

@@ -6,7 +6,9 @@ The projects mix what leads a name to an event class: subclasses in other module
 outside the contract's modules, import aliases, module-level aliases, module aliases
 (``import app.runtime.base as basemod``), star imports, emit functions (imported,
 re-exported, or defined and called in the module: the keywords and kinds given to
-them are DOM104's and DOM103's, a kind given by position too), values given by
+them are DOM104's and DOM103's, a kind given by position too), functions no
+configuration names that build an event from their own ``**`` parameter (emit
+functions all the same, called from modules that name no event), values given by
 position (DOM105); and what the declaration scopes report: parameters
 and attributes named in any case and plural, fields named in strings, files that
 cannot be parsed, bytes that are not ASCII.
@@ -117,8 +119,13 @@ IDENTIFIERS = [
     "targets",
 ]
 
+# Functions that build what they are given (an event, or a class that is none) from
+# their own ``**values``: emit functions when it is an event (see pyfacts.EmitterFact).
+HELPERS = ["relay", "send_now"]
+
 names = st.sampled_from(CLASSES)
 aliases = st.sampled_from(ALIASES)
+helpers = st.sampled_from(HELPERS)
 modules = st.sampled_from(MODULES)
 identifiers = st.sampled_from(IDENTIFIERS)
 # A name and the import that binds it: each snippet brings what it refers to, so that
@@ -181,6 +188,28 @@ snippet = st.one_of(
     # whose first parameter is the kind (base.emit's, DOM103)
     st.builds(lambda r, k: f"{r[1]}\ndef p(o):\n    return {r[0]}(o.lm_id, o.{k})", referred, identifiers),
     st.builds("def f({}): ...".format, identifiers),
+    # a function building what it refers to from its own ``**values`` (passing its kind
+    # parameter on, or not), and its calls: imported, under an alias, or by its bare name
+    st.builds(
+        lambda r, h: f"{r[1]}\ndef {h}(kind='', **values):\n    return {r[0]}(kind=kind, **values)", referred, helpers
+    ),
+    st.builds(
+        lambda r, h: f"{r[1]}\ndef {h}(kind, **values):\n    return {r[0]}.model_validate(values)", referred, helpers
+    ),
+    st.builds(
+        lambda m, h, k: f"from {m} import {h}\ndef go_{h}(o):\n    {h}('episode_end', {k}=o.{k})",
+        modules,
+        helpers,
+        identifiers,
+    ),
+    st.builds(
+        lambda m, h, a, k: f"from {m} import {h} as {a}\ndef via_{a}(n):\n    {a}(kind='mode_{k}', **{{'{k}': n}})",
+        modules,
+        helpers,
+        aliases,
+        identifiers,
+    ),
+    st.builds(lambda h, k: f"def call_{h}(o):\n    {h}({k}=o.{k})", helpers, identifiers),
     st.builds("class Holder:\n    def __init__(self):\n        self.{} = 1".format, identifiers),
 )
 module_source = st.lists(snippet, max_size=4).map(lambda parts: "\n".join(parts) + "\n")
@@ -285,6 +314,12 @@ EVENT = "from app.runtime.base import Event\n"
 @example(  # a pattern's class part with a dot: the file names each part, not the dotted whole
     sources=project(runtime_c="class Tele:\n    class Step:\n        episode: int = 0\n")
 ).via("a pattern naming nested classes")
+@example(  # a function building an event from its **values, called where no event is named
+    sources=project(
+        runtime_a=EVENT + "def relay(kind, **values):\n    return Event(kind=kind, **values)\n",
+        runtime_b="from app.runtime.a import relay as send\ndef go(o):\n    send('episode_end', lm_id=o.primary_target)\n",
+    )
+).via("an emit function no configuration names")
 @settings(max_examples=150, deadline=timedelta(seconds=20), suppress_health_check=[HealthCheck.too_slow])
 @given(sources=st.fixed_dictionaries(dict.fromkeys(MODULES, module_source)))
 def test_the_contracts_find_what_reading_every_file_finds(sources):
@@ -306,5 +341,19 @@ def test_a_module_calling_an_emit_function_by_a_re_exported_name_is_read(tmp_pat
     assert sorted((path, code) for contract, path, _, _, code, _ in found if contract == "events") == [
         ("app/runtime/c.py", "DOM103"),
         ("app/runtime/c.py", "DOM104"),
+    ]
+    assert found == every_file_read(tmp_path)
+
+
+def test_a_module_calling_a_function_that_builds_an_event_from_its_keywords_is_read(tmp_path):
+    sources = project(
+        shared_s=EVENT + "def relay(kind, **values):\n    return Event(kind=kind, **values)\n",
+        runtime_c="from app.shared.s import relay\ndef go(o):\n    relay('episode_end', lm_id=o.primary_target)\n",
+    )
+    write_project(tmp_path, sources)
+    found = reported(tmp_path)
+    assert sorted((path, code) for contract, path, _, _, code, _ in found if contract == "events") == [
+        ("app/runtime/c.py", "DOM103"),
+        ("app/runtime/c.py", "DOM105"),
     ]
     assert found == every_file_read(tmp_path)

@@ -33,6 +33,13 @@ MORE = {
     "shop/runtime/viaalias.py": (
         "from shop.runtime.aliasing import basemod\n\n\nclass Rec(basemod.Event):\n    episode_mark: int = 0\n"
     ),
+    # A function that builds no event from its keywords yet, called by a module that
+    # names no event: no emit function, until it builds one (its imports unchanged).
+    "shop/runtime/relay.py": (
+        "from shop.runtime.events import StepEvent\n\n\ndef relay(**fields):\n    return dict(**fields)\n\n\n"
+        "KNOWN = StepEvent\n"
+    ),
+    "shop/runtime/relaying.py": "from shop.runtime.relay import relay\n\n\ndef go():\n    return relay(episode=1)\n",
 }
 PASSED_OVER_EDITS = {
     "a passed-over class becomes an event": lambda root: create(
@@ -46,6 +53,9 @@ PASSED_OVER_EDITS = {
         root, "shop/runtime/filler_04.py", "\n\ndef count(episode_total):\n    return episode_total\n"
     ),
     "a passed-over module cannot be parsed": lambda root: append(root, "shop/runtime/filler_05.py", "\ndef (:\n"),
+    "a function a passed-over module calls now builds an event from its keywords": lambda root: replace(
+        root, "shop/runtime/relay.py", "dict(**fields)", "StepEvent(**fields)"
+    ),
 }
 
 
@@ -78,6 +88,8 @@ def test_every_edit_in_turn_reports_what_a_run_without_cache_reports(project):
             assert "DOM101" not in codes(report, "shop/runtime/viaalias.py")
         if change == "a passed-over module cannot be parsed":
             assert "DOM001" in codes(report, "shop/runtime/filler_05.py")
+        if change == "a function a passed-over module calls now builds an event from its keywords":
+            assert "DOM104" in codes(report, "shop/runtime/relaying.py")
 
 
 def test_a_file_that_can_hold_no_finding_is_read_for_its_imports_alone(tmp_path):

@@ -319,6 +319,43 @@ def test_fingerprints_are_line_independent(index):
     } <= fingerprints
 
 
+EMITTERS = ("vocab.runtime.emitters", "vocab.runtime.emitter_calls")
+
+
+def test_a_function_building_an_event_from_its_keywords_is_an_emit_function_unconfigured(index):
+    """Its callers' keywords, kinds and values are read as a configured emit function's:
+    the fingerprints name it as written, with the form ``emitted``."""
+    found = {f.fingerprint: f for module in EMITTERS for f in vocabulary_findings(config(), index, module)}
+    assert {
+        "DOM103:vocab.runtime.emitters:here:emit_reach[emitted,positional](kind='EpisodeEnd')",
+        "DOM104:vocab.runtime.emitters:here:emit_reach[emitted](episode)",
+        "DOM105:vocab.runtime.emitters:here:emit_reach(tag)<-target",
+        "DOM103:vocab.runtime.emitters:here:emit_reach[emitted](kind='EpisodeEnd')",
+        "DOM104:vocab.runtime.emitters:here:emit_validated[emitted](train_step)",
+        "DOM103:vocab.runtime.emitters:here:emit_later[emitted](kind='EpochEnd')",
+        "DOM103:vocab.runtime.emitter_calls:Learner.step:emitters.emit_reach[emitted,positional](kind='EpisodeEnd')",
+        "DOM104:vocab.runtime.emitter_calls:Learner.step:emitters.emit_reach[emitted,**payload](num_episodes)",
+        "DOM105:vocab.runtime.emitter_calls:Learner.step:emitters.emit_reach(tag)<-mode",
+    } <= found.keys()
+    called = found["DOM104:vocab.runtime.emitter_calls:Learner.step:emitters.emit_reach[emitted](episode)"]
+    assert called.message == "keyword 'episode' given to emitters.emit_reach: experiment vocabulary 'episode'"
+    assert called.symbol == "vocab.runtime.emitters.emit_reach(episode)"
+
+
+def test_an_emit_function_both_inferred_and_configured_is_reported_once_alike(index):
+    inferred = [f for module in EMITTERS for f in vocabulary_findings(config(), index, module)]
+    named = ["vocab.runtime.emitters.emit_reach", "*.emit_validated", "*.emit_later"]
+    configured = [f for module in EMITTERS for f in vocabulary_findings(config(emit_functions=named), index, module)]
+    assert configured == inferred
+    # Configured, a kind parameter is read by its name alone: one not passed on as the
+    # event's kind (emit_logged's) is a kind all the same, as before.
+    logged = config(emit_functions=["*.emit_logged"])
+    added = set(vocabulary_findings(logged, index, EMITTERS[0])) - set(inferred)
+    assert [f.fingerprint for f in added] == [
+        "DOM103:vocab.runtime.emitters:here:emit_logged[emitted,positional](kind='EpisodeEnd')"
+    ]
+
+
 def test_fingerprints_survive_moving_code(tmp_path, index):
     shutil.copytree(RULES / "vocab", tmp_path / "vocab")
     for path in (tmp_path / "vocab" / "runtime").glob("*.py"):

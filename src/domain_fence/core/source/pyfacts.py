@@ -293,6 +293,21 @@ class PositionalFact:
 
 
 @dataclass(frozen=True)
+class EmitterFact:
+    """A module-level function (certain as for its signature: see :func:`_signatures`)
+    that constructs a class unpacking its own ``**`` parameter (``Event(**fields)``,
+    ``Event(kind=kind, **fields)``, ``Event.model_validate(fields)``): the keywords its
+    callers give it become that instance's fields. Whether a class is an event, and so
+    whether the function emits one (read as if ``emit_functions`` named it), is the
+    check's question."""
+
+    built: tuple[str, ...]  # the classes, resolved through this module's imports, sorted
+    # The parameters those constructions are given under their own name (``kind=kind``),
+    # sorted: a kind given by position to the function is one only where it is passed on.
+    passed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ModuleFacts:
     module: str
     unreadable: Unreadable | None = None
@@ -322,6 +337,9 @@ class ModuleFacts:
     # module-level function -> the parameters it takes by position, where that is certain
     # (see :func:`_signatures`): which one a position binds in a call of an emit function
     signatures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # module-level function -> the classes it constructs from its own ``**`` parameter
+    # (see :func:`_emitters`): an emit function when one of them is an event
+    emitters: dict[str, EmitterFact] = field(default_factory=dict)
     # The methods (``Class.name``, of a class defined outside any function) decorated
     # ``@property`` or ``@functools.cached_property`` (under any name the module binds):
     # reading ``self.name`` calls them (DOM105 follows one into its return value).
@@ -539,6 +557,7 @@ def _facts(
     positional = [fact for fact in (resolver.positional(*item) for item in _positional(walk, resolver)) if fact]
     attribute_sets = _attribute_sets(walk, resolver)
     ordered = sorted((c for c in classes if c), key=lambda c: (c.line, c.col))
+    certain = _certain_functions(walk, resolver)
     last = {c.qualname: c for c in ordered}  # a name bound twice is bound to its last class at run time
     names = ModuleFacts(
         module=module,
@@ -553,7 +572,8 @@ def _facts(
         attribute_sets=tuple(sorted(attribute_sets, key=lambda a: (a.name.line, a.name.col))),
         constants={**resolver.string_constants(), **resolver.table_constants()},
         argument_callees=tuple(sorted({target for _, _, _, target, _ in _arguments_given(walk, resolver)})),
-        signatures=_signatures(walk, resolver),
+        signatures=_signatures(certain),
+        emitters=_emitters(walk, resolver, certain),
         properties=_properties(walk, resolver),
     )
     bound = list(_bindings(tree.body))
@@ -2975,25 +2995,81 @@ def _arguments_given(walk: _Walk, resolver: _Resolver) -> list[_ArgumentCall]:
     return walk.found_arguments
 
 
-def _signatures(walk: _Walk, resolver: _Resolver) -> dict[str, tuple[str, ...]]:
+# A module-level function whose definition is certain (see _certain_functions): its name, its ``def``
+_Certain = tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]
+
+
+def _signatures(certain: list[_Certain]) -> dict[str, tuple[str, ...]]:
     """The parameters each function the module defines at module level takes by
     position (positional-only, then the others before ``*``), in order, where that is
-    certain: one ``def`` binds its name (``async def`` too, in a module-level ``if`` or
-    ``try`` too), with no decorator, nothing else in the module binds it, and the module
-    star-imports nothing. Which parameter an argument given by position binds, in a
-    call of an emit function (a kind given by position: DOM103)."""
+    certain (:func:`_certain_functions`). Which parameter an argument given by position
+    binds, in a call of an emit function (a kind given by position: DOM103)."""
+    found = {
+        name: tuple(a.arg for a in (*function.args.posonlyargs, *function.args.args)) for name, function in certain
+    }
+    return dict(sorted(found.items()))
+
+
+def _certain_functions(walk: _Walk, resolver: _Resolver) -> list[_Certain]:
+    """The functions the module defines at module level whose definition is certain:
+    one ``def`` binds its name (``async def`` too, in a module-level ``if`` or ``try``
+    too), with no decorator (a decorator may take other parameters, or build nothing),
+    nothing else in the module binds it, and the module star-imports nothing."""
     if walk.stars:
-        return {}
+        return []
     counts = resolver.binding_counts()
-    found: dict[str, tuple[str, ...]] = {}
+    found = []
     for scope, functions in walk.functions.items():
         if len(scope) != 1 or len(functions) != 1 or counts.get(scope[0]) != 1:
             continue
         function = functions[0]
-        if function in walk.methods or function.decorator_list:
-            continue
-        found[scope[0]] = tuple(a.arg for a in (*function.args.posonlyargs, *function.args.args))
-    return dict(sorted(found.items()))
+        if function not in walk.methods and not function.decorator_list:
+            found.append((scope[0], function))
+    return found
+
+
+def _emitters(walk: _Walk, resolver: _Resolver, certain: list[_Certain]) -> dict[str, EmitterFact]:
+    """The module-level functions, certain as for their signatures
+    (:func:`_certain_functions`), that construct a class unpacking their own ``**``
+    parameter in their own body (not a nested function's), which nothing there binds
+    again: ``X(**fields)``, ``X(kind=kind, **fields)`` or ``X.model_validate(fields)``
+    (see EmitterFact). Read from the calls the walk found in their scope: no walk of
+    its own, but of the body of a function found so, for what binds the parameter."""
+    spreads: dict[tuple[str, ...], str] = {
+        (name,): function.args.kwarg.arg for name, function in certain if function.args.kwarg is not None
+    }
+    if not spreads:
+        return {}
+    built: dict[str, set[str]] = {}
+    passed: dict[str, set[str]] = {}
+    for call, scope in walk.calls:
+        spread = spreads.get(scope)
+        found = _built_from(call, spread, resolver) if spread is not None else None
+        if found is not None:
+            built.setdefault(scope[0], set()).add(found)
+            named = passed.setdefault(scope[0], set())
+            named.update(k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, k.arg))
+    return {
+        name: EmitterFact(tuple(sorted(classes)), tuple(sorted(passed[name])))
+        for name, classes in sorted(built.items())
+        if _bound_once(walk.functions[(name,)][0], spreads[(name,)])
+    }
+
+
+def _bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef, parameter: str) -> bool:
+    """Nothing in ``function`` binds ``parameter`` but the parameter itself."""
+    return sum(1 for bound, _ in _binding_sites(function) if bound == parameter) == 1
+
+
+def _built_from(call: ast.Call, spread: str, resolver: _Resolver) -> str | None:
+    """The class ``call`` constructs from the mapping ``spread`` names, resolved through
+    the module's imports: ``X(..., **spread)``, ``X.model_validate(spread)``; else None."""
+    func = call.func
+    if any(k.arg is None and _is_name(k.value, spread) for k in call.keywords):
+        return resolver.resolve(func)
+    if type(func) is ast.Attribute and func.attr in MAPPING_VALIDATORS and call.args and _is_name(call.args[0], spread):
+        return resolver.resolve(func.value)
+    return None
 
 
 def _positions(fact: PositionalFact) -> list[tuple[int, int]]:

@@ -4,9 +4,9 @@ An innocently named keyword (``object_id=self.primary_target``) carries what the
 runtime must not know as surely as ``episode=`` does. The flow facts of each module
 (:mod:`.flow`) say which identifiers every keyword value, value given by position,
 attribute assignment and field default is derived from; here they are matched against
-the contract's words, for the calls that construct an event (or go through a configured
-emit function), the attributes set on a constructed event, and the fields of the
-module's event classes.
+the contract's words, for the calls that construct an event (or go through an emit
+function: configured, or one its definition makes one, :meth:`DerivedValues.inferred_emitter`),
+the attributes set on a constructed event, and the fields of the module's event classes.
 
 Reach: within one function, through its local variables, plus one call level into a
 function or method of the project (its return value, traced the same way); a method is
@@ -39,7 +39,7 @@ from domain_fence.core.source.flow import (
     callee_names,
     is_spread,
 )
-from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, Text
+from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, EmitterFact, Text
 
 if TYPE_CHECKING:
     from domain_fence.core.families.vocabulary.events import EventResolver
@@ -135,13 +135,16 @@ class DerivedValues:
         self._returns: dict[tuple[str, bool | str], tuple[str, tuple[Source, ...]] | None] = {}
         self._sink_callees: dict[str, tuple[str, ...]] = {}  # see sink_callees
         self._functions: dict[str, frozenset[str]] = {}  # see module_functions
+        self._emitters: dict[str, EmitterFact | None] = {}  # see inferred_emitter
 
     def forget_edited(self) -> None:
         """A module was edited: what its functions return, which of its calls build
-        an event, and which functions it defines are found again when asked."""
+        an event, which functions it defines and which emit an event are found again
+        when asked."""
         self._returns.clear()
         self._sink_callees.clear()
         self._functions.clear()
+        self._emitters.clear()
 
     def module(self, module: str, events: frozenset[str]) -> Iterator[Derived]:
         """The derived values of ``module``; ``events`` are the qualnames of its event classes."""
@@ -322,14 +325,49 @@ class DerivedValues:
     def is_emit_function(self, module: str, written: str, canonical: str) -> bool:
         """Whether a call in ``module`` of ``written`` (the callee resolved through the
         module's imports; ``canonical``, to where it is defined) goes through an emit
-        function: a pattern matches it as written, where it is defined, or, for a
-        function the module defines itself and calls by its bare name, as a module
-        importing it would name it (``pkg.telemetry.emit_event``)."""
+        function: one ``emit_functions`` names (:meth:`configured`), or one whose
+        definition says so (:meth:`inferred_emitter`). Either is read alike: the same
+        findings, under the same fingerprints."""
+        return (
+            self.configured(module, written, canonical) or self.inferred_emitter(module, written, canonical) is not None
+        )
+
+    def configured(self, module: str, written: str, canonical: str) -> bool:
+        """Whether a pattern of ``emit_functions`` matches the callee as written, where
+        it is defined, or, for a function the module defines itself and calls by its
+        bare name, as a module importing it would name it (``pkg.telemetry.emit_event``)."""
         here = self.defined_here(module, written)
         return any(
             fnmatchcase(canonical, p) or fnmatchcase(written, p) or (here and fnmatchcase(here, p))
             for p in self.emit_functions
         )
+
+    def inferred_emitter(self, module: str, written: str, canonical: str) -> EmitterFact | None:
+        """What the function a call in ``module`` names constructs, where that makes it
+        an emit function though no pattern names it: a module-level function of the
+        project, certain as for its signature, that constructs an event unpacking its
+        own ``**`` parameter (``def emit_reach(kind, **fields): return
+        TelemetryEvent(kind=kind, **fields)``; see pyfacts.EmitterFact). A method, a
+        decorated function, one bound twice or one outside the project is none: only
+        ``emit_functions`` names those."""
+        target = self.defined_here(module, written) or canonical
+        if target not in self._emitters:
+            self._emitters[target] = self._find_emitter(target)
+        return self._emitters[target]
+
+    def _find_emitter(self, target: str) -> EmitterFact | None:
+        owner, name = self.resolver.split(target)
+        if not owner or not name or "." in name:
+            return None
+        facts = self.resolver.facts(owner)
+        emitter = facts.emitters.get(name) if facts is not None else None
+        if emitter is None:
+            return None
+        for built in emitter.built:
+            event = self.resolver.canonical(built)
+            if self.resolver.is_event(event) and not self.defines_a_class(event):
+                return emitter
+        return None
 
     def defined_here(self, module: str, written: str) -> str:
         """``module.written`` when ``written`` is a bare name (no import binds it: the

@@ -6,8 +6,9 @@ the project: bases are followed through imports, ``import x as y`` aliases, rela
 imports and re-exports in ``__init__`` modules. Its own fields, its name and its kind
 strings are checked; an inherited field is reported where it is declared. Runtime
 modules are also checked for keyword arguments in calls that construct an event or go
-through a configured emit function, and for the values events are built from (DOM105,
-:mod:`.derived`).
+through an emit function (configured, or a function constructing an event from its own
+``**`` parameter: :meth:`.derived.DerivedValues.inferred_emitter`), and for the values
+events are built from (DOM105, :mod:`.derived`).
 
 That is the contract's default ``scope`` (``events``); the opt-in scopes of
 :mod:`.declarations` (DOM111-DOM113) are checked here too, with the same vocabulary.
@@ -631,8 +632,10 @@ class VocabularyChecker:
 
     def view(self, facts: FileFacts) -> object:
         """What other modules' findings read of a module: its classes and their bases,
-        read, and whether it defines and what returns each function looked up so far
-        (a method found where Python finds it: see .derived)."""
+        what its functions construct from their keywords (whether a caller elsewhere,
+        perhaps one the contract passed over, calls an emit function), and whether it
+        defines and what returns each function looked up so far (a method found where
+        Python finds it: see .derived)."""
         names = facts.names
         consulted = sorted(self.consulted.get(facts.module, ()))
         methods = {method.qualname for method in facts.methods} if consulted else set()
@@ -659,6 +662,9 @@ class VocabularyChecker:
             ),
             tuple((fact.qualname, fact.bases) for fact in names.redefined),
             tuple(sorted(names.bindings.items())),
+            # what its functions construct from their keywords: whether each emits an
+            # event, and so is read in its callers as an emit function
+            tuple((name, fact.built, fact.passed) for name, fact in sorted(names.emitters.items())),
             names.star_imports,
             tuple(looked_up),
         )
@@ -1001,7 +1007,8 @@ class VocabularyChecker:
         canonical: str,
         kinds: set[tuple[int, int, str]],
     ) -> Iterator[Finding]:
-        """DOM104 and DOM103 for a call of a configured emit function, ``written`` as
+        """DOM104 and DOM103 for a call of an emit function (configured, or found by its
+        definition: the same findings either way), ``written`` as
         the module's imports resolve it, ``canonical`` where it is defined: its keywords
         (``emit_step("Stepped", episode=n)``, and the keys of a mapping unpacked into
         it, as :meth:`keywords` reads a construction's) become the fields of the event
@@ -1224,7 +1231,8 @@ class VocabularyChecker:
         instance (``self._emit("EpisodeEnd")``), where the definition says which
         parameter the position binds (:meth:`emit_parameters`; the class's own method,
         ``self`` aside, as the flow facts found it: see pyfacts' ``_own_method``) and that
-        parameter is named in ``kind_attributes``: a literal string (its literal parts), as a kind given by
+        parameter is named in ``kind_attributes`` (and gives the event its kind:
+        :meth:`kind_parameter`): a literal string (its literal parts), as a kind given by
         position to an event's class is read. The strings are the flow facts' (see
         FlowFacts.given), found where the calls' arguments are traced: the module's
         other facts hold no string given to a call of a lowercase name. The fingerprint
@@ -1243,7 +1251,7 @@ class VocabularyChecker:
                 parameters = self.emit_parameters(module, given.target, canonical)
                 emitter = self.derived.defined_here(module, given.target) or canonical
             name = parameters[given.position] if parameters and given.position < len(parameters) else ""
-            if name not in self.kind_attributes:
+            if name not in self.kind_attributes or not self.kind_parameter(module, given.target, canonical, name):
                 continue
             shown = shown_callee(given.target)
             place = f"{given.scope}:{shown}[{EMITTED},{POSITIONAL}]({name}={given.text!r})"
@@ -1256,6 +1264,16 @@ class VocabularyChecker:
                 kind=given.text,
                 via=f" ({POSITIONAL}, given to {shown})",
             )
+
+    def kind_parameter(self, module: str, written: str, canonical: str, name: str) -> bool:
+        """Whether the kind parameter ``name`` of the emit function a call names gives the
+        emitted event its kind: always for one ``emit_functions`` names; for one its
+        definition makes an emit function, where that definition passes the parameter on
+        under its name (``TelemetryEvent(kind=kind, **fields)``)."""
+        if self.derived.configured(module, written, canonical):
+            return True
+        emitter = self.derived.inferred_emitter(module, written, canonical)
+        return emitter is not None and name in emitter.passed
 
     def emit_parameters(self, module: str, written: str, canonical: str) -> tuple[str, ...] | None:
         """The parameters the emit function a call in ``module`` names (``written`` as

@@ -25,7 +25,9 @@ one on generated projects):
   found to a fixpoint, from the files that mention them (:class:`EventNames`): the
   event bases' and the emit functions' own names (and the bases' as resolved, for a
   base named through a re-export), the names of classes defined with a base among
-  them, and the names bound to one. A file whose bytes are not ASCII (an identifier
+  them, the names bound to one, and the names of the functions that construct one
+  from their own ``**`` parameter (emit functions no configuration names, whose
+  callers need name no event). A file whose bytes are not ASCII (an identifier
   may be spelled in other scripts, and is normalised) is read whatever it names; a
   module an ``event_bases`` pattern covers, when it names the pattern's literal part.
 
@@ -189,7 +191,8 @@ class EventNames:
 
     def learn(self, module: str, patterns: tuple[EventBasePattern, ...]) -> None:
         """Note what leads to a name in ``module``: its classes' bases (a class a pattern
-        names is one), and the names it binds."""
+        names is one), the names it binds, and what its functions construct from their
+        keywords (pyfacts.EmitterFact: an emit function when that is an event)."""
         facts = self.index.file_facts(module)
         names = facts.names if facts is not None else None
         if names is None:
@@ -203,6 +206,9 @@ class EventNames:
                     self._lead(_last(base), simple)
         for bound, target in names.bindings.items():
             self._lead(_last(target), bound)
+        for function, emitter in names.emitters.items():  # an emit function when it builds an event
+            for built in emitter.built:
+                self._lead(_last(built), function)
 
     def _lead(self, name: str, to: str) -> None:
         if name in self.names:
