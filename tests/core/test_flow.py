@@ -702,7 +702,8 @@ def test_the_facts_name_the_classes_a_function_builds_from_its_own_keywords():
         """
     ).names
     assert names.emitters == {
-        "emit_reach": pyfacts.EmitterFact(("pkg.events.Recognized",), ("kind",)),
+        # its own parameters, whose keywords reach the event only where passed on (kind)
+        "emit_reach": pyfacts.EmitterFact(("pkg.events.Recognized",), ("kind",), ("kind", "note"), ("kind", "note")),
         "validated": pyfacts.EmitterFact(("pkg.events.Recognized", "pkg.events.Stats")),
     }
 

@@ -351,9 +351,27 @@ def test_an_emit_function_both_inferred_and_configured_is_reported_once_alike(in
     # event's kind (emit_logged's) is a kind all the same, as before.
     logged = config(emit_functions=["*.emit_logged"])
     added = set(vocabulary_findings(logged, index, EMITTERS[0])) - set(inferred)
-    assert [f.fingerprint for f in added] == [
-        "DOM103:vocab.runtime.emitters:here:emit_logged[emitted,positional](kind='EpisodeEnd')"
-    ]
+    # So is the value given by position to it, which the function keeps to itself.
+    assert {f.fingerprint for f in added} == {
+        "DOM103:vocab.runtime.emitters:here:emit_logged[emitted,positional](kind='EpisodeEnd')",
+        "DOM105:vocab.runtime.emitters:own_parameters:emit_logged[positional](1)<-target",
+    }
+
+
+def test_an_unconfigured_emit_function_s_own_parameters_are_no_fields(index):
+    """A keyword naming a parameter of the function's own, or a value given by position
+    to one, binds that parameter: it reaches the event only where the function passes
+    it on (``kind=kind``). Configured, every keyword is a field, as the user said."""
+    own = {
+        "DOM104:vocab.runtime.emitters:own_parameters:publish_step[emitted](mode)",
+        "DOM105:vocab.runtime.emitters:own_parameters:publish_step(throttle)<-target",
+        "DOM105:vocab.runtime.emitters:own_parameters:emit_logged[positional](1)<-target",
+    }
+    inferred = {f.fingerprint for f in vocabulary_findings(config(), index, EMITTERS[0])}
+    assert "DOM104:vocab.runtime.emitters:own_parameters:publish_step[emitted](epoch)" in inferred
+    assert not own & inferred
+    named = config(emit_functions=["*.publish_step", "*.emit_logged"])
+    assert own <= {f.fingerprint for f in vocabulary_findings(named, index, EMITTERS[0])}
 
 
 def test_fingerprints_survive_moving_code(tmp_path, index):

@@ -305,6 +305,12 @@ class EmitterFact:
     # The parameters those constructions are given under their own name (``kind=kind``),
     # sorted: a kind given by position to the function is one only where it is passed on.
     passed: tuple[str, ...] = ()
+    # Every parameter it names (positional and keyword-only), sorted: a keyword so named
+    # binds the parameter, not the ``**`` one, and reaches the event only when passed on
+    # (``publish(kind, *, throttle=0, **fields)`` called with ``throttle=n``).
+    named: tuple[str, ...] = ()
+    # The parameters it takes by position, in order: what a value given by position binds.
+    positional: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -3050,10 +3056,17 @@ def _emitters(walk: _Walk, resolver: _Resolver, certain: list[_Certain]) -> dict
             named = passed.setdefault(scope[0], set())
             named.update(k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, k.arg))
     return {
-        name: EmitterFact(tuple(sorted(classes)), tuple(sorted(passed[name])))
+        name: _emitter(walk.functions[(name,)][0], classes, passed[name])
         for name, classes in sorted(built.items())
         if _bound_once(walk.functions[(name,)][0], spreads[(name,)])
     }
+
+
+def _emitter(function: ast.FunctionDef | ast.AsyncFunctionDef, built: set[str], passed: set[str]) -> EmitterFact:
+    arguments = function.args
+    positional = tuple(a.arg for a in (*arguments.posonlyargs, *arguments.args))
+    named = tuple(sorted({*positional, *(a.arg for a in arguments.kwonlyargs)}))
+    return EmitterFact(tuple(sorted(built)), tuple(sorted(passed)), named, positional)
 
 
 def _bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef, parameter: str) -> bool:

@@ -245,7 +245,11 @@ class DerivedValues:
             if self.resolver.is_event(callee) and not self.defines_a_class(callee):
                 built = f"{sink.scope}:{owner}[{sink.form}]({name})"
                 return Target(f"constructing {owner} ({sink.form})", f"{callee}({name})", built, True, sink.name)
-            if unpacked_into_a_call(sink.form) and self.is_emit_function(module, sink.target, callee):
+            if (
+                unpacked_into_a_call(sink.form)
+                and self.is_emit_function(module, sink.target, callee)
+                and self.carries(module, sink.target, callee, sink.name)
+            ):
                 shown = shown_callee(sink.target)
                 place = f"{sink.scope}:{shown}[{sink.form}]({name})"
                 emitter = self.defined_here(module, sink.target) or callee
@@ -259,7 +263,11 @@ class DerivedValues:
                 place = f"{sink.scope}:{owner}.{sink.name}"
                 checked = self.attribute_checked(module, sink)
                 return Target(f"set on {owner}", f"{callee}.{sink.name}", place, checked, sink.name)
-        if sink.kind == KEYWORD and self.is_emit_function(module, sink.target, callee):
+        if (
+            sink.kind == KEYWORD
+            and self.is_emit_function(module, sink.target, callee)
+            and self.carries(module, sink.target, callee, sink.name)
+        ):
             # The fingerprint shows the callee as written (resolved through imports); the
             # symbol, the function called. A keyword named with a word is DOM104's, as
             # for a construction (VocabularyChecker.emitted).
@@ -296,7 +304,11 @@ class DerivedValues:
             form = f"{sink.form},{POSITIONAL}" if sink.form else POSITIONAL
             how = f"constructing {owner} ({form.replace(',', ', ')})"
             return Target(how, f"{callee}({written})", f"{sink.scope}:{owner}[{form}]({written})", field_name, name)
-        if not sink.form and self.is_emit_function(module, sink.target, callee):
+        if (
+            not sink.form
+            and self.is_emit_function(module, sink.target, callee)
+            and self.carries_position(module, sink.target, callee, position)
+        ):
             shown = shown_callee(sink.target)
             emitter = self.defined_here(module, sink.target) or callee
             place = f"{sink.scope}:{shown}[{POSITIONAL}]({position + 1})"
@@ -354,6 +366,28 @@ class DerivedValues:
         if target not in self._emitters:
             self._emitters[target] = self._find_emitter(target)
         return self._emitters[target]
+
+    def carries(self, module: str, written: str, canonical: str, name: str) -> bool:
+        """Whether a keyword ``name`` given to the emit function a call names becomes a
+        field of the event: always for one ``emit_functions`` names (configured, every
+        keyword is a field); for one found by its definition, unless the function names
+        a parameter so that it does not pass on (``throttle`` in ``publish(kind, *,
+        throttle=0, **fields)``: it binds the parameter, not ``**fields``)."""
+        if self.configured(module, written, canonical):
+            return True
+        emitter = self.inferred_emitter(module, written, canonical)
+        return emitter is None or name not in emitter.named or name in emitter.passed
+
+    def carries_position(self, module: str, written: str, canonical: str, position: int) -> bool:
+        """Whether a value given by position to the emit function a call names reaches the
+        event: always for a configured one; for one found by its definition, only where
+        it binds a parameter passed on (``kind`` in ``emit(kind, **fields)``)."""
+        if self.configured(module, written, canonical):
+            return True
+        emitter = self.inferred_emitter(module, written, canonical)
+        if emitter is None:
+            return True
+        return position < len(emitter.positional) and emitter.positional[position] in emitter.passed
 
     def _find_emitter(self, target: str) -> EmitterFact | None:
         owner, name = self.resolver.split(target)

@@ -664,7 +664,10 @@ class VocabularyChecker:
             tuple(sorted(names.bindings.items())),
             # what its functions construct from their keywords: whether each emits an
             # event, and so is read in its callers as an emit function
-            tuple((name, fact.built, fact.passed) for name, fact in sorted(names.emitters.items())),
+            tuple(
+                (name, fact.built, fact.passed, fact.named, fact.positional)
+                for name, fact in sorted(names.emitters.items())
+            ),
             names.star_imports,
             tuple(looked_up),
         )
@@ -1025,10 +1028,27 @@ class VocabularyChecker:
         built = f"{shown}[{EMITTED},{form}]" if form else f"{shown}[{EMITTED}]"
         emitter = self.derived.defined_here(module, written) or canonical
         owner = f"{shown} ({form})" if form else shown
-        yield from self.given_keywords(module, call.scope, call.keywords, built, emitter, "given to", owner)
+        call = self.carried(module, call, written, canonical)
+        keywords = tuple(k for k in call.keywords if k.text)
+        yield from self.given_keywords(module, call.scope, keywords, built, emitter, "given to", owner)
         yield from self.given_keys(module, call, built, emitter, owner)
         kind_findings = self.given_kinds(module, call, built, lambda name: f"{emitter}({name})", given_to=shown)
         yield from _once(kind_findings, kinds)
+
+    def carried(
+        self, module: str, call: CallFact | ConstructionFact, written: str, canonical: str
+    ) -> CallFact | ConstructionFact:
+        """``call`` with only what reaches the event its emit function emits: a keyword
+        binding a parameter of the function's own that it does not pass on (see
+        DerivedValues.carries) is blanked, in place so that the positions the call's
+        other facts give of its keywords still hold, and so are the keys in its value."""
+        keywords = call.keywords
+        kept = [self.derived.carries(module, written, canonical, k.text) for k in keywords]
+        if all(kept):
+            return call
+        blanked = tuple(k if keep else dataclasses.replace(k, text="") for k, keep in zip(keywords, kept, strict=True))
+        dropped = {k.text for k, keep in zip(keywords, kept, strict=True) if not keep}
+        return dataclasses.replace(call, keywords=blanked, keys=tuple(k for k in call.keys if k[0] not in dropped))
 
     def attribute_set(self, module: str, fact: AttributeSetFact, event: str) -> Iterator[Finding]:
         """DOM104 for an attribute set on a local known to hold an event (``event.episode
