@@ -17,7 +17,8 @@ calls: every import, class and definition is a statement, so this finds them all
 while touching far fewer nodes than a walk of every node would.
 
 Everything the rest of the core uses is imported from here. The package's modules,
-each importing only those listed after it (but for annotations):
+each importing only those listed after it (but for annotations: the facts-layers
+contract in ``.importlinter``):
 
 - ``extraction``: the entry points;
 - ``receiver_strings``, ``arguments``, ``callables``, ``attachments``, ``local_dicts``:
