@@ -23,8 +23,8 @@ from domain_fence.core.families.config import WordRule
 from domain_fence.core.families.placement.definitions import definition_matches
 from domain_fence.core.families.vocabulary.words import Vocabulary
 from domain_fence.core.setup.presets import MONTY
+from domain_fence.core.source.facts import extract
 from domain_fence.core.source.modules import discover_modules
-from domain_fence.core.source.pyfacts import extract
 from domain_fence.core.source.reading import load_tree
 
 ROOT = "tbp.monty"

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import NEWER_SYNTAX, PARSES_NEWER_SYNTAX, REPO
 
-from domain_fence.core.source.pyfacts import extract
+from domain_fence.core.source.facts import extract
 from domain_fence.core.source.reading import decode, parse_source
 from domain_fence.core.source.statements import statement_imports
 

@@ -12,8 +12,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from domain_fence.core.source import flow, pyfacts
+from domain_fence.core.source import flow
 from domain_fence.core.source.factcache import decode_flows, encode
+from domain_fence.core.source.facts import EmitterFact, Text, extract, flow_facts
+from domain_fence.core.source.facts.extraction import _flows, _walked
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
     ARGUMENT,
@@ -30,7 +32,6 @@ from domain_fence.core.source.flow import (
     callee_names,
     traced_callee,
 )
-from domain_fence.core.source.pyfacts import extract, flow_facts
 
 SOURCE = """
 from pkg.events import Recognized as R
@@ -203,10 +204,10 @@ def test_the_facts_do_not_depend_on_how_deep_the_stack_is_when_they_are_traced(s
     # A module is traced in a worker, or on the main thread deep inside a check, or in
     # a language server's thread: the same file must give the same facts everywhere.
     tree = ast.parse(source)
-    walk, _, resolver = pyfacts._walked("pkg.a", False, tree)  # the other facts' walk: not under test
+    walk, _, resolver = _walked("pkg.a", False, tree)  # the other facts' walk: not under test
 
     def trace() -> FlowFacts:
-        return pyfacts._flows("pkg.a", tree, walk, resolver)
+        return _flows("pkg.a", tree, walk, resolver)
 
     def deeper(levels: int) -> FlowFacts:
         return deeper(levels - 1) if levels else trace()
@@ -534,7 +535,7 @@ def test_constructions_are_known_where_nothing_else_can_be_bound_to_the_name():
     sinks = [(s.scope, s.form, s.target) for s in found.flows.sinks if s.form]
     assert sinks == [item for item in built if item[1] != "model_construct"]
     (kinds,) = [c for c in found.names.calls if c.scope == "kinds"]
-    assert kinds.constants == ((0, "KIND", pyfacts.Text("EpisodeEnd", 49, 23)),) and not kinds.strings
+    assert kinds.constants == ((0, "KIND", Text("EpisodeEnd", 49, 23)),) and not kinds.strings
 
 
 def test_a_kind_constant_bound_again_anywhere_is_no_constant():
@@ -703,8 +704,8 @@ def test_the_facts_name_the_classes_a_function_builds_from_its_own_keywords():
     ).names
     assert names.emitters == {
         # its own parameters, whose keywords reach the event only where passed on (kind)
-        "emit_reach": pyfacts.EmitterFact(("pkg.events.Recognized",), ("kind",), ("kind", "note"), ("kind", "note")),
-        "validated": pyfacts.EmitterFact(("pkg.events.Recognized", "pkg.events.Stats")),
+        "emit_reach": EmitterFact(("pkg.events.Recognized",), ("kind",), ("kind", "note"), ("kind", "note")),
+        "validated": EmitterFact(("pkg.events.Recognized", "pkg.events.Stats")),
     }
 
 

@@ -53,7 +53,8 @@ def test_the_walk_counts_the_bindings_a_walk_of_their_own_counts():
     every fixture file, and in shapes written for it."""
     from support import FIXTURES
 
-    from domain_fence.core.source import pyfacts
+    from domain_fence.core.source.facts.extraction import _walked
+    from domain_fence.core.source.facts.scopes import _binding_sites
 
     shapes = (
         "import a.b, c as d\nfrom e import f as g, h\nfrom i import *\ndef k(p, /, q=1, *r, s, **t): pass\n"
@@ -68,8 +69,8 @@ def test_the_walk_counts_the_bindings_a_walk_of_their_own_counts():
         if isinstance(tree, ast.Module):
             trees.append(tree)
     for tree in trees:
-        walk, _, _ = pyfacts._walked("m", False, tree)
+        walk, _, _ = _walked("m", False, tree)
         expected: dict[str, int] = {}
-        for name, _node in pyfacts._binding_sites(tree):
+        for name, _node in _binding_sites(tree):
             expected[name] = expected.get(name, 0) + 1
         assert walk.bound == expected

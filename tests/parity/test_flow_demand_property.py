@@ -62,7 +62,7 @@ IMPORTS = [
 ]
 
 field_name = st.sampled_from(["label", "lm_id", "count"])
-# Events built other than by calling the class by name (pyfacts.ConstructionFact).
+# Events built other than by calling the class by name (facts.ConstructionFact).
 CONSTRUCTIONS = [
     "{callee}.model_construct({name}={value})",
     '{callee}.model_validate({{"{name}": {value}}})',

@@ -120,7 +120,7 @@ IDENTIFIERS = [
 ]
 
 # Functions that build what they are given (an event, or a class that is none) from
-# their own ``**values``: emit functions when it is an event (see pyfacts.EmitterFact).
+# their own ``**values``: emit functions when it is an event (see facts.EmitterFact).
 HELPERS = ["relay", "send_now"]
 
 names = st.sampled_from(CLASSES)
@@ -160,7 +160,7 @@ snippet = st.one_of(
     # module defines and calls by its bare name
     st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}(kind='{k}')", referred, identifiers),
     st.builds("def emit_here(**values):\n    pass\n\n\ndef go(n):\n    emit_here({}=n)".format, identifiers),
-    # built other than by calling the class by name (pyfacts.ConstructionFact)
+    # built other than by calling the class by name (facts.ConstructionFact)
     st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}.model_validate({{'{k}': 1}})", referred, identifiers),
     # the keys written in a keyword's value, or a JSON literal's (a field's keys too)
     st.builds(lambda r, k: f"{r[1]}\nx = {r[0]}(stats=[{{'{k}': 1}}])", referred, identifiers),

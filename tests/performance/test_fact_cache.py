@@ -19,8 +19,9 @@ from domain_fence.core.families.config import parse_vocabulary
 from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
 from domain_fence.core.index import project as index_module
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source import factcache, factpack, pyfacts
+from domain_fence.core.source import factcache, factpack, facts
 from domain_fence.core.source.factcache import FactCache, Stamp, cache_key
+from domain_fence.core.source.facts import records
 
 
 @pytest.fixture(autouse=True)
@@ -104,15 +105,33 @@ def test_the_key_follows_the_extractor_source():
     assert len(key) == 64 and key == cache_key()
 
 
+def test_the_key_follows_every_module_of_the_extractor(monkeypatch):
+    """The facts are extracted by a package of modules: an edit to any of them (not only
+    its ``__init__``) is another extractor, whose facts an edited checkout must not read."""
+    monkeypatch.setattr(factcache, "_KEY", None)
+    unedited = cache_key()
+    read_bytes = Path.read_bytes
+    modules = sorted(Path(facts.__file__).parent.glob("*.py"))
+    assert len(modules) > 1
+    for module in modules:
+
+        def edited(path: Path, module: Path = module) -> bytes:
+            return read_bytes(path) + (b"\n# edited\n" if path == module else b"")
+
+        monkeypatch.setattr(Path, "read_bytes", edited)
+        monkeypatch.setattr(factcache, "_KEY", None)
+        assert cache_key() != unedited, module.name
+
+
 def test_every_fact_class_is_one_the_cache_reads_back():
     """A fact class the cache's unpickler refuses would make every entry holding one
     look damaged: parsed again on every run, without a word."""
-    facts = {
-        (pyfacts.__name__, name)
-        for name, value in vars(pyfacts).items()
-        if dataclasses.is_dataclass(value) and value.__module__ == pyfacts.__name__ and not name.startswith("_")
+    classes = {
+        (records.__name__, name)
+        for name, value in vars(records).items()
+        if dataclasses.is_dataclass(value) and value.__module__ == records.__name__ and not name.startswith("_")
     }
-    assert facts <= factcache._FACT_CLASSES
+    assert len(classes) > 1 and classes <= factcache._FACT_CLASSES
 
 
 def test_a_file_read_as_another_module_is_parsed_again(tmp_path, monkeypatch, parsed):

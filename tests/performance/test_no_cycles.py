@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from support import FIXTURES
 
-from domain_fence.core.source.pyfacts import file_facts, flow_facts
+from domain_fence.core.source.facts import file_facts, flow_facts
 
 # Every shape of construction, local dicts given to one, positional kinds, bindings.
 SOURCES = sorted((FIXTURES / "vocabulary" / "rules" / "vocab" / "runtime").glob("*.py"))

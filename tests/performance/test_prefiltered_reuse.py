@@ -16,7 +16,7 @@ from perf_support import settle
 from reuse_project import EDITS, append, assert_same_as_uncached, check, checked_engine, create, replace, write_project
 
 import domain_fence.integrations.importlinter.results as results
-from domain_fence.core.source.pyfacts import ImportFacts
+from domain_fence.core.source.facts import ImportFacts
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.importlinter.configuration import load_configuration
 from domain_fence.integrations.importlinter.session import engine_for

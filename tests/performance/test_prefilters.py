@@ -29,7 +29,7 @@ from domain_fence.core.families.placement.definitions import (
     placement_findings,
 )
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source.pyfacts import attached_names, bound_names, method_definitions, top_level_definitions
+from domain_fence.core.source.facts import attached_names, bound_names, method_definitions, top_level_definitions
 from domain_fence.core.source.reading import Unreadable, decode, parse_source
 
 

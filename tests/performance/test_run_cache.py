@@ -78,7 +78,7 @@ NOT_IMPORTED_BY_A_REPLAY = (
     "domain_fence.core.setup.presets",
     "domain_fence.core.source.factcache",
     "domain_fence.core.source.modules",
-    "domain_fence.core.source.pyfacts",
+    "domain_fence.core.source.facts",
     "domain_fence.integrations.importlinter",
     "grimp",
     "importlinter",

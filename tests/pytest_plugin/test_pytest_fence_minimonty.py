@@ -51,6 +51,7 @@ def test_the_post_episode_method_is_a_definition_and_the_re_exports_are_not(fenc
 def test_every_contract_of_the_repository_is_kept(fence: Fence):
     for contract in (
         "domain-fence-layers",
+        "facts-layers",
         "core-is-host-free",
         "runtime-knows-no-experiment",
         "experiment-owns-its-telemetry",

@@ -38,7 +38,7 @@ from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
 from domain_fence.core.index.blockers import source_blockers
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.rules import RULES
-from domain_fence.core.source.pyfacts import extract
+from domain_fence.core.source.facts import extract
 from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source
 from domain_fence.integrations import flake8 as flake8_plugin
 from domain_fence.integrations.cli import main

@@ -32,7 +32,7 @@ def test_the_reference_codebase_is_installed_from_this_checkout():
 def test_lint_imports_passes_at_the_repository_root():
     result = run_tool("lint-imports", "--no-logo", cwd=REPO)
     assert result.returncode == 0, result.output
-    assert "Contracts: 8 kept, 0 broken." in result.stdout
+    assert "Contracts: 9 kept, 0 broken." in result.stdout
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def test_every_front_end_at_the_root_sees_the_reference_codebase_itself(checkout
     assert {tool: status for tool, (status, _) in red.items()} == dict.fromkeys(red, 1), red
     output = red["lint-imports"][1]
     assert "minimonty.frameworks.models.learning_module -> minimonty.experiment.world" in output
-    assert "Contracts: 7 kept, 1 broken." in output
+    assert "Contracts: 8 kept, 1 broken." in output
     finding = f"{LEARNING_MODULE.as_posix()}:{line}:8: DOM301 "  # at the imported name
     assert [ln for ln in red["flake8"][1].splitlines() if ln.removeprefix("./").startswith(finding)], red["flake8"][1]
     assert finding in red["domain-fence"][1]
@@ -92,3 +92,17 @@ def test_the_core_layering_is_enforced_on_the_core_itself(checkout: Path):
     unwrapped = " ".join(result.stdout.split())  # rich wraps at 80 columns
     assert "on reading source, on the finding model BROKEN" in unwrapped
     assert "domain_fence.core.model.findings -> domain_fence.core.engine" in unwrapped
+
+
+def test_the_facts_layering_is_enforced_on_the_facts_package(checkout: Path):
+    # The fact records are the bottom layer of the facts package: importing the walk
+    # from them breaks the facts' layers contract.
+    records = checkout / "src/domain_fence/core/source/facts/records.py"
+    planted = "\nimport domain_fence.core.source.facts.walk\n"
+    records.write_text(records.read_text(encoding="utf-8") + planted, encoding="utf-8")
+    path = os.pathsep.join([str(checkout / "src"), str(checkout / "examples/minimonty/src")])
+    result = run_tool("lint-imports", "--no-logo", "--no-cache", cwd=checkout, env={"PYTHONPATH": path})
+    assert result.returncode == 1, result.output
+    unwrapped = " ".join(result.stdout.split())  # rich wraps at 80 columns
+    assert "on the fact records BROKEN" in unwrapped
+    assert "domain_fence.core.source.facts.records -> domain_fence.core.source.facts.walk" in unwrapped

@@ -13,7 +13,7 @@ from support import EXPERIMENT_WORDS, FIXTURES
 from domain_fence.core.families.config import ConfigError, parse_vocabulary
 from domain_fence.core.families.vocabulary.events import all_vocabulary_findings, vocabulary_findings
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source.pyfacts import extract
+from domain_fence.core.source.facts import extract
 
 SCOPED = FIXTURES / "vocabulary" / "scope"
 RUNTIME = SCOPED / "census" / "runtime"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from domain_fence.core.families.config import WordRule, parse_vocabulary
 from domain_fence.core.families.vocabulary.declarations import declared_names
 from domain_fence.core.families.vocabulary.words import Vocabulary, fold, split_words, words_of
-from domain_fence.core.source.pyfacts import extract
+from domain_fence.core.source.facts import extract
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,7 @@ from domain_fence.core.source.modules import Skipped
 if TYPE_CHECKING:
     from grimp import ImportGraph
 
-    from domain_fence.core.source.pyfacts import FileFacts, ImportFacts
+    from domain_fence.core.source.facts import FileFacts, ImportFacts
 
 UNANALYSABLE = fingerprints.UNANALYSABLE
 NOT_RUN = "not_run"  # in a contract's extra: the import graph could not be built

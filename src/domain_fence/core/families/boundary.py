@@ -29,8 +29,8 @@ from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.model.rules import get_rule
+from domain_fence.core.source.facts import ImportFact
 from domain_fence.core.source.modules import matches_any
-from domain_fence.core.source.pyfacts import ImportFact
 
 if TYPE_CHECKING:
     from grimp import ImportGraph

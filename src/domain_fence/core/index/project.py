@@ -1,5 +1,5 @@
 """The project index: every module of the root packages, its file, and the facts
-every family reads from it (:class:`~.pyfacts.FileFacts`).
+every family reads from it (:class:`~.facts.FileFacts`).
 
 Each file is parsed at most once per version: its facts come from memory, else from
 the persistent cache (:mod:`.factcache`), else from parsing it; the tree is dropped
@@ -36,6 +36,16 @@ from domain_fence.core.source.factcache import (
     decode_flows,
     encode,
 )
+from domain_fence.core.source.facts import (
+    DeclarationFacts,
+    FileFacts,
+    ImportFact,
+    ImportFacts,
+    extract,
+    extract_traced,
+    flow_facts,
+    import_facts,
+)
 from domain_fence.core.source.flow import ALL_CALLEES, CAPITALIZED, FlowFacts, Source, callee_names
 from domain_fence.core.source.listing import listed_since
 from domain_fence.core.source.modules import (
@@ -47,16 +57,6 @@ from domain_fence.core.source.modules import (
     locate_package,
     namespace_reason,
     shadowed_reason,
-)
-from domain_fence.core.source.pyfacts import (
-    DeclarationFacts,
-    FileFacts,
-    ImportFact,
-    ImportFacts,
-    extract,
-    extract_traced,
-    flow_facts,
-    import_facts,
 )
 from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source, read_source
 from domain_fence.core.source.statements import statement_imports
@@ -279,7 +279,7 @@ class ProjectIndex:
         return declarations
 
     def flows(self, module: str, needs: Iterable[str] = ALL_CALLEES) -> FlowFacts | None:
-        """Where the values ``module`` passes come from (:func:`~.pyfacts.flow_facts`),
+        """Where the values ``module`` passes come from (:func:`~.facts.flow_facts`),
         the keywords of the calls to ``needs`` traced at least (:meth:`FlowFacts.covers`);
         None for a module without facts or one that cannot be read. Extracted only when
         first asked for (DOM105 asks for the modules that may build an event, and the

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from domain_fence.core.setup.layout import Layout
-from domain_fence.core.source.pyfacts import ImportFact, file_facts
+from domain_fence.core.source.facts import ImportFact, file_facts
 from domain_fence.core.source.reading import load_tree
 
 

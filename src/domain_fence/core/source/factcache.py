@@ -21,7 +21,7 @@ containers and the fact classes, so a planted cache file cannot run code. The pa
 records the key it was written under (the extractor's version and source, the Python
 version); each entry the file's stamp, the digest of its bytes and the module name it
 was read as. A mismatch in the key or the module, or in the bytes, is a miss. An entry's flow facts (DOM105's,
-extracted only for the modules that need them, see :func:`..pyfacts.flow_facts`) join
+extracted only for the modules that need them, see :func:`.facts.flow_facts`) join
 it when first extracted, and only when they are of the same bytes.
 
 The facts do not depend on the configuration (every contract reads what it needs
@@ -41,7 +41,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
+from pkgutil import iter_modules
 from typing import TYPE_CHECKING, Any
 
 from domain_fence.core.source.cachedir import CACHE_DIR_ENV as CACHE_DIR_ENV
@@ -53,10 +55,10 @@ from domain_fence.core.source.factpack import PACK_FORMAT as PACK_FORMAT
 from domain_fence.core.source.factpack import Entry, Pack, pack_bytes, read_pack
 
 if TYPE_CHECKING:
+    from domain_fence.core.source.facts import DeclarationFacts, FileFacts, ImportFacts
     from domain_fence.core.source.flow import FlowFacts
-    from domain_fence.core.source.pyfacts import DeclarationFacts, FileFacts, ImportFacts
 
-FACTS_VERSION = 29  # bump when the meaning of a fact changes without its code changing
+FACTS_VERSION = 30  # bump when the meaning of a fact changes without its code changing
 # A file modified this recently may be modified again within the same clock tick
 # without its size changing; its facts are not kept until it has settled.
 RACY_WINDOW_NS = 2_000_000_000
@@ -221,7 +223,7 @@ class FactCache:
     def load(self, stamp: Stamp, module: str, is_package: bool) -> tuple[FileFacts, bytes] | None:
         """The facts of the file at ``stamp`` and its declarations, still pickled
         (see :func:`decode_declarations`); None when the cache has no such entry."""
-        from domain_fence.core.source.pyfacts import FileFacts
+        from domain_fence.core.source.facts import FileFacts
 
         entry = self._entry(stamp, module, is_package)
         if entry is None:
@@ -271,7 +273,7 @@ class FactCache:
     def load_imports(self, stamp: Stamp, module: str, is_package: bool) -> FileFacts | ImportFacts | None:
         """The facts of the file at ``stamp``, or its imports alone when only those were
         stored (see :meth:`store_imports`); None when the cache has neither."""
-        from domain_fence.core.source.pyfacts import FileFacts, ImportFacts
+        from domain_fence.core.source.facts import FileFacts, ImportFacts
 
         entry = self._entry(stamp, module, is_package)
         found = _decode(entry[4]) if entry is not None else None
@@ -356,7 +358,7 @@ def encode(facts: FileFacts | DeclarationFacts | FlowFacts | ImportFacts) -> byt
 
 def decode_facts(data: bytes) -> FileFacts | None:
     """Facts pickled by :func:`encode`; None when ``data`` is not such facts."""
-    from domain_fence.core.source.pyfacts import FileFacts
+    from domain_fence.core.source.facts import FileFacts
 
     facts = _decode(data)
     return facts if isinstance(facts, FileFacts) else None
@@ -365,7 +367,7 @@ def decode_facts(data: bytes) -> FileFacts | None:
 def decode_declarations(data: bytes, module: str) -> DeclarationFacts | None:
     """Declarations pickled by :func:`encode`; None when ``data`` is not the
     declarations of ``module``."""
-    from domain_fence.core.source.pyfacts import DeclarationFacts
+    from domain_fence.core.source.facts import DeclarationFacts
 
     declarations = _decode(data)
     return declarations if isinstance(declarations, DeclarationFacts) and declarations.module == module else None
@@ -421,10 +423,13 @@ def cache_key() -> str:
     global _KEY
     if _KEY is None:
         from domain_fence import __version__
-        from domain_fence.core.source import flow, modules, pyfacts, reading
+        from domain_fence.core.source import facts, flow, modules, reading
 
         digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
-        for module in (pyfacts, flow, reading, modules, sys.modules[__name__]):
+        # Every module of the facts package, not its ``__init__`` alone, in order.
+        package = sorted(f"{facts.__name__}.{found.name}" for found in iter_modules(facts.__path__))
+        extractor = (facts, *map(import_module, package), flow, reading, modules, sys.modules[__name__])
+        for module in extractor:
             try:
                 digest.update(Path(module.__file__ or "").read_bytes())
             except OSError:
@@ -435,7 +440,7 @@ def cache_key() -> str:
 
 # What a pack may hold besides builtin containers, strings, bytes and numbers.
 _FACT_CLASSES = {
-    ("domain_fence.core.source.pyfacts", name)
+    ("domain_fence.core.source.facts.records", name)
     for name in (
         "Text",
         "AttributeFact",

@@ -48,7 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-MODULE_SCOPE = "<module>"  # as pyfacts names the top level of a module
+MODULE_SCOPE = "<module>"  # as the facts name the top level of a module
 
 # How a value reaches a source.
 READ = "read"  # a name or attribute the expression reads
@@ -126,7 +126,7 @@ class Sink(NamedTuple):
     sources: tuple[Source, ...]  # sorted by line
     # A field named by a construction other than a call of the class by name
     # (``X.model_construct(name=...)``, ``cls(name=...)``), or a key of a local dict a
-    # call is given (``X(**payload)``): see pyfacts.ConstructionFact
+    # call is given (``X(**payload)``): see facts.ConstructionFact
     form: str = ""
     # ARGUMENT: what the value is an instance of when a call builds it, as resolved
     # (``emit(Recognized(...))``, or a local every path assigns such a call); else "".
@@ -136,7 +136,7 @@ class Sink(NamedTuple):
 
 class Given(NamedTuple):
     """A literal string given by position to a call whose arguments are traced (the
-    literal parts of an f-string or a ``+``, as pyfacts reads a kind): whether it binds
+    literal parts of an f-string or a ``+``, as the facts read a kind): whether it binds
     a parameter holding a kind is the check's question (DOM103, for an emit function)."""
 
     target: str  # the callee, resolved through the module's imports
@@ -146,14 +146,14 @@ class Given(NamedTuple):
     line: int
     col: int
     # For a method a class calls on its own instance (``self.emit(...)``, see
-    # pyfacts._own_method): the class (its qualname) and the parameters the method's
+    # facts.callables._own_method): the class (its qualname) and the parameters the method's
     # definition takes by position after ``self``; else "" and ().
     owner: str = ""
     parameters: tuple[str, ...] = ()
 
 
 class PayloadSite(NamedTuple):
-    """A key put into a local dict that a call is given (pyfacts._Payloads): the
+    """A key put into a local dict that a call is given (facts.local_dicts._Payloads): the
     statement putting it in is where its value is traced, and its value is a keyword
     sink of the call's ``target`` (``form``: how the call is given the dict)."""
 
@@ -262,9 +262,9 @@ def module_flows(
 
     ``constructions`` are the calls that build an instance of a class other than by
     calling it by name, with their form and the class, as the module's facts find
-    them (pyfacts.ConstructionFact): the fields they name are keyword sinks of that
+    them (facts.ConstructionFact): the fields they name are keyword sinks of that
     class, traced when the class's name is among ``callees``. ``payloads`` are the
-    statements that put a key into a local dict a call is given (pyfacts._Payloads):
+    statements that put a key into a local dict a call is given (facts.local_dicts._Payloads):
     the value is traced there, as it is when put in (a variable reassigned after it
     changes nothing the dict holds), a keyword sink of that call's.
 
@@ -276,7 +276,7 @@ def module_flows(
 
     ``argument_calls`` are the calls given arguments by position whose values may be
     fields, as (call, scope, form, target, arguments before the fields: ``partial``'s
-    class), as the module's facts find them (pyfacts._arguments_given): for a target
+    class), as the module's facts find them (facts.arguments._arguments_given): for a target
     among ``callees``, the value given at each position before any starred argument is
     an :data:`ARGUMENT` sink. Those values seed a sliced function's statements for the
     calls traced alone: a call not traced holds no sink, and what its arguments are
@@ -394,13 +394,13 @@ def union_keywords(value: ast.expr) -> list[tuple[str, ast.expr | ast.keyword, a
 def construction_keywords(
     call: ast.Call, form: str, unions: bool = False
 ) -> list[tuple[str, ast.expr | ast.keyword, ast.expr]]:
-    """The fields a construction of ``form`` (pyfacts.ConstructionFact) names: each name,
+    """The fields a construction of ``form`` (facts.ConstructionFact) names: each name,
     where it is written and its value. ``model_validate`` names them in the mapping it
     is given, ``model_copy`` in its ``update`` mapping (a dict display or a ``dict(...)``
     call, as ``**`` unpacks them: :func:`unpacked_keywords`); the other forms as
     keywords, written out or unpacked (``model_construct``'s ``_fields_set`` is none).
     ``model_validate_strings`` reads a mapping as ``model_validate`` does;
-    ``model_validate_json`` names its fields in a JSON text (pyfacts reads a literal's),
+    ``model_validate_json`` names its fields in a JSON text (the facts read a literal's),
     and its keywords are none."""
     method = form.rpartition(".")[2]
     if method in MAPPING_VALIDATORS:
@@ -477,7 +477,7 @@ def _inside_quotes(key: ast.Constant) -> ast.expr:
 
 
 _MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
-# The forms of the constructions whose call returns no instance of the class (pyfacts'
+# The forms of the constructions whose call returns no instance of the class (the facts'
 # PARTIAL and SUPER_INIT): a partial, and what ``__init__`` returns.
 _NO_INSTANCE = ("partial", "super().__init__")
 

@@ -17,7 +17,7 @@ import tokenize
 import warnings
 from collections.abc import Iterable, Iterator
 
-from domain_fence.core.source.pyfacts import ImportFact, import_fact, import_source
+from domain_fence.core.source.facts import ImportFact, import_fact, import_source
 
 
 def statement_imports(module: str, is_package: bool, text: str, lines: Iterable[int]) -> list[ImportFact] | None:

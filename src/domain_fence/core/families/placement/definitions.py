@@ -1,13 +1,13 @@
 """Where symbols are defined: module-level functions and classes, the methods of
 those classes, the names bound by assignment at module level and in those classes'
 bodies, the functions attached to a class from outside its body (``EvidenceLM.post_episode
-= _reset``, see :func:`~domain_fence.core.source.pyfacts.attached_names`), and the
+= _reset``, see :func:`~domain_fence.core.source.facts.attached_names`), and the
 ``placement`` rule (DOM201) that some of them live only under allowed modules.
 
 Only *definitions* count. ``from x import init_telemetry`` or a re-export in an
 ``__init__`` (``Alias = imported.Handler`` too) binds a name without defining anything;
 ``init_telemetry = _setup``, ``= lambda ...`` or ``= functools.partial(...)`` defines it
-(a *binding*, see :func:`~domain_fence.core.source.pyfacts.bound_names`), and so does a
+(a *binding*, see :func:`~domain_fence.core.source.facts.bound_names`), and so does a
 re-export that gives something a name a pattern matches while its own name matches
 none (``from .helpers import setup as init_telemetry``): nothing is reported where
 ``setup`` is defined, so the name is reported where it is given. A definition
@@ -34,8 +34,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding, sorted_findings
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.modules import matches_any
-from domain_fence.core.source.pyfacts import (
+from domain_fence.core.source.facts import (
     BINDING,
     BoundName,
     FileFacts,
@@ -45,6 +44,7 @@ from domain_fence.core.source.pyfacts import (
     nested_class_definitions,
     top_level_definitions,
 )
+from domain_fence.core.source.modules import matches_any
 from domain_fence.core.source.reading import Unreadable, decode
 
 
@@ -279,7 +279,7 @@ def _shapes(patterns: Iterable[str], text: type, keywords_bind: bool = False) ->
 def _quoted(patterns: Iterable[str], text: type) -> str:
     """A name one of ``patterns`` matches written between quotes (``"post_episode"``):
     what ``setattr(Class, "post_episode", f)`` attaches (see
-    :func:`~domain_fence.core.source.pyfacts.attached_names`)."""
+    :func:`~domain_fence.core.source.facts.attached_names`)."""
     name = _NAME_CHARACTERS[text]
     return "[\"']" + "(?:" + "|".join(_name_shape(pattern, name) for pattern in patterns) + ")[\"']"
 

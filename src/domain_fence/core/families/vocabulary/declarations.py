@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from domain_fence.core.model import fingerprints
-from domain_fence.core.source.pyfacts import BINDING, DeclarationFacts, Text
+from domain_fence.core.source.facts import BINDING, DeclarationFacts, Text
 
 ATTRIBUTES, PARAMETERS, DEFINITIONS = "attributes", "parameters", "definitions"
 CODES = {ATTRIBUTES: "DOM111", PARAMETERS: "DOM112", DEFINITIONS: "DOM113"}

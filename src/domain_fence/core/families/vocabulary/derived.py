@@ -24,6 +24,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, NamedTuple
 
 from domain_fence.core.families.vocabulary.words import Match, Vocabulary
+from domain_fence.core.source.facts import FUNCTIONAL_CLASS_FACTORIES, EmitterFact, Text
 from domain_fence.core.source.flow import (
     ARGUMENT,
     ATTRIBUTE,
@@ -39,7 +40,6 @@ from domain_fence.core.source.flow import (
     callee_names,
     is_spread,
 )
-from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES, EmitterFact, Text
 
 if TYPE_CHECKING:
     from domain_fence.core.families.vocabulary.events import EventResolver
@@ -318,7 +318,7 @@ class DerivedValues:
 
     def attribute_checked(self, module: str, sink: Sink) -> bool:
         """Whether DOM104 checks the name of the attribute ``sink`` sets: the module's
-        facts know the local it is set on to hold an event (pyfacts.AttributeSetFact),
+        facts know the local it is set on to hold an event (facts.AttributeSetFact),
         as the flow facts do not always (they follow the local's last assignment)."""
         facts = self.index.file_facts(module)
         return facts is not None and any(
@@ -359,7 +359,7 @@ class DerivedValues:
         an emit function though no pattern names it: a module-level function of the
         project, certain as for its signature, that constructs an event unpacking its
         own ``**`` parameter (``def emit_reach(kind, **fields): return
-        TelemetryEvent(kind=kind, **fields)``; see pyfacts.EmitterFact). A method, a
+        TelemetryEvent(kind=kind, **fields)``; see facts.EmitterFact). A method, a
         decorated function, one bound twice or one outside the project is none: only
         ``emit_functions`` names those."""
         target = self.defined_here(module, written) or canonical
@@ -527,7 +527,7 @@ def shown_callee(written: str) -> str:
 
 def unpacked_into_a_call(form: str) -> bool:
     """The form of a local dict unpacked into a call of the callee as written
-    (``**payload``: pyfacts.ConstructionFact), not into another construction."""
+    (``**payload``: facts.ConstructionFact), not into another construction."""
     return form.startswith("**")
 
 

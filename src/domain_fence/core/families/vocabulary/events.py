@@ -44,8 +44,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.flow import CALL, Source
-from domain_fence.core.source.pyfacts import (
+from domain_fence.core.source.facts import (
     DATACLASS,
     FUNCTIONAL_CLASS_FACTORIES,
     INHERITED,
@@ -61,6 +60,7 @@ from domain_fence.core.source.pyfacts import (
     PositionalFact,
     Text,
 )
+from domain_fence.core.source.flow import CALL, Source
 
 # Spellings that name the same class; event bases and references are compared in the
 # first form.
@@ -315,7 +315,7 @@ def constant_in(facts: ModuleFacts, rest: str) -> str | None:
     """The string a module's constant ``rest`` holds (``END_OF_RUN``), or an entry of
     a table of strings it holds (``KINDS['reset']``), or a constant of a class the
     module binds by one class statement (``Kinds.RESET``); None when it holds none for
-    certain (see pyfacts' ``string_constant``, ``table_constants`` and
+    certain (see the facts' ``string_constant``, ``table_constants`` and
     ``_class_constants``), as the module alone tells (an enumeration's member: see
     :meth:`VocabularyChecker.held_by`)."""
     found = facts.constants.get(rest)
@@ -847,7 +847,7 @@ class VocabularyChecker:
             if name in self.kind_attributes:
                 named = attribute.constant  # ``kind = KIND``: its string is the last
                 # A value whose literal parts are reported is not reported again as folded
-                # from constants (see pyfacts' AttributeFact.templates).
+                # from constants (see the facts' AttributeFact.templates).
                 reported: set[tuple[int, int]] = set()
                 for kind in attribute.strings:
                     if (kind.line, kind.col) in reported:
@@ -1202,7 +1202,7 @@ class VocabularyChecker:
         its bases followed through the imports of each module, as an event's are), and
         whether its members hold the values its body gives them: ENUMERATION, or
         NOT_KNOWN when a class of the project on the way binds ``__new__``, ``__init__``
-        or ``_generate_next_value_`` (pyfacts' ``value_hooks``), is bound by several
+        or ``_generate_next_value_`` (the facts' ``value_hooks``), is bound by several
         class statements or is no class known; "" for any other class. A base outside
         the project (``str``) is taken as it is written."""
         found = self._enumerations.get(canonical)
@@ -1250,7 +1250,7 @@ class VocabularyChecker:
         (``emit_step("EpisodeEnd", n)``), or to an emit method a class calls on its own
         instance (``self._emit("EpisodeEnd")``), where the definition says which
         parameter the position binds (:meth:`emit_parameters`; the class's own method,
-        ``self`` aside, as the flow facts found it: see pyfacts' ``_own_method``) and that
+        ``self`` aside, as the flow facts found it: see the facts' ``_own_method``) and that
         parameter is named in ``kind_attributes`` (and gives the event its kind:
         :meth:`kind_parameter`): a literal string (its literal parts), as a kind given by
         position to an event's class is read. The strings are the flow facts' (see
@@ -1299,7 +1299,7 @@ class VocabularyChecker:
         """The parameters the emit function a call in ``module`` names (``written`` as
         its imports resolve it, ``canonical`` where it is defined) takes by position, in
         order: where it is a module-level function of the project whose definition says
-        so for certain (see pyfacts' ``_signatures``); None otherwise (a method, a
+        so for certain (see the facts' ``_signatures``); None otherwise (a method, a
         function of another package, one decorated or bound again). What its module was
         asked is noted among the names consulted: its view holds what it answers now."""
         owner, name = self.resolver.split(self.derived.defined_here(module, written) or canonical)
@@ -1338,7 +1338,7 @@ class VocabularyChecker:
     def takes_no_arguments(self, event: str) -> bool:
         """``event`` takes no argument by position for certain: a pydantic model whose
         classes, up to pydantic's ``BaseModel``, are the project's plain classes (no
-        decorator, class argument or constructor of their own: see pyfacts'
+        decorator, class argument or constructor of their own: see the facts'
         ``init_order``), one base each, each bound by one class statement."""
         if event not in self._no_arguments:
             chain = self._init_chain(event)
@@ -1353,7 +1353,7 @@ class VocabularyChecker:
         taken (a dataclass or a NamedTuple), through plain classes that define no
         constructor, or up to the first class outside the project (its name, with the
         classes before it); every project class on the way must be bound by one class
-        statement, and certain (see pyfacts' ``init_order``). None otherwise."""
+        statement, and certain (see the facts' ``init_order``). None otherwise."""
         chain: list[ClassFact] = []
         current, seen = start, set[str]()
         while True:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from domain_fence.core.families.config import EVENTS_SCOPE, EventBasePattern, VocabularyConfig
 from domain_fence.core.families.vocabulary.words import Vocabulary, spelled_within
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source.pyfacts import FUNCTIONAL_CLASS_FACTORIES
+from domain_fence.core.source.facts import FUNCTIONAL_CLASS_FACTORIES
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Most covered modules (one in GIVE_UP_SHARE or more) mention an event name before any
@@ -192,7 +192,7 @@ class EventNames:
     def learn(self, module: str, patterns: tuple[EventBasePattern, ...]) -> None:
         """Note what leads to a name in ``module``: its classes' bases (a class a pattern
         names is one), the names it binds, and what its functions construct from their
-        keywords (pyfacts.EmitterFact: an emit function when that is an event)."""
+        keywords (facts.EmitterFact: an emit function when that is an event)."""
         facts = self.index.file_facts(module)
         names = facts.names if facts is not None else None
         if names is None:
