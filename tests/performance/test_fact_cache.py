@@ -8,6 +8,7 @@ import io
 import multiprocessing
 import os
 import pickle
+import re
 import shutil
 from pathlib import Path
 
@@ -105,14 +106,21 @@ def test_the_key_follows_the_extractor_source():
     assert len(key) == 64 and key == cache_key()
 
 
+_SOURCE_IMPORT = re.compile(r"from domain_fence\.core\.source\.(\w+) import")
+
+
 def test_the_key_follows_every_module_of_the_extractor(monkeypatch):
     """The facts are extracted by a package of modules: an edit to any of them (not only
     its ``__init__``) is another extractor, whose facts an edited checkout must not read."""
     monkeypatch.setattr(factcache, "_KEY", None)
     unedited = cache_key()
     read_bytes = Path.read_bytes
-    modules = sorted(Path(facts.__file__).parent.glob("*.py"))
-    assert len(modules) > 1
+    package = sorted(Path(facts.__file__).parent.glob("*.py"))
+    # And every module of the source layer the package imports (flow, keys, reading...).
+    imported = {m for path in package for m in _SOURCE_IMPORT.findall(path.read_text())} - {"facts"}
+    source = Path(facts.__file__).parent.parent
+    modules = package + [source / f"{name}.py" for name in sorted(imported)]
+    assert len(package) > 1 and {"flow", "keys"} <= imported
     for module in modules:
 
         def edited(path: Path, module: Path = module) -> bytes:

@@ -423,12 +423,12 @@ def cache_key() -> str:
     global _KEY
     if _KEY is None:
         from domain_fence import __version__
-        from domain_fence.core.source import facts, flow, modules, reading
+        from domain_fence.core.source import facts, flow, keys, modules, reading
 
         digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
         # Every module of the facts package, not its ``__init__`` alone, in order.
         package = sorted(f"{facts.__name__}.{found.name}" for found in iter_modules(facts.__path__))
-        extractor = (facts, *map(import_module, package), flow, reading, modules, sys.modules[__name__])
+        extractor = (facts, *map(import_module, package), flow, keys, reading, modules, sys.modules[__name__])
         for module in extractor:
             try:
                 digest.update(Path(module.__file__ or "").read_bytes())

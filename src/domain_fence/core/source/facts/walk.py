@@ -514,13 +514,6 @@ def _place(member: MemberFact) -> tuple[int, int]:
     return member.name.line, member.name.col
 
 
-def _setattr_name(call: ast.expr, receiver: str) -> Text | None:
-    """The literal name ``setattr(self, "x", v)``, ``object.__setattr__(self, "x", v)``
-    or ``super().__setattr__("x", v)`` sets on ``receiver`` (at its string)."""
-    found = _setattr_call(call, receiver)
-    return found[0] if found is not None else None
-
-
 def _setattr_call(call: ast.expr, receiver: str) -> tuple[Text, ast.expr, str] | None:
     """(the literal name, the value, the function as its builtin is named: ``setattr``,
     ``object`` or ``super``) of ``setattr(self, "x", v)``, ``object.__setattr__(self,
