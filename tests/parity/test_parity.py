@@ -72,6 +72,10 @@ EXPECTED: set[Located] = {
     ("app/runtime/reached.py", 5, 16, "DOM103"),  # by position, through an import, where it is passed on as the kind
     ("app/runtime/reached.py", 5, 30, "DOM104"),  # a keyword given to it
     ("app/runtime/reached.py", 5, 41, "DOM105"),  # a value given to it, from experiment knowledge
+    # an emit method no configuration names, called on its class's own instance
+    ("app/runtime/publishing.py", 9, 23, "DOM103"),  # a kind given to it by position
+    ("app/runtime/publishing.py", 9, 37, "DOM104"),  # a keyword given to it
+    ("app/runtime/publishing.py", 9, 48, "DOM105"),  # a value given to it, from experiment knowledge
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)
     ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
     ("app/runtime/events.py", 6, 12, "DOM103"),

@@ -374,6 +374,38 @@ def test_an_unconfigured_emit_function_s_own_parameters_are_no_fields(index):
     assert own <= {f.fingerprint for f in vocabulary_findings(named, index, EMITTERS[0])}
 
 
+def test_an_emit_method_called_on_its_own_instance_is_read_as_if_configured(index):
+    """``self._publish(...)`` of a method building an event from its own ``**``
+    parameter: the findings a configured pattern gives those calls, the same in every
+    field, so that configuring it later changes nothing. Configured, a pattern matches
+    other objects' and inherited methods too, and every keyword is a field (a
+    parameter's own, ``throttle``, too)."""
+    module = "vocab.runtime.emit_methods"
+    inferred = vocabulary_findings(config(), index, module)
+    assert {f.fingerprint for f in inferred} >= {
+        f"DOM103:{module}:EvidenceTelemetryMixin.step:self._publish[emitted,positional](kind='EpisodeMatch')",
+        f"DOM104:{module}:EvidenceTelemetryMixin.step:self._publish[emitted](episode)",
+        f"DOM105:{module}:EvidenceTelemetryMixin.step:self._publish(lm_id)<-target",
+        f"DOM104:{module}:EvidenceTelemetryMixin.step:self._publish[emitted,**payload](num_episodes)",
+    }
+    kind = next(f for f in inferred if f.code == "DOM103" and "positional" in f.fingerprint)
+    assert kind.symbol == f"{module}.EvidenceTelemetryMixin._publish(kind)"
+    named = config(emit_functions=["*._publish", "*._build", "*._static", "*._cached", "*._other", "*._twice"])
+    configured = vocabulary_findings(named, index, module)
+    assert set(inferred) <= set(configured)
+    scopes = {f.fingerprint.split(":")[2] for f in set(configured) - set(inferred)}
+    assert scopes == {
+        "EvidenceTelemetryMixin.step",
+        "NearMisses.step",
+        "factory.Local.step",
+        "Inheriting.go",
+        "Shadowed.step",
+    }
+    added = [f.fingerprint for f in set(configured) - set(inferred)]
+    own = [fingerprint for fingerprint in added if fingerprint.split(":")[2] == "EvidenceTelemetryMixin.step"]
+    assert own == [f"DOM105:{module}:EvidenceTelemetryMixin.step:self._publish(throttle)<-target"]
+
+
 def test_fingerprints_survive_moving_code(tmp_path, index):
     shutil.copytree(RULES / "vocab", tmp_path / "vocab")
     for path in (tmp_path / "vocab" / "runtime").glob("*.py"):

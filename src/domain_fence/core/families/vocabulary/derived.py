@@ -24,7 +24,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, NamedTuple
 
 from domain_fence.core.families.vocabulary.words import Match, Vocabulary
-from domain_fence.core.source.facts import FUNCTIONAL_CLASS_FACTORIES, EmitterFact, Text
+from domain_fence.core.source.facts import FUNCTIONAL_CLASS_FACTORIES, EmitterFact, FileFacts, Text
 from domain_fence.core.source.flow import (
     ARGUMENT,
     ATTRIBUTE,
@@ -136,6 +136,7 @@ class DerivedValues:
         self._sink_callees: dict[str, tuple[str, ...]] = {}  # see sink_callees
         self._functions: dict[str, frozenset[str]] = {}  # see module_functions
         self._emitters: dict[str, EmitterFact | None] = {}  # see inferred_emitter
+        self._methods: dict[str, EmitterFact | None] = {}  # ``module.Class.name`` -> see inferred_emitter
 
     def forget_edited(self) -> None:
         """A module was edited: what its functions return, which of its calls build
@@ -145,6 +146,7 @@ class DerivedValues:
         self._sink_callees.clear()
         self._functions.clear()
         self._emitters.clear()
+        self._methods.clear()
 
     def module(self, module: str, events: frozenset[str]) -> Iterator[Derived]:
         """The derived values of ``module``; ``events`` are the qualnames of its event classes."""
@@ -196,13 +198,13 @@ class DerivedValues:
             names = set()
             for call in facts.names.calls if facts is not None else ():
                 callee = self.resolver.canonical(call.callee)
-                if self.resolver.is_event(callee) or self.is_emit_function(module, call.callee, callee):
+                if self.resolver.is_event(callee) or self.is_emit_function(module, call.callee, callee, call.scope):
                     names.add(call.callee.rpartition(".")[2])
             for construction in facts.names.constructions if facts is not None else ():
                 callee = self.resolver.canonical(construction.built)
                 if self.resolver.is_event(callee) or (
                     unpacked_into_a_call(construction.form)
-                    and self.is_emit_function(module, construction.built, callee)
+                    and self.is_emit_function(module, construction.built, callee, construction.scope)
                 ):
                     names.add(construction.built.rpartition(".")[2])  # the sink's target (see flow.Sink)
             # Given arguments by position: an event's class (as a construction passing them
@@ -213,6 +215,10 @@ class DerivedValues:
                     module, target, callee
                 ):
                     names.add(target.rpartition(".")[2])
+            # An emit method its class calls on its own instance, given arguments by position.
+            for (scope, written), method in facts.names.own_emitter_calls.items() if facts is not None else ():
+                if self.inferred_emitter(module, written, written, scope) is not None:
+                    names.add(method.rpartition(".")[2])
             found = self._sink_callees[module] = callee_names(names)
         return found
 
@@ -247,8 +253,8 @@ class DerivedValues:
                 return Target(f"constructing {owner} ({sink.form})", f"{callee}({name})", built, True, sink.name)
             if (
                 unpacked_into_a_call(sink.form)
-                and self.is_emit_function(module, sink.target, callee)
-                and self.carries(module, sink.target, callee, sink.name)
+                and self.is_emit_function(module, sink.target, callee, sink.scope)
+                and self.carries(module, sink.target, callee, sink.name, sink.scope)
             ):
                 shown = shown_callee(sink.target)
                 place = f"{sink.scope}:{shown}[{sink.form}]({name})"
@@ -265,8 +271,8 @@ class DerivedValues:
                 return Target(f"set on {owner}", f"{callee}.{sink.name}", place, checked, sink.name)
         if (
             sink.kind == KEYWORD
-            and self.is_emit_function(module, sink.target, callee)
-            and self.carries(module, sink.target, callee, sink.name)
+            and self.is_emit_function(module, sink.target, callee, sink.scope)
+            and self.carries(module, sink.target, callee, sink.name, sink.scope)
         ):
             # The fingerprint shows the callee as written (resolved through imports); the
             # symbol, the function called. A keyword named with a word is DOM104's, as
@@ -306,8 +312,8 @@ class DerivedValues:
             return Target(how, f"{callee}({written})", f"{sink.scope}:{owner}[{form}]({written})", field_name, name)
         if (
             not sink.form
-            and self.is_emit_function(module, sink.target, callee)
-            and self.carries_position(module, sink.target, callee, position)
+            and self.is_emit_function(module, sink.target, callee, sink.scope)
+            and self.carries_position(module, sink.target, callee, position, sink.scope)
         ):
             shown = shown_callee(sink.target)
             emitter = self.defined_here(module, sink.target) or callee
@@ -334,14 +340,14 @@ class DerivedValues:
         factory = callee.rsplit(".", 1)[-1] in FUNCTIONAL_CLASS_FACTORIES
         return factory and self.resolver.class_fact(callee) is None
 
-    def is_emit_function(self, module: str, written: str, canonical: str) -> bool:
+    def is_emit_function(self, module: str, written: str, canonical: str, scope: str = "") -> bool:
         """Whether a call in ``module`` of ``written`` (the callee resolved through the
-        module's imports; ``canonical``, to where it is defined) goes through an emit
-        function: one ``emit_functions`` names (:meth:`configured`), or one whose
-        definition says so (:meth:`inferred_emitter`). Either is read alike: the same
-        findings, under the same fingerprints."""
-        return (
-            self.configured(module, written, canonical) or self.inferred_emitter(module, written, canonical) is not None
+        module's imports; ``canonical``, to where it is defined), made in ``scope``,
+        goes through an emit function: one ``emit_functions`` names (:meth:`configured`),
+        or one whose definition says so (:meth:`inferred_emitter`). Either is read
+        alike: the same findings, under the same fingerprints."""
+        return self.configured(module, written, canonical) or (
+            self.inferred_emitter(module, written, canonical, scope) is not None
         )
 
     def configured(self, module: str, written: str, canonical: str) -> bool:
@@ -354,20 +360,25 @@ class DerivedValues:
             for p in self.emit_functions
         )
 
-    def inferred_emitter(self, module: str, written: str, canonical: str) -> EmitterFact | None:
+    def inferred_emitter(self, module: str, written: str, canonical: str, scope: str = "") -> EmitterFact | None:
         """What the function a call in ``module`` names constructs, where that makes it
         an emit function though no pattern names it: a module-level function of the
         project, certain as for its signature, that constructs an event unpacking its
         own ``**`` parameter (``def emit_reach(kind, **fields): return
-        TelemetryEvent(kind=kind, **fields)``; see facts.EmitterFact). A method, a
-        decorated function, one bound twice or one outside the project is none: only
+        TelemetryEvent(kind=kind, **fields)``; see facts.EmitterFact); or a method so
+        defined that its class calls on its own instance in ``scope`` (``self._publish(
+        ...)``: facts.ModuleFacts.own_emitter_calls). One inherited, a decorated function
+        or method, one bound twice or one outside the project is none: only
         ``emit_functions`` names those."""
+        facts = self.index.file_facts(module) if scope and "." in written else None
+        if facts is not None and (scope, written) in facts.names.own_emitter_calls:
+            return self._method_emitter(facts, facts.names.own_emitter_calls[(scope, written)])
         target = self.defined_here(module, written) or canonical
         if target not in self._emitters:
             self._emitters[target] = self._find_emitter(target)
         return self._emitters[target]
 
-    def carries(self, module: str, written: str, canonical: str, name: str) -> bool:
+    def carries(self, module: str, written: str, canonical: str, name: str, scope: str = "") -> bool:
         """Whether a keyword ``name`` given to the emit function a call names becomes a
         field of the event: always for one ``emit_functions`` names (configured, every
         keyword is a field); for one found by its definition, unless the function names
@@ -375,26 +386,36 @@ class DerivedValues:
         throttle=0, **fields)``: it binds the parameter, not ``**fields``)."""
         if self.configured(module, written, canonical):
             return True
-        emitter = self.inferred_emitter(module, written, canonical)
+        emitter = self.inferred_emitter(module, written, canonical, scope)
         return emitter is None or name not in emitter.named or name in emitter.passed
 
-    def carries_position(self, module: str, written: str, canonical: str, position: int) -> bool:
+    def carries_position(self, module: str, written: str, canonical: str, position: int, scope: str = "") -> bool:
         """Whether a value given by position to the emit function a call names reaches the
         event: always for a configured one; for one found by its definition, only where
         it binds a parameter passed on (``kind`` in ``emit(kind, **fields)``)."""
         if self.configured(module, written, canonical):
             return True
-        emitter = self.inferred_emitter(module, written, canonical)
+        emitter = self.inferred_emitter(module, written, canonical, scope)
         if emitter is None:
             return True
         return position < len(emitter.positional) and emitter.positional[position] in emitter.passed
+
+    def _method_emitter(self, facts: FileFacts, method: str) -> EmitterFact | None:
+        """The emit method ``method`` (``Class.name``) of the module ``facts`` are of."""
+        key = f"{facts.module}.{method}"
+        if key not in self._methods:
+            self._methods[key] = self._event_emitter(facts.names.method_emitters.get(method))
+        return self._methods[key]
 
     def _find_emitter(self, target: str) -> EmitterFact | None:
         owner, name = self.resolver.split(target)
         if not owner or not name or "." in name:
             return None
         facts = self.resolver.facts(owner)
-        emitter = facts.emitters.get(name) if facts is not None else None
+        return self._event_emitter(facts.emitters.get(name) if facts is not None else None)
+
+    def _event_emitter(self, emitter: EmitterFact | None) -> EmitterFact | None:
+        """``emitter`` when a class it constructs is an event; else None."""
         if emitter is None:
             return None
         for built in emitter.built:

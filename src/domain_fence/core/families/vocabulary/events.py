@@ -733,7 +733,7 @@ class VocabularyChecker:
             if self.resolver.is_event(event) and not self.defines_a_class(event):
                 yield from self.keywords(module, call, event)
                 yield from _once(self.constructed_kinds(module, call, event), kinds)
-            elif self.derived.is_emit_function(module, call.callee, event):
+            elif self.derived.is_emit_function(module, call.callee, event, call.scope):
                 yield from self.emitted(module, call, call.callee, event, kinds)
         for construction in facts.constructions:
             event = self.resolver.canonical(construction.built)
@@ -742,7 +742,7 @@ class VocabularyChecker:
                 yield from self.keywords(module, construction, event, form)
                 yield from _once(self.constructed_kinds(module, construction, event, form), kinds)
             elif unpacked_into_a_call(construction.form) and self.derived.is_emit_function(
-                module, construction.built, event
+                module, construction.built, event, construction.scope
             ):
                 yield from self.emitted(module, construction, construction.built, event, kinds)
         for positional in facts.positional:
@@ -1043,7 +1043,7 @@ class VocabularyChecker:
         DerivedValues.carries) is blanked, in place so that the positions the call's
         other facts give of its keywords still hold, and so are the keys in its value."""
         keywords = call.keywords
-        kept = [self.derived.carries(module, written, canonical, k.text) for k in keywords]
+        kept = [self.derived.carries(module, written, canonical, k.text, call.scope) for k in keywords]
         if all(kept):
             return call
         blanked = tuple(k if keep else dataclasses.replace(k, text="") for k, keep in zip(keywords, kept, strict=True))
@@ -1262,7 +1262,8 @@ class VocabularyChecker:
         flows = self.index.flows(module, needs) if needs else None
         for given in flows.given if flows is not None else ():
             canonical = self.resolver.canonical(given.target)
-            if self.resolver.is_event(canonical) or not self.derived.is_emit_function(module, given.target, canonical):
+            emits = self.derived.is_emit_function(module, given.target, canonical, given.scope)
+            if self.resolver.is_event(canonical) or not emits:
                 continue
             if given.owner:  # ``self.emit(...)``: the class's own method
                 parameters: tuple[str, ...] | None = given.parameters
@@ -1271,7 +1272,9 @@ class VocabularyChecker:
                 parameters = self.emit_parameters(module, given.target, canonical)
                 emitter = self.derived.defined_here(module, given.target) or canonical
             name = parameters[given.position] if parameters and given.position < len(parameters) else ""
-            if name not in self.kind_attributes or not self.kind_parameter(module, given.target, canonical, name):
+            if name not in self.kind_attributes or not self.kind_parameter(
+                module, given.target, canonical, name, given.scope
+            ):
                 continue
             shown = shown_callee(given.target)
             place = f"{given.scope}:{shown}[{EMITTED},{POSITIONAL}]({name}={given.text!r})"
@@ -1285,14 +1288,14 @@ class VocabularyChecker:
                 via=f" ({POSITIONAL}, given to {shown})",
             )
 
-    def kind_parameter(self, module: str, written: str, canonical: str, name: str) -> bool:
+    def kind_parameter(self, module: str, written: str, canonical: str, name: str, scope: str = "") -> bool:
         """Whether the kind parameter ``name`` of the emit function a call names gives the
         emitted event its kind: always for one ``emit_functions`` names; for one its
         definition makes an emit function, where that definition passes the parameter on
         under its name (``TelemetryEvent(kind=kind, **fields)``)."""
         if self.derived.configured(module, written, canonical):
             return True
-        emitter = self.derived.inferred_emitter(module, written, canonical)
+        emitter = self.derived.inferred_emitter(module, written, canonical, scope)
         return emitter is not None and name in emitter.passed
 
     def emit_parameters(self, module: str, written: str, canonical: str) -> tuple[str, ...] | None:

@@ -1,7 +1,8 @@
 """The module's own functions and methods as its calls reach them: the module-level
 functions whose definition is certain, the parameters each takes by position and the
-classes it constructs from its own ``**`` parameter (an emit function's), the parameters
-of the method ``self.name(...)`` calls, and the methods a decorator makes a property.
+classes it constructs from its own ``**`` parameter (an emit function's), the methods
+that do so too and the calls of them on their class's own instance, the parameters of
+the method ``self.name(...)`` calls, and the methods a decorator makes a property.
 """
 
 from __future__ import annotations
@@ -77,9 +78,55 @@ def _emitters(walk: _Walk, resolver: _Resolver, certain: list[_Certain]) -> dict
     }
 
 
-def _emitter(function: ast.FunctionDef | ast.AsyncFunctionDef, built: set[str], passed: set[str]) -> EmitterFact:
+def _method_emitters(walk: _Walk, resolver: _Resolver) -> tuple[dict[str, EmitterFact], dict[tuple[str, str], str]]:
+    """The methods that construct a class unpacking their own ``**`` parameter, as
+    :func:`_emitters` finds a function's (``Class.name`` -> EmitterFact, ``self`` no
+    parameter of it), and the calls of one on its class's own instance: (scope, the
+    callee as written, ``self._publish``) -> the method. A method is one of a class
+    defined outside any function, its name bound in the class's scope once, by one
+    ``def`` with no decorator (no ``staticmethod``), and set on no instance
+    (:func:`_own_method` says so of the calls, as for a kind given by position). Read from
+    the calls the walk found: none where no method has a ``**`` parameter. Only the
+    methods so called are kept."""
+    spreads = {
+        (*owner.split("."), method.name): (method, method.args.kwarg.arg)
+        for method, owner in walk.methods.items()
+        if method.args.kwarg is not None and not method.decorator_list
+    }
+    if not spreads:
+        return {}, {}
+    built: dict[tuple[str, ...], set[str]] = {}
+    passed: dict[tuple[str, ...], set[str]] = {}
+    for call, scope in walk.calls:
+        method = spreads.get(scope)
+        found = _built_from(call, method[1], resolver) if method is not None else None
+        if found is not None:
+            built.setdefault(scope, set()).add(found)
+            named = passed.setdefault(scope, set())
+            named.update(k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, k.arg))
+    emitters = {
+        ".".join(scope): _emitter(spreads[scope][0], classes, passed[scope], receiver=True)
+        for scope, classes in sorted(built.items())
+        if _bound_once(spreads[scope][0], spreads[scope][1])
+    }
+    names = {qualname.rpartition(".")[2] for qualname in emitters}
+    calls = {}
+    for call, scope in walk.calls:
+        func = call.func
+        if type(func) is ast.Attribute and func.attr in names and type(func.value) is ast.Name:
+            owner, _ = _own_method(walk, resolver, call, ".".join(scope))
+            if owner and f"{owner}.{func.attr}" in emitters:
+                calls[(".".join(scope), f"{func.value.id}.{func.attr}")] = f"{owner}.{func.attr}"
+    called = set(calls.values())  # only those: no other module's call reaches one
+    return {q: e for q, e in emitters.items() if q in called}, dict(sorted(calls.items()))
+
+
+def _emitter(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, built: set[str], passed: set[str], receiver: bool = False
+) -> EmitterFact:
+    """``receiver``: a method's, whose first parameter the call does not give."""
     arguments = function.args
-    positional = tuple(a.arg for a in (*arguments.posonlyargs, *arguments.args))
+    positional = tuple(a.arg for a in (*arguments.posonlyargs, *arguments.args))[int(receiver) :]
     named = tuple(sorted({*positional, *(a.arg for a in arguments.kwonlyargs)}))
     return EmitterFact(tuple(sorted(built)), tuple(sorted(passed)), named, positional)
 

@@ -14,6 +14,7 @@ from domain_fence.core.source.facts.attachments import _attached
 from domain_fence.core.source.facts.callables import (
     _certain_functions,
     _emitters,
+    _method_emitters,
     _own_method,
     _properties,
     _signatures,
@@ -148,6 +149,7 @@ def _facts(
     attribute_sets = _attribute_sets(walk, resolver)
     ordered = sorted((c for c in classes if c), key=lambda c: (c.line, c.col))
     certain = _certain_functions(walk, resolver)
+    method_emitters, own_emitter_calls = _method_emitters(walk, resolver)
     last = {c.qualname: c for c in ordered}  # a name bound twice is bound to its last class at run time
     names = ModuleFacts(
         module=module,
@@ -164,6 +166,8 @@ def _facts(
         argument_callees=tuple(sorted({target for _, _, _, target, _ in _arguments_given(walk, resolver)})),
         signatures=_signatures(certain),
         emitters=_emitters(walk, resolver, certain),
+        method_emitters=method_emitters,
+        own_emitter_calls=own_emitter_calls,
         properties=_properties(walk, resolver),
     )
     bound = list(_bindings(tree.body))

@@ -247,7 +247,8 @@ class PositionalFact:
 
 @dataclass(frozen=True)
 class EmitterFact:
-    """A module-level function (certain as for its signature: see :func:`_signatures`)
+    """A module-level function (certain as for its signature: see :func:`_signatures`),
+    or a method (see :func:`_method_emitters`: ``self`` none of its parameters here),
     that constructs a class unpacking its own ``**`` parameter (``Event(**fields)``,
     ``Event(kind=kind, **fields)``, ``Event.model_validate(fields)``): the keywords its
     callers give it become that instance's fields. Whether a class is an event, and so
@@ -299,6 +300,11 @@ class ModuleFacts:
     # module-level function -> the classes it constructs from its own ``**`` parameter
     # (see :func:`_emitters`): an emit function when one of them is an event
     emitters: dict[str, EmitterFact] = field(default_factory=dict)
+    # Such methods (``Class.name``, of a class defined outside any function; see
+    # :func:`_method_emitters`), and the calls of one on its class's own instance:
+    # (scope, the callee as written: ``self._publish``) -> the method, sorted
+    method_emitters: dict[str, EmitterFact] = field(default_factory=dict)
+    own_emitter_calls: dict[tuple[str, str], str] = field(default_factory=dict)
     # The methods (``Class.name``, of a class defined outside any function) decorated
     # ``@property`` or ``@functools.cached_property`` (under any name the module binds):
     # reading ``self.name`` calls them (DOM105 follows one into its return value).
