@@ -26,6 +26,7 @@ from domain_fence.core.source.flow import (
     KEY,
     KEYWORD,
     MAX_NESTING,
+    NAMED,
     PARAMETER,
     READ,
     FlowFacts,
@@ -241,6 +242,45 @@ def test_subscript_keys_and_helpers_read_as_written():
         ("store", "lm.store", READ),
         ("get_epoch", "lm.store.get_epoch()", CALL),
     }
+
+
+GETATTR = """
+class Learner:
+    def step(self, lm, name):
+        R(a=getattr(lm, "primary_target"), b=getattr(self.lm, "episode", self.fallback))
+        R(c=getattr(self, "ground_truth", None), d=getattr(lm, name), e=getattr(lm, "not one"))
+        R(f=getattr(lm, "epoch", default=None), g=getattr(*lm))
+"""
+
+
+def test_an_attribute_read_by_getattr_and_a_literal_name_is_read_as_the_attribute():
+    """The builtin ``getattr`` given a literal identifier reads that attribute, shown as
+    the plain read is (``self``'s names its member, as ``self.name`` does), besides what
+    its arguments are derived from; another name (a variable, no identifier) or
+    arguments it does not take so are none."""
+    flows = facts(GETATTR).flows
+    assert set(sources_of(flows, "a")[1]) == {("lm", "lm", PARAMETER), ("primary_target", "lm.primary_target", NAMED)}
+    assert set(sources_of(flows, "b")[1]) == {
+        ("lm", "self.lm", READ),
+        ("episode", "self.lm.episode", NAMED),
+        ("fallback", "self.fallback", READ),
+    }
+    sink, sources = sources_of(flows, "c")
+    assert sources == [("ground_truth", "self.ground_truth", NAMED)]
+    assert sink.sources[0].callee == "pkg.learner.Learner.ground_truth"
+    assert set(sources_of(flows, "d")[1]) == {("lm", "lm", PARAMETER), ("name", "name", PARAMETER)}
+    assert set(sources_of(flows, "e")[1]) == {("lm", "lm", PARAMETER)}
+    assert set(sources_of(flows, "f")[1]) == {("lm", "lm", PARAMETER)}
+    assert set(sources_of(flows, "g")[1]) == {("lm", "lm", PARAMETER)}
+
+
+@pytest.mark.parametrize(
+    "binding",
+    ["from builtins import getattr", "def getattr(o, n, d=None):\n    return d", "from pkg.helpers import *"],
+)
+def test_getattr_bound_by_the_module_reads_nothing_by_name(binding):
+    flows = facts(f"{binding}\n{GETATTR}").flows
+    assert set(sources_of(flows, "a")[1]) == {("lm", "lm", PARAMETER)}
 
 
 FILTERED = """

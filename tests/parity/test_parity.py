@@ -62,6 +62,8 @@ EXPECTED: set[Located] = {
     ("app/runtime/model.py", 82, 5, "DOM201"),  # a class nested in a class body
     ("app/runtime/model.py", 90, 18, "DOM104"),  # a key merged with |= into a local dict, unpacked
     ("app/runtime/model.py", 91, 23, "DOM103"),  # an entry of another module's table of kind strings
+    ("app/runtime/model.py", 100, 22, "DOM104"),  # an event built by a module-level name bound to a partial of it
+    ("app/runtime/model.py", 105, 31, "DOM105"),  # an attribute read by getattr and a literal name
     ("app/runtime/positional.py", 14, 16, "DOM103"),  # a kind given by position to an emit function
     ("app/runtime/positional.py", 15, 27, "DOM105"),  # a value given by position to a dataclass event
     ("app/runtime/crossing.py", 10, 12, "DOM103"),  # a class's kind folded from another module's constant

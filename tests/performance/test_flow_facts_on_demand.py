@@ -36,6 +36,7 @@ BUILDERS_AND_HELPERS = [
     "leaks.runtime.overrides",  # once: the bases' methods it calls are traced with its own
     "leaks.runtime.positional",  # builds events from values given by position (and defines one)
     "leaks.runtime.properties",  # builds events from properties (one a helper's class defines)
+    "leaks.runtime.rebound_getattr",  # builds one from what a getattr of its own returns
     "leaks.runtime.spreads",  # builds events from mappings whose keys are not known
     "leaks.runtime.traps",
     "leaks.runtime.unions",  # once, as traps: builds events, names no base
@@ -138,6 +139,7 @@ def test_flow_facts_are_extracted_once_and_only_where_events_may_be_built(projec
     assert sorted(name for name in set(parsed) if parsed.count(name) > 1) == [
         "helpers.py",
         "overrides.py",
+        "rebound_getattr.py",
         "traps.py",
         "unions.py",
     ]
@@ -345,7 +347,12 @@ def test_many_flows_are_traced_together_builders_first_then_their_helpers(projec
     assert check(project, cached=False) == expected
     # The builders naming the event base were traced as they were parsed: the others
     # go first, then the helpers, every return value of theirs at once.
-    builders = [("leaks.runtime.overrides", False), ("leaks.runtime.traps", False), ("leaks.runtime.unions", False)]
+    builders = [
+        ("leaks.runtime.overrides", False),
+        ("leaks.runtime.rebound_getattr", False),
+        ("leaks.runtime.traps", False),
+        ("leaks.runtime.unions", False),
+    ]
     assert batches == [builders, [("leaks.runtime.helpers", True)]]
     assert sorted(traced) == BUILDERS_AND_HELPERS  # none twice
 

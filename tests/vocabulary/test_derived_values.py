@@ -205,6 +205,43 @@ def test_a_fingerprint_names_the_same_source_whatever_the_order_of_the_statement
     )
 
 
+def test_a_call_of_a_name_bound_to_a_partial_of_the_class_is_a_construction(index):
+    """``Labelled = partial(Recognized, ...)`` at module level: ``Labelled(label=...)``
+    builds a Recognized, the form ``partial`` and the name."""
+    findings = by_fingerprint(all_vocabulary_findings(config(), index))
+    bound = findings[
+        "DOM105:leaks.runtime.constructions:Learner.bound:Recognized[partial Labelled](label)<-primary_target"
+    ]
+    assert bound.message.startswith("value of 'label' constructing Recognized (partial Labelled) comes from")
+    assert not [f for f in findings.values() if "[partial Unrelated]" in f.fingerprint]
+
+
+def test_an_attribute_read_by_getattr_and_a_literal_name_is_read_as_the_attribute(index):
+    """``getattr(self.lm, "primary_target", None)`` reads ``self.lm.primary_target``: the
+    fingerprint and the message are the plain read's. Of several sources, it is named
+    only where no other is (a finding reported before keeps its fingerprint)."""
+    every = all_vocabulary_findings(config(), index)
+    findings = by_fingerprint(every)
+    read = "DOM105:leaks.runtime.constructions:Learner.read_by_name:Recognized"
+    named = [f for f in every if f.fingerprint == f"{read}(label)<-primary_target"]
+    assert sorted((f.line, f.message) for f in named) == [
+        (
+            129,
+            "value of 'label' constructing Recognized comes from self.lm.primary_target (l.129): "
+            "experiment vocabulary 'primary target'",
+        ),
+        # ``episode_label`` (read by getattr) would come first by name: the other is named.
+        (
+            134,
+            "value of 'label' constructing Recognized comes from self.primary_target (l.134): "
+            "experiment vocabulary 'primary target'",
+        ),
+    ]
+    assert f"{read}(object_id)<-ground_truth" in findings
+    assert f"{read}(label)<-episode_label" not in findings
+    assert not [f for f in findings.values() if ".rebound_getattr:" in f.fingerprint]
+
+
 def test_a_property_read_is_followed_as_a_call_and_named_as_one(index):
     """``self.expected`` where ``expected`` is a property: the chain names the property
     as read, the fingerprint as ``self.expected()`` would (a method made a property

@@ -316,6 +316,11 @@ def test_fingerprints_are_line_independent(index):
         "DOM104:vocab.runtime.dom104_aliases:attribute:RuntimeEvent[local make(**payload)](episode)",
         "DOM103:vocab.runtime.dom104_aliases:positional:Stats[local Built,positional](kind='EpisodeEnd')",
         "DOM104:vocab.runtime.dom104_aliases:Learner.emitted:RuntimeEvent[local Event](episode)",
+        # Through a module-level name bound to a partial of the class: ``partial`` and the
+        # name (the partial's own keywords are its construction's, where it is bound).
+        "DOM104:vocab.runtime.dom104_partials:resample:RuntimeEvent[partial Resampled](episode)",
+        "DOM103:vocab.runtime.dom104_partials:resample:RuntimeEvent[partial Reached](kind='EpisodeEnd')",
+        "DOM104:vocab.runtime.dom104_partials:resample:RuntimeEvent[partial Renamed](target_object)",
     } <= fingerprints
 
 

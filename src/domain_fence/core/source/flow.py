@@ -55,6 +55,11 @@ READ = "read"  # a name or attribute the expression reads
 KEY = "key"  # a string subscript key: ``stats["episode"]``
 PARAMETER = "parameter"  # a parameter of a declared function or method (the census can report it)
 CALL = "call"  # a call: its callee's name, and its return value one level deep
+# An attribute read by the builtin ``getattr`` given its name as a literal
+# (``getattr(self.lm, "primary_target", None)``): read as ``self.lm.primary_target`` is,
+# but named by a finding only where no other source is (one reported before these were
+# read keeps its fingerprint).
+NAMED = "named"
 
 # Where a value goes.
 KEYWORD = "keyword"  # ``Callee(name=value)``; a mapping whose keys are not known, ``Callee(**stats)``: see SPREAD
@@ -100,7 +105,7 @@ class Source(NamedTuple):
     identifier: str  # what may carry a word: "primary_target", "get_stats", "episode"
     base: str  # what it is read from, shortened ("self", "stats", "...a.b.c"), or ""
     line: int
-    kind: str  # READ, KEY, PARAMETER or CALL
+    kind: str  # READ, KEY, PARAMETER, CALL or NAMED
     callee: str = ""  # CALL: the callee, resolved through the module's imports
 
     @property
@@ -240,6 +245,7 @@ def module_flows(
     payloads: Mapping[ast.stmt, list[PayloadSite]] | None = None,
     followed: Collection[ast.expr] = (),
     argument_calls: Iterable[tuple[ast.Call, str, str, str, int]] = (),
+    builtin_getattr: bool = False,
 ) -> FlowFacts:
     """The flow facts of one module's tree. ``resolve`` gives what a dotted name refers
     to through the module's imports; ``keyword_calls`` are the calls with keywords and
@@ -281,7 +287,10 @@ def module_flows(
     an :data:`ARGUMENT` sink. Those values seed a sliced function's statements for the
     calls traced alone: a call not traced holds no sink, and what its arguments are
     derived from need not be followed (a traced value's sources are those of the
-    statements its own names lead to, whichever others are interpreted)."""
+    statements its own names lead to, whichever others are interpreted).
+
+    With ``builtin_getattr`` (the module binds no ``getattr`` of its own), a call of
+    ``getattr`` given a literal name reads that attribute (:data:`NAMED`)."""
     callees = callee_names(callees)
     constructions = constructions or {}
     every: dict[str, list[ast.Call]] = {}
@@ -318,6 +327,7 @@ def module_flows(
         frozenset(followed),
         arguments,
         given,
+        builtin_getattr,
     )
     top = _Frame(collector, ())
     with _room_to_nest():
@@ -478,8 +488,9 @@ def _inside_quotes(key: ast.Constant) -> ast.expr:
 
 _MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
 # The forms of the constructions whose call returns no instance of the class (the facts'
-# PARTIAL and SUPER_INIT): a partial, and what ``__init__`` returns.
-_NO_INSTANCE = ("partial", "super().__init__")
+# PARTIAL and SUPER_INIT): a partial (``partial``, ``partial(cls)``, ...; not a call of a
+# name bound to one, ``partial Name``), and what ``__init__`` returns.
+_NO_INSTANCE = ("partial(", "super().__init__")
 
 
 class _Collector:
@@ -500,8 +511,10 @@ class _Collector:
         followed: frozenset[ast.expr] = frozenset(),
         arguments: Mapping[ast.Call, tuple[str, str, int]] | None = None,
         argument_calls: Mapping[str, list[ast.Call]] | None = None,
+        builtin_getattr: bool = False,
     ) -> None:
         self.module = module
+        self.builtin_getattr = builtin_getattr  # ``getattr`` is the builtin: see _Frame.named_read
         self.arguments = arguments or {}  # call -> (target, form, skip): see module_flows
         self.argument_calls = argument_calls or {}  # scope -> its calls given traced arguments
         self.followed = followed  # local dicts given to a call whose keys are traced where put in
@@ -1004,6 +1017,10 @@ class _Frame:
                 callee = self.collector.callee(reference, resolved, self.owner, self.receiver)
                 name = reference.rsplit(".", 1)[-1]
                 found.add((name, node, CALL, callee))
+            elif func.id == "getattr" and self.collector.builtin_getattr:
+                read = self.named_read(node)
+                if read is not None:
+                    found.add(read)
         arguments = [self.value(argument) for argument in node.args]
         for sources in arguments:
             found |= sources
@@ -1035,6 +1052,23 @@ class _Frame:
         self.last_call = (node, resolved)
         return frozenset(found)
 
+    def named_read(self, node: ast.Call) -> _Raw | None:
+        """``getattr(x, "name")`` or ``getattr(x, "name", default)``, the builtin given a
+        literal identifier: a read of the attribute ``name`` of ``x``, as ``x.name`` is
+        (:meth:`attribute`: in a method, ``self``'s names its member), at the call (what
+        ``x`` and the default are derived from are the call's arguments')."""
+        given = node.args
+        if node.keywords or not 2 <= len(given) <= 3 or any(type(a) is ast.Starred for a in given):
+            return None
+        holder, key = given[0], given[1]
+        if type(key) is not ast.Constant or type(key.value) is not str or not key.value.isidentifier():
+            return None
+        read = ast.copy_location(ast.Attribute(holder, key.value, ast.Load()), node)
+        member = ""
+        if type(holder) is ast.Name and holder.id == self.receiver and self.owner is not None:
+            member = f"{self.collector.module}.{self.owner}.{key.value}"
+        return (key.value, read, NAMED, member)
+
     def given(self, node: ast.Call, arguments: list[Sources], target: str, form: str, skip: int) -> None:
         """The values ``node`` gives by position, before any starred argument (where the
         others go is not known), each an ARGUMENT sink of ``target`` named by its position
@@ -1064,7 +1098,7 @@ class _Frame:
             reference = _dotted(node.func)
             return collector.resolve(reference) if reference else ""
         # ``partial(X, ...)`` builds no instance yet, ``super().__init__(...)`` returns none.
-        return "" if form.startswith(_NO_INSTANCE) else built
+        return "" if form == "partial" or form.startswith(_NO_INSTANCE) else built
 
     def spread(self, target: str, mapping: ast.expr, sources: Sources | None, form: str = "") -> None:
         """A mapping whose keys are not known goes into ``target``: a keyword sink of its

@@ -31,6 +31,7 @@ from domain_fence.core.source.flow import (
     CALL,
     FIELD,
     KEYWORD,
+    NAMED,
     PARAMETER,
     READ,
     SPREAD,
@@ -448,23 +449,32 @@ class DerivedValues:
         level into helpers: of several, the first by identifier (the fingerprint names
         it), so that reordering the statements a value is computed from changes nothing.
         A property read (``self.expected``) is followed only when nothing else is found:
-        a value reported before properties were followed keeps its fingerprint."""
-        found = []
+        a value reported before properties were followed keeps its fingerprint; an
+        attribute read by ``getattr`` and a literal name (:data:`~.flow.NAMED`), read
+        as any other attribute, only when nothing else is found at all, for the same
+        reason (first itself, then the property it may name, then through a helper)."""
+        found: list[_Origin] = []
         properties = []
+        named: list[_Origin] = []
+        named_properties = []
         for source in sink.sources:
             if source.kind == PARAMETER and self.census_parameters:
                 continue
             match = self.vocabulary.match(source.identifier, context)
             if match:
-                found.append(_Origin(source, match))
+                (named if source.kind == NAMED else found).append(_Origin(source, match))
             elif source.kind == CALL and source.callee:
                 through = self.through_helper(source)
                 if through is not None:
-                    found.append(through)
+                    (named if _named_read(through) else found).append(through)
             elif source.kind == READ and source.callee:
                 properties.append(source)
+            elif source.kind == NAMED and source.callee:
+                named_properties.append(source)
         if not found:
             found = [o for o in map(self.through_property, properties) if o is not None]
+        if not found:
+            found = named or [o for o in map(self.through_property, named_properties) if o is not None]
         return min(found, key=_Origin.order) if found else None
 
     def through_property(self, read: Source) -> _Origin | None:
@@ -499,14 +509,15 @@ class DerivedValues:
         if helper is None:
             return None
         qualified, sources = helper
-        found = []
+        found: list[_Origin] = []
+        named: list[_Origin] = []  # read by ``getattr``: named only where nothing else is (see origin)
         for source in sources:
             if source.kind == PARAMETER:
                 continue  # what the caller passed: the caller's own sources
             match = self.vocabulary.match(source.identifier, qualified)
             if match:
-                found.append(_Origin(source, match, call))
-        return min(found, key=_Origin.order) if found else None
+                (named if source.kind == NAMED else found).append(_Origin(source, match, call))
+        return min(found or named, key=_Origin.order) if found or named else None
 
     def returns(self, callee: str, bases_only: bool = False) -> tuple[str, tuple[Source, ...]] | None:
         """(qualified name, return sources) of the project function or method
@@ -544,6 +555,11 @@ def shown_callee(written: str) -> str:
     callee resolved through the module's imports): its last two parts
     (``telemetry.emit_event`` for ``self.telemetry.emit_event``)."""
     return ".".join(written.rsplit(".", 2)[-2:])
+
+
+def _named_read(origin: _Origin) -> bool:
+    """Whether ``origin`` is an attribute read by ``getattr`` and a literal name."""
+    return origin.source.kind == NAMED
 
 
 def unpacked_into_a_call(form: str) -> bool:

@@ -8,7 +8,16 @@ import ast
 import builtins
 from collections.abc import Iterator
 
-from domain_fence.core.source.facts.constructions import CLS, LOCAL, PARTIAL, SELF_CLASS, SUPER_INIT, TYPE_SELF, _finder
+from domain_fence.core.source.facts.constructions import (
+    BOUND_PARTIAL,
+    CLS,
+    LOCAL,
+    PARTIAL,
+    SELF_CLASS,
+    SUPER_INIT,
+    TYPE_SELF,
+    _finder,
+)
 from domain_fence.core.source.facts.records import MODULE_SCOPE, PositionalFact
 from domain_fence.core.source.facts.resolver import _Resolver
 from domain_fence.core.source.facts.syntax import dotted_name
@@ -37,8 +46,8 @@ def _positional(walk: _Walk, resolver: _Resolver) -> Iterator[tuple[ast.Call, st
             continue
         form, built = construction
         aliased = form.startswith(LOCAL) and "." not in form  # ``Event(...)``, not ``Event.model_construct(...)``
-        if form.startswith(PARTIAL) or form in (CLS, TYPE_SELF, SELF_CLASS) or aliased:
-            yield call, ".".join(scope) or MODULE_SCOPE, form, built, int(form.startswith(PARTIAL))
+        if _of_partial(form) or form in (CLS, TYPE_SELF, SELF_CLASS) or aliased:
+            yield call, ".".join(scope) or MODULE_SCOPE, form, built, int(_of_partial(form))
 
 
 # (call, scope, form, what it builds or calls, arguments before the fields): see _arguments_given
@@ -77,8 +86,8 @@ def _arguments_given(walk: _Walk, resolver: _Resolver) -> list[_ArgumentCall]:
                 aliased = (
                     form.startswith(LOCAL) and "." not in form
                 )  # ``Event(...)``, not ``Event.model_construct(...)``
-                if form in _PASSING_ON or form.startswith(PARTIAL) or aliased:
-                    found.append((call, where, form, built, int(form.startswith(PARTIAL))))
+                if form in _PASSING_ON or _of_partial(form) or aliased:
+                    found.append((call, where, form, built, int(_of_partial(form))))
                 continue
             reference = dotted_name(func)
             if reference is not None:
@@ -88,6 +97,13 @@ def _arguments_given(walk: _Walk, resolver: _Resolver) -> list[_ArgumentCall]:
                 found.append((call, where, "", target, 0))
         walk.found_arguments = found
     return walk.found_arguments
+
+
+def _of_partial(form: str) -> bool:
+    """Whether ``form`` is a call of ``partial`` itself (``partial(X, ...)``, given the
+    class first), not a call of a name bound to one (``partial Name``, whose positional
+    arguments follow those the partial holds: not read)."""
+    return form.startswith(PARTIAL) and not form.startswith(BOUND_PARTIAL)
 
 
 def _positions(fact: PositionalFact) -> list[tuple[int, int]]:

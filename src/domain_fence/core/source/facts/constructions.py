@@ -9,7 +9,7 @@ import ast
 
 from domain_fence.core.source.facts.records import MODULE_SCOPE, OBJECT_SETATTR, SETATTR, AttributeSetFact, Text
 from domain_fence.core.source.facts.resolver import _Resolver
-from domain_fence.core.source.facts.scopes import _binding_sites, _own_statements
+from domain_fence.core.source.facts.scopes import _binding_sites, _module_statements, _own_statements
 from domain_fence.core.source.facts.syntax import (
     _contains,
     _decorator_names,
@@ -33,6 +33,10 @@ PARTIAL, REPLACE = "partial", "replace"
 _PARTIALS = frozenset({"functools.partial"})
 _REPLACES = frozenset({"dataclasses.replace", "copy.replace"})
 _PARTIALS_REPLACES = _PARTIALS | _REPLACES
+# How a call of a module-level name bound to a partial of a class (``Resampled =
+# partial(Event, ...)``; ``Resampled(...)``) names it: ``partial Resampled``. No other
+# form starts so: a partial's own are ``partial`` and ``partial(cls)``, ...
+BOUND_PARTIAL = f"{PARTIAL} "
 # Methods whose first parameter is the class (implicitly, for the dunders).
 _CLASS_RECEIVING = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 
@@ -78,7 +82,9 @@ class _Constructions:
       assignment of X, a dotted name the function binds nowhere (``Event =
       TelemetryEvent``; see :meth:`local_alias`): a call of it (``Event(...)``,
       ``Event.model_construct(...)``, ``partial(Event, ...)``) builds an X, with the
-      form ``local Event``.
+      form ``local Event``;
+    - a call of a module-level name bound to ``functools.partial(X, ...)`` builds an
+      X, with the form ``partial Name`` (see :meth:`bound_partials`).
     """
 
     def __init__(self, walk: _Walk, resolver: _Resolver) -> None:
@@ -93,6 +99,7 @@ class _Constructions:
         self._locals: dict[tuple[ast.AST, str], str | None] = {}
         self.aliases = walk.alias_locals
         self._aliases: dict[tuple[ast.AST, str], str | None] = {}  # see alias
+        self._partials: dict[str, str] | None = None  # see bound_partials
 
     def construction(self, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
         """(form, class) when ``call`` is a construction; on the path of every call with
@@ -130,7 +137,8 @@ class _Constructions:
             # ``partial``/``replace``, or either imported under another name (``from
             # functools import partial as p``): resolved below.
             if name not in (PARTIAL, REPLACE) and self.resolver.bindings.get(name) not in _PARTIALS_REPLACES:
-                return None
+                bound = self.bound_partials().get(name)
+                return None if bound is None else (f"{BOUND_PARTIAL}{name}", bound)
         elif kind is ast.Call:
             found = self.class_of(func, call, scope)
             return None if found is None or not found[0] else found
@@ -147,6 +155,28 @@ class _Constructions:
             instance = self.instance_of(call.args[0], call, scope)
             return None if instance is None else (REPLACE, instance)
         return None
+
+    def bound_partials(self) -> dict[str, str]:
+        """The class each module-level name bound to a partial of one builds when called
+        (``Resampled = partial(Event, kind="Resampled")``), worked out once, when first
+        asked: the name is bound once in the whole module (no other assignment, import,
+        parameter or local of a function), by a simple assignment among the module's
+        statements of a call of ``functools.partial`` (under any name the module imports
+        it by, bound once too) whose first argument is a dotted name. Whether that names
+        a class, an event, is the check's question."""
+        if self._partials is None:
+            self._partials = {}
+            resolver = self.resolver
+            counts = resolver.binding_counts()
+            for statement in _module_statements(resolver.tree) if resolver.tree is not None else ():
+                target, value = _simple_assignment(statement)
+                if target is None or type(value) is not ast.Call or not value.args or counts.get(target) != 1:
+                    continue
+                callee = dotted_name(value.func)
+                class_name = dotted_name(value.args[0])
+                if callee and class_name and resolver.imported_reference(callee) in _PARTIALS:
+                    self._partials[target] = resolver.resolve_dotted(class_name)
+        return self._partials
 
     def initialized(self, node: ast.expr, call: ast.Call, scope: tuple[str, ...]) -> tuple[str, str] | None:
         """``super().__init__(...)`` called by a method of its own (not a nested

@@ -230,6 +230,8 @@ def _flows(
         payloads,
         followed,
         arguments,
+        # ``getattr`` the builtin: bound nowhere in the module, which star-imports nothing
+        builtin_getattr=not resolver.unbound_prefix and not resolver.binding_counts().get("getattr"),
     )
     # The literal strings given by position to the calls by name whose arguments are
     # traced (a kind given to an emit function: DOM103), read as a construction's are
