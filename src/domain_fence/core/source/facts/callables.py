@@ -104,21 +104,25 @@ def _method_emitters(walk: _Walk, resolver: _Resolver) -> tuple[dict[str, Emitte
             built.setdefault(scope, set()).add(found)
             named = passed.setdefault(scope, set())
             named.update(k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, k.arg))
-    emitters = {
-        ".".join(scope): _emitter(spreads[scope][0], classes, passed[scope], receiver=True)
-        for scope, classes in sorted(built.items())
-        if _bound_once(spreads[scope][0], spreads[scope][1])
-    }
-    names = {qualname.rpartition(".")[2] for qualname in emitters}
+    candidates = {".".join(scope): scope for scope in built}
+    names = {scope[-1] for scope in built}
     calls = {}
-    for call, scope in walk.calls:
+    # Given keywords, or only arguments by position (``self._publish("EpisodeReset")``).
+    for call, scope in (*walk.calls, *walk.argument_calls):
         func = call.func
         if type(func) is ast.Attribute and func.attr in names and type(func.value) is ast.Name:
             owner, _ = _own_method(walk, resolver, call, ".".join(scope))
-            if owner and f"{owner}.{func.attr}" in emitters:
+            if owner and f"{owner}.{func.attr}" in candidates:
                 calls[(".".join(scope), f"{func.value.id}.{func.attr}")] = f"{owner}.{func.attr}"
-    called = set(calls.values())  # only those: no other module's call reaches one
-    return {q: e for q, e in emitters.items() if q in called}, dict(sorted(calls.items()))
+    # Only the methods so called (no other module's call reaches one), and of those the
+    # ones whose body binds the parameter nowhere else: the body is walked for that last.
+    emitters = {}
+    for qualname in sorted(set(calls.values())):
+        definition, spread = spreads[candidates[qualname]]
+        if _bound_once(definition, spread):
+            scope = candidates[qualname]
+            emitters[qualname] = _emitter(definition, built[scope], passed[scope], receiver=True)
+    return emitters, dict(sorted(item for item in calls.items() if item[1] in emitters))
 
 
 def _emitter(
