@@ -43,7 +43,7 @@ from domain_fence.core.source.flow import (
 )
 
 if TYPE_CHECKING:
-    from domain_fence.core.families.vocabulary.events import EventResolver
+    from domain_fence.core.families.vocabulary.resolution import EventResolver
     from domain_fence.core.index.project import ProjectIndex
 
 CODE = "DOM105"

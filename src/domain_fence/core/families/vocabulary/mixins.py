@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from domain_fence.core.families.vocabulary.events import EventResolver
+    from domain_fence.core.families.vocabulary.resolution import EventResolver
 
 
 @dataclass(frozen=True)
