@@ -363,12 +363,12 @@ class TopLevelDefinition:
 
 
 @dataclass(frozen=True)
-class MethodDefinition:
-    """A function defined in the body of a class defined at module level (placement)."""
+class _InClassBody:
+    """A definition in the body of a class, named after it (``Outer.name``)."""
 
-    owner: str  # qualname of the class: "Outer.Inner" for a method of a nested class
+    owner: str  # qualname of the class whose body defines it: "Outer.Inner" in a nested class
     name: str
-    line: int  # of the ``def`` keyword, after any decorators
+    line: int  # of the ``def`` or ``class`` keyword, after any decorators
     col: int
 
     @property
@@ -377,18 +377,14 @@ class MethodDefinition:
 
 
 @dataclass(frozen=True)
-class NestedClassDefinition:
+class MethodDefinition(_InClassBody):
+    """A function defined in the body of a class defined at module level (placement)."""
+
+
+@dataclass(frozen=True)
+class NestedClassDefinition(_InClassBody):
     """A class defined in the body of a class defined at module level (or of a class
     nested in one), for placement: importable as ``Outer.Inner`` as a method is."""
-
-    owner: str  # qualname of the class whose body defines it
-    name: str
-    line: int  # of the ``class`` keyword, after any decorators
-    col: int
-
-    @property
-    def qualname(self) -> str:
-        return f"{self.owner}.{self.name}"
 
 
 @dataclass(frozen=True)
