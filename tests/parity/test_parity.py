@@ -78,6 +78,7 @@ EXPECTED: set[Located] = {
     ("app/runtime/publishing.py", 9, 23, "DOM103"),  # a kind given to it by position
     ("app/runtime/publishing.py", 9, 37, "DOM104"),  # a keyword given to it
     ("app/runtime/publishing.py", 9, 48, "DOM105"),  # a value given to it, from experiment knowledge
+    ("app/runtime/publishing.py", 12, 23, "DOM103"),  # a kind by position alone, no keyword
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)
     ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
     ("app/runtime/events.py", 6, 12, "DOM103"),

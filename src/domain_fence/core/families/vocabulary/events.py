@@ -601,30 +601,26 @@ class VocabularyChecker:
                     ):
                         reported.add((kind.line, kind.col))
                         yield finding
+                # Strings the module alone does not hold, reported at ``place``.
+                held: list[tuple[str, Text, str]] = []
                 # ``kind = PREFIX + "Done"`` after ``from .kinds import PREFIX``: where it is written.
                 for template, written in attribute.templates:
                     string = self.folded(template)
                     if string is not None and (written.line, written.col) not in reported:
-                        yield from self.matched(
-                            module,
-                            Text(string, written.line, written.col),
-                            "DOM103",
-                            f"{symbol}.{name}",
-                            fingerprints.located("DOM103", module, where),
-                            kind=string,
-                            via=via,
-                        )
+                        held.append((string, written, via))
                 # ``KIND = END_OF_RUN`` imported, ``kind: str = Kinds.RESET``: what it holds.
                 string = self.project_constant(attribute.reference) if attribute.reference else None
                 if string is not None and named is not None:
+                    held.append((string, named, f" (from {named.text}){via}"))
+                for string, place, shown in held:
                     yield from self.matched(
                         module,
-                        Text(string, named.line, named.col),
+                        Text(string, place.line, place.col),
                         "DOM103",
                         f"{symbol}.{name}",
                         fingerprints.located("DOM103", module, where),
                         kind=string,
-                        via=f" (from {named.text}){via}",
+                        via=shown,
                     )
                 continue
             if attribute.class_var:
