@@ -81,6 +81,7 @@ FLOW_WEIGHT = PARALLEL_MIN_FILES // PARALLEL_MIN_FLOWS
 IMPORTS_WEIGHT = 1
 # Parsing fewer files than this, a hint would cost more than the files it saves reading twice.
 PRIME_AFTER = 16
+RECENT_TEXTS = 8  # the texts of files kept (see ProjectIndex._disk_text)
 SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
 
 
@@ -108,6 +109,8 @@ class ProjectIndex:
     _flows: dict[str, FlowFacts | None] = field(default_factory=dict, repr=False)  # extracted when asked
     # module -> (lines, the facts of its statements there) from its file, read alone
     _statements: dict[str, tuple[frozenset[int], list[ImportFact] | None]] = field(default_factory=dict, repr=False)
+    # module -> the stamp and text of its file, for the few modules read last (see _disk_text)
+    _texts: dict[str, tuple[Stamp, str]] = field(default_factory=dict, repr=False)
     # see trace_when_mentioned: names, and the modules whose files they are looked for in
     _trace: tuple[tuple[tuple[bytes, ...], Callable[[str], bool] | None], ...] = field(default=(), repr=False)
     _primers: dict[object, Callable[[], None]] = field(default_factory=dict, repr=False)  # see before_parsing
@@ -556,6 +559,7 @@ class ProjectIndex:
             self._declarations.pop(module, None)
             self._flows.pop(module, None)
             self._statements.pop(module, None)
+        self._texts.pop(module, None)
 
     def read_also(self, key: object, reads: Callable[[str, bytes], bool]) -> None:
         """Note (once per ``key``) which modules a contract will read, by their bytes:
@@ -681,8 +685,21 @@ class ProjectIndex:
         path = self.modules.get(module)
         if path is None or not _is_source(path):
             return None
+        # A module checked is asked for its text several times in a row (its statements,
+        # its columns, its noqa comments): a settled file's, while its stamp is the same,
+        # is read once.
+        stamp = Stamp.of(path)
+        kept = self._texts.get(module)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
         text = read_source(path)
-        return None if isinstance(text, Unreadable) else text
+        if isinstance(text, Unreadable):
+            return None
+        if stamp is not None and stamp.settled:
+            if len(self._texts) >= RECENT_TEXTS:
+                del self._texts[next(iter(self._texts))]
+            self._texts[module] = (stamp, text)
+        return text
 
     def relative_path(self, module: str) -> str:
         """The module's file relative to the project root, as posix (absolute if outside).
