@@ -56,14 +56,23 @@ class PlacementFamily:
         # while a pattern it may define is matched nowhere yet (check_placement).
         index = context.index
         allowed = {module for module in modules if matches_any(module, config.allowed_modules)}
-        candidates = prefetch_candidates(index, [m for m in modules if m not in allowed], config.symbols)
+        outside = prefetch_candidates(index, [m for m in modules if m not in allowed], config.symbols)
         could_match = bytes_filter(config.symbols)
-        candidates += [m for m in modules if m in allowed and passes_filter(index, m, config.symbols, could_match)]
+        candidates = outside + [
+            m for m in modules if m in allowed and passes_filter(index, m, config.symbols, could_match)
+        ]
         # Which files the filter let through: a module's view need not read it again.
         context.memo[("placement-judged", config)] = (frozenset(modules), frozenset(candidates))
+        if index.modules.keys() <= set(modules):
+            # The whole project, as a check asks: the project-wide scan now, from the
+            # candidates just found, and each module's findings taken from it.
+            self._keep_scan(config, context, check_placement(config, index, outside))
 
     def check_module(self, config: PlacementConfig, context: Context, module: str) -> list[Finding]:
         if not matches_any(module, config.allowed_modules):
+            scanned = context.memo.get(("placement-scan", config))
+            if scanned is not None and not context.index.has_buffer(module):
+                return list(scanned.outside_findings.get(module, ()))
             return module_placement_findings(config, context.index, module)
         known = context.index.known_facts(module)
         if known is not None and known.unreadable is None:
@@ -73,11 +82,14 @@ class PlacementFamily:
         return [f for f in self.scan(config, context).findings if f.code == "DOM001" and f.path == path]
 
     def scan(self, config: PlacementConfig, context: Context) -> PlacementResult:
-        key = ("placement-scan", config)
-        if key not in context.memo:
-            context.memo[key] = check_placement(config, context.index)
-            context.memo[("placement-examined", config)] = frozenset(context.memo[key].examined)
-        result: PlacementResult = context.memo[key]
+        result: PlacementResult | None = context.memo.get(("placement-scan", config))
+        if result is None:
+            result = self._keep_scan(config, context, check_placement(config, context.index))
+        return result
+
+    def _keep_scan(self, config: PlacementConfig, context: Context, result: PlacementResult) -> PlacementResult:
+        context.memo[("placement-scan", config)] = result
+        context.memo[("placement-examined", config)] = frozenset(result.examined)
         return result
 
     def module_view(self, config: PlacementConfig, context: Context, module: str, read: bool) -> object:
@@ -111,7 +123,13 @@ class PlacementFamily:
                 return ()
         if facts.unreadable is not None:
             return ("unreadable",)
-        kept = [d for d in facts_definitions(module, "", facts) if d.counted_in(config.kinds)]
+        scanned = context.memo.get(("placement-scan", config))
+        if scanned is not None and not allowed and not buffer:
+            # The scan found every definition of it that matches a pattern.
+            definitions = list(scanned.outside_matches.get(module, ()))
+        else:
+            definitions = facts_definitions(module, "", facts)
+        kept = [d for d in definitions if d.counted_in(config.kinds)]
         matched = {
             pattern for d in kept for pattern in matched_patterns(d.name, d.owner, tuple(config.symbols), d.renames)
         }

@@ -25,8 +25,8 @@ import functools
 import keyword
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from domain_fence.core.families.config import PlacementConfig
@@ -339,10 +339,18 @@ def prefetch_candidates(index: ProjectIndex, modules: Iterable[str], patterns: S
     return candidates
 
 
-def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], contract: str) -> Scan:
-    """The matching definitions of ``modules``, parsing only the files that may hold one."""
+def _scan(
+    index: ProjectIndex,
+    modules: Iterable[str],
+    patterns: Sequence[str],
+    contract: str,
+    candidates: list[str] | None = None,
+) -> Scan:
+    """The matching definitions of ``modules``, parsing only the files that may hold
+    one (``candidates``, when they were just found by :func:`prefetch_candidates`)."""
     patterns = tuple(patterns)
-    candidates = prefetch_candidates(index, modules, patterns)
+    if candidates is None:
+        candidates = prefetch_candidates(index, modules, patterns)
     found: list[Definition] = []
     unreadable: list[Finding] = []
     for module in candidates:
@@ -394,10 +402,18 @@ class PlacementResult:
     findings: tuple[Finding, ...]  # DOM201 for misplaced definitions, DOM001 for unreadable files
     unmatched_patterns: tuple[str, ...]  # patterns matching no definition of the allowed kinds
     examined: tuple[str, ...] = ()  # the allowed modules whose definitions the check read
+    # Of each module outside the allowed ones that has any: its findings, as
+    # module_placement_findings finds them, and its definitions matching a pattern.
+    outside_findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=dict, compare=False)
+    outside_matches: Mapping[str, tuple[Definition, ...]] = field(default_factory=dict, compare=False)
 
 
-def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementResult:
-    """Check one placement contract over the whole project.
+def check_placement(
+    config: PlacementConfig, index: ProjectIndex, candidates: list[str] | None = None
+) -> PlacementResult:
+    """Check one placement contract over the whole project; ``candidates``: the modules
+    outside the allowed ones that may define a match, just found by
+    :func:`prefetch_candidates`.
 
     Definitions in the allowed modules are never findings: those files are read only
     to learn whether each pattern matches something, and only until it does. An
@@ -406,15 +422,29 @@ def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementRe
     """
     allowed = [module for module in index.modules if matches_any(module, config.allowed_modules)]
     outside = [module for module in index.modules if not matches_any(module, config.allowed_modules)]
-    scan = _scan(index, outside, config.symbols, config.contract)
+    scan = _scan(index, outside, config.symbols, config.contract, candidates)
     relevant = [d for d in scan.definitions if d.counted_in(config.kinds)]
     symbols = tuple(config.symbols)
     unmatched = [p for p in symbols if not any(d.matches(p, symbols) for d in relevant)]
     examined: list[str] = []
     unmatched, hiding = _match_in(index, allowed, unmatched, config, examined)
     findings = placement_findings(config, relevant)
+    matches: dict[str, list[Definition]] = {}
+    for definition in scan.definitions:
+        matches.setdefault(definition.module, []).append(definition)
+    unreadable: dict[str, list[Finding]] = {}
+    for finding in scan.unreadable:
+        unreadable.setdefault(finding.symbol, []).append(finding)
+    by_module = {
+        module: tuple(sorted([*placement_findings(config, matches.get(module, ())), *unreadable.get(module, ())]))
+        for module in sorted({*matches, *unreadable})
+    }
     return PlacementResult(
-        tuple(sorted_findings([*findings, *scan.unreadable, *hiding])), tuple(unmatched), tuple(examined)
+        tuple(sorted_findings([*findings, *scan.unreadable, *hiding])),
+        tuple(unmatched),
+        tuple(examined),
+        {module: found for module, found in by_module.items() if found},
+        {module: tuple(found) for module, found in matches.items()},
     )
 
 
