@@ -103,6 +103,7 @@ class ProjectIndex:
     _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)
     _by_path: dict[str, str] | None = field(default=None, repr=False)  # absolute path -> module
     _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
+    _relative: dict[str, str] = field(default_factory=dict, repr=False)  # module -> relative_path's answer
     _buffers: dict[str, str] = field(default_factory=dict, repr=False)  # module -> text checked instead of its file
     # modules no file held when their buffer was added (see add_unsaved): gone with it
     _unsaved: set[str] = field(default_factory=set, repr=False)
@@ -231,6 +232,7 @@ class ProjectIndex:
         :meth:`place_new_file`), checked from ``text`` until :meth:`drop_buffer`."""
         self.modules = dict(sorted({**self.modules, module: path}.items()))
         self._by_path = self._by_real_path = None
+        self._relative.clear()
         self._unsaved.add(module)
         self.use_buffer(module, text)
 
@@ -544,6 +546,7 @@ class ProjectIndex:
             if not self.modules[module].is_file():
                 del self.modules[module]
                 self._by_path = self._by_real_path = None
+                self._relative.clear()
                 self._facts.pop(module, None)
                 self._declarations.pop(module, None)
                 self._flows.pop(module, None)
@@ -704,12 +707,17 @@ class ProjectIndex:
     def relative_path(self, module: str) -> str:
         """The module's file relative to the project root, as posix (absolute if outside).
         A symbolic link on the way is not resolved: the file is shown where the project
-        has it, not where its target lies."""
-        path = Path(os.path.abspath(self.modules[module]))
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return path.as_posix()
+        has it, not where its target lies. Asked for the module of every finding, by
+        every contract: found once."""
+        found = self._relative.get(module)
+        if found is None:
+            path = Path(os.path.abspath(self.modules[module]))
+            try:
+                found = path.relative_to(self.root).as_posix()
+            except ValueError:
+                found = path.as_posix()
+            self._relative[module] = found
+        return found
 
 
 def _is_source(path: Path) -> bool:

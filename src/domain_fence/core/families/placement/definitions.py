@@ -236,12 +236,23 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     literals = sorted({_longest_literal(pattern) for pattern in patterns})
     needles = literals if all(literals) else []  # a pattern without a literal (``*``) needs none
     in_bytes = [re.compile(shape.encode()) for shape in _shapes(patterns, bytes)]
-    # A keyword spelt with other characters (``iｆ``) is a name Python binds: normalised,
-    # the text spells the keyword itself, which the shapes must then let through.
-    in_text = [re.compile(shape) for shape in _shapes(patterns, str, keywords_bind=True)]
-    # A name given to ``setattr`` as a literal: looked for only where ``setattr`` is.
-    quoted_bytes, quoted_text = re.compile(_quoted(patterns, bytes).encode()), re.compile(_quoted(patterns, str))
     needle_bytes = [needle.encode() for needle in needles]
+
+    # Compiled when first needed: most files are plain ASCII and call no ``setattr``.
+    @functools.cache
+    def in_text() -> list[re.Pattern[str]]:
+        # A keyword spelt with other characters (``iｆ``) is a name Python binds: normalised,
+        # the text spells the keyword itself, which the shapes must then let through.
+        return [re.compile(shape) for shape in _shapes(patterns, str, keywords_bind=True)]
+
+    # A name given to ``setattr`` as a literal: looked for only where ``setattr`` is.
+    @functools.cache
+    def quoted_bytes() -> re.Pattern[bytes]:
+        return re.compile(_quoted(patterns, bytes).encode())
+
+    @functools.cache
+    def quoted_text() -> re.Pattern[str]:
+        return re.compile(_quoted(patterns, str))
 
     def could_match(data: bytes) -> bool:
         if data.isascii() and not _CODING.search(data, 0, _second_line_end(data)):
@@ -249,7 +260,7 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
                 return False
             if any(shape.search(data) for shape in in_bytes):
                 return True
-            return b"setattr" in data and quoted_bytes.search(data) is not None
+            return b"setattr" in data and quoted_bytes().search(data) is not None
         text = decode(data)
         if isinstance(text, Unreadable):
             return True  # the parser reports why it cannot read it
@@ -257,9 +268,9 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
             text = unicodedata.normalize("NFKC", text)
         if needles and not any(needle in text for needle in needles):
             return False
-        if any(shape.search(text) for shape in in_text):
+        if any(shape.search(text) for shape in in_text()):
             return True
-        return "setattr" in text and quoted_text.search(text) is not None
+        return "setattr" in text and quoted_text().search(text) is not None
 
     return could_match
 
