@@ -318,7 +318,9 @@ class Engine:
         # leaves the others' numbers, and so their baseline entries, as they were.
         found = spec.family.check_module(spec.config, self.context, module)
         if found and module in self.index.modules:
-            found = in_characters(found, self.index.relative_path(module), self.index.text(module))
+            path = self.index.relative_path(module)
+            found = in_characters(found, path, self.index.text(module))
+            self._comments(path)  # read now, from the text just read, not again when they are applied
         return numbered_repeats(found, quiet=lambda f: self._comments(f.path).suppresses(f.line, f.code))
 
     def _graph_would_build(self) -> bool:

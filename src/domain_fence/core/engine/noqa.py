@@ -50,13 +50,15 @@ class NoqaComments:
         if "noqa" not in lowered:  # the usual case, at the cost of one scan
             return cls(found)
         if len(lowered) == len(text):
-            candidates: Iterable[tuple[int, str]] = _lines_at(text, _occurrences(lowered, "noqa"))
+            candidates: Iterable[tuple[int, str, str]] = _lines_at(text, _occurrences(lowered, "noqa"))
         else:  # a character lowered to several: offsets in one are not offsets in the other
-            candidates = enumerate(text.split("\n"), start=1)
-        for number, line in candidates:
+            candidates = _numbered(text.split("\n"))
+        joins = False
+        for number, line, before in candidates:
             if number not in found and _NOQA.search(line):
                 found[number] = codes_of(line)
-        if found:
+                joins = joins or _may_join(line, before)
+        if joins:
             _cover_joined_lines(text, found)
         if "flake8" in lowered and _NOQA_FILE.search(text):
             found[WHOLE_FILE] = ALL
@@ -75,13 +77,11 @@ def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> N
     """Give every line of a multi-line range holding a noqa comment what the range's
     text, read as one (its first match, as flake8 reads it), says.
 
-    Tokenizing a file costs about what parsing it does: it is done only when a line
-    holding noqa may begin or end such a range (it holds triple quotes, or a backslash
-    continues it or the line before). A noqa written on a middle line of a string over
-    three lines or more, as the string's own text, is then read for its line alone."""
+    Tokenizing a file costs about what parsing it does: it is asked only when a line
+    holding noqa may begin or end such a range (:func:`_may_join`). A noqa written on a
+    middle line of a string over three lines or more, as the string's own text, is
+    then read for its line alone."""
     lines = text.split("\n")
-    if not any(_may_join(lines, number) for number in found):
-        return
     try:
         ranges = list(_joined_ranges(text))
     except (tokenize.TokenError, SyntaxError):  # flake8 does not check such a file
@@ -95,10 +95,11 @@ def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> N
             found[number] = codes
 
 
-def _may_join(lines: list[str], number: int) -> bool:
-    line = lines[number - 1]
-    continued = number > 1 and lines[number - 2].endswith("\\")
-    return continued or '"""' in line or "'''" in line or line.endswith("\\")
+def _may_join(line: str, before: str) -> bool:
+    """Whether ``line`` (after the line ``before``) may begin or end a range of lines
+    flake8 reads as one: it holds triple quotes, or a backslash continues it or the
+    line before."""
+    return before.endswith("\\") or '"""' in line or "'''" in line or line.endswith("\\")
 
 
 def comment_line(text: str, line: int) -> int:
@@ -136,16 +137,23 @@ def _occurrences(text: str, word: str) -> Iterator[int]:
         at = text.find(word, at + len(word))
 
 
-def _lines_at(text: str, offsets: Iterable[int]) -> Iterator[tuple[int, str]]:
+def _lines_at(text: str, offsets: Iterable[int]) -> Iterator[tuple[int, str, str]]:
     """The number and text of the line of each offset (ascending) of a text whose
-    lines all end with "\n"."""
+    lines all end with "\n", and the text of the line before it ("" for the first)."""
     number, counted = 1, 0
     for at in offsets:
         number += text.count("\n", counted, at)
         counted = at
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
-        yield number, text[start : end if end != -1 else len(text)]
+        before = text[text.rfind("\n", 0, start - 1) + 1 : start - 1] if start else ""
+        yield number, text[start : end if end != -1 else len(text)], before
+
+
+def _numbered(lines: list[str]) -> Iterator[tuple[int, str, str]]:
+    """Each line's number and text, and the text of the line before it ("" for the first)."""
+    for index, line in enumerate(lines):
+        yield index + 1, line, lines[index - 1] if index else ""
 
 
 def codes_of(line: str) -> frozenset[str] | None:

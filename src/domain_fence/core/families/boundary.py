@@ -114,9 +114,7 @@ class BoundaryFamily:
     def check_module(self, config: BoundaryConfig, context: Context, module: str) -> list[Finding]:
         if not config.in_source(module):
             return []
-        graph = context.graph()  # the engine reports the files at fault when there is none
-        routes = _routes(config, context, graph)
-        crossings = _crossings(config, context, graph, routes, module)
+        crossings = _known_crossings(config, context, module)
         if not crossings:
             return []
         path = context.index.relative_path(module) if module in context.index.modules else _guess_path(module)
@@ -125,9 +123,8 @@ class BoundaryFamily:
     def outcome(self, config: BoundaryConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
         graph = context.graph()
         chains = {}
-        routes = _routes(config, context, graph)
         for module in sorted({f.symbol for f in findings if f.code in ("DOM301", "DOM302")}):
-            for crossing in _crossings(config, context, graph, routes, module):
+            for crossing in _known_crossings(config, context, module):
                 chains[fingerprints.edge(module, crossing.chain[0].imported)] = crossing.chain
         domains = Domains(tuple(map(str, config.source_modules)), tuple(map(str, config.forbidden_modules)))
         unmatched = tuple(_unmatched_ignores(config, graph)) if config.unmatched_ignores != "none" else ()
@@ -174,7 +171,7 @@ class BoundaryFamily:
         text = index.text(module)
         if text is None:
             return None
-        lines = _physical_lines(text)
+        lines = _physical_lines(text, max(max(fact.line, fact.at_line) for fact in facts.imports))
         return tuple(
             sorted(
                 (
@@ -235,9 +232,13 @@ def _imports_unread(config: BoundaryConfig, context: Context, module: str) -> bo
     )
 
 
-def _physical_lines(text: str) -> list[str]:
-    """The lines of ``text`` as Python numbers them (a form feed ends no line)."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+def _physical_lines(text: str, count: int) -> list[str]:
+    """The first ``count`` lines of ``text`` as Python numbers them (a form feed ends no
+    line), or all when it has fewer: a module's imports are mostly near its top, and
+    the rest of a large file need not be split."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n", max(count, 0))[:count]
 
 
 def _line_text(lines: list[str], number: int) -> str:
@@ -271,6 +272,8 @@ def unclassified_message(module: str) -> str:
 
 
 def _ignored(config: BoundaryConfig, importer: str, imported: str) -> bool:
+    if not config.ignore_imports:  # the usual case, asked of every import of the source
+        return False
     return any(expression.matches(importer, imported) for expression in config.ignore_imports)
 
 
@@ -309,6 +312,10 @@ class RoutesToForbidden:
         import graph, which is built from the files."""
         return self
 
+    def reaches(self, module: str) -> bool:
+        """Whether a route leads from ``module`` to a forbidden module."""
+        return module in self.next_hop
+
     def from_module(self, module: str) -> list[str] | None:
         if module not in self.next_hop:
             return None
@@ -335,6 +342,36 @@ def _routes(config: BoundaryConfig, context: Context, graph: ImportGraph) -> Rou
     return routes
 
 
+class _Crossings:
+    """The crossing imports found so far, by module: each module's checked once, its
+    findings and the outcome's chains both made from them. A module's depend on its
+    own imports (its file's, in the graph, or its buffer's) and on the routes."""
+
+    def __init__(self, config: BoundaryConfig) -> None:
+        self.config = config
+        self.by_module: dict[str, list[Crossing]] = {}
+
+    def forget_module(self, module: str) -> None:
+        self.by_module.pop(module, None)
+
+    def reshaped(self, module: str) -> _Crossings:
+        self.forget_module(module)
+        return self
+
+
+def _known_crossings(config: BoundaryConfig, context: Context, module: str) -> list[Crossing]:
+    """:func:`_crossings` of ``module``, found once while the project is unchanged."""
+    key = ("boundary-crossings", id(config))
+    known: _Crossings | None = context.memo.get(key)
+    if known is None or known.config is not config:
+        known = context.memo[key] = _Crossings(config)
+    found = known.by_module.get(module)
+    if found is None:
+        graph = context.graph()  # the engine reports the files at fault when there is none
+        found = known.by_module[module] = _crossings(config, context, graph, _routes(config, context, graph), module)
+    return found
+
+
 def _crossings(
     config: BoundaryConfig, context: Context, graph: ImportGraph, routes: RoutesToForbidden, module: str
 ) -> list[Crossing]:
@@ -344,9 +381,7 @@ def _crossings(
         return []
 
     def crosses(imported: str) -> bool:
-        return (
-            imported != module and not _ignored(config, module, imported) and routes.from_module(imported) is not None
-        )
+        return imported != module and routes.reaches(imported) and not _ignored(config, module, imported)
 
     crossings = []
     for imported, statements in sorted(_module_imports(context, graph, module, crosses).items()):
@@ -373,7 +408,7 @@ def _may_cross(
     if context.index.has_buffer(module) or module not in graph.modules:
         return True  # its imports come from the buffer's facts, not from the graph
     return any(
-        imported != module and not _ignored(config, module, imported) and routes.from_module(imported) is not None
+        imported != module and routes.reaches(imported) and not _ignored(config, module, imported)
         for imported in graph.find_modules_directly_imported_by(module)
     )
 
@@ -388,7 +423,17 @@ def _module_imports(
     ``lint-imports`` sees), unless the module is checked from a buffer; the facts give
     the place of each imported name (the graph knows only statement lines)."""
     index = context.index
-    own = _statement_imports(context, graph, module, wanted)
+    in_graph = not index.has_buffer(module) and module in graph.modules
+    # Each wanted import's details, asked of the graph once: the lines to parse, then the places.
+    details = (
+        {
+            imported: graph.get_import_details(importer=module, imported=imported)
+            for imported in filter(wanted, graph.find_modules_directly_imported_by(module))
+        }
+        if in_graph
+        else {}
+    )
+    own = _statement_imports(context, module, details) if in_graph else None
     if own is None:
         facts = index.file_facts(module)
         own = [] if facts is None or facts.unreadable is not None else list(facts.imports)
@@ -397,13 +442,12 @@ def _module_imports(
     by_module: dict[str, list[ImportFact]] = {}
     for fact in own:
         by_module.setdefault(_imported_module(fact, index), []).append(fact)
-    if index.has_buffer(module) or module not in graph.modules:
+    if not in_graph:
         return {imported: [_place(f) for f in found] for imported, found in by_module.items()}
     imports: dict[str, list[Place]] = {}
-    for imported in filter(wanted, graph.find_modules_directly_imported_by(module)):
-        details = graph.get_import_details(importer=module, imported=imported)
+    for imported, found in details.items():
         places = []
-        for line in sorted({d["line_number"] for d in details if d.get("line_number")}) or [1]:
+        for line in sorted({d["line_number"] for d in found if d.get("line_number")}) or [1]:
             candidates = [f for f in by_module.get(imported, []) if f.line == line] or [
                 f for f in own if f.line == line
             ]
@@ -412,25 +456,16 @@ def _module_imports(
     return imports
 
 
-def _statement_imports(
-    context: Context, graph: ImportGraph, module: str, wanted: Callable[[str], bool]
-) -> list[ImportFact] | None:
-    """The facts of the import statements on the lines the graph records for ``module``'s
-    imports of the modules ``wanted``, each statement parsed alone (the file is read whole only when one cannot be); None:
-    read the file's facts (a buffer, whose imports the graph does not hold, or imports
-    under ``TYPE_CHECKING`` to leave out, which takes the enclosing statements)."""
-    index = context.index
-    if index.has_buffer(module) or module not in graph.modules:
-        return None
+def _statement_imports(context: Context, module: str, details: Mapping[str, Any]) -> list[ImportFact] | None:
+    """The facts of the import statements on the lines the graph records for the imports
+    ``details`` (imported module -> the graph's details of ``module``'s imports of it),
+    each statement parsed alone (the file is read whole only when one cannot be); None:
+    read the file's facts (imports under ``TYPE_CHECKING`` to leave out, which takes the
+    enclosing statements)."""
     if context.session_flag("exclude_type_checking_imports"):
         return None
-    lines = {
-        detail["line_number"]
-        for imported in filter(wanted, graph.find_modules_directly_imported_by(module))
-        for detail in graph.get_import_details(importer=module, imported=imported)
-        if detail.get("line_number")
-    }
-    return index.statement_imports(module, lines) if lines else None
+    lines = {detail["line_number"] for found in details.values() for detail in found if detail.get("line_number")}
+    return context.index.statement_imports(module, lines) if lines else None
 
 
 def import_place(index: ProjectIndex, importer: str, imported: str, line: int) -> Place | None:

@@ -81,6 +81,7 @@ FLOW_WEIGHT = PARALLEL_MIN_FILES // PARALLEL_MIN_FLOWS
 IMPORTS_WEIGHT = 1
 # Parsing fewer files than this, a hint would cost more than the files it saves reading twice.
 PRIME_AFTER = 16
+RECENT_TEXTS = 8  # the texts of files kept (see ProjectIndex._disk_text)
 SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
 
 
@@ -102,12 +103,15 @@ class ProjectIndex:
     _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)
     _by_path: dict[str, str] | None = field(default=None, repr=False)  # absolute path -> module
     _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
+    _relative: dict[str, str] = field(default_factory=dict, repr=False)  # module -> relative_path's answer
     _buffers: dict[str, str] = field(default_factory=dict, repr=False)  # module -> text checked instead of its file
     # modules no file held when their buffer was added (see add_unsaved): gone with it
     _unsaved: set[str] = field(default_factory=set, repr=False)
     _flows: dict[str, FlowFacts | None] = field(default_factory=dict, repr=False)  # extracted when asked
     # module -> (lines, the facts of its statements there) from its file, read alone
     _statements: dict[str, tuple[frozenset[int], list[ImportFact] | None]] = field(default_factory=dict, repr=False)
+    # module -> the stamp and text of its file, for the few modules read last (see _disk_text)
+    _texts: dict[str, tuple[Stamp, str]] = field(default_factory=dict, repr=False)
     # see trace_when_mentioned: names, and the modules whose files they are looked for in
     _trace: tuple[tuple[tuple[bytes, ...], Callable[[str], bool] | None], ...] = field(default=(), repr=False)
     _primers: dict[object, Callable[[], None]] = field(default_factory=dict, repr=False)  # see before_parsing
@@ -228,6 +232,7 @@ class ProjectIndex:
         :meth:`place_new_file`), checked from ``text`` until :meth:`drop_buffer`."""
         self.modules = dict(sorted({**self.modules, module: path}.items()))
         self._by_path = self._by_real_path = None
+        self._relative.clear()
         self._unsaved.add(module)
         self.use_buffer(module, text)
 
@@ -541,6 +546,7 @@ class ProjectIndex:
             if not self.modules[module].is_file():
                 del self.modules[module]
                 self._by_path = self._by_real_path = None
+                self._relative.clear()
                 self._facts.pop(module, None)
                 self._declarations.pop(module, None)
                 self._flows.pop(module, None)
@@ -556,6 +562,7 @@ class ProjectIndex:
             self._declarations.pop(module, None)
             self._flows.pop(module, None)
             self._statements.pop(module, None)
+        self._texts.pop(module, None)
 
     def read_also(self, key: object, reads: Callable[[str, bytes], bool]) -> None:
         """Note (once per ``key``) which modules a contract will read, by their bytes:
@@ -681,18 +688,36 @@ class ProjectIndex:
         path = self.modules.get(module)
         if path is None or not _is_source(path):
             return None
+        # A module checked is asked for its text several times in a row (its statements,
+        # its columns, its noqa comments): a settled file's, while its stamp is the same,
+        # is read once.
+        stamp = Stamp.of(path)
+        kept = self._texts.get(module)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
         text = read_source(path)
-        return None if isinstance(text, Unreadable) else text
+        if isinstance(text, Unreadable):
+            return None
+        if stamp is not None and stamp.settled:
+            if len(self._texts) >= RECENT_TEXTS:
+                del self._texts[next(iter(self._texts))]
+            self._texts[module] = (stamp, text)
+        return text
 
     def relative_path(self, module: str) -> str:
         """The module's file relative to the project root, as posix (absolute if outside).
         A symbolic link on the way is not resolved: the file is shown where the project
-        has it, not where its target lies."""
-        path = Path(os.path.abspath(self.modules[module]))
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return path.as_posix()
+        has it, not where its target lies. Asked for the module of every finding, by
+        every contract: found once."""
+        found = self._relative.get(module)
+        if found is None:
+            path = Path(os.path.abspath(self.modules[module]))
+            try:
+                found = path.relative_to(self.root).as_posix()
+            except ValueError:
+                found = path.as_posix()
+            self._relative[module] = found
+        return found
 
 
 def _is_source(path: Path) -> bool:

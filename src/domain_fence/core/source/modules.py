@@ -86,26 +86,38 @@ def module_expression_error(text: str) -> str | None:
 
 def matches_any(module: str, expressions: Iterable[ModuleExpression]) -> bool:
     if isinstance(expressions, tuple):  # a configuration's: one expression for them all
-        return _either(expressions).match(module) is not None
+        either = _EITHER.get(id(expressions))
+        if either is None or either.expressions is not expressions:
+            either = _either(expressions)
+        found = either.answers.get(module)
+        if found is None:
+            found = either.answers[module] = either.pattern.match(module) is not None
+        return found
     return any(expression.matches(module) for expression in expressions)
 
 
-# id of a tuple of expressions -> (the tuple, kept alive, and one expression for them all)
-_EITHER: dict[int, tuple[tuple[ModuleExpression, ...], re.Pattern[str]]] = {}
+@dataclass
+class _Either:
+    """One regular expression matching what any of ``expressions`` matches, and its
+    answer for each module asked: a check asks of every module, several times, whether
+    it is in a contract's lists."""
+
+    expressions: tuple[ModuleExpression, ...]  # kept alive: found by their identity
+    pattern: re.Pattern[str]
+    answers: dict[str, bool] = field(default_factory=dict)
 
 
-def _either(expressions: tuple[ModuleExpression, ...]) -> re.Pattern[str]:
-    """One regular expression matching what any of ``expressions`` matches: a check
-    asks of every module, several times, whether it is in a contract's lists. Found
-    by the tuple's identity: hashing every expression again would cost as much."""
-    known = _EITHER.get(id(expressions))
-    if known is not None and known[0] is expressions:
-        return known[1]
+# id of a tuple of expressions -> what matches any of them
+_EITHER: dict[int, _Either] = {}
+
+
+def _either(expressions: tuple[ModuleExpression, ...]) -> _Either:
+    """What matches any of ``expressions``, found by the tuple's identity: hashing every
+    expression again would cost as much as matching."""
     if len(_EITHER) > 256:
         _EITHER.clear()
-    pattern = _combined(expressions)
-    _EITHER[id(expressions)] = (expressions, pattern)
-    return pattern
+    either = _EITHER[id(expressions)] = _Either(expressions, _combined(expressions))
+    return either
 
 
 def _combined(expressions: tuple[ModuleExpression, ...]) -> re.Pattern[str]:

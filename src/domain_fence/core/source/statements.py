@@ -23,7 +23,7 @@ from domain_fence.core.source.facts import ImportFact, import_fact, import_sourc
 def statement_imports(module: str, is_package: bool, text: str, lines: Iterable[int]) -> list[ImportFact] | None:
     """The facts of the imports in the logical lines starting on ``lines`` of ``text``
     (``module``'s source), in line order; None when one cannot be parsed alone."""
-    physical = _physical_lines(text)
+    physical = _PhysicalLines(text)
     found: dict[tuple[int, int], ImportFact] = {}
     for line in sorted(set(lines)):
         parsed = _statement(physical, line)
@@ -57,19 +57,19 @@ def _imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def _statement(physical: list[str], line: int) -> ast.Module | None:
+def _statement(physical: _PhysicalLines, line: int) -> ast.Module | None:
     """The logical line starting on ``line`` (1-based), parsed with its line numbers."""
-    if not 0 < line <= len(physical):
+    if not 0 < line <= physical.count(line):
         return None
     # Most statements are their physical line: one that parses alone is its logical
     # line whole (an open bracket or a continuation backslash would not parse).
-    alone = _parsed(physical[line - 1], line)
+    alone = _parsed(physical.lines[line - 1], line)
     return alone if alone is not None else _parsed(_logical_line(physical, line), line)
 
 
-def _logical_line(physical: list[str], line: int) -> str:
+def _logical_line(physical: _PhysicalLines, line: int) -> str:
     """The physical lines of the logical line starting on ``line``, cut by the tokenizer."""
-    rest = iter(physical[line - 1 :])
+    rest = physical.starting(line)
     end = 0
     try:
         for token in tokenize.generate_tokens(lambda: next(rest, "")):
@@ -78,7 +78,8 @@ def _logical_line(physical: list[str], line: int) -> str:
                 break
     except (tokenize.TokenError, SyntaxError):
         return ""  # parses as no statement: the caller reads the whole file
-    return "".join(physical[line - 1 : line - 1 + max(end, 1)])
+    physical.count(line - 1 + max(end, 1))
+    return "".join(physical.lines[line - 1 : line - 1 + max(end, 1)])
 
 
 def _parsed(segment: str, line: int) -> ast.Module | None:
@@ -103,11 +104,39 @@ def _parsed(segment: str, line: int) -> ast.Module | None:
     return tree
 
 
-def _physical_lines(text: str) -> list[str]:
-    """The lines of ``text`` as Python numbers them (only ``\n``, ``\r\n`` and ``\r``
-    end one), with their ends, as ``\n``."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = [line + "\n" for line in text.split("\n")]
-    lines[-1] = lines[-1][:-1]
-    return lines if lines[-1] else lines[:-1]
+class _PhysicalLines:
+    """The lines of a text as Python numbers them (only ``\n``, ``\r\n`` and ``\r`` end
+    one), with their ends, as ``\n``; split only as far as asked: the statements read
+    are mostly near a file's top, and the rest of a large file need not be split."""
+
+    def __init__(self, text: str) -> None:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.lines: list[str] = []
+        self._rest: str | None = text  # the text after the lines split so far; None: none
+
+    def count(self, wanted: int) -> int:
+        """How many lines are split, ``wanted`` at least unless the text has fewer."""
+        while self._rest is not None and len(self.lines) < wanted:
+            self._split(max(wanted - len(self.lines), len(self.lines), 64))
+        return len(self.lines)
+
+    def starting(self, line: int) -> Iterator[str]:
+        """The lines from ``line`` (1-based) on, split as they are read."""
+        number = line
+        while number <= self.count(number):
+            yield self.lines[number - 1]
+            number += 1
+
+    def _split(self, more: int) -> None:
+        assert self._rest is not None
+        parts = self._rest.split("\n", more)
+        if len(parts) > more:  # the text goes on after these
+            self._rest = parts.pop()
+            self.lines += [part + "\n" for part in parts]
+            return
+        self._rest = None
+        self.lines += [part + "\n" for part in parts]
+        self.lines[-1] = self.lines[-1][:-1]
+        if not self.lines[-1]:
+            self.lines.pop()

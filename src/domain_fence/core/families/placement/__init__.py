@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,14 +57,23 @@ class PlacementFamily:
         # while a pattern it may define is matched nowhere yet (check_placement).
         index = context.index
         allowed = {module for module in modules if matches_any(module, config.allowed_modules)}
-        candidates = prefetch_candidates(index, [m for m in modules if m not in allowed], config.symbols)
+        outside = prefetch_candidates(index, [m for m in modules if m not in allowed], config.symbols)
         could_match = bytes_filter(config.symbols)
-        candidates += [m for m in modules if m in allowed and passes_filter(index, m, config.symbols, could_match)]
+        candidates = outside + [
+            m for m in modules if m in allowed and passes_filter(index, m, config.symbols, could_match)
+        ]
         # Which files the filter let through: a module's view need not read it again.
-        context.memo[("placement-judged", config)] = (frozenset(modules), frozenset(candidates))
+        _memo(context, config).judged = (frozenset(modules), frozenset(candidates))
+        if index.modules.keys() <= set(modules):
+            # The whole project, as a check asks: the project-wide scan now, from the
+            # candidates just found, and each module's findings taken from it.
+            self._keep_scan(config, context, check_placement(config, index, outside))
 
     def check_module(self, config: PlacementConfig, context: Context, module: str) -> list[Finding]:
         if not matches_any(module, config.allowed_modules):
+            scanned = _memo(context, config).scan
+            if scanned is not None and not context.index.has_buffer(module):
+                return list(scanned.outside_findings.get(module, ()))
             return module_placement_findings(config, context.index, module)
         known = context.index.known_facts(module)
         if known is not None and known.unreadable is None:
@@ -73,11 +83,14 @@ class PlacementFamily:
         return [f for f in self.scan(config, context).findings if f.code == "DOM001" and f.path == path]
 
     def scan(self, config: PlacementConfig, context: Context) -> PlacementResult:
-        key = ("placement-scan", config)
-        if key not in context.memo:
-            context.memo[key] = check_placement(config, context.index)
-            context.memo[("placement-examined", config)] = frozenset(context.memo[key].examined)
-        result: PlacementResult = context.memo[key]
+        result = _memo(context, config).scan
+        if result is None:
+            result = self._keep_scan(config, context, check_placement(config, context.index))
+        return result
+
+    def _keep_scan(self, config: PlacementConfig, context: Context, result: PlacementResult) -> PlacementResult:
+        memo = _memo(context, config)
+        memo.scan, memo.examined = result, frozenset(result.examined)
         return result
 
     def module_view(self, config: PlacementConfig, context: Context, module: str, read: bool) -> object:
@@ -94,10 +107,11 @@ class PlacementFamily:
         index = context.index
         facts = index.known_facts(module)
         buffer = index.has_buffer(module)
-        judged = context.memo.get(("placement-judged", config))
+        memo = _memo(context, config)
+        judged = memo.judged
         if facts is None and not buffer and judged and module in judged[0] and module not in judged[1]:
             return ()  # its file cannot define a match (read in this run: unchanged since)
-        examined = context.memo.get(("placement-examined", config))
+        examined = memo.examined
         allowed = matches_any(module, config.allowed_modules)
         not_read = allowed and examined is not None and module not in examined and not buffer
         if facts is None or facts.unreadable is not None or not_read:
@@ -111,7 +125,13 @@ class PlacementFamily:
                 return ()
         if facts.unreadable is not None:
             return ("unreadable",)
-        kept = [d for d in facts_definitions(module, "", facts) if d.counted_in(config.kinds)]
+        scanned = memo.scan
+        if scanned is not None and not allowed and not buffer:
+            # The scan found every definition of it that matches a pattern.
+            definitions = list(scanned.outside_matches.get(module, ()))
+        else:
+            definitions = facts_definitions(module, "", facts)
+        kept = [d for d in definitions if d.counted_in(config.kinds)]
         matched = {
             pattern for d in kept for pattern in matched_patterns(d.name, d.owner, tuple(config.symbols), d.renames)
         }
@@ -119,12 +139,14 @@ class PlacementFamily:
 
     def answers(self, config: PlacementConfig, context: Context) -> object:
         """The allowed modules the check read (what decides their views' form)."""
-        examined = context.memo.get(("placement-examined", config))
+        examined = _memo(context, config).examined
         return None if examined is None else tuple(sorted(examined))
 
     def reuse_answers(self, config: PlacementConfig, context: Context, answers: object) -> None:
         if isinstance(answers, tuple) and all(isinstance(module, str) for module in answers):
-            context.memo.setdefault(("placement-examined", config), frozenset(answers))
+            memo = _memo(context, config)
+            if memo.examined is None:
+                memo.examined = frozenset(answers)
 
     def outcome(self, config: PlacementConfig, context: Context, findings: list[Finding]) -> ProjectOutcome:
         unmatched = self.scan(config, context).unmatched_patterns
@@ -147,6 +169,27 @@ def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
 
 
 PLACEMENT = PlacementFamily()
+
+
+@dataclass
+class _Memo:
+    """What the check of one contract learnt of the project, kept until it changes."""
+
+    # the modules prepare judged, and those of them the bytes filter let through
+    judged: tuple[frozenset[str], frozenset[str]] | None = None
+    scan: PlacementResult | None = None
+    examined: frozenset[str] | None = None  # the allowed modules the scan read
+
+
+def _memo(context: Context, config: PlacementConfig) -> _Memo:
+    """The contract's :class:`_Memo`: asked for every module, so found by the
+    configuration's identity first (hashing it hashes every pattern and expression)."""
+    same = context.memo.get(("placement-of", id(config)))
+    if same is not None and same[0] is config:
+        return same[1]  # type: ignore[no-any-return]
+    memo = context.memo.setdefault(("placement", config), _Memo())
+    context.memo[("placement-of", id(config))] = (config, memo)
+    return memo  # type: ignore[no-any-return]
 
 
 def _bytes(index: ProjectIndex, module: str) -> bytes | None:

@@ -25,8 +25,8 @@ import functools
 import keyword
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from domain_fence.core.families.config import PlacementConfig
@@ -236,12 +236,23 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     literals = sorted({_longest_literal(pattern) for pattern in patterns})
     needles = literals if all(literals) else []  # a pattern without a literal (``*``) needs none
     in_bytes = [re.compile(shape.encode()) for shape in _shapes(patterns, bytes)]
-    # A keyword spelt with other characters (``iｆ``) is a name Python binds: normalised,
-    # the text spells the keyword itself, which the shapes must then let through.
-    in_text = [re.compile(shape) for shape in _shapes(patterns, str, keywords_bind=True)]
-    # A name given to ``setattr`` as a literal: looked for only where ``setattr`` is.
-    quoted_bytes, quoted_text = re.compile(_quoted(patterns, bytes).encode()), re.compile(_quoted(patterns, str))
     needle_bytes = [needle.encode() for needle in needles]
+
+    # Compiled when first needed: most files are plain ASCII and call no ``setattr``.
+    @functools.cache
+    def in_text() -> list[re.Pattern[str]]:
+        # A keyword spelt with other characters (``iｆ``) is a name Python binds: normalised,
+        # the text spells the keyword itself, which the shapes must then let through.
+        return [re.compile(shape) for shape in _shapes(patterns, str, keywords_bind=True)]
+
+    # A name given to ``setattr`` as a literal: looked for only where ``setattr`` is.
+    @functools.cache
+    def quoted_bytes() -> re.Pattern[bytes]:
+        return re.compile(_quoted(patterns, bytes).encode())
+
+    @functools.cache
+    def quoted_text() -> re.Pattern[str]:
+        return re.compile(_quoted(patterns, str))
 
     def could_match(data: bytes) -> bool:
         if data.isascii() and not _CODING.search(data, 0, _second_line_end(data)):
@@ -249,7 +260,7 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
                 return False
             if any(shape.search(data) for shape in in_bytes):
                 return True
-            return b"setattr" in data and quoted_bytes.search(data) is not None
+            return b"setattr" in data and quoted_bytes().search(data) is not None
         text = decode(data)
         if isinstance(text, Unreadable):
             return True  # the parser reports why it cannot read it
@@ -257,9 +268,9 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
             text = unicodedata.normalize("NFKC", text)
         if needles and not any(needle in text for needle in needles):
             return False
-        if any(shape.search(text) for shape in in_text):
+        if any(shape.search(text) for shape in in_text()):
             return True
-        return "setattr" in text and quoted_text.search(text) is not None
+        return "setattr" in text and quoted_text().search(text) is not None
 
     return could_match
 
@@ -339,10 +350,18 @@ def prefetch_candidates(index: ProjectIndex, modules: Iterable[str], patterns: S
     return candidates
 
 
-def _scan(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str], contract: str) -> Scan:
-    """The matching definitions of ``modules``, parsing only the files that may hold one."""
+def _scan(
+    index: ProjectIndex,
+    modules: Iterable[str],
+    patterns: Sequence[str],
+    contract: str,
+    candidates: list[str] | None = None,
+) -> Scan:
+    """The matching definitions of ``modules``, parsing only the files that may hold
+    one (``candidates``, when they were just found by :func:`prefetch_candidates`)."""
     patterns = tuple(patterns)
-    candidates = prefetch_candidates(index, modules, patterns)
+    if candidates is None:
+        candidates = prefetch_candidates(index, modules, patterns)
     found: list[Definition] = []
     unreadable: list[Finding] = []
     for module in candidates:
@@ -394,10 +413,18 @@ class PlacementResult:
     findings: tuple[Finding, ...]  # DOM201 for misplaced definitions, DOM001 for unreadable files
     unmatched_patterns: tuple[str, ...]  # patterns matching no definition of the allowed kinds
     examined: tuple[str, ...] = ()  # the allowed modules whose definitions the check read
+    # Of each module outside the allowed ones that has any: its findings, as
+    # module_placement_findings finds them, and its definitions matching a pattern.
+    outside_findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=dict, compare=False)
+    outside_matches: Mapping[str, tuple[Definition, ...]] = field(default_factory=dict, compare=False)
 
 
-def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementResult:
-    """Check one placement contract over the whole project.
+def check_placement(
+    config: PlacementConfig, index: ProjectIndex, candidates: list[str] | None = None
+) -> PlacementResult:
+    """Check one placement contract over the whole project; ``candidates``: the modules
+    outside the allowed ones that may define a match, just found by
+    :func:`prefetch_candidates`.
 
     Definitions in the allowed modules are never findings: those files are read only
     to learn whether each pattern matches something, and only until it does. An
@@ -406,15 +433,29 @@ def check_placement(config: PlacementConfig, index: ProjectIndex) -> PlacementRe
     """
     allowed = [module for module in index.modules if matches_any(module, config.allowed_modules)]
     outside = [module for module in index.modules if not matches_any(module, config.allowed_modules)]
-    scan = _scan(index, outside, config.symbols, config.contract)
+    scan = _scan(index, outside, config.symbols, config.contract, candidates)
     relevant = [d for d in scan.definitions if d.counted_in(config.kinds)]
     symbols = tuple(config.symbols)
     unmatched = [p for p in symbols if not any(d.matches(p, symbols) for d in relevant)]
     examined: list[str] = []
     unmatched, hiding = _match_in(index, allowed, unmatched, config, examined)
     findings = placement_findings(config, relevant)
+    matches: dict[str, list[Definition]] = {}
+    for definition in scan.definitions:
+        matches.setdefault(definition.module, []).append(definition)
+    unreadable: dict[str, list[Finding]] = {}
+    for finding in scan.unreadable:
+        unreadable.setdefault(finding.symbol, []).append(finding)
+    by_module = {
+        module: tuple(sorted([*placement_findings(config, matches.get(module, ())), *unreadable.get(module, ())]))
+        for module in sorted({*matches, *unreadable})
+    }
     return PlacementResult(
-        tuple(sorted_findings([*findings, *scan.unreadable, *hiding])), tuple(unmatched), tuple(examined)
+        tuple(sorted_findings([*findings, *scan.unreadable, *hiding])),
+        tuple(unmatched),
+        tuple(examined),
+        {module: found for module, found in by_module.items() if found},
+        {module: tuple(found) for module, found in matches.items()},
     )
 
 

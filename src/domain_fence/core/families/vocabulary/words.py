@@ -94,8 +94,11 @@ class Vocabulary:
     _found: dict[str, Match | None] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
     # the last part of each dotted ``allow`` entry -> the parts naming where it holds
     _within: dict[str, tuple[tuple[str, ...], ...]] = field(init=False, compare=False, hash=False, repr=False)
+    # the first word of every entry: an identifier holding none of them matches none
+    _firsts: frozenset[str] = field(init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_firsts", frozenset(key[0] for key, _ in self.rules))
         within: dict[str, list[tuple[str, ...]]] = {}
         for entry in sorted(self.allow):
             scope, dot, name = entry.rpartition(".")
@@ -144,6 +147,8 @@ class Vocabulary:
 
     def _first_entry(self, identifier: str) -> Match | None:
         words = words_of(identifier)
+        if self._firsts.isdisjoint(words):  # most identifiers: no entry can start anywhere
+            return None
         for start in range(len(words)):
             for key, rule in self.rules:
                 if words[start : start + len(key)] == key:

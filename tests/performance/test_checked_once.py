@@ -1,0 +1,98 @@
+"""What a whole check computes once though two steps read it: a module's crossing imports
+(its boundary findings and the outcome's chains), the placement scan (the project's
+findings and each module's), a file's text (its statements, columns and noqa
+comments), the lines of a file split no further than the statements read."""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from perf_support import edit, leaky_project
+
+from domain_fence.core.families import boundary
+from domain_fence.core.families.placement import definitions
+from domain_fence.core.index import project as index_module
+from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source import factcache, statements
+
+
+def check_in_process(root: Path, monkeypatch: Any) -> dict[str, dict[str, Any]]:
+    """``domain-fence check --no-cache --format json`` as a new process runs it, in
+    this one: each contract's report, by type."""
+    from domain_fence.integrations.cli import main
+
+    monkeypatch.setattr(index_module, "_MEMORY", {})
+    monkeypatch.setattr(factcache, "_OPEN", {})
+    with contextlib.chdir(root):
+        result = CliRunner().invoke(main, ["check", "--no-cache", "--format", "json"], catch_exceptions=False)
+    assert result.exit_code == 1  # every family broken
+    return {contract["type"]: contract for contract in json.loads(result.stdout)["contracts"]}
+
+
+def counted(monkeypatch: Any, owner: object, name: str, key: Any) -> collections.Counter[Any]:
+    """How often ``owner.name`` is called, by ``key`` of its arguments (it still runs)."""
+    calls: collections.Counter[Any] = collections.Counter()
+    real = getattr(owner, name)
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls[key(*args)] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
+def test_a_module_s_crossing_imports_are_found_once_for_its_findings_and_the_chains(tmp_path, monkeypatch):
+    root = leaky_project(tmp_path)
+    crossings = counted(monkeypatch, boundary, "_crossings", lambda config, context, graph, routes, module: module)
+    report = check_in_process(root, monkeypatch)["boundary"]
+    assert report["findings"] and report["dependencies"]  # the chains, made from the crossing imports
+    assert crossings, "the boundary contract checked no module"
+    assert max(crossings.values()) == 1, crossings
+
+
+def test_a_placement_check_scans_the_project_once(tmp_path, monkeypatch):
+    root = leaky_project(tmp_path)
+    scans = counted(monkeypatch, definitions, "_scan", lambda index, modules, *rest: len(list(modules)))
+    report = check_in_process(root, monkeypatch)["placement"]
+    assert any(finding["code"] == "DOM201" for finding in report["findings"])
+    assert sum(scans.values()) == 1, scans  # not once more per module outside the allowed ones
+
+
+def test_a_file_s_text_is_read_again_once_its_stamp_changed(tmp_path):
+    root = leaky_project(tmp_path)
+    index = ProjectIndex.build(root, ["leaky"], cache_dir=None)
+    module = "leaky.shared"
+    before = index.text(module)
+    assert before is not None and index.text(module) == before
+    edit(index.modules[module], before + "ADDED = 1\n")
+    assert index.text(module) == before + "ADDED = 1\n"
+
+
+def _all_lines(text: str) -> list[str]:
+    """The physical lines as the statements' reader numbered them, split whole."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "\n", "a", "a\n", "a\nb", "a\r\nb\rc\n", "\f\n\n", "x = (1,\n 2)\n" * 100, "line\n" * 300 + "last"],
+)
+@pytest.mark.parametrize("wanted", [0, 1, 2, 65, 400])
+def test_the_lines_of_a_file_are_split_as_far_as_asked_as_they_would_be_whole(text, wanted):
+    lines = statements._PhysicalLines(text)
+    whole = _all_lines(text)
+    count = lines.count(wanted)
+    assert count >= min(wanted, len(whole))
+    assert lines.lines == whole[:count]
+    assert list(lines.starting(max(wanted, 1))) == whole[max(wanted, 1) - 1 :]
+    assert lines.lines == whole
