@@ -28,7 +28,7 @@ _SEPARATOR = re.compile(r"[,\s]")
 _NOQA_FILE = re.compile(r"^[^\S\n]*# flake8[:=][^\S\n]*noqa", re.IGNORECASE | re.MULTILINE)
 
 ALL = None  # a bare noqa comment: every code
-WHOLE_FILE = 0  # the "line" of a ``# flake8: noqa`` comment: every line
+WHOLE_FILE = 0  # the "line" of a file-wide flake8 noqa comment: every line
 
 
 @dataclass(frozen=True)
