@@ -298,7 +298,7 @@ class Engine:
             stored_extra = None if extra is None else plain_extra(extra)
             results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments, stored_extra)
             self._unsaved.append(results)
-            found = [finding for module in plan.covered for finding in by_module[module]]
+            found = [finding for module in plan.covered for finding in by_module.get(module, ())]
             return [*found, *unanalysed], plan.warnings, plan.failures, extra or {}
         covered = family.covered(config, self.context)
         family.prepare(config, self.context, covered)
