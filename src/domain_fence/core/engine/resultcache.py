@@ -490,15 +490,19 @@ class Digests:
         """The stamp of each module's file now, before anything reads it; ``taken``: the
         stamps of some, taken a moment ago and since read by nothing (the discovery's)."""
         taken = taken or {}
+        stamps, paths = self._stamps, self._modules
+        settled_before = self.began - RACY_WINDOW_NS  # a file last changed before it had settled
         for module in modules:
-            if module not in self._stamps:
-                path = self._modules.get(module)
-                stamp = taken.get(module)
-                if stamp is None and path is not None and path.endswith(".py"):
+            if module in stamps:
+                continue
+            stamp = taken.get(module)
+            if stamp is None:
+                path = paths.get(module)
+                if path is not None and path.endswith(".py"):
                     stamp = _stamp(path)
-                self._stamps[module] = stamp
-                if stamp is not None and self.began - max(stamp[1], stamp[2]) > RACY_WINDOW_NS:
-                    self._settled.add(module)
+            stamps[module] = stamp
+            if stamp is not None and stamp[1] < settled_before and stamp[2] < settled_before:
+                self._settled.add(module)
 
     def changed(self, known: Table) -> frozenset[str]:
         """The modules of ``known`` whose file's bytes are not the digest it records
@@ -562,9 +566,15 @@ class Digests:
 
     def unchanged(self) -> bool:
         """Every file is as it was when the run began: what was found is of these versions."""
+        paths = self._modules
         for module, before in self._stamps.items():
-            path = self._modules.get(module)
-            if before is not None and path is not None and _stamp(path) != before:
+            if before is None or module not in paths:
+                continue
+            try:  # as _stamp, inline: once per file of the project
+                status = os.stat(paths[module])
+            except OSError:
+                return False
+            if (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino) != before:
                 return False
         return True
 
