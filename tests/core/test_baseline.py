@@ -36,6 +36,24 @@ def test_round_trip_is_sorted_and_deduplicated(tmp_path):
     assert path.read_bytes().endswith(b"]\n}\n")
 
 
+def test_a_file_written_by_hand_is_read_sorted_and_deduplicated(tmp_path):
+    path = tmp_path / "b.json"
+    raw = [
+        {"contract": "z", "fingerprint": "f", "description": "about f"},
+        {"contract": "a", "fingerprint": "g"},  # no description
+        {"contract": "z", "fingerprint": "f", "description": "about f"},
+        {"contract": "a", "fingerprint": "f", "description": "b"},
+        {"contract": "a", "fingerprint": "f", "description": "a"},
+    ]
+    path.write_text(json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": raw}))
+    assert load_baseline(path).entries == (
+        BaselineEntry("a", "f", "a"),
+        BaselineEntry("a", "f", "b"),
+        BaselineEntry("a", "g", ""),
+        BaselineEntry("z", "f", "about f"),
+    )
+
+
 def test_render_does_not_depend_on_entry_order(tmp_path):
     a, b = entry("c", "f1"), entry("c", "f2")
     assert render(Baseline(tmp_path, (a, b))) == render(Baseline(tmp_path, (b, a)))

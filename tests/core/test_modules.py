@@ -176,3 +176,11 @@ def test_a_tuple_of_expressions_matches_as_any_of_them_does(texts, with_descenda
         assert matches_any(module, expressions) is expected
         assert matches_any(module, list(expressions)) is expected
 
+
+@settings(max_examples=300, deadline=None)
+@given(_EXPRESSIONS, st.booleans(), st.lists(st.lists(_SEGMENTS, min_size=1, max_size=5).map(".".join), max_size=6))
+def test_an_expression_matches_some_module_as_it_matches_one_of_them(text, with_descendants, modules):
+    expression = ModuleExpression(text, with_descendants)
+    expected = any(expression.matches(module) for module in modules)
+    assert expression.matches_some(modules) is expected
+    assert expression.matches_some(dict.fromkeys(modules).keys()) is expected

@@ -97,11 +97,12 @@ _CONFLICT_MARKER = re.compile(r"^(?:<{7}|>{7}|={7})(?: |$)", re.MULTILINE)
 
 
 def _without_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
+    found = dict(pairs)
+    if len(found) < len(pairs):  # asked of every entry: which key repeats, only when one does
+        keys = [key for key, _ in pairs]
+        repeated = sorted({key for key in keys if keys.count(key) > 1})
         raise ValueError(f"an object repeats the key {repeated[0]!r}: was a merge resolved by keeping both sides?")
-    return dict(pairs)
+    return found
 
 
 def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
@@ -116,7 +117,7 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
     raw_entries = document.get("entries")
     if not isinstance(raw_entries, list):
         raise BaselineError(f'{path}: "entries" must be a list')
-    entries = []
+    values = []
     for number, raw in enumerate(raw_entries, start=1):
         if not (
             isinstance(raw, dict)
@@ -125,8 +126,10 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
             and isinstance(raw.get("description", ""), str)
         ):
             raise BaselineError(f'{path}: entry {number} needs string "contract" and "fingerprint" fields')
-        entries.append(BaselineEntry(raw["contract"], raw["fingerprint"], raw.get("description", "")))
-    return tuple(sorted(set(entries), key=ENTRY_ORDER))
+        values.append((raw["contract"], raw["fingerprint"], raw.get("description", "")))
+    # Equal entries are equal values, and values sort as ENTRY_ORDER sorts entries: told
+    # apart and sorted as tuples, which hash and compare without a call per entry.
+    return tuple(BaselineEntry(*entry) for entry in sorted(set(values)))
 
 
 def render(baseline: Baseline) -> bytes:

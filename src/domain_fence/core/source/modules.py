@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -62,6 +62,13 @@ class ModuleExpression:
 
     def matches(self, module: str) -> bool:
         return self._regex.match(module) is not None
+
+    def matches_some(self, modules: Collection[str]) -> bool:
+        """Whether ``modules`` holds a module it matches: a plain name that is one of them
+        is, without a look at the others (a configuration names modules that exist)."""
+        if not self.has_wildcard and self.text in modules:
+            return True
+        return any(map(self.matches, modules))
 
     def matches_or_below(self, module: str) -> bool:
         """``module`` is matched, or is below a module that is."""
