@@ -218,3 +218,14 @@ def test_findings_of_a_module_not_covered_are_a_full_check(tmp_path):
     data[5] = {**data[5], "pkg": data[5]["pkg.a"]}
     store.path.write_bytes(pickle.dumps(tuple(data)))
     assert store.load() is None
+
+
+def test_the_tool_s_files_are_found_in_the_order_rglob_finds_them(tmp_path):
+    """The tool's digest reads its files found by a walk, not ``rglob``: the same files,
+    in the same order (by path parts: ``a/b.py`` before ``a.b/c.py``)."""
+    for name in ("a/b.py", "a.b/c.py", "a/z/d.py", "top.py", "a/notes.txt", "a/__pycache__/b.cpython-311.pyc"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "linked").symlink_to(tmp_path / "a", target_is_directory=True)  # rglob does not enter it
+    expected = [path.relative_to(tmp_path).as_posix() for path in sorted(tmp_path.rglob("*.py"))]
+    assert resultcache._python_files(str(tmp_path)) == expected == ["a/b.py", "a/z/d.py", "a.b/c.py", "top.py"]

@@ -114,10 +114,20 @@ def view_digest(view: object) -> bytes:
     return hashlib.blake2b(repr(view).encode("utf-8", "surrogateescape"), digest_size=16).digest()
 
 
+_PLAIN = frozenset({str, int, float, bool, bytes, type(None)})  # exactly: a subclass is checked below
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's fields, by class (a key holds hundreds of values)
+
+
 def stable(value: object) -> object:
     """``value`` as plain tuples whose text is the same in every process (sets sorted)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
     if is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__, *((f.name, stable(getattr(value, f.name))) for f in fields(value)))
+        names = _FIELD_NAMES.get(kind)
+        if names is None:
+            names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(value))
+        return (kind.__name__, *((name, stable(getattr(value, name))) for name in names))
     if isinstance(value, (set, frozenset)):
         return ("set", *sorted((stable(item) for item in value), key=repr))
     if isinstance(value, Mapping):
@@ -142,15 +152,28 @@ def tool_digest() -> str:
         import domain_fence
 
         digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
-        top = Path(domain_fence.__file__).parent
-        for path in sorted(top.rglob("*.py")):
-            digest.update(path.relative_to(top).as_posix().encode("utf-8", "surrogateescape") + b"\0")
+        top = os.path.dirname(domain_fence.__file__)
+        for name in _python_files(top):
+            digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
             try:
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
+                with open(os.path.join(top, name), "rb") as file:
+                    digest.update(hashlib.sha256(file.read()).digest())
             except OSError:
                 digest.update(b"unreadable")
         _TOOL = digest.hexdigest()
     return _TOOL
+
+
+def _python_files(top: str) -> list[str]:
+    """The ``.py`` files below ``top`` as ``Path.rglob`` finds them (not through a linked
+    directory), relative and in ``/``-separated form, in the order of their paths'
+    parts: found with ``os.walk``, which costs a fraction of ``rglob``."""
+    found = []
+    for directory, _, files in os.walk(top):
+        below = os.path.relpath(directory, top).replace(os.sep, "/")
+        prefix = "" if below == "." else below + "/"
+        found += [prefix + name for name in files if name.endswith(".py")]
+    return sorted(found, key=lambda name: name.split("/"))
 
 
 _GRAPH_BUILDER: str | None = None

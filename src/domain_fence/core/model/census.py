@@ -75,7 +75,7 @@ def vocabulary_word(finding: Finding) -> str | None:
 
 def fingerprint_module(fingerprint: str) -> str:
     """The module of a vocabulary fingerprint (``DOM111:pkg.mod:Class.attr``)."""
-    return fingerprints.parse(fingerprint).module
+    return fingerprints.module_of(fingerprint)
 
 
 def take_census(found: Iterable[Finding], recorded: Iterable[str]) -> Census | None:
@@ -118,8 +118,8 @@ def _leaks(findings: Iterable[Finding]) -> dict[str, str]:
 
 def _is_leak_fingerprint(fingerprint: str) -> bool:
     # A recorded DOM001 (a file unreadable when the baseline was written) is no leak.
-    parsed = fingerprints.parse(fingerprint)
-    return parsed.code in CENSUS_CODES and bool(parsed.rest)
+    code, rest = fingerprints.code_and_rest(fingerprint)
+    return code in CENSUS_CODES and bool(rest)
 
 
 def _ranked(counts: Counter[str]) -> tuple[Tally, ...]:

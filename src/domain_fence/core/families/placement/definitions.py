@@ -236,12 +236,18 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     literals = sorted({_longest_literal(pattern) for pattern in patterns})
     needles = literals if all(literals) else []  # a pattern without a literal (``*``) needs none
     in_bytes = [re.compile(shape.encode()) for shape in _shapes(patterns, bytes)]
-    # A keyword spelt with other characters (``iｆ``) is a name Python binds: normalised,
-    # the text spells the keyword itself, which the shapes must then let through.
-    in_text = [re.compile(shape) for shape in _shapes(patterns, str, keywords_bind=True)]
     # A name given to ``setattr`` as a literal: looked for only where ``setattr`` is.
-    quoted_bytes, quoted_text = re.compile(_quoted(patterns, bytes).encode()), re.compile(_quoted(patterns, str))
+    quoted_bytes = re.compile(_quoted(patterns, bytes).encode())
     needle_bytes = [needle.encode() for needle in needles]
+    # What reads a decoded text, compiled when a file first needs it: most are ASCII.
+    in_text: list[re.Pattern[str]] = []
+    quoted_text: list[re.Pattern[str]] = []
+
+    def compile_text() -> None:
+        # A keyword spelt with other characters (``iｆ``) is a name Python binds: normalised,
+        # the text spells the keyword itself, which the shapes must then let through.
+        in_text[:] = [re.compile(shape) for shape in _shapes(patterns, str, keywords_bind=True)]
+        quoted_text[:] = [re.compile(_quoted(patterns, str))]
 
     def could_match(data: bytes) -> bool:
         if data.isascii() and not _CODING.search(data, 0, _second_line_end(data)):
@@ -257,9 +263,11 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
             text = unicodedata.normalize("NFKC", text)
         if needles and not any(needle in text for needle in needles):
             return False
+        if not quoted_text:
+            compile_text()
         if any(shape.search(text) for shape in in_text):
             return True
-        return "setattr" in text and quoted_text.search(text) is not None
+        return "setattr" in text and quoted_text[0].search(text) is not None
 
     return could_match
 
