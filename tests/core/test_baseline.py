@@ -72,6 +72,9 @@ def test_replace_contract_keeps_other_contracts(tmp_path):
     assert replaced.fingerprints("one") == {"f3"}
 
 
+OK = {"contract": "c", "fingerprint": "f", "description": "d"}
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -89,6 +92,19 @@ def test_replace_contract_keeps_other_contracts(tmp_path):
         (
             json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": [{"contract": 1}]}).encode(),
             "entry 1 needs string",
+        ),
+        *(
+            (
+                json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": [*[OK] * 2, bad]}).encode(),
+                "entry 3 needs string",
+            )
+            for bad in (
+                "an entry",
+                ["c", "f"],
+                {"contract": "c", "fingerprint": 1},
+                {"contract": "c"},
+                {"contract": "c", "fingerprint": "f", "description": None},
+            )
         ),
     ],
 )

@@ -88,14 +88,6 @@ def module_of(fingerprint: str) -> str:
     return module if colon else remainder
 
 
-def code_and_rest(fingerprint: str) -> tuple[str, str]:
-    """:func:`parse`'s code and rest, without a :class:`Parsed` made."""
-    if fingerprint.startswith(BOUNDARY_PREFIX):
-        return "boundary", fingerprint[len(BOUNDARY_PREFIX) :].partition("->")[2]
-    code, _, remainder = fingerprint.partition(":")
-    return code, remainder.partition(":")[2]
-
-
 def parse_edge(fingerprint: str) -> tuple[str, str] | None:
     """``(importer, imported)`` for a crossing-import fingerprint, None for any other."""
     if not fingerprint.startswith(BOUNDARY_PREFIX):
