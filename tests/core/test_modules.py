@@ -150,7 +150,11 @@ def test_discovery_gives_each_module_the_absolute_path_abspath_gives(tmp_path):
     (tmp_path / "src" / "ns" / "pkg" / "linked").symlink_to(tmp_path / "src" / "ns" / "pkg" / "sub")
     (tmp_path / "work").mkdir()
     with contextlib.chdir(tmp_path / "work"):
-        for root, directories in (("ns", locate_package("ns", ["../src"])), ("ns.pkg", [Path("../src/ns/pkg")])):
+        for root, directories in (
+            ("ns", locate_package("ns", ["../src"])),
+            ("ns.pkg", [Path("../src/ns/pkg")]),
+            ("ns.pkg", [tmp_path / "src" / "ns" / "pkg"]),  # listed from its absolute path
+        ):
             found = Discovery()
             modules = discover_modules(root, directories, found)
             assert len(modules) >= 5

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import pickle
 from pathlib import Path
@@ -229,3 +230,29 @@ def test_the_tool_s_files_are_found_in_the_order_rglob_finds_them(tmp_path):
     (tmp_path / "linked").symlink_to(tmp_path / "a", target_is_directory=True)  # rglob does not enter it
     expected = [path.relative_to(tmp_path).as_posix() for path in sorted(tmp_path.rglob("*.py"))]
     assert resultcache._python_files(str(tmp_path)) == expected == ["a/b.py", "a/z/d.py", "a.b/c.py", "top.py"]
+
+
+def test_the_code_s_digest_is_kept_under_its_files_stamps(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "RACY_WINDOW_NS", -1)  # a change time cannot be set back
+    top, cache = tmp_path / "code", tmp_path / "cache"
+    for name in ("a.py", "sub/b.py"):
+        (top / name).parent.mkdir(parents=True, exist_ok=True)
+        (top / name).write_text(f"# {name}\n")
+    read = resultcache.code_digest(str(top))
+    assert resultcache.code_digest(str(top), cache) == read
+    kept = cache / "results" / "tool.json"
+    entry = json.loads(kept.read_text())
+    kept.write_text(json.dumps({**entry, "digest": "f" * 64}))
+    assert resultcache.code_digest(str(top), cache) == "f" * 64  # kept: the files were not read again
+    (top / "sub" / "b.py").write_text("# edited\n")
+    assert resultcache.code_digest(str(top), cache) == resultcache.code_digest(str(top)) != read
+    kept.write_text("{damaged")
+    assert resultcache.code_digest(str(top), cache) == resultcache.code_digest(str(top))
+
+
+def test_the_digest_of_code_changed_a_moment_ago_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "RACY_WINDOW_NS", 600 * 10**9)  # modified within ten minutes
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / "a.py").write_text("")
+    resultcache.code_digest(str(tmp_path / "code"), tmp_path / "cache")
+    assert not (tmp_path / "cache" / "results" / "tool.json").exists()

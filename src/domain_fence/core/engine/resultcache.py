@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import operator
 import os
 import pickle
@@ -90,6 +91,8 @@ class StoredResults:
     # file -> its noqa comments (line, codes or None for all), for the files with findings
     noqa: dict[str, tuple[tuple[int, tuple[str, ...] | None], ...]] = field(default_factory=dict)
     extra: Any = None  # what a report shows besides findings (see plain_extra); None: not kept
+    # ``extra`` read back (extra_of), once it has been to check it
+    decoded_extra: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def view(self, module: str) -> bytes | None:
         """The digest of ``module``'s view (None: no check read it, or not in the table)."""
@@ -142,26 +145,89 @@ def stable(value: object) -> object:
 
 
 _TOOL: str | None = None
+TOOL_FORMAT = "domain-fence tool digest 1"
 
 
-def tool_digest() -> str:
+def tool_digest(directory: Path | None = None) -> str:
     """The code that turns sources into findings: every file of domain-fence, and the
-    Python version. An edited checkout never reuses what older code found."""
+    Python version. An edited checkout never reuses what older code found.
+
+    Reading and hashing them costs a run after an edit more than checking the edited
+    module does: with a cache ``directory``, the digest is kept there under the files'
+    stamps (size, modification and change times, inode), which stand for their bytes
+    next time, as a source file's do (a file that had not settled is never kept)."""
     global _TOOL
     if _TOOL is None:
         import domain_fence
 
-        digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
-        top = os.path.dirname(domain_fence.__file__)
-        for name in _python_files(top):
-            digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-            try:
-                with open(os.path.join(top, name), "rb") as file:
-                    digest.update(hashlib.sha256(file.read()).digest())
-            except OSError:
-                digest.update(b"unreadable")
-        _TOOL = digest.hexdigest()
+        _TOOL = code_digest(os.path.dirname(domain_fence.__file__), directory)
     return _TOOL
+
+
+def code_digest(top: str, directory: Path | None = None) -> str:
+    """The digest :func:`tool_digest` takes of the code below ``top``."""
+    names = _python_files(top)
+    stamps = _tool_stamps(top, names) if directory is not None else None
+    kept = _kept_tool_digest(directory, stamps) if directory is not None and stamps is not None else None
+    if kept is not None:
+        return kept
+    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
+    for name in names:
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            with open(os.path.join(top, name), "rb") as file:
+                digest.update(hashlib.sha256(file.read()).digest())
+        except OSError:
+            digest.update(b"unreadable")
+    found = digest.hexdigest()
+    if directory is not None and stamps is not None:
+        _keep_tool_digest(directory, stamps, found)
+    return found
+
+
+def _tool_stamps(top: str, names: list[str]) -> str | None:
+    """A digest of the tool files' names and stamps, and of the Python version; None
+    when one cannot be stat'ed or changed a moment ago (it may change again unseen)."""
+    digest = hashlib.sha256(f"{TOOL_FORMAT}\0{FORMAT}\0{sys.version}\0".encode())
+    settled_before = time.time_ns() - RACY_WINDOW_NS
+    for name in names:
+        try:
+            status = os.stat(os.path.join(top, name))
+        except OSError:
+            return None
+        if max(status.st_mtime_ns, status.st_ctime_ns) >= settled_before:
+            return None
+        stamp = f"{name}\0{status.st_size} {status.st_mtime_ns} {status.st_ctime_ns} {status.st_ino}\1"
+        digest.update(stamp.encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _tool_file(directory: Path) -> Path:
+    return Path(directory) / "results" / "tool.json"
+
+
+def _kept_tool_digest(directory: Path, stamps: str) -> str | None:
+    """The digest kept under ``stamps``; None when there is none (or it is damaged)."""
+    try:
+        entry = json.loads(_tool_file(directory).read_bytes())
+    except Exception:  # noqa: BLE001 -- missing, unreadable or damaged: the files are read
+        return None
+    if not (isinstance(entry, dict) and entry.get("format") == TOOL_FORMAT and entry.get("stamps") == stamps):
+        return None
+    digest = entry.get("digest")
+    return digest if isinstance(digest, str) and _TOOL_DIGEST.match(digest) else None
+
+
+def _keep_tool_digest(directory: Path, stamps: str, digest: str) -> None:
+    path = _tool_file(directory)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, json.dumps({"format": TOOL_FORMAT, "stamps": stamps, "digest": digest}).encode())
+    except OSError:  # an unwritable cache: the files are read again next time
+        return
+
+
+_TOOL_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
 
 
 def _python_files(top: str) -> list[str]:
@@ -213,10 +279,18 @@ def installed_version(distribution: str) -> str:
         return "unknown"
 
 
-def results_key(contract: str, family: str, config: object, session: object, paths: Mapping[str, str]) -> str:
+def results_key(
+    contract: str,
+    family: str,
+    config: object,
+    session: object,
+    paths: Mapping[str, str],
+    directory: Path | None = None,
+) -> str:
     """What every stored finding depends on besides the sources: the contract, the
-    tool, and every module of the project with its file (``paths``: file -> module)."""
-    digest = hashlib.sha256(tool_digest().encode())
+    tool, and every module of the project with its file (``paths``: file -> module);
+    ``directory``: the cache, where the tool's digest is kept (see :func:`tool_digest`)."""
+    digest = hashlib.sha256(tool_digest(directory).encode())
     digest.update(repr((contract, family, stable(config), stable(session))).encode("utf-8", "surrogateescape"))
     digest.update(_paths_digest(paths))
     return digest.hexdigest()
@@ -293,9 +367,10 @@ def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
         for line, codes in lines:
             if not (isinstance(path, str) and isinstance(line, int) and (codes is None or _strings(codes))):
                 return None
-    if extra is not None:
-        extra_of(extra)  # raises when it is not what plain_extra writes
-    return StoredResults(table, views, covered, findings, tuple(warnings), tuple(failures), answers, noqa, extra)
+    decoded = None if extra is None else extra_of(extra)  # raises when it is not what plain_extra writes
+    return StoredResults(
+        table, views, covered, findings, tuple(warnings), tuple(failures), answers, noqa, extra, decoded
+    )
 
 
 def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | None:

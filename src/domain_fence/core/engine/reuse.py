@@ -100,7 +100,7 @@ class ModuleResults:
             if path in paths
         }
         try:
-            extra = None if stored.extra is None else extra_of(stored.extra)
+            extra = stored.decoded_extra if stored.extra is None or stored.decoded_extra else extra_of(stored.extra)
         except ValueError:
             extra = None
         return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa, extra)

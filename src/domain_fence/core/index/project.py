@@ -533,6 +533,10 @@ class ProjectIndex:
     def has_buffer(self, module: str) -> bool:
         return module in self._buffers
 
+    def has_any_buffer(self) -> bool:
+        """Whether a module of the project is checked from a buffer (:meth:`has_buffer`)."""
+        return not self._buffers.keys().isdisjoint(self.modules)
+
     def drop_buffer(self, module: str) -> bool:
         """Check ``module`` from its file again; True when it was checked from a buffer.
         A module added from its buffer (:meth:`add_unsaved`) whose file was never saved

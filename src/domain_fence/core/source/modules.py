@@ -227,11 +227,13 @@ def _walk(
         discovery.skipped.append(Skipped(directory, reason, blocks_graph=True))
         return
     # Thousands of files: each entry is asked once whether it is a directory, and a
-    # file's path is joined to the directory's, made absolute once (a name is no ``..``).
+    # file's absolute path is the entry's own (or joined to the directory's, made
+    # absolute once: a name is no ``..``).
     kinds = [(entry, _is_directory(entry)) for entry in entries]
     packages = {entry.name for entry, is_directory in kinds if is_directory and _has_init(entry)}
     modules, stamps, absolute = discovery.modules, discovery.stamps, discovery.absolute
     where = os.path.abspath(directory)
+    listed_absolute = where == os.fspath(directory)  # then an entry's path is absolute already
     for entry, is_directory in kinds:
         name = entry.name
         if is_directory:
@@ -263,7 +265,7 @@ def _walk(
                 discovery.skipped.append(skipped)
             elif (module := f"{package}.{name[:-3]}") not in modules:
                 modules[module] = directory / name
-                absolute[module] = os.path.join(where, name)
+                absolute[module] = entry.path if listed_absolute else os.path.join(where, name)
                 status = entry.stat()  # as _unreadable_source took it: kept by the entry
                 if status.st_ino:  # Windows gives a directory entry none: os.stat then
                     stamps[module] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
