@@ -36,6 +36,24 @@ def test_round_trip_is_sorted_and_deduplicated(tmp_path):
     assert path.read_bytes().endswith(b"]\n}\n")
 
 
+def test_a_file_written_by_hand_is_read_sorted_and_deduplicated(tmp_path):
+    path = tmp_path / "b.json"
+    raw = [
+        {"contract": "z", "fingerprint": "f", "description": "about f"},
+        {"contract": "a", "fingerprint": "g"},  # no description
+        {"contract": "z", "fingerprint": "f", "description": "about f"},
+        {"contract": "a", "fingerprint": "f", "description": "b"},
+        {"contract": "a", "fingerprint": "f", "description": "a"},
+    ]
+    path.write_text(json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": raw}))
+    assert load_baseline(path).entries == (
+        BaselineEntry("a", "f", "a"),
+        BaselineEntry("a", "f", "b"),
+        BaselineEntry("a", "g", ""),
+        BaselineEntry("z", "f", "about f"),
+    )
+
+
 def test_render_does_not_depend_on_entry_order(tmp_path):
     a, b = entry("c", "f1"), entry("c", "f2")
     assert render(Baseline(tmp_path, (a, b))) == render(Baseline(tmp_path, (b, a)))
@@ -52,6 +70,9 @@ def test_replace_contract_keeps_other_contracts(tmp_path):
     replaced = baseline.replace_contract("one", [entry("one", "f3")])
     assert replaced.entries == (entry("one", "f3"), entry("two", "f2"))
     assert replaced.fingerprints("one") == {"f3"}
+
+
+OK = {"contract": "c", "fingerprint": "f", "description": "d"}
 
 
 @pytest.mark.parametrize(
@@ -71,6 +92,19 @@ def test_replace_contract_keeps_other_contracts(tmp_path):
         (
             json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": [{"contract": 1}]}).encode(),
             "entry 1 needs string",
+        ),
+        *(
+            (
+                json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": [*[OK] * 2, bad]}).encode(),
+                "entry 3 needs string",
+            )
+            for bad in (
+                "an entry",
+                ["c", "f"],
+                {"contract": "c", "fingerprint": 1},
+                {"contract": "c"},
+                {"contract": "c", "fingerprint": "f", "description": None},
+            )
         ),
     ],
 )

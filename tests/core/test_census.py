@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain_fence.core.model.census import Census, Movement, Tally, take_census, vocabulary_word
+from domain_fence.core.model import census, fingerprints
+from domain_fence.core.model.census import CENSUS_CODES, Census, Movement, Tally, take_census, vocabulary_word
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule, rules_of_family
 
@@ -177,3 +178,17 @@ def test_the_counts_always_add_up_whatever_the_order(found, fixed, recorded_shar
 def test_describe_is_singular_for_one(count, text):
     found = [attribute("m", "C", f"train_{n}", "train") for n in range(count)]
     assert take_census(found, []).describe() == text
+
+
+_FINGERPRINT_PARTS = st.sampled_from(
+    ["DOM101", "DOM112", "DOM001", "boundary", "pkg.mod", "A.b", "->", ":", "#2", "", "x"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_FINGERPRINT_PARTS, max_size=6).map("".join))
+def test_a_fingerprint_read_in_part_is_read_as_parse_reads_it(fingerprint):
+    parsed = fingerprints.parse(fingerprint)
+    assert fingerprints.module_of(fingerprint) == parsed.module
+    leak = parsed.code in CENSUS_CODES and bool(parsed.rest)  # a located vocabulary fingerprint
+    assert census._leak_fingerprints([fingerprint]) == ({fingerprint} if leak else set())

@@ -43,3 +43,21 @@ def test_a_file_reached_through_a_symbolic_link_is_found(project, tmp_path_facto
     assert index_of(link).module_for_path(project / "app/runtime/loop.py") == "app.runtime.loop"
     assert index_of(project).module_for_path(link / "app/runtime/loop.py") == "app.runtime.loop"
     assert index_of(project).module_for_path(link / "outside.py") is None
+
+
+def test_the_index_built_looks_files_up_by_the_paths_abspath_gives(project, monkeypatch):
+    monkeypatch.chdir(project)
+    index = ProjectIndex.build(Path("."), ["app"], search_paths=["."], cache_dir=None)
+    expected = {os.path.abspath(path): module for module, path in index.modules.items()}
+    assert list(index.absolute_paths().items()) == list(expected.items())  # in module order too
+
+
+def test_the_index_tells_whether_any_module_is_checked_from_a_buffer(project):
+    index = index_of(project)
+    assert not index.has_any_buffer()
+    assert not index.use_buffer("app.runtime.loop", "")  # the saved file: no buffer
+    assert not index.has_any_buffer()
+    assert index.use_buffer("app.runtime.loop", "x = 1\n")
+    assert index.has_any_buffer() and index.has_buffer("app.runtime.loop")
+    assert index.drop_buffer("app.runtime.loop")
+    assert not index.has_any_buffer()

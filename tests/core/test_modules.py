@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -138,6 +139,28 @@ def test_discovery_stamps_each_module_file_it_stats_unless_the_entry_has_no_inod
     assert on_windows.stamps == {}  # the run's snapshot stats the file itself
 
 
+def test_discovery_gives_each_module_the_absolute_path_abspath_gives(tmp_path):
+    """From a relative directory, through a symlinked subpackage, for a namespace root
+    and a package: the path the index looks files up by, joined rather than made whole."""
+    (tmp_path / "src" / "ns" / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "src" / "ns" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "src" / "ns" / "pkg" / "mod.py").write_text("")
+    (tmp_path / "src" / "ns" / "pkg" / "sub" / "__init__.py").write_text("")
+    (tmp_path / "src" / "ns" / "pkg" / "sub" / "leaf.py").write_text("")
+    (tmp_path / "src" / "ns" / "pkg" / "linked").symlink_to(tmp_path / "src" / "ns" / "pkg" / "sub")
+    (tmp_path / "work").mkdir()
+    with contextlib.chdir(tmp_path / "work"):
+        for root, directories in (
+            ("ns", locate_package("ns", ["../src"])),
+            ("ns.pkg", [Path("../src/ns/pkg")]),
+            ("ns.pkg", [tmp_path / "src" / "ns" / "pkg"]),  # listed from its absolute path
+        ):
+            found = Discovery()
+            modules = discover_modules(root, directories, found)
+            assert len(modules) >= 5
+            assert found.absolute == {module: os.path.abspath(path) for module, path in modules.items()}
+
+
 _SEGMENTS = st.sampled_from(["pkg", "runtime", "exp", "a", "b"])
 _EXPRESSIONS = st.lists(st.sampled_from(["pkg", "runtime", "exp", "a", "*", "**"]), min_size=1, max_size=4).map(
     ".".join
@@ -156,3 +179,12 @@ def test_a_tuple_of_expressions_matches_as_any_of_them_does(texts, with_descenda
         expected = any(expression.matches(module) for expression in expressions)
         assert matches_any(module, expressions) is expected
         assert matches_any(module, list(expressions)) is expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_EXPRESSIONS, st.booleans(), st.lists(st.lists(_SEGMENTS, min_size=1, max_size=5).map(".".join), max_size=6))
+def test_an_expression_matches_some_module_as_it_matches_one_of_them(text, with_descendants, modules):
+    expression = ModuleExpression(text, with_descendants)
+    expected = any(expression.matches(module) for module in modules)
+    assert expression.matches_some(modules) is expected
+    assert expression.matches_some(dict.fromkeys(modules).keys()) is expected

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import pickle
 from pathlib import Path
@@ -11,19 +12,20 @@ from pathlib import Path
 import pytest
 
 from domain_fence.core.engine import resultcache
-from domain_fence.core.engine.resultcache import ModuleEntry, ResultStore, StoredResults
+from domain_fence.core.engine.resultcache import ResultStore, StoredResults
 from domain_fence.core.model.findings import Finding
 
 FINDING = Finding("pkg/a.py", 3, 4, "DOM101", "event field 'episode'", "pkg.a.E.episode", "DOM101:pkg.a:E.episode")
-MODULES = {
-    "pkg": ModuleEntry(None, b"", None),
-    "pkg.a": ModuleEntry((12, 1_700_000_000_000_000_000, 1_700_000_000_000_000_001, 77), b"d" * 64, b"v" * 16),
-    "pkg.b": ModuleEntry(None, None, None),
-}
+TABLE = (
+    ("pkg", "pkg.a", "pkg.b"),
+    (None, (12, 1_700_000_000_000_000_000, 1_700_000_000_000_000_001, 77), None),
+    (b"", b"d" * 64, None),
+)
+VIEWS = (None, b"v" * 16, None)
 
 
 def _stored() -> StoredResults:
-    return StoredResults(MODULES, ["pkg.a", "pkg.b"], {"pkg.a": [FINDING], "pkg.b": []}, ("a warning",))
+    return StoredResults(TABLE, VIEWS, ["pkg.a", "pkg.b"], {"pkg.a": [FINDING]}, ("a warning",))
 
 
 def test_stored_results_read_back_as_written(tmp_path):
@@ -99,14 +101,7 @@ def test_the_module_table_is_kept_once_for_every_contract(tmp_path, monkeypatch)
         store.save(_stored())
     table = _table(stores[0])  # one table, named by its bytes' digest
     data = pickle.loads(table.read_bytes())
-    assert data == (
-        resultcache.TABLE_FORMAT,
-        (
-            ("pkg", "pkg.a", "pkg.b"),
-            tuple(e.stamp for e in MODULES.values()),
-            tuple(e.digest for e in MODULES.values()),
-        ),
-    )
+    assert data == (resultcache.TABLE_FORMAT, TABLE)
     assert table.name == f"modules-{hashlib.blake2b(table.read_bytes(), digest_size=16).hexdigest()}.pickle"
     for store in stores:
         assert pickle.loads(store.path.read_bytes())[2] == table.name[len("modules-") : -len(".pickle")]
@@ -123,8 +118,8 @@ def test_the_last_tables_are_kept_and_older_ones_forgotten(tmp_path, monkeypatch
     other = ResultStore(tmp_path, tmp_path, "other", "key")
 
     def another_version(version: int) -> None:  # another contract's run, on files changed since
-        modules = {**MODULES, "pkg.b": ModuleEntry(None, bytes([version]) * 64, None)}
-        other.save(StoredResults(modules, ["pkg.a"], {"pkg.a": []}))
+        table = (TABLE[0], TABLE[1], (*TABLE[2][:2], bytes([version]) * 64))
+        other.save(StoredResults(table, VIEWS, ["pkg.a"], {}))
 
     for version in range(resultcache.KEPT_TABLES - 1):
         another_version(version)
@@ -175,3 +170,89 @@ def test_a_read_only_cache_serves_every_contract(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "utime", read_only)
     assert [store.load() for store in stores] == [_stored()] * 3
+
+
+def test_findings_read_back_are_the_findings_written(tmp_path):
+    """Read back a column at a time and built without ``__init__``: equal, equally
+    hashed, with the same attributes in the same order, as the finding written."""
+    found = Finding(
+        "pkg/a.py", 3, 4, "DOM101", "event field 'episode'", "pkg.a.E.episode", "DOM101:pkg.a:E.episode",
+        "contract", ("a detail",), 3, 12, (("word", "episode"),),
+    )  # fmt: skip
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(StoredResults(TABLE, VIEWS, ["pkg.a", "pkg.b"], {"pkg.a": [FINDING, found], "pkg.b": []}))
+    loaded = store.load()
+    assert loaded is not None
+    assert loaded.findings == {"pkg.a": [FINDING, found]}  # a module without findings is not kept
+    for read, written in zip(loaded.findings["pkg.a"], [FINDING, found], strict=True):
+        assert type(read) is Finding and hash(read) == hash(written)
+        assert list(vars(read).items()) == list(vars(written).items())
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda f: f[:-1],  # a field missing
+        lambda f: (*f[:1], True, *f[2:]),  # a flag for a line
+        lambda f: (*f[:3], None, *f[4:]),  # no code
+        lambda f: (*f[:8], ("a detail", 1), *f[9:]),  # a detail that is no string
+        lambda f: (*f[:8], ["a detail"], *f[9:]),  # details in a list
+        lambda f: (*f[:11], (("word",),)),  # a field without its value
+        lambda f: (*f[:11], (("word", 1),)),  # a field's value that is no string
+        lambda f: list(f),  # a list for a finding
+    ],
+    ids=["short", "bool", "code", "detail", "details-list", "pair", "pair-value", "list"],
+)
+def test_a_stored_finding_of_another_shape_is_a_full_check(tmp_path, damage):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    data = list(pickle.loads(store.path.read_bytes()))
+    data[5] = {"pkg.a": [damage(data[5]["pkg.a"][0])]}
+    store.path.write_bytes(pickle.dumps(tuple(data)))
+    assert store.load() is None
+
+
+def test_findings_of_a_module_not_covered_are_a_full_check(tmp_path):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    data = list(pickle.loads(store.path.read_bytes()))
+    data[5] = {**data[5], "pkg": data[5]["pkg.a"]}
+    store.path.write_bytes(pickle.dumps(tuple(data)))
+    assert store.load() is None
+
+
+def test_the_tool_s_files_are_found_in_the_order_rglob_finds_them(tmp_path):
+    """The tool's digest reads its files found by a walk, not ``rglob``: the same files,
+    in the same order (by path parts: ``a/b.py`` before ``a.b/c.py``)."""
+    for name in ("a/b.py", "a.b/c.py", "a/z/d.py", "top.py", "a/notes.txt", "a/__pycache__/b.cpython-311.pyc"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "linked").symlink_to(tmp_path / "a", target_is_directory=True)  # rglob does not enter it
+    expected = [path.relative_to(tmp_path).as_posix() for path in sorted(tmp_path.rglob("*.py"))]
+    assert resultcache._python_files(str(tmp_path)) == expected == ["a/b.py", "a/z/d.py", "a.b/c.py", "top.py"]
+
+
+def test_the_code_s_digest_is_kept_under_its_files_stamps(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "RACY_WINDOW_NS", -1)  # a change time cannot be set back
+    top, cache = tmp_path / "code", tmp_path / "cache"
+    for name in ("a.py", "sub/b.py"):
+        (top / name).parent.mkdir(parents=True, exist_ok=True)
+        (top / name).write_text(f"# {name}\n")
+    read = resultcache.code_digest(str(top))
+    assert resultcache.code_digest(str(top), cache) == read
+    kept = cache / "results" / "tool.json"
+    entry = json.loads(kept.read_text())
+    kept.write_text(json.dumps({**entry, "digest": "f" * 64}))
+    assert resultcache.code_digest(str(top), cache) == "f" * 64  # kept: the files were not read again
+    (top / "sub" / "b.py").write_text("# edited\n")
+    assert resultcache.code_digest(str(top), cache) == resultcache.code_digest(str(top)) != read
+    kept.write_text("{damaged")
+    assert resultcache.code_digest(str(top), cache) == resultcache.code_digest(str(top))
+
+
+def test_the_digest_of_code_changed_a_moment_ago_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(resultcache, "RACY_WINDOW_NS", 600 * 10**9)  # modified within ten minutes
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / "a.py").write_text("")
+    resultcache.code_digest(str(tmp_path / "code"), tmp_path / "cache")
+    assert not (tmp_path / "cache" / "results" / "tool.json").exists()

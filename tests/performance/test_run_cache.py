@@ -7,6 +7,7 @@ seeing it after a change proves the change was noticed."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import subprocess
@@ -24,6 +25,7 @@ from domain_fence.core.engine.runcache import Inputs, input_digest
 from domain_fence.integrations.cli import main
 
 MARKER = "REPLAYED FROM THE RUN CACHE\n"
+SETTLED_NS = int(SETTLED * 1e9)
 
 
 def check(root: Path, *args: str, env: dict[str, str] | None = None):
@@ -387,3 +389,34 @@ def test_a_baseline_link_sent_to_another_file_is_a_change(tmp_path):
     fresh = check_here(root, "--no-cache")
     assert rerun.stdout != first_report.stdout
     assert (rerun.exit_code, rerun.stdout) == (fresh.exit_code, fresh.stdout)
+
+
+def _tree_digest(top: Path) -> str:
+    digest = hashlib.sha256()
+    assert runcache._walk(top, digest) is not None
+    return digest.hexdigest()
+
+
+def test_every_python_file_s_stamp_is_in_the_tree_s_digest(tmp_path):
+    """A Python file's stamps are fed as numbers, in its name's order: each file's
+    modification time, size and inode count, and swapping two files' stamps too."""
+    for name in ("a.py", "b.py", "notes.txt"):
+        (tmp_path / name).write_text("x = 1\n")
+    os.utime(tmp_path / "a.py", ns=(SETTLED_NS, SETTLED_NS))
+    os.utime(tmp_path / "b.py", ns=(SETTLED_NS + 1, SETTLED_NS + 1))
+    first = _tree_digest(tmp_path)
+    assert _tree_digest(tmp_path) == first
+    os.utime(tmp_path / "a.py", ns=(SETTLED_NS + 1, SETTLED_NS + 1))
+    os.utime(tmp_path / "b.py", ns=(SETTLED_NS, SETTLED_NS))  # the two times swapped
+    swapped = _tree_digest(tmp_path)
+    assert swapped != first
+    (tmp_path / "b.py").write_text("x = 22\n")  # another size
+    os.utime(tmp_path / "b.py", ns=(SETTLED_NS, SETTLED_NS))
+    assert _tree_digest(tmp_path) not in (first, swapped)
+
+
+def test_a_stamp_too_large_for_eight_bytes_is_written_out():
+    assert (
+        runcache._packed([1, 2**63]) == len(b"1 9223372036854775808").to_bytes(8, "little") + b"1 9223372036854775808"
+    )
+    assert runcache._packed([1, 2]) != runcache._packed([1, 2, 0])

@@ -76,7 +76,7 @@ def parse_baseline(data: bytes, path: Path) -> Baseline:
     """The baseline held in ``data`` (the bytes of ``path``, wherever they were read)."""
     try:
         text = data.decode("utf-8-sig")  # an editor may have added a BOM
-        conflict = _CONFLICT_MARKER.search(text)
+        conflict = _CONFLICT_MARKER.search(text) if _may_hold_conflict_markers(text) else None
         if conflict is not None:
             line = text.count("\n", 0, conflict.start()) + 1
             raise BaselineError(
@@ -96,12 +96,19 @@ def parse_baseline(data: bytes, path: Path) -> Baseline:
 _CONFLICT_MARKER = re.compile(r"^(?:<{7}|>{7}|={7})(?: |$)", re.MULTILINE)
 
 
+def _may_hold_conflict_markers(text: str) -> bool:
+    """Whether ``text`` spells a marker anywhere: found by a substring search, many times
+    faster than the expression's, which tries every position of a large baseline."""
+    return "<" * 7 in text or ">" * 7 in text or "=" * 7 in text
+
+
 def _without_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
+    found = dict(pairs)
+    if len(found) < len(pairs):  # asked of every entry: which key repeats, only when one does
+        keys = [key for key, _ in pairs]
+        repeated = sorted({key for key in keys if keys.count(key) > 1})
         raise ValueError(f"an object repeats the key {repeated[0]!r}: was a merge resolved by keeping both sides?")
-    return dict(pairs)
+    return found
 
 
 def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
@@ -116,17 +123,36 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
     raw_entries = document.get("entries")
     if not isinstance(raw_entries, list):
         raise BaselineError(f'{path}: "entries" must be a list')
-    entries = []
-    for number, raw in enumerate(raw_entries, start=1):
-        if not (
-            isinstance(raw, dict)
-            and isinstance(raw.get("contract"), str)
-            and isinstance(raw.get("fingerprint"), str)
-            and isinstance(raw.get("description", ""), str)
-        ):
-            raise BaselineError(f'{path}: entry {number} needs string "contract" and "fingerprint" fields')
-        entries.append(BaselineEntry(raw["contract"], raw["fingerprint"], raw.get("description", "")))
-    return tuple(sorted(set(entries), key=ENTRY_ORDER))
+    values = _entry_values(raw_entries)
+    if values is None:  # an entry at a time, to name the first that is not one
+        values = []
+        for number, raw in enumerate(raw_entries, start=1):
+            if not (
+                isinstance(raw, dict)
+                and isinstance(raw.get("contract"), str)
+                and isinstance(raw.get("fingerprint"), str)
+                and isinstance(raw.get("description", ""), str)
+            ):
+                raise BaselineError(f'{path}: entry {number} needs string "contract" and "fingerprint" fields')
+            values.append((raw["contract"], raw["fingerprint"], raw.get("description", "")))
+    # Equal entries are equal values, and values sort as ENTRY_ORDER sorts entries: told
+    # apart and sorted as tuples, which hash and compare without a call per entry.
+    return tuple(BaselineEntry(*entry) for entry in sorted(set(values)))
+
+
+def _entry_values(raw_entries: list[object]) -> list[tuple[str, str, str]] | None:
+    """Each entry's (contract, fingerprint, description); None when one is not an
+    object of strings. Checked a field at a time over every entry (JSON's objects and
+    strings are exactly dicts and strings), not an entry at a time."""
+    if not {type(raw) for raw in raw_entries} <= {dict}:
+        return None
+    entries: list[dict[str, object]] = raw_entries  # type: ignore[assignment]
+    contracts = [raw.get("contract") for raw in entries]
+    prints = [raw.get("fingerprint") for raw in entries]
+    descriptions = [raw.get("description", "") for raw in entries]
+    if not {*map(type, contracts), *map(type, prints), *map(type, descriptions)} <= {str}:
+        return None
+    return list(zip(contracts, prints, descriptions, strict=True))  # type: ignore[arg-type]
 
 
 def render(baseline: Baseline) -> bytes:

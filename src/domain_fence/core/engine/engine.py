@@ -298,7 +298,7 @@ class Engine:
             stored_extra = None if extra is None else plain_extra(extra)
             results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments, stored_extra)
             self._unsaved.append(results)
-            found = [finding for module in plan.covered for finding in by_module[module]]
+            found = [finding for module in plan.covered for finding in by_module.get(module, ())]
             return [*found, *unanalysed], plan.warnings, plan.failures, extra or {}
         covered = family.covered(config, self.context)
         family.prepare(config, self.context, covered)
@@ -336,13 +336,13 @@ class Engine:
         family = reusable(spec.family)
         if family is None or not self._keeps_results(spec) or self._digests is None or self.index.cache is None:
             return None
-        if any(map(self.index.has_buffer, self.index.modules)):
+        if self.index.has_any_buffer():
             return None
         paths = self.index.absolute_paths()
         session: dict[str, Any] = dict(self.settings.session)
         if spec.family.needs_graph:  # the graph is grimp's reading of the sources
             session = {**session, "(graph builder)": graph_builder_version()}
-        key = results_key(spec.id, spec.family.name, spec.config, session, paths)
+        key = results_key(spec.id, spec.family.name, spec.config, session, paths, self.index.cache.directory)
         store = ResultStore(self.index.cache.directory, self.index.root, spec.id, key)
         return ModuleResults(family, spec.config, self.context, store, self._digests, view_keeps_findings(spec.family))
 

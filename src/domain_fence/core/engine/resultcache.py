@@ -35,12 +35,18 @@ once, in a file named by the digest of its bytes, which each contract's results 
 place, so concurrent runs never read half of one; a missing, damaged or foreign
 entry or table is a full check, never an error and never a wrong answer. They hold
 plain data only, read by an unpickler that builds no object of any class.
+
+A run reads and writes the table as columns, never module by module: which modules
+changed is found once for every contract that stored the same table, and so is the
+table the run stores (:class:`Digests`). A contract keeps the findings of the modules
+that have any.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import operator
 import os
 import pickle
@@ -59,37 +65,50 @@ from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 
-FORMAT = "domain-fence module results 4"
+FORMAT = "domain-fence module results 5"  # 5: findings of the modules that have any only
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
-_FINDING_TYPES = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
 _finding_values = operator.attrgetter(*_FINDING_FIELDS)
+# A stored finding's values by field, each of one type (a bool is no int here).
+_FINDING_COLUMNS = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
 
 StampKey = tuple[int, int, int, int]
-
-
-@dataclass
-class ModuleEntry:
-    """What is known of one module's file: the stamp its digest was taken under (None:
-    hash the file again), the digest (None: unknown, the module counts as changed),
-    and the digest of its view (None: no check read it)."""
-
-    stamp: StampKey | None
-    digest: bytes | None
-    view: bytes | None
+# What is known of every module's file, as three columns: the names, the stamp each
+# digest was taken under (None: hash the file again) and the digest (None: unknown,
+# the module counts as changed).
+Table = tuple[tuple[str, ...], tuple[StampKey | None, ...], tuple[bytes | None, ...]]
 
 
 @dataclass
 class StoredResults:
-    modules: dict[str, ModuleEntry]
+    table: Table
+    views: tuple[bytes | None, ...]  # by the table's modules: the digest of each view (None: no check read it)
     covered: list[str]
-    findings: dict[str, list[Finding]]  # covered module -> its findings
+    findings: dict[str, list[Finding]]  # covered module -> its findings, for the modules that have any
     warnings: tuple[str, ...] = ()
     failures: tuple[str, ...] = ()
     answers: Any = None  # the family's project-wide answers, as plain data
     # file -> its noqa comments (line, codes or None for all), for the files with findings
     noqa: dict[str, tuple[tuple[int, tuple[str, ...] | None], ...]] = field(default_factory=dict)
     extra: Any = None  # what a report shows besides findings (see plain_extra); None: not kept
+    # ``extra`` read back (extra_of), once it has been to check it
+    decoded_extra: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    def view(self, module: str) -> bytes | None:
+        """The digest of ``module``'s view (None: no check read it, or not in the table)."""
+        at = positions(self.table[0]).get(module)
+        return None if at is None else self.views[at]
+
+
+# The table last asked for, and each name's position in it: every contract asks of the same one.
+_POSITIONS: list[tuple[tuple[str, ...], dict[str, int]]] = []
+
+
+def positions(names: tuple[str, ...]) -> dict[str, int]:
+    """Each of ``names``'s position."""
+    if not (_POSITIONS and _POSITIONS[0][0] is names):
+        _POSITIONS[:] = [(names, {name: at for at, name in enumerate(names)})]
+    return _POSITIONS[0][1]
 
 
 def view_digest(view: object) -> bytes:
@@ -98,10 +117,20 @@ def view_digest(view: object) -> bytes:
     return hashlib.blake2b(repr(view).encode("utf-8", "surrogateescape"), digest_size=16).digest()
 
 
+_PLAIN = frozenset({str, int, float, bool, bytes, type(None)})  # exactly: a subclass is checked below
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's fields, by class (a key holds hundreds of values)
+
+
 def stable(value: object) -> object:
     """``value`` as plain tuples whose text is the same in every process (sets sorted)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
     if is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__, *((f.name, stable(getattr(value, f.name))) for f in fields(value)))
+        names = _FIELD_NAMES.get(kind)
+        if names is None:
+            names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(value))
+        return (kind.__name__, *((name, stable(getattr(value, name))) for name in names))
     if isinstance(value, (set, frozenset)):
         return ("set", *sorted((stable(item) for item in value), key=repr))
     if isinstance(value, Mapping):
@@ -116,25 +145,101 @@ def stable(value: object) -> object:
 
 
 _TOOL: str | None = None
+TOOL_FORMAT = "domain-fence tool digest 1"
 
 
-def tool_digest() -> str:
+def tool_digest(directory: Path | None = None) -> str:
     """The code that turns sources into findings: every file of domain-fence, and the
-    Python version. An edited checkout never reuses what older code found."""
+    Python version. An edited checkout never reuses what older code found.
+
+    Reading and hashing them costs a run after an edit more than checking the edited
+    module does: with a cache ``directory``, the digest is kept there under the files'
+    stamps (size, modification and change times, inode), which stand for their bytes
+    next time, as a source file's do (a file that had not settled is never kept)."""
     global _TOOL
     if _TOOL is None:
         import domain_fence
 
-        digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
-        top = Path(domain_fence.__file__).parent
-        for path in sorted(top.rglob("*.py")):
-            digest.update(path.relative_to(top).as_posix().encode("utf-8", "surrogateescape") + b"\0")
-            try:
-                digest.update(hashlib.sha256(path.read_bytes()).digest())
-            except OSError:
-                digest.update(b"unreadable")
-        _TOOL = digest.hexdigest()
+        _TOOL = code_digest(os.path.dirname(domain_fence.__file__), directory)
     return _TOOL
+
+
+def code_digest(top: str, directory: Path | None = None) -> str:
+    """The digest :func:`tool_digest` takes of the code below ``top``."""
+    names = _python_files(top)
+    stamps = _tool_stamps(top, names) if directory is not None else None
+    kept = _kept_tool_digest(directory, stamps) if directory is not None and stamps is not None else None
+    if kept is not None:
+        return kept
+    digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
+    for name in names:
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            with open(os.path.join(top, name), "rb") as file:
+                digest.update(hashlib.sha256(file.read()).digest())
+        except OSError:
+            digest.update(b"unreadable")
+    found = digest.hexdigest()
+    if directory is not None and stamps is not None:
+        _keep_tool_digest(directory, stamps, found)
+    return found
+
+
+def _tool_stamps(top: str, names: list[str]) -> str | None:
+    """A digest of the tool files' names and stamps, and of the Python version; None
+    when one cannot be stat'ed or changed a moment ago (it may change again unseen)."""
+    digest = hashlib.sha256(f"{TOOL_FORMAT}\0{FORMAT}\0{sys.version}\0".encode())
+    settled_before = time.time_ns() - RACY_WINDOW_NS
+    for name in names:
+        try:
+            status = os.stat(os.path.join(top, name))
+        except OSError:
+            return None
+        if max(status.st_mtime_ns, status.st_ctime_ns) >= settled_before:
+            return None
+        stamp = f"{name}\0{status.st_size} {status.st_mtime_ns} {status.st_ctime_ns} {status.st_ino}\1"
+        digest.update(stamp.encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _tool_file(directory: Path) -> Path:
+    return Path(directory) / "results" / "tool.json"
+
+
+def _kept_tool_digest(directory: Path, stamps: str) -> str | None:
+    """The digest kept under ``stamps``; None when there is none (or it is damaged)."""
+    try:
+        entry = json.loads(_tool_file(directory).read_bytes())
+    except Exception:  # noqa: BLE001 -- missing, unreadable or damaged: the files are read
+        return None
+    if not (isinstance(entry, dict) and entry.get("format") == TOOL_FORMAT and entry.get("stamps") == stamps):
+        return None
+    digest = entry.get("digest")
+    return digest if isinstance(digest, str) and _TOOL_DIGEST.match(digest) else None
+
+
+def _keep_tool_digest(directory: Path, stamps: str, digest: str) -> None:
+    path = _tool_file(directory)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, json.dumps({"format": TOOL_FORMAT, "stamps": stamps, "digest": digest}).encode())
+    except OSError:  # an unwritable cache: the files are read again next time
+        return
+
+
+_TOOL_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
+
+
+def _python_files(top: str) -> list[str]:
+    """The ``.py`` files below ``top`` as ``Path.rglob`` finds them (not through a linked
+    directory), relative and in ``/``-separated form, in the order of their paths'
+    parts: found with ``os.walk``, which costs a fraction of ``rglob``."""
+    found = []
+    for directory, _, files in os.walk(top):
+        below = os.path.relpath(directory, top).replace(os.sep, "/")
+        prefix = "" if below == "." else below + "/"
+        found += [prefix + name for name in files if name.endswith(".py")]
+    return sorted(found, key=lambda name: name.split("/"))
 
 
 _GRAPH_BUILDER: str | None = None
@@ -174,10 +279,18 @@ def installed_version(distribution: str) -> str:
         return "unknown"
 
 
-def results_key(contract: str, family: str, config: object, session: object, paths: Mapping[str, str]) -> str:
+def results_key(
+    contract: str,
+    family: str,
+    config: object,
+    session: object,
+    paths: Mapping[str, str],
+    directory: Path | None = None,
+) -> str:
     """What every stored finding depends on besides the sources: the contract, the
-    tool, and every module of the project with its file (``paths``: file -> module)."""
-    digest = hashlib.sha256(tool_digest().encode())
+    tool, and every module of the project with its file (``paths``: file -> module);
+    ``directory``: the cache, where the tool's digest is kept (see :func:`tool_digest`)."""
+    digest = hashlib.sha256(tool_digest(directory).encode())
     digest.update(repr((contract, family, stable(config), stable(session))).encode("utf-8", "surrogateescape"))
     digest.update(_paths_digest(paths))
     return digest.hexdigest()
@@ -213,17 +326,16 @@ class ResultStore:
             return None
 
     def save(self, stored: StoredResults) -> None:
-        names, stamps, digests, views = _module_columns(stored.modules)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            table = _save_table(self.directory, (names, stamps, digests))
+            table = _save_table(self.directory, stored.table)
             data = (
                 FORMAT,
                 self.key,
                 table,
-                views,
+                tuple(stored.views),
                 list(stored.covered),
-                {m: [_finding_values(f) for f in found] for m, found in stored.findings.items()},
+                {m: [_finding_values(f) for f in found] for m, found in stored.findings.items() if found},
                 tuple(stored.warnings),
                 tuple(stored.failures),
                 stored.answers,
@@ -238,16 +350,16 @@ class ResultStore:
 def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
     if not (isinstance(data, tuple) and len(data) == 11 and data[:2] == (FORMAT, key)):
         return None
-    table, views, covered, raw_findings, warnings, failures, answers, noqa, extra = data[2:]
-    columns = _load_table(directory, table)
-    if columns is None:
+    table_name, views, covered, raw_findings, warnings, failures, answers, noqa, extra = data[2:]
+    table = _load_table(directory, table_name)
+    if table is None:
         return None
-    names, stamps, digests = columns
-    if not (type(views) is tuple and len(views) == len(names) and _only(views, bytes, type(None))):
+    if not (type(views) is tuple and len(views) == len(table[0]) and _only(views, bytes, type(None))):
         return None
-    modules = dict(zip(names, map(ModuleEntry, stamps, digests, views), strict=True))
-    findings = {module: [_finding(item) for item in found] for module, found in raw_findings.items()}
-    if not all(isinstance(m, str) for m in covered) or not all(m in findings for m in covered):
+    if not (type(covered) is list and _only(covered, str)):
+        return None
+    findings = _findings(raw_findings, covered)
+    if findings is None:
         return None
     if not all(isinstance(w, str) for w in (*warnings, *failures)):
         return None
@@ -255,21 +367,44 @@ def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
         for line, codes in lines:
             if not (isinstance(path, str) and isinstance(line, int) and (codes is None or _strings(codes))):
                 return None
-    if extra is not None:
-        extra_of(extra)  # raises when it is not what plain_extra writes
-    return StoredResults(modules, list(covered), findings, tuple(warnings), tuple(failures), answers, noqa, extra)
-
-
-def _module_columns(modules: Mapping[str, ModuleEntry]) -> tuple[tuple[Any, ...], ...]:
-    """The module table as four columns (names, stamps, digests, views): read back with
-    one check per column rather than a few per module, and thousands of tuples fewer."""
-    entries = list(modules.values())
-    return (
-        tuple(modules),
-        tuple(entry.stamp for entry in entries),
-        tuple(entry.digest for entry in entries),
-        tuple(entry.view for entry in entries),
+    decoded = None if extra is None else extra_of(extra)  # raises when it is not what plain_extra writes
+    return StoredResults(
+        table, views, covered, findings, tuple(warnings), tuple(failures), answers, noqa, extra, decoded
     )
+
+
+def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | None:
+    """The stored findings (covered module -> its findings' values) as findings; None
+    when they are not what :meth:`ResultStore.save` writes. Checked a column at a time
+    (one look at the types of every finding's paths, of their lines, ...) rather than a
+    finding at a time."""
+    if not (type(raw) is dict and _only(raw, str) and _only(raw.values(), list) and raw.keys() <= set(covered)):
+        return None
+    values = list(chain.from_iterable(raw.values()))
+    if not (_only(values, tuple) and set(map(len, values)) <= {len(_FINDING_COLUMNS)}):
+        return None
+    columns = list(zip(*values, strict=True)) or [()] * len(_FINDING_COLUMNS)
+    if not all(_only(column, kind) for column, kind in zip(columns, _FINDING_COLUMNS, strict=True)):
+        return None
+    details, pairs = chain.from_iterable(columns[8]), list(chain.from_iterable(columns[11]))
+    if not (_only(details, str) and _only(pairs, tuple) and set(map(len, pairs)) <= {2}):
+        return None
+    if not _only(chain.from_iterable(pairs), str):
+        return None
+    return {module: [_finding(item) for item in found] for module, found in raw.items()}
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _finding(values: tuple[Any, ...]) -> Finding:
+    """The finding of ``values`` (checked already), built as the unpickler rebuilds an
+    object, its attributes set at once: thousands are read back, and a frozen class's
+    ``__init__`` sets each field through ``object.__setattr__``."""
+    finding: Finding = _new(Finding)
+    _set(finding, "__dict__", dict(zip(_FINDING_FIELDS, values, strict=True)))
+    return finding
 
 
 # The module table (names, stamps, digests) is the same for every contract a run
@@ -283,11 +418,11 @@ KEPT_TABLES = 8
 _TABLE_NAME = re.compile(r"[0-9a-f]{32}\Z")
 # Tables this process read (their bytes checked) or wrote, by file: the last few only,
 # as a language server writes one after each edit.
-_tables: dict[Path, tuple[tuple[Any, ...], ...]] = {}
-_last_table: list[tuple[tuple[tuple[Any, ...], ...], Path, str]] = []  # columns, directory, name
+_tables: dict[Path, Table] = {}
+_last_table: list[tuple[Table, Path, str]] = []  # columns, directory, name
 
 
-def _save_table(directory: Path, columns: tuple[tuple[Any, ...], ...]) -> str:
+def _save_table(directory: Path, columns: Table) -> str:
     """The name of the table holding ``columns`` in ``directory``, written unless this
     process has read it (its bytes checked) or written it."""
     if _last_table and _last_table[0][1] == directory and _last_table[0][0] == columns:
@@ -318,7 +453,7 @@ def _touched(path: Path) -> bool:
     return True
 
 
-def _remember_table(path: Path, columns: tuple[tuple[Any, ...], ...]) -> None:
+def _remember_table(path: Path, columns: Table) -> None:
     _tables.pop(path, None)
     _tables[path] = columns
     while len(_tables) > KEPT_TABLES:
@@ -340,7 +475,7 @@ def _modified(path: Path) -> int:
         return 0
 
 
-def _load_table(directory: Path, name: object) -> tuple[tuple[Any, ...], ...] | None:
+def _load_table(directory: Path, name: object) -> Table | None:
     """The columns (names, stamps, digests) of the table ``name``; None when it is not
     there, or its bytes are not those it is named after, or it is no table."""
     if not (isinstance(name, str) and _TABLE_NAME.match(name)):
@@ -362,7 +497,7 @@ def _load_table(directory: Path, name: object) -> tuple[tuple[Any, ...], ...] | 
     return columns
 
 
-def _table_of_columns(columns: object) -> tuple[tuple[Any, ...], ...] | None:
+def _table_of_columns(columns: object) -> Table | None:
     """A table's columns (names, stamps, digests) as written; None when they are not."""
     if not (isinstance(columns, tuple) and len(columns) == 3 and all(type(c) is tuple for c in columns)):
         return None
@@ -428,17 +563,6 @@ def _strings(values: object) -> bool:
     return isinstance(values, tuple) and all(isinstance(value, str) for value in values)
 
 
-def _finding(item: tuple[Any, ...]) -> Finding:
-    if len(item) != len(_FINDING_TYPES) or not all(map(isinstance, item, _FINDING_TYPES)):
-        raise ValueError("not a finding")
-    details, pairs = item[8], item[11]
-    if not all(isinstance(line, str) for line in details) or not all(
-        isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair) for pair in pairs
-    ):
-        raise ValueError("not a finding")
-    return Finding(*item)
-
-
 class _PlainUnpickler(pickle.Unpickler):
     """Plain containers, strings, bytes and numbers only: a planted entry runs nothing."""
 
@@ -457,65 +581,98 @@ class Digests:
         self._stamps: dict[str, StampKey | None] = {}
         self._settled: set[str] = set()  # modules whose file had settled when the run began
         self._digests: dict[str, bytes | None] = {}
+        self._changed: list[tuple[Table, frozenset[str]]] = []  # the last table asked of, and its answer
+        self._table: Table | None = None  # the last table made (see :meth:`table`)
 
     def snapshot(self, modules: Iterable[str], taken: Mapping[str, StampKey] | None = None) -> None:
         """The stamp of each module's file now, before anything reads it; ``taken``: the
         stamps of some, taken a moment ago and since read by nothing (the discovery's)."""
         taken = taken or {}
+        stamps, paths = self._stamps, self._modules
+        settled_before = self.began - RACY_WINDOW_NS  # a file last changed before it had settled
         for module in modules:
-            if module not in self._stamps:
-                path = self._modules.get(module)
-                stamp = taken.get(module)
-                if stamp is None and path is not None and path.endswith(".py"):
-                    stamp = _stamp(path)
-                self._stamps[module] = stamp
-                if stamp is not None and self.began - max(stamp[1], stamp[2]) > RACY_WINDOW_NS:
-                    self._settled.add(module)
-
-    def hash_ahead(self, modules: Iterable[str], known: Mapping[str, ModuleEntry]) -> None:
-        """Hash at once the files :meth:`digest` would hash one by one: those whose stamp
-        is not the one ``known`` recorded (after a checkout, every file)."""
-        modules = [module for module in modules if module not in self._digests]
-        self.snapshot(modules)
-        files = []
-        for module in modules:
-            stamp, path, entry = self._stamps[module], self._modules.get(module), known.get(module)
-            if stamp is None or path is None or not path.endswith(".py"):
+            if module in stamps:
                 continue
-            if entry is None or entry.stamp != stamp or entry.digest is None:
-                files.append((path, stamp))
-        hash_ahead(files)
+            stamp = taken.get(module)
+            if stamp is None:
+                path = paths.get(module)
+                if path is not None and path.endswith(".py"):
+                    stamp = _stamp(path)
+            stamps[module] = stamp
+            if stamp is not None and stamp[1] < settled_before and stamp[2] < settled_before:
+                self._settled.add(module)
 
-    def digest(self, module: str, known: ModuleEntry | None) -> bytes | None:
-        """The digest of ``module``'s bytes (``known``'s when its stamp is the one recorded
-        there); a namespace directory has the empty digest; None when unreadable."""
-        if module not in self._digests:
-            self.snapshot((module,))
-            stamp = self._stamps[module]
-            path = self._modules.get(module)
-            if path is None:
-                found: bytes | None = None
-            elif not path.endswith(".py"):
-                found = b""
-            elif stamp is None:
-                found = None
-            elif known is not None and known.stamp == stamp and known.digest is not None:
-                found = known.digest
+    def changed(self, known: Table) -> frozenset[str]:
+        """The modules of ``known`` whose file's bytes are not the digest it records
+        (or are unknown): asked by every contract of the table they share, answered once."""
+        if self._changed and self._changed[0][0] is known:
+            return self._changed[0][1]
+        names, stamps, digests = known
+        self._digest_all(names, stamps, digests)
+        now = self._digests
+        found = frozenset(
+            name for name, digest in zip(names, digests, strict=True) if digest is None or now[name] != digest
+        )
+        self._changed[:] = [(known, found)]
+        return found
+
+    def table(self, modules: Iterable[str], known: Table | None) -> Table:
+        """What to record of ``modules`` after the run: each one's digest, and its stamp
+        only when its file had settled before the run began (else its digest is taken
+        again next time); ``known``: the table an earlier run recorded, whose digests
+        stand for the files whose stamps are the ones it records."""
+        names = tuple(modules)
+        if self._table is not None and self._table[0] == names:
+            return self._table
+        if known is not None:
+            self._digest_all(*known)
+        self._digest_all(names)
+        settled, stamps = self._settled, self._stamps
+        self._table = (
+            names,
+            tuple(stamps.get(name) if name in settled else None for name in names),
+            tuple(map(self._digests.__getitem__, names)),
+        )
+        return self._table
+
+    def _digest_all(
+        self,
+        names: tuple[str, ...],
+        stamps: tuple[StampKey | None, ...] | None = None,
+        digests: tuple[bytes | None, ...] | None = None,
+    ) -> None:
+        """Take the digest of each of ``names`` not digested yet: the one recorded in
+        ``digests`` where its stamp is the one recorded in ``stamps``, else from the
+        file's bytes (all hashed at once, see :func:`~..source.factcache.hash_ahead`);
+        a namespace directory has the empty digest, a file that cannot be read None."""
+        todo = [at for at, name in enumerate(names) if name not in self._digests]
+        self.snapshot(names[at] for at in todo)
+        now, files = self._stamps, []
+        for at in todo:
+            name = names[at]
+            stamp = now[name]
+            if stamp is None:  # no file, or one that cannot be read (only a .py file is stamped)
+                path = self._modules.get(name)
+                self._digests[name] = b"" if path is not None and not path.endswith(".py") else None
+            elif stamps is not None and digests is not None and stamp == stamps[at] and digests[at] is not None:
+                self._digests[name] = digests[at]
             else:
-                found = stamped_digest(path, stamp)
-            self._digests[module] = found
-        return self._digests[module]
-
-    def entry(self, module: str, digest: bytes | None, view: bytes | None) -> ModuleEntry:
-        """What to record of ``module`` after the run: its stamp only when its file had
-        settled before the run began (else its digest is taken again next time)."""
-        return ModuleEntry(self._stamps.get(module) if module in self._settled else None, digest, view)
+                files.append((name, stamp))
+        hash_ahead((self._modules[name], stamp) for name, stamp in files)
+        for name, stamp in files:
+            self._digests[name] = stamped_digest(self._modules[name], stamp)
 
     def unchanged(self) -> bool:
         """Every file is as it was when the run began: what was found is of these versions."""
+        paths = self._modules
         for module, before in self._stamps.items():
-            path = self._modules.get(module)
-            if before is not None and path is not None and _stamp(path) != before:
+            if before is None or module not in paths:
+                continue
+            try:  # as _stamp, inline: once per file of the project
+                status = os.stat(paths[module])
+            except OSError:
+                return False
+            if (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino) != before:
                 return False
         return True
 

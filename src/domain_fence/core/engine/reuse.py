@@ -10,10 +10,10 @@ from typing import Any
 from domain_fence.core.engine.noqa import NoqaComments
 from domain_fence.core.engine.resultcache import (
     Digests,
-    ModuleEntry,
     ResultStore,
     StoredResults,
     extra_of,
+    positions,
     view_digest,
 )
 from domain_fence.core.families.base import Context, Reusable
@@ -29,7 +29,7 @@ class Plan:
 
     covered: list[str]
     again: list[str]
-    kept: dict[str, list[Finding]]
+    kept: dict[str, list[Finding]]  # the findings of the others that have any
     warnings: tuple[str, ...]
     failures: tuple[str, ...]
     noqa: dict[str, NoqaComments]  # the noqa comments of the unchanged files whose findings are kept
@@ -67,22 +67,16 @@ class ModuleResults:
         """What can be reused; None when the contract must be checked whole."""
         stored = self.stored = self.store.load()
         modules = self.context.index.modules
-        if stored is None or set(stored.modules) != set(modules):
+        if stored is None or len(stored.table[0]) != len(modules) or modules.keys() != set(stored.table[0]):
             return None
-        self.digests.hash_ahead(modules, stored.modules)
-        self.changed = {
-            module
-            for module in modules
-            if (digest := self.digests.digest(module, stored.modules[module])) is None
-            or digest != stored.modules[module].digest
-        }
+        self.changed = set(self.digests.changed(stored.table))
         try:
             self.family.reuse_answers(self.config, self.context, stored.answers)
         except Exception:  # noqa: BLE001 -- answers of another shape: check everything
             self.context.forget()
             return None
         for module in sorted(self.changed):
-            before = stored.modules[module].view
+            before = stored.view(module)
             if self.view_keeps_findings:
                 now = self._view(module, read=True)
                 same = before is not None and now is not None and view_digest(now) == before
@@ -93,13 +87,11 @@ class ModuleResults:
                 # answers taken up are not the project's any more.
                 self.context.forget()
                 return None
-        again = [
-            module
-            for module in stored.covered
-            if (module in self.changed and not self.view_keeps_findings)
-            or any(f.code == UNANALYSABLE for f in stored.findings[module])
-        ]
-        kept = {module: stored.findings[module] for module in stored.covered if module not in again}
+        unanalysable = {m for m, found in stored.findings.items() if any(f.code == UNANALYSABLE for f in found)}
+        again_here = unanalysable if self.view_keeps_findings else self.changed | unanalysable
+        again = [module for module in stored.covered if module in again_here] if again_here else []
+        with_findings = stored.findings
+        kept = {m: with_findings[m] for m in stored.covered if m in with_findings and m not in again_here}
         # A changed file's comments are read again: its findings may be kept, not its noqa.
         paths = {finding.path for m, found in kept.items() if m not in self.changed for finding in found}
         noqa = {
@@ -108,7 +100,7 @@ class ModuleResults:
             if path in paths
         }
         try:
-            extra = None if stored.extra is None else extra_of(stored.extra)
+            extra = stored.decoded_extra if stored.extra is None or stored.decoded_extra else extra_of(stored.extra)
         except ValueError:
             extra = None
         return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa, extra)
@@ -122,41 +114,48 @@ class ModuleResults:
         comments: Callable[[str], NoqaComments],
         extra: object = None,
     ) -> None:
-        """What this run found, to be stored by :meth:`write`; ``comments`` gives the noqa
+        """What this run found (``findings``: of the covered modules, those without
+        any may be left out), to be stored by :meth:`write`; ``comments`` gives the noqa
         comments of a file (each file's bytes decide them), ``extra`` what the report
         shows besides findings, as plain data (None: not kept)."""
         index = self.context.index
         stored = self.stored
         answers = self.family.answers(self.config, self.context)
-        # A view is a function of the module's bytes and of the answers (which grow
-        # only by reading the modules whose views they widen): while the answers are
-        # as they were, an unchanged module's view is too.
-        same_answers = stored is not None and answers == stored.answers
-        entries: dict[str, ModuleEntry] = {}
-        self.digests.hash_ahead(index.modules, stored.modules if stored is not None else {})
-        for module in index.modules:
-            before = stored.modules.get(module) if stored is not None else None
-            digest = self.digests.digest(module, before)
-            if before is None or module in self.changed:
-                again = True
-            elif before.view is None or not same_answers:
-                again = index.known_facts(module) is not None
-            else:
-                again = False
-            if again:
-                view = self._view(module, read=False)
-                seen = None if view is None else view_digest(view)
-            else:
-                seen = before.view if before is not None else None
-            entries[module] = self.digests.entry(module, digest, seen)
-        paths = sorted({finding.path for found in findings.values() for finding in found})
+        table = self.digests.table(index.modules, stored.table if stored is not None else None)
+        views = self._views(table[0], stored, answers)
+        found = {module: list(found) for module, found in findings.items() if found}
+        paths = sorted({finding.path for found in found.values() for finding in found})
         noqa = {
             path: tuple(
                 (line, None if codes is None else tuple(sorted(codes))) for line, codes in comments(path).lines.items()
             )
             for path in paths
         }
-        self.saved = StoredResults(entries, covered, findings, warnings, failures, answers, noqa, extra)
+        self.saved = StoredResults(table, views, list(covered), found, warnings, failures, answers, noqa, extra)
+
+    def _views(self, names: tuple[str, ...], stored: StoredResults | None, answers: object) -> tuple[bytes | None, ...]:
+        """The digest of each module's view after the run (None: no check read it).
+
+        A view is a function of the module's bytes and of the answers (which grow only
+        by reading the modules whose views they widen): while the answers are as they
+        were, an unchanged module's view is too, and its recorded digest is kept."""
+        index = self.context.index
+        same_answers = stored is not None and answers == stored.answers
+        recorded = positions(stored.table[0]) if stored is not None else {}
+        before = stored.views if stored is not None else ()
+        # Asked of the table here too: a full check planned nothing.
+        changed = self.digests.changed(stored.table) if stored is not None else frozenset()
+        views: list[bytes | None] = []
+        for name in names:
+            at = recorded.get(name)
+            if at is not None and name not in changed:
+                again = (before[at] is None or not same_answers) and index.known_facts(name) is not None
+                if not again:
+                    views.append(before[at])
+                    continue
+            view = self._view(name, read=False)
+            views.append(None if view is None else view_digest(view))
+        return tuple(views)
 
     def write(self) -> None:
         """Store what :meth:`save` recorded (the caller has made sure that no file changed
@@ -171,14 +170,16 @@ class ModuleResults:
         saved = self.saved
         if saved is None or not self.view_keeps_findings:
             return
-        modules = dict(saved.modules)
-        for module, entry in saved.modules.items():
-            if entry.view is None and entry.digest is not None:
-                view = self._view(module, read=False)
-                if view is not None:
-                    modules[module] = replace(entry, view=view_digest(view))
-        if modules != saved.modules:
-            self.saved = replace(saved, modules=modules)
+        names, _, digests = saved.table
+        views = list(saved.views)
+        pairs = enumerate(zip(views, digests, strict=True))
+        unknown = [at for at, (view, digest) in pairs if view is None and digest is not None]
+        for at in unknown:
+            view = self._view(names[at], read=False)
+            if view is not None:
+                views[at] = view_digest(view)
+        if views != list(saved.views):
+            self.saved = replace(saved, views=tuple(views))
 
     def _view(self, module: str, read: bool) -> object:
         return self.family.module_view(self.config, self.context, module, read)

@@ -38,6 +38,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import struct
 import sys
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -238,6 +239,7 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
     while pending:
         directory = pending.pop()
         records, below = [directory], []
+        stamps: list[int] = []  # of the Python files, in their records' order
         record = records.append  # bound once per directory, called for each of thousands of entries
         try:
             for entry in listing(directory):
@@ -255,16 +257,29 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                     if modified > newest:
                         newest = modified
                     # The change time and inode too: a file rewritten with its size and
-                    # modification time kept (or set back) is a change all the same.
-                    record(f"p {name} {status.st_size} {modified} {status.st_ctime_ns} {status.st_ino}")
+                    # modification time kept (or set back) is a change all the same. In
+                    # the order of the names (the listing's, as the records' sorted).
+                    record("p " + name)
+                    stamps += (status.st_size, modified, status.st_ctime_ns, status.st_ino)
                 else:
                     record("f " + name)
         except OSError as error:
             records.append(f"unreadable {error.errno}")
         records[1:] = sorted(records[1:])
         pending += sorted(below, reverse=True)  # depth first, in name order
-        digest.update("\0".join(records).encode("utf-8", "surrogateescape") + b"\1")
+        digest.update("\0".join(records).encode("utf-8", "surrogateescape") + b"\1" + _packed(stamps))
     return newest
+
+
+def _packed(numbers: list[int]) -> bytes:
+    """``numbers`` as bytes, after their count: eight bytes each (written out in decimal,
+    they cost a walk of thousands of files a third of its time), or in decimal when one
+    does not fit in them."""
+    try:
+        packed = struct.pack(f"<{len(numbers)}q", *numbers)
+    except struct.error:
+        packed = " ".join(map(str, numbers)).encode()
+    return len(packed).to_bytes(8, "little") + packed
 
 
 def _file_content(path: str) -> bytes:

@@ -88,9 +88,11 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
     """
     found: set[Blocker] = set()
     for top in directories:
-        top = Path(top)
-        top_real = os.path.realpath(top)
-        pending = [(top, top_real, frozenset({top_real}), (top / "__init__.py").is_file())]
+        top_path = os.fspath(
+            top
+        )  # paths as text: thousands of directories, each made a Path costs more than its listing
+        top_real = os.path.realpath(top_path)
+        pending = [(top_path, top_real, frozenset({top_real}), os.path.isfile(os.path.join(top_path, "__init__.py")))]
         while pending:
             directory, directory_real, ancestors, in_package = pending.pop()
             try:
@@ -98,13 +100,13 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
             except OSError:
                 continue
             for entry in entries:
-                if _is_python_file(entry.name) and not is_utf8(entry.name):
-                    found.add(_blocker(root, Path(entry.path), "file name is not valid UTF-8"))
-                elif entry.name.isidentifier() and _is_directory(entry):
+                name = entry.name
+                if name.endswith(".py"):  # no identifier: never a directory walked
+                    if not name.isascii() and _is_python_file(name) and not is_utf8(name):
+                        found.add(_blocker(root, Path(entry.path), "file name is not valid UTF-8"))
+                elif name.isidentifier() and _is_directory(entry):
                     # Resolving costs a system call per path component: only for a link.
-                    real = (
-                        os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(directory_real, entry.name)
-                    )
+                    real = os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(directory_real, name)
                     is_package = os.path.isfile(os.path.join(entry.path, "__init__.py"))
                     if in_package and not is_package:
                         continue  # grimp goes no further into a plain directory of a package
@@ -112,7 +114,7 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
                         target = printable_path(root, Path(real))
                         found.add(_blocker(root, Path(entry.path), f"symlink loop: leads back to {target}"))
                     else:
-                        pending.append((Path(entry.path), real, ancestors | {real}, in_package or is_package))
+                        pending.append((entry.path, real, ancestors | {real}, in_package or is_package))
     return sorted(found)
 
 

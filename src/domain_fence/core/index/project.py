@@ -141,6 +141,7 @@ class ProjectIndex:
         skipped: set[Skipped] = set()
         linked: set[Path] = set()
         stamps: dict[str, tuple[int, int, int, int]] = {}
+        absolute: dict[str, str] = {}
         for package in sorted(root_packages):
             try:
                 directories = locate_package(package, paths)
@@ -152,17 +153,20 @@ class ProjectIndex:
             skipped.update(discovery.skipped)
             linked.update(discovery.linked)
             stamps.update(discovery.stamps)
+            absolute.update(discovery.absolute)
         directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
         cache = FactCache.open(directory, root) if directory is not None else None
+        modules = dict(sorted(modules.items()))
         return cls(
             root=root,
-            modules=dict(sorted(modules.items())),
+            modules=modules,
             missing=missing,
             skipped=tuple(sorted(skipped)),
             linked=tuple(sorted(linked)),
             cache=cache,
             discovered_stamps={module: stamps[module] for module in modules if module in stamps},
             discovered_at=began,
+            _by_path={absolute[module]: module for module in modules},  # as absolute_paths would make it
         )
 
     def is_package(self, module: str) -> bool:
@@ -533,6 +537,10 @@ class ProjectIndex:
 
     def has_buffer(self, module: str) -> bool:
         return module in self._buffers
+
+    def has_any_buffer(self) -> bool:
+        """Whether a module of the project is checked from a buffer (:meth:`has_buffer`)."""
+        return not self._buffers.keys().isdisjoint(self.modules)
 
     def drop_buffer(self, module: str) -> bool:
         """Check ``module`` from its file again; True when it was checked from a buffer.

@@ -52,7 +52,11 @@ FINDING_ORDER = attrgetter(*(field.name for field in fields(Finding) if field.co
 
 def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     """``findings`` without duplicates, in their order."""
-    return sorted(set(findings), key=FINDING_ORDER)
+    # Told apart by their keys, which hash in C (a finding hashes through a generated
+    # method); equal findings have equal keys, and the first of them is kept, as a set keeps it.
+    found = list(findings)
+    by_key = dict(zip(map(FINDING_ORDER, reversed(found)), reversed(found), strict=True))
+    return [by_key[key] for key in sorted(by_key)]
 
 
 def numbered_repeats(findings: list[Finding], quiet: Callable[[Finding], bool] = lambda f: False) -> list[Finding]:

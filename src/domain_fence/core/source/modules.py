@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -62,6 +62,13 @@ class ModuleExpression:
 
     def matches(self, module: str) -> bool:
         return self._regex.match(module) is not None
+
+    def matches_some(self, modules: Collection[str]) -> bool:
+        """Whether ``modules`` holds a module it matches: a plain name that is one of them
+        is, without a look at the others (a configuration names modules that exist)."""
+        if not self.has_wildcard and self.text in modules:
+            return True
+        return any(map(self.matches, modules))
 
     def matches_or_below(self, module: str) -> bool:
         """``module`` is matched, or is below a module that is."""
@@ -170,6 +177,8 @@ class Discovery:
     # module -> its file's (size, modification time, change time, inode) when the walk
     # met it: a ``.py`` module's only (a package's ``__init__.py`` is not stat'ed)
     stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    # module -> its file (or directory) as an absolute path, as ``os.path.abspath`` gives it
+    absolute: dict[str, str] = field(default_factory=dict)
 
 
 MAX_FILE_SIZE_ENV = "DOMAIN_FENCE_MAX_FILE_SIZE"
@@ -203,7 +212,9 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     limit = max_file_size()
     for directory in directories:
         init = directory / "__init__.py"
-        found.setdefault(root_package, init if init.is_file() else directory)
+        if root_package not in found:
+            found[root_package] = init if init.is_file() else directory
+            discovery.absolute[root_package] = os.path.abspath(found[root_package])
         real = os.path.realpath(directory)
         _walk(root_package, directory, real, discovery, frozenset({real}), init.is_file(), limit)
     discovery.modules = dict(sorted(found.items()))
@@ -227,10 +238,17 @@ def _walk(
         reason = f"cannot read directory: {error.strerror or error}"
         discovery.skipped.append(Skipped(directory, reason, blocks_graph=True))
         return
-    packages = {entry.name for entry in entries if _is_directory(entry) and _has_init(entry)}
-    for entry in entries:
+    # Thousands of files: each entry is asked once whether it is a directory, and a
+    # file's absolute path is the entry's own (or joined to the directory's, made
+    # absolute once: a name is no ``..``).
+    kinds = [(entry, _is_directory(entry)) for entry in entries]
+    packages = {entry.name for entry, is_directory in kinds if is_directory and _has_init(entry)}
+    modules, stamps, absolute = discovery.modules, discovery.stamps, discovery.absolute
+    where = os.path.abspath(directory)
+    listed_absolute = where == os.fspath(directory)  # then an entry's path is absolute already
+    for entry, is_directory in kinds:
         name = entry.name
-        if _is_directory(entry):
+        if is_directory:
             if not name.isidentifier():
                 continue  # no module can be named so
             # Resolving costs a system call per path component: only for a link.
@@ -240,10 +258,13 @@ def _walk(
             if name in packages:
                 # A child of ``directory`` costs a fraction of a path parsed whole.
                 child = directory / name
-                discovery.modules.setdefault(f"{package}.{name}", child / "__init__.py")
+                module = f"{package}.{name}"
+                if module not in modules:
+                    modules[module] = child / "__init__.py"
+                    absolute[module] = os.path.join(where, name, "__init__.py")
                 if entry.is_symlink():
                     discovery.linked.append(child)
-                _walk(f"{package}.{name}", child, below, discovery, ancestors | {below}, True, limit)
+                _walk(module, child, below, discovery, ancestors | {below}, True, limit)
             elif not os.access(entry.path, os.R_OK | os.X_OK):
                 # Whether it is a package cannot even be told: grimp passes it by silently.
                 reason = "cannot read directory: Permission denied"
@@ -254,11 +275,12 @@ def _walk(
             skipped = _unreadable_source(entry, name[:-3] in packages, limit)
             if skipped is not None:
                 discovery.skipped.append(skipped)
-            elif (module := f"{package}.{name[:-3]}") not in discovery.modules:
-                discovery.modules[module] = directory / name
+            elif (module := f"{package}.{name[:-3]}") not in modules:
+                modules[module] = directory / name
+                absolute[module] = entry.path if listed_absolute else os.path.join(where, name)
                 status = entry.stat()  # as _unreadable_source took it: kept by the entry
                 if status.st_ino:  # Windows gives a directory entry none: os.stat then
-                    discovery.stamps[module] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+                    stamps[module] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
 def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:

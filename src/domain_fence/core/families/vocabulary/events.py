@@ -224,7 +224,7 @@ def _references(facts: ModuleFacts | None) -> Iterator[str]:
 
 def unmatched_module_expressions(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
     """Expressions in ``modules`` that match no module of the project."""
-    return [str(e) for e in config.modules if not any(e.matches(m) for m in index.modules)]
+    return [str(e) for e in config.modules if not e.matches_some(index.modules.keys())]
 
 
 def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
