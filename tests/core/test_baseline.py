@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain_fence.core.engine.baseline import (
     Baseline,
@@ -12,6 +15,7 @@ from domain_fence.core.engine.baseline import (
     BaselineError,
     apply_baseline,
     load_baseline,
+    parse_baseline,
     render,
     write_baseline,
 )
@@ -52,6 +56,21 @@ def test_a_file_written_by_hand_is_read_sorted_and_deduplicated(tmp_path):
         BaselineEntry("a", "g", ""),
         BaselineEntry("z", "f", "about f"),
     )
+
+
+_VALUES = st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["f", "g", "f#2"]), st.sampled_from(["", "x"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_VALUES, max_size=8), st.booleans())
+def test_entries_are_read_sorted_and_distinct_whether_the_file_holds_them_so_or_not(values, in_order):
+    """A file ``render`` wrote is in order already (taken as it is); any other is sorted,
+    its repeats dropped: the same entries either way."""
+    written = sorted(set(values)) if in_order else values
+    raw = [{"contract": c, "fingerprint": f, "description": d} for c, f, d in written]
+    data = json.dumps({"format": "domain-fence-baseline", "version": 1, "entries": raw}).encode()
+    entries = parse_baseline(data, Path("b.json")).entries
+    assert entries == tuple(BaselineEntry(*value) for value in sorted(set(values)))
 
 
 def test_render_does_not_depend_on_entry_order(tmp_path):

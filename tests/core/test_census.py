@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import string
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -111,6 +112,15 @@ def test_a_fingerprint_found_twice_is_one_leak():
     twice = [PRIMARY, attribute(MODELS, "LM", "primary_target", "primary target", line=30)]
     census = take_census(twice, [])
     assert (census.findings, census.modules, census.baseline.new) == (1, (Tally(MODELS, 1),), 1)
+
+
+def test_a_fingerprint_two_findings_share_is_counted_under_the_word_of_the_first_in_report_order():
+    later = attribute(MODELS, "LM", "primary_target", "target", line=30)
+    shared = replace(later, line=PRIMARY.line, fingerprint=PRIMARY.fingerprint)  # same place, another word
+    first, second = sorted([PRIMARY, replace(shared, line=PRIMARY.line + 1)])
+    for found in ([first, second], [second, first]):
+        census = take_census(found, [])
+        assert census.words == (Tally(dict(first.fields)["word"], 1),)
 
 
 def test_the_word_is_the_field_every_vocabulary_rule_renders():

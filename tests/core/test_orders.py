@@ -36,6 +36,9 @@ findings = st.builds(
 def test_findings_sorted_by_key_are_in_their_class_order(found):
     assert sorted(found, key=FINDING_ORDER) == sorted(found)
     assert sorted_findings(found) == sorted(set(found))
+    # In order already (taken as it is), or in order with repeats (sorted): the same findings.
+    assert sorted_findings(sorted(set(found))) == sorted(set(found))
+    assert sorted_findings(sorted(found + found)) == sorted(set(found))
 
 
 @settings(deadline=None)

@@ -256,3 +256,14 @@ def test_the_digest_of_code_changed_a_moment_ago_is_not_kept(tmp_path, monkeypat
     (tmp_path / "code" / "a.py").write_text("")
     resultcache.code_digest(str(tmp_path / "code"), tmp_path / "cache")
     assert not (tmp_path / "cache" / "results" / "tool.json").exists()
+
+
+def test_the_key_digests_each_file_and_its_module_in_the_order_of_the_files():
+    """The bytes every earlier version fed the key's digest, module then file, in the
+    files' order: results stored before read back under the same key."""
+    paths = {"/p/src/pkg/b.py": "pkg.b", "/p/src/pkg/__init__.py": "pkg", "/p/src/pkg/a/é.py": "pkg.a.é"}
+    expected = hashlib.sha256()
+    for path, module in sorted(paths.items()):
+        expected.update(f"{module}\0{path}\1".encode("utf-8", "surrogateescape"))
+    assert resultcache._paths_digest(paths) == expected.digest()
+    assert resultcache._paths_digest(dict(reversed(paths.items()))) == expected.digest()

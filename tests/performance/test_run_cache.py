@@ -133,6 +133,19 @@ def test_the_console_script_leaves_what_is_alive_out_of_the_collections_at_exit(
     assert (ended.returncode, ended.stdout, ended.stderr) == (1, MARKER, "frozen at exit: True\n")
 
 
+THE_MODULE_RUN_WATCHED_AT_EXIT = """
+import atexit, gc, runpy, sys
+atexit.register(lambda: print(f"frozen at exit: {gc.get_freeze_count() > 0}", file=sys.stderr))
+sys.argv[0] = "domain-fence"
+runpy.run_module("domain_fence.integrations.cli", run_name="__main__", alter_sys=True)  # python -m
+"""
+
+
+def test_python_dash_m_runs_the_command_as_the_console_script_does(project):
+    ended = python(THE_MODULE_RUN_WATCHED_AT_EXIT, "check", cwd=project)
+    assert (ended.returncode, ended.stdout, ended.stderr) == (1, MARKER, "frozen at exit: True\n")
+
+
 def test_the_report_replayed_is_the_report_of_a_full_run(tmp_path):
     root = leaky_project(tmp_path)
     full = check(root)

@@ -732,5 +732,5 @@ def explain(code: str | None) -> None:
     click.echo(explain_rule(rule), nl=False)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
+if __name__ == "__main__":  # pragma: no cover -- ``python -m``: as the console script runs
+    run()

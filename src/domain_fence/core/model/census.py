@@ -108,13 +108,26 @@ def _leaks(findings: Iterable[Finding]) -> dict[str, str]:
     """fingerprint -> word of the counted findings (two copies of one leak in a module
     have fingerprints of their own, numbered by the engine; should two still share one,
     the first in report order counts)."""
+    found = list(findings)
+    leaks, counted = _words(found)
+    if counted > len(leaks):  # a fingerprint found twice: only then does the order matter
+        leaks, _ = _words(sorted(found, key=FINDING_ORDER))
+    return leaks
+
+
+def _words(findings: Iterable[Finding]) -> tuple[dict[str, str], int]:
+    """fingerprint -> word of the counted ``findings`` (the first of each fingerprint's),
+    and how many were counted: thousands, rarely sharing a fingerprint, so sorted only
+    when they do."""
     leaks: dict[str, str] = {}
-    for finding in sorted(findings, key=FINDING_ORDER):
+    counted = 0
+    for finding in findings:
         if finding.code in CENSUS_CODES:  # vocabulary_word, inline: thousands of findings
             word = dict(finding.fields).get("word")
             if word is not None:
                 leaks.setdefault(finding.fingerprint, word)
-    return leaks
+                counted += 1
+    return leaks, counted
 
 
 def _leak_fingerprints(recorded: Iterable[str]) -> set[str]:

@@ -217,7 +217,8 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
             discovery.absolute[root_package] = os.path.abspath(found[root_package])
         real = os.path.realpath(directory)
         _walk(root_package, directory, real, discovery, frozenset({real}), init.is_file(), limit)
-    discovery.modules = dict(sorted(found.items()))
+    names = sorted(found)  # as text, not as (name, path) pairs: thousands of them
+    discovery.modules = dict(zip(names, map(found.__getitem__, names), strict=True))
     return discovery.modules
 
 
