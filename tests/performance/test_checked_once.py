@@ -72,6 +72,24 @@ def test_the_boundary_asks_the_graph_for_importers_of_the_routes_not_for_each_mo
     assert importers_of and max(importers_of.values()) == 1, importers_of
 
 
+def test_a_check_of_the_boundary_alone_takes_each_module_s_view_once(tmp_path, monkeypatch):
+    """The views the boundary could not give when it was checked are taken again when the
+    run ends only if facts were read since (by later contracts): alone, nothing was."""
+    from domain_fence.integrations.cli import main
+
+    root = leaky_project(tmp_path)
+    config = (root / ".importlinter").read_text(encoding="utf-8")
+    (root / ".importlinter").write_text(config.split("[importlinter:contract:runtime-events")[0], encoding="utf-8")
+    views = counted(
+        monkeypatch, boundary.BoundaryFamily, "module_view", lambda family, config, context, module, read: module
+    )
+    monkeypatch.setattr(index_module, "_MEMORY", {})
+    with contextlib.chdir(root):
+        result = CliRunner().invoke(main, ["check", "--format", "json"], catch_exceptions=False)
+    assert json.loads(result.stdout)["contracts"][0]["findings"]
+    assert views and max(views.values()) == 1, views
+
+
 def test_a_placement_check_scans_the_project_once(tmp_path, monkeypatch):
     root = leaky_project(tmp_path)
     scans = counted(monkeypatch, definitions, "_scan", lambda index, modules, *rest: len(list(modules)))
