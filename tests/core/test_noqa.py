@@ -147,3 +147,19 @@ def test_a_file_comment_silences_the_file_as_flake8_skips_it(case):
     comments = NoqaComments.of(text)
     silenced = all(comments.suppresses(line, code) for line in (1, 2, 3) for code in CODES)
     assert silenced == flake8_skips_file(text), case
+
+
+CASED_PARTS = ["x = 1", "# ", "#", "noqa", "NOQA", "NoQa", "nOqA", "q", "Q", "no", "qa", "flake8", "FLAKE8", ": ", "="]
+CASED_PARTS += [" ", "\f", "İ", "ß", "K", "DOM101", ","]
+
+
+@given(st.lists(st.lists(st.sampled_from(CASED_PARTS), max_size=8), min_size=1, max_size=8))
+def test_noqa_is_found_in_any_case_and_next_to_any_character(lines):
+    """A comment written in any case (found without lowering the file), beside characters
+    that lower to several or to an ASCII letter: as the grammar reads every line."""
+    text = "\n".join("".join(parts) for parts in lines)
+    found = dict(NoqaComments.of(text).lines)
+    from domain_fence.core.engine.noqa import _NOQA_FILE, WHOLE_FILE
+
+    assert (found.pop(WHOLE_FILE, "none") is None) == (_NOQA_FILE.search(text) is not None), text
+    assert found == every_line_matched(text), text

@@ -57,6 +57,39 @@ def test_a_module_s_crossing_imports_are_found_once_for_its_findings_and_the_cha
     assert max(crossings.values()) == 1, crossings
 
 
+def test_the_boundary_asks_the_graph_for_importers_of_the_routes_not_for_each_module_s_imports(tmp_path, monkeypatch):
+    """Which source modules may cross is known from the search for routes, which asks for
+    the importers of each module a route leaves from: no source module's imports are
+    asked for, crossing or not."""
+    from grimp import ImportGraph
+
+    root = leaky_project(tmp_path)
+    imports_of = counted(monkeypatch, ImportGraph, "find_modules_directly_imported_by", lambda graph, module: module)
+    importers_of = counted(monkeypatch, ImportGraph, "find_modules_that_directly_import", lambda graph, module: module)
+    report = check_in_process(root, monkeypatch)["boundary"]
+    assert report["findings"], "the boundary contract found no crossing import"
+    assert not imports_of, imports_of
+    assert importers_of and max(importers_of.values()) == 1, importers_of
+
+
+def test_a_check_of_the_boundary_alone_takes_each_module_s_view_once(tmp_path, monkeypatch):
+    """The views the boundary could not give when it was checked are taken again when the
+    run ends only if facts were read since (by later contracts): alone, nothing was."""
+    from domain_fence.integrations.cli import main
+
+    root = leaky_project(tmp_path)
+    config = (root / ".importlinter").read_text(encoding="utf-8")
+    (root / ".importlinter").write_text(config.split("[importlinter:contract:runtime-events")[0], encoding="utf-8")
+    views = counted(
+        monkeypatch, boundary.BoundaryFamily, "module_view", lambda family, config, context, module, read: module
+    )
+    monkeypatch.setattr(index_module, "_MEMORY", {})
+    with contextlib.chdir(root):
+        result = CliRunner().invoke(main, ["check", "--format", "json"], catch_exceptions=False)
+    assert json.loads(result.stdout)["contracts"][0]["findings"]
+    assert views and max(views.values()) == 1, views
+
+
 def test_a_placement_check_scans_the_project_once(tmp_path, monkeypatch):
     root = leaky_project(tmp_path)
     scans = counted(monkeypatch, definitions, "_scan", lambda index, modules, *rest: len(list(modules)))

@@ -317,7 +317,9 @@ class Engine:
         # A copy a noqa comment silences is not counted: silencing the copy one adds
         # leaves the others' numbers, and so their baseline entries, as they were.
         found = spec.family.check_module(spec.config, self.context, module)
-        if found and module in self.index.modules:
+        if not found:  # most modules: nothing to place, number or silence
+            return found
+        if module in self.index.modules:
             path = self.index.relative_path(module)
             found = in_characters(found, path, self.index.text(module))
             self._comments(path)  # read now, from the text just read, not again when they are applied

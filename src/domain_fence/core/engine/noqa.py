@@ -42,25 +42,23 @@ class NoqaComments:
         """The comments of ``text``, its lines numbered as Python numbers them (ended by
         "\n", "\r\n" or "\r"; a form feed ends none), as findings are. Only the lines
         where "noqa" occurs are matched against the grammar: a file of a codebase that
-        uses noqa comments has a handful among hundreds of lines."""
+        uses noqa comments has a handful among hundreds of lines. A file-wide comment
+        holds "noqa" too, on its own line."""
         found: dict[int, frozenset[str] | None] = {}
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        lowered = text.lower()
-        if "noqa" not in lowered:  # the usual case, at the cost of one scan
+        offsets = _noqa_offsets(text)
+        if not offsets:  # the usual case
             return cls(found)
-        if len(lowered) == len(text):
-            candidates: Iterable[tuple[int, str, str]] = _lines_at(text, _occurrences(lowered, "noqa"))
-        else:  # a character lowered to several: offsets in one are not offsets in the other
-            candidates = _numbered(text.split("\n"))
-        joins = False
-        for number, line, before in candidates:
+        joins = whole_file = False
+        for number, line, before in _lines_at(text, offsets):
             if number not in found and _NOQA.search(line):
                 found[number] = codes_of(line)
                 joins = joins or _may_join(line, before)
+            whole_file = whole_file or _NOQA_FILE.match(line) is not None
         if joins:
             _cover_joined_lines(text, found)
-        if "flake8" in lowered and _NOQA_FILE.search(text):
+        if whole_file:
             found[WHOLE_FILE] = ALL
         return cls(found)
 
@@ -130,11 +128,19 @@ def _joined_ranges(text: str) -> Iterator[tuple[int, int]]:
             first, last = None, 0
 
 
-def _occurrences(text: str, word: str) -> Iterator[int]:
-    at = text.find(word)
-    while at != -1:
-        yield at
-        at = text.find(word, at + len(word))
+def _noqa_offsets(text: str) -> list[int]:
+    """Where "noqa" is written, in any case (no other character matches one of its
+    letters, ignoring case, nor lowers to one), in ascending order. Found from each
+    "q" or "Q", which code seldom holds: lowering a whole file to search it cost more
+    than everything else done with its comments."""
+    found = []
+    for letter in "qQ":
+        at = text.find(letter, 2)
+        while at != -1:
+            if text[at - 2 : at + 2].lower() == "noqa":
+                found.append(at - 2)
+            at = text.find(letter, at + 1)
+    return sorted(found)
 
 
 def _lines_at(text: str, offsets: Iterable[int]) -> Iterator[tuple[int, str, str]]:
@@ -148,12 +154,6 @@ def _lines_at(text: str, offsets: Iterable[int]) -> Iterator[tuple[int, str, str
         end = text.find("\n", at)
         before = text[text.rfind("\n", 0, start - 1) + 1 : start - 1] if start else ""
         yield number, text[start : end if end != -1 else len(text)], before
-
-
-def _numbered(lines: list[str]) -> Iterator[tuple[int, str, str]]:
-    """Each line's number and text, and the text of the line before it ("" for the first)."""
-    for index, line in enumerate(lines):
-        yield index + 1, line, lines[index - 1] if index else ""
 
 
 def codes_of(line: str) -> frozenset[str] | None:

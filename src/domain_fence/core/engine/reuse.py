@@ -62,6 +62,7 @@ class ModuleResults:
         self.stored: StoredResults | None = None
         self.changed: set[str] = set()
         self.saved: StoredResults | None = None  # what this run stores (see :meth:`write`)
+        self._learnt_when_saved = -1  # the index's ``learnt`` when the views were taken
 
     def plan(self) -> Plan | None:
         """What can be reused; None when the contract must be checked whole."""
@@ -120,6 +121,7 @@ class ModuleResults:
         shows besides findings, as plain data (None: not kept)."""
         index = self.context.index
         stored = self.stored
+        self._learnt_when_saved = index.learnt
         answers = self.family.answers(self.config, self.context)
         table = self.digests.table(index.modules, stored.table if stored is not None else None)
         views = self._views(table[0], stored, answers)
@@ -166,9 +168,10 @@ class ModuleResults:
     def complete_views(self) -> None:
         """Add the views this run's contract could not give when it was saved, of the
         modules whose facts later contracts read: for a family whose views keep its
-        findings, a changed module whose view is unknown is a full check."""
+        findings, a changed module whose view is unknown is a full check. None is known
+        when no facts were read since (a check of one contract, the last contract)."""
         saved = self.saved
-        if saved is None or not self.view_keeps_findings:
+        if saved is None or not self.view_keeps_findings or self.context.index.learnt == self._learnt_when_saved:
             return
         names, _, digests = saved.table
         views = list(saved.views)

@@ -284,6 +284,10 @@ class RoutesToForbidden:
 
     One breadth-first search backwards from the forbidden modules, visiting importers
     in name order: grimp's own chain searches break ties differently from run to run.
+    It asks the graph for the importers of every module a route leaves from, so it
+    also keeps, for each importer, the modules with a route it imports directly: which
+    source modules may cross is then known without asking the graph for the imports
+    of each one (most import no such module).
     """
 
     def __init__(
@@ -296,15 +300,19 @@ class RoutesToForbidden:
     ) -> None:
         self.config: object = None  # the configuration they were found for
         self.next_hop: dict[str, str | None] = {}
+        # importer -> the modules with a route that it imports directly, ignore_imports aside
+        self.imported_by: dict[str, list[str]] = {}
         frontier = sorted(m for m in graph.modules if is_forbidden(m))
         self.next_hop.update((m, None) for m in frontier)
-        while frontier and not direct_only:
+        while frontier:
             following = []
             for module in frontier:
                 for importer in sorted(graph.find_modules_that_directly_import(module)):
-                    if importer not in self.next_hop and not in_source(importer) and not ignored(importer, module):
-                        self.next_hop[importer] = module
-                        following.append(importer)
+                    self.imported_by.setdefault(importer, []).append(module)
+                    if direct_only or importer in self.next_hop or in_source(importer) or ignored(importer, module):
+                        continue
+                    self.next_hop[importer] = module
+                    following.append(importer)
             frontier = following
 
     def reshaped(self, module: str) -> RoutesToForbidden:
@@ -315,6 +323,11 @@ class RoutesToForbidden:
     def reaches(self, module: str) -> bool:
         """Whether a route leads from ``module`` to a forbidden module."""
         return module in self.next_hop
+
+    def imported_with_routes(self, importer: str) -> list[str]:
+        """The modules with a route that ``importer`` imports directly, as the graph has
+        it (each module a route leaves from had its importers found)."""
+        return self.imported_by.get(importer, [])
 
     def from_module(self, module: str) -> list[str] | None:
         if module not in self.next_hop:
@@ -384,7 +397,7 @@ def _crossings(
         return imported != module and routes.reaches(imported) and not _ignored(config, module, imported)
 
     crossings = []
-    for imported, statements in sorted(_module_imports(context, graph, module, crosses).items()):
+    for imported, statements in sorted(_module_imports(context, graph, routes, module, crosses).items()):
         route = routes.from_module(imported) if crosses(imported) else None
         if route is None:
             continue
@@ -408,16 +421,16 @@ def _may_cross(
     if context.index.has_buffer(module) or module not in graph.modules:
         return True  # its imports come from the buffer's facts, not from the graph
     return any(
-        imported != module and routes.reaches(imported) and not _ignored(config, module, imported)
-        for imported in graph.find_modules_directly_imported_by(module)
+        imported != module and not _ignored(config, module, imported)
+        for imported in routes.imported_with_routes(module)
     )
 
 
 def _module_imports(
-    context: Context, graph: ImportGraph, module: str, wanted: Callable[[str], bool]
+    context: Context, graph: ImportGraph, routes: RoutesToForbidden, module: str, wanted: Callable[[str], bool]
 ) -> dict[str, list[Place]]:
     """imported module -> the place of each import statement's imported name, for the
-    imported modules ``wanted`` (and any other a buffer's facts name).
+    imported modules with a route that are ``wanted`` (and any other a buffer's facts name).
 
     Which modules are imported, and on which lines, comes from the graph (what
     ``lint-imports`` sees), unless the module is checked from a buffer; the facts give
@@ -428,7 +441,7 @@ def _module_imports(
     details = (
         {
             imported: graph.get_import_details(importer=module, imported=imported)
-            for imported in filter(wanted, graph.find_modules_directly_imported_by(module))
+            for imported in filter(wanted, routes.imported_with_routes(module))
         }
         if in_graph
         else {}

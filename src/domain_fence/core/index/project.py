@@ -119,6 +119,9 @@ class ProjectIndex:
     # module -> the imports of its file, and whether it can be analysed, for the files
     # no contract reads whole (see read_imports): their facts, once read, say it all
     _imports_only: dict[str, ImportFacts] = field(default_factory=dict, repr=False)
+    # How often facts or imports were taken in: what a family could not tell of a module
+    # without them (its view, say) stays unknown while this is unchanged.
+    learnt: int = field(default=0, repr=False)
     _readers: dict[object, Callable[[str, bytes], bool]] = field(default_factory=dict, repr=False)  # see read_also
     _read_decisions: dict[tuple[object, str], bool] = field(default_factory=dict, repr=False)
 
@@ -519,6 +522,7 @@ class ProjectIndex:
         if job.stamp is not None:
             _MEMORY[job.key] = found
         self._facts[job.module], self._declarations[job.module] = found
+        self.learnt += 1
 
     def use_buffer(self, module: str, text: str) -> bool:
         """Check ``module`` from ``text`` (an editor's buffer, flake8's stdin) instead of
@@ -532,6 +536,7 @@ class ProjectIndex:
         self._forget_decisions(module)
         tree = parse_source(text, str(self.modules[module]))
         self._facts[module], self._declarations[module] = extract(module, self.is_package(module), tree)
+        self.learnt += 1
         self._flows.pop(module, None)
         return True
 
@@ -652,6 +657,7 @@ class ProjectIndex:
             cached = self.cache.load_imports(job.stamp, module, job.is_package)
             if isinstance(cached, ImportFacts):
                 self._imports_only[module] = cached
+                self.learnt += 1
             else:
                 jobs.append(job)
         weight = sum(map(_weight, jobs)) // IMPORTS_WEIGHT
@@ -659,6 +665,7 @@ class ProjectIndex:
         read = _in_workers(jobs, workers, 2, _imports_of)
         for job, facts in zip(jobs, read if read is not None else _imports_of(jobs), strict=True):
             self._imports_only[job.module] = facts
+            self.learnt += 1
             if self.cache and job.stamp and facts.unreadable is None:
                 self.cache.store_imports(job.stamp, encode(facts), job.module, job.is_package)
 
