@@ -57,6 +57,8 @@ class ConfigurationNotFound(ConfigurationError):
 
 @dataclass
 class Configuration:
+    """An import-linter configuration file, read: its session options and its contracts' options."""
+
     path: Path
     session_options: dict[str, Any]
     contracts_options: list[dict[str, Any]]
