@@ -75,6 +75,7 @@ NOT_IMPORTED_BY_A_REPLAY = (
     "domain_fence.core.engine.engine",
     "domain_fence.core.families",
     "domain_fence.core.index",
+    "domain_fence.core.model.text",
     "domain_fence.core.setup.helpers",
     "domain_fence.core.setup.layout",
     "domain_fence.core.setup.presets",

@@ -25,7 +25,6 @@ from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 import click
 
 from domain_fence.core.engine.runcache import InputDigest, Inputs, Invocation, RunCache, input_digest
-from domain_fence.core.model.text import one_line
 from domain_fence.core.setup.preset_names import PRESET_NAMES
 from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
 from domain_fence.core.source.listing import shared_listings
@@ -145,6 +144,8 @@ class OneLineErrors(click.Group):
             if isinstance(error, OSError) and _output_unwritable(error):
                 click.echo(f"domain-fence: error: cannot write the output: {error.strerror or error}", err=True)
                 sys.exit(EXIT_ERROR)
+            from domain_fence.core.model.text import one_line  # only now: a replay never needs it
+
             click.echo(f"domain-fence: internal error: {type(error).__name__}: {one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)

@@ -32,6 +32,8 @@ class BaselineError(Exception):
 
 @dataclass(frozen=True, order=True)
 class BaselineEntry:
+    """One recorded finding: its contract, its fingerprint and its description."""
+
     contract: str
     fingerprint: str
     description: str = ""
@@ -42,6 +44,8 @@ ENTRY_ORDER = attrgetter(*(entry.name for entry in fields(BaselineEntry) if entr
 
 @dataclass(frozen=True)
 class Baseline:
+    """A contract's baseline file and the entries it records."""
+
     path: Path
     entries: tuple[BaselineEntry, ...] = ()
     # contract -> its fingerprints: asked once per file checked (flake8, the editor)

@@ -105,6 +105,8 @@ class ContractSpec:
 
 @dataclass(frozen=True)
 class Settings:
+    """What the engine checks: a configuration's contracts, its root packages and its caches."""
+
     config_path: Path  # the configuration file; paths in it are relative to its directory
     root_packages: tuple[str, ...]
     contracts: tuple[ContractSpec, ...]

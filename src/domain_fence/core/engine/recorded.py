@@ -65,7 +65,7 @@ def settings_record(settings: Settings, graph_from_bytes: bool) -> dict[str, Any
 def settings_from_record(record: object, cache_dir: Path | None) -> Recorded | None:
     """The settings ``record`` holds, each contract's options parsed by its family; None
     when the record is not one this version made, or a family refuses its options."""
-    from domain_fence.core.families import FAMILIES
+    from domain_fence.core.families import family_named
 
     try:
         if not isinstance(record, dict) or record["version"] != RECORD_VERSION:
@@ -73,7 +73,7 @@ def settings_from_record(record: object, cache_dir: Path | None) -> Recorded | N
         config_path = Path(record["config_path"])
         specs = []
         for contract in record["contracts"]:
-            family = FAMILIES[contract["family"]]
+            family = family_named(contract["family"])
             options = contract["options"]
             if not isinstance(options, dict):
                 return None

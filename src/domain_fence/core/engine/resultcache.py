@@ -81,6 +81,8 @@ Table = tuple[tuple[str, ...], tuple[StampKey | None, ...], tuple[bytes | None, 
 
 @dataclass
 class StoredResults:
+    """A contract's results as the last run stored them, module by module."""
+
     table: Table
     views: tuple[bytes | None, ...]  # by the table's modules: the digest of each view (None: no check read it)
     covered: list[str]

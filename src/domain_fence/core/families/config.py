@@ -40,6 +40,8 @@ FLAG_OPTIONS = ("as_packages", "allow_indirect_imports", "require_match")
 
 @dataclass(frozen=True)
 class ImportExpression:
+    """An ignored import: ``importer -> imported``, each a module expression."""
+
     importer: ModuleExpression
     imported: ModuleExpression
     text: str
@@ -62,6 +64,8 @@ class WordRule:
 
 @dataclass(frozen=True)
 class BaselineOptions:
+    """Where a contract's baseline is, and how an entry matching nothing is reported."""
+
     path: Path
     stale: str = "error"  # ALERT_LEVELS: how to report an entry matching nothing
     # As written, below the configuration's directory (``path`` is where it resolves to):
@@ -71,6 +75,8 @@ class BaselineOptions:
 
 @dataclass(frozen=True)
 class BoundaryConfig:
+    """A boundary contract's options, parsed."""
+
     contract: str
     name: str
     source_modules: tuple[ModuleExpression, ...]
@@ -123,6 +129,8 @@ class EventBasePattern:
 
 @dataclass(frozen=True)
 class VocabularyConfig:
+    """A vocabulary contract's options, parsed."""
+
     contract: str
     name: str
     modules: tuple[ModuleExpression, ...]
@@ -147,6 +155,8 @@ class VocabularyConfig:
 
 @dataclass(frozen=True)
 class PlacementConfig:
+    """A placement contract's options, parsed."""
+
     contract: str
     name: str
     symbols: tuple[str, ...]

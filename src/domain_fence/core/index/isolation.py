@@ -18,8 +18,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-# What parsing in worker processes imports, loaded before any project path may be on
-# sys.path (and inherited by forked workers, which import nothing themselves).
+# What parsing in worker processes imports, loaded from the interpreter's directories
+# before the first worker starts (and inherited by forked workers, which import nothing
+# themselves).
 WORKER_MODULES = (
     "concurrent.futures.process",
     "multiprocessing.connection",

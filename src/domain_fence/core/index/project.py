@@ -87,6 +87,8 @@ SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at onc
 
 @dataclass
 class ProjectIndex:
+    """Every module of the root packages, its file, and its facts once read."""
+
     root: Path
     modules: dict[str, Path]  # dotted name -> file (or directory, for a namespace root)
     missing: dict[str, str] = field(default_factory=dict)  # root package -> why not found
@@ -741,6 +743,8 @@ def _is_source(path: Path) -> bool:
 
 @dataclass(frozen=True)
 class _Job:
+    """One file to read: its module, where it is, and what to extract of it."""
+
     module: str
     is_package: bool
     path: Path

@@ -50,6 +50,8 @@ class Movement:
 
 @dataclass(frozen=True)
 class Census:
+    """A contract's findings counted by module and by word, and how its baseline moved."""
+
     findings: int  # leaks found, recorded or new
     modules: tuple[Tally, ...]  # by count descending, then name
     words: tuple[Tally, ...]

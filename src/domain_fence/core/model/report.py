@@ -56,6 +56,8 @@ class Domains:
 
 @dataclass(frozen=True)
 class ContractResult:
+    """One contract checked: whether it is kept, and its findings by what becomes of them."""
+
     id: str
     name: str
     type: str
@@ -96,6 +98,8 @@ class Ratchet:
 
 @dataclass(frozen=True)
 class Summary:
+    """The counts of a report's last line."""
+
     contracts: int
     kept: int
     broken: int
@@ -109,6 +113,8 @@ class Summary:
 
 @dataclass(frozen=True)
 class Report:
+    """Every contract of a configuration checked: what every reporter renders."""
+
     root: str  # absolute posix path of the project root; finding paths are relative to it
     config: str  # the configuration file, relative to the root
     contracts: tuple[ContractResult, ...] = field(default_factory=tuple)

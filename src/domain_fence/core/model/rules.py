@@ -14,6 +14,8 @@ from domain_fence.core.model.text import escape_controls
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule of the registry: its code, its message and its documentation."""
+
     code: str
     name: str  # kebab-case, after the bad pattern
     family: str  # "input", "vocabulary", "placement" or "boundary"

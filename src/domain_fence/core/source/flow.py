@@ -171,6 +171,8 @@ class PayloadSite(NamedTuple):
 
 @dataclass(frozen=True)
 class FlowFacts:
+    """Where the values a module passes come from: its sinks and its functions' returns."""
+
     sinks: tuple[Sink, ...] = ()
     # qualname of a function or method -> what its return values are derived from; with
     # every_return False, only the helpers the module's own sinks call are here, and a

@@ -17,7 +17,7 @@ import re
 import stat
 import sys
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +57,8 @@ class ConfigurationNotFound(ConfigurationError):
 
 @dataclass
 class Configuration:
+    """An import-linter configuration file, read: its session options and its contracts' options."""
+
     path: Path
     session_options: dict[str, Any]
     contracts_options: list[dict[str, Any]]
@@ -244,17 +246,20 @@ _CONTRACT_TYPE = re.compile(r"([A-Za-z_][\w-]*): ([A-Za-z_][\w]*(?:\.[A-Za-z_]\w
 
 
 def _contract_types(configuration: Configuration) -> dict[str, type[Contract]]:
-    return _types_of(configuration.session_options, configuration.path)
+    used = {str(options.get("type")) for options in configuration.contracts_options}
+    return _types_of(configuration.session_options, configuration.path, used)
 
 
-def _types_of(session_options: dict[str, Any], path: Path) -> dict[str, type[Contract]]:
-    """Built-in types plus the file's ``contract_types``, parsed strictly: import-linter
+def _types_of(session_options: dict[str, Any], path: Path, used: Collection[str]) -> dict[str, type[Contract]]:
+    """The built-in types named in ``used`` (import-linter's modules, imported only for a
+    contract of theirs) plus the file's ``contract_types``, parsed strictly: import-linter
     silently misreads a single-line value or a missing space after the colon."""
     entries = session_options.get("contract_types", [])
     entries = [entries] if isinstance(entries, str) else entries
     types: dict[str, type[Contract]] = {}
     for name, dotted in BUILT_IN_TYPES.items():
-        types[name] = _import_class(dotted, path)
+        if name in used:
+            types[name] = _import_class(dotted, path)
     for entry in entries:
         match = _CONTRACT_TYPE.match(entry.strip())
         if not match:
@@ -269,7 +274,7 @@ def _types_of(session_options: dict[str, Any], path: Path) -> dict[str, type[Con
 def _flag_test(session_options: dict[str, Any], path: Path) -> FlagTest:
     """Whether a TOML boolean is a valid value of a contract's option: the option is a
     flag of the contract's type (a contract of an unknown type is refused later)."""
-    types = _types_of(session_options, path)
+    types = _types_of(session_options, path, BUILT_IN_TYPES)
 
     def is_flag(options: Any, key: str) -> bool:
         cls = types.get(options.get("type"))

@@ -28,16 +28,18 @@ from domain_fence.core.index.blockers import (
     source_blockers,
     walk_blockers,
 )
-from domain_fence.core.index.isolation import WORKER_MODULES, preload
+from domain_fence.core.index.isolation import preload
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
 from .configuration import Configuration, ConfigurationError, project_on_path
 from .native import cache_turn, native_stderr_held, with_roomy_stack
 
-# What building the graph imports lazily (grimp's cache, ours, our lock and signal handling).
+# What building the graph imports lazily (grimp's cache, ours, our lock and signal
+# handling). The workers' modules are preloaded when workers are first started.
 GRAPH_MODULES = (
-    *WORKER_MODULES,
+    "fcntl",
+    "signal",
     "grimp.adaptors.caching",
     "grimp.application.usecases",
     "hashlib",

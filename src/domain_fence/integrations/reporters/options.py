@@ -11,6 +11,8 @@ FORMATS = ("text", "json", "sarif", "github", "markdown")
 
 @dataclass(frozen=True)
 class RenderOptions:
+    """How a report is rendered, whatever its format."""
+
     quiet: bool = False  # only what fails
     verbose: bool = False  # also what passes: baselined findings, kept contracts' details
     # GitHub resolves annotation paths against the repository checkout; when the project

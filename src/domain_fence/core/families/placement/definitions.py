@@ -410,6 +410,8 @@ def unreadable_finding(index: ProjectIndex, module: str, problem: Unreadable, co
 
 @dataclass(frozen=True)
 class PlacementResult:
+    """A placement contract's check of the project: its findings and what matched."""
+
     findings: tuple[Finding, ...]  # DOM201 for misplaced definitions, DOM001 for unreadable files
     unmatched_patterns: tuple[str, ...]  # patterns matching no definition of the allowed kinds
     examined: tuple[str, ...] = ()  # the allowed modules whose definitions the check read

@@ -61,6 +61,8 @@ def bound_names(body: list[ast.stmt]) -> Iterator[BoundName]:
 
 @dataclass(frozen=True)
 class _Binding:
+    """A name bound, and whether it evidently names a function, class or method."""
+
     fact: BoundName
     # Evidently a function, class or method: at module level a lambda, a partial or a
     # module's own function or class under another name (:func:`_defines_function`),

@@ -105,6 +105,8 @@ class ReceiverStringFact:
 
 @dataclass(frozen=True)
 class ClassFact:
+    """A class statement: its bases, its attributes and what its methods set."""
+
     qualname: str  # "Outer.Inner"; a class in a function is "function.Inner"
     line: int
     col: int
@@ -269,6 +271,8 @@ class EmitterFact:
 
 @dataclass(frozen=True)
 class ModuleFacts:
+    """What a module defines and binds: its classes and its top-level names."""
+
     module: str
     unreadable: Unreadable | None = None
     classes: dict[str, ClassFact] = field(default_factory=dict)  # qualname -> fact of its last statement
