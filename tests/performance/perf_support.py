@@ -3,10 +3,13 @@ files have settled (caches never keep a file modified within the last two second
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +72,39 @@ def lint_imports_here(root: Path, files: dict[str, str], monkeypatch: Any) -> Pa
     monkeypatch.setattr(session, "_INDEXES", {})
     session._configuration.cache_clear()
     return root
+
+
+# ``domain-fence ARGS`` run by main() in a fresh interpreter, which then prints its exit
+# status and every module it imported, as JSON, on the last line of stderr.
+CHECK_IN_A_FRESH_INTERPRETER = """
+import json, sys
+from domain_fence.integrations.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit:
+    status = exit.code
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+def python(script: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` in a fresh interpreter of this environment, as the console script runs
+    (output to a pipe, nothing in the environment asking for colours)."""
+    hidden = ("PYTHONPATH", "FORCE_COLOR", "TTY_COMPATIBLE")
+    environment = {name: value for name, value in os.environ.items() if name not in hidden}
+    command = [sys.executable, "-c", script, *args]
+    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=120)
+
+
+def imports_of_a_check(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], Any, list[str]]:
+    """``domain-fence ARGS`` run in ``cwd`` by a fresh interpreter: the process, the
+    command's exit status and the modules it imported."""
+    ran = python(CHECK_IN_A_FRESH_INTERPRETER, *args, cwd=cwd)
+    outcome = json.loads(ran.stderr.splitlines()[-1])
+    return ran, outcome["status"], outcome["modules"]
+
+
+def among(modules: Iterable[str], packages: Iterable[str]) -> list[str]:
+    """The ``modules`` that are one of ``packages`` or inside one."""
+    packages = tuple(packages)
+    return [module for module in modules if any(module == p or module.startswith(p + ".") for p in packages)]

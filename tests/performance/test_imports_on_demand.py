@@ -5,14 +5,10 @@ imports nothing of the workers' machinery."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from perf_support import edit, leaky_project
+from perf_support import among, edit, imports_of_a_check, leaky_project
 
 BOUNDARY_ONLY = """\
 [importlinter]
@@ -43,32 +39,15 @@ NOT_IMPORTED_FOR_BOUNDARY_ALONE = (
     "multiprocessing",
 )
 
-CHECK_IN_A_FRESH_INTERPRETER = """
-import json, sys
-from domain_fence.integrations.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as exit:
-    status = exit.code
-print(json.dumps({"status": status, "modules": sorted(sys.modules)}), file=sys.stderr)
-"""
-
 
 def check_in_a_fresh_interpreter(root: Path) -> tuple[object, list[str]]:
     """The status of ``domain-fence check`` in ``root``, and the modules it imported."""
-    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
-    command = [sys.executable, "-c", CHECK_IN_A_FRESH_INTERPRETER, "check"]
-    completed = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, timeout=120)
-    outcome = json.loads(completed.stderr.splitlines()[-1])
-    return outcome["status"], outcome["modules"]
+    _, status, modules = imports_of_a_check("check", cwd=root)
+    return status, modules
 
 
 def unused(modules: list[str]) -> list[str]:
-    return [
-        module
-        for module in modules
-        if any(module == unused or module.startswith(unused + ".") for unused in NOT_IMPORTED_FOR_BOUNDARY_ALONE)
-    ]
+    return among(modules, NOT_IMPORTED_FOR_BOUNDARY_ALONE)
 
 
 @pytest.fixture

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from perf_support import edit, leaky_project, settle
-from test_run_cache import REPLAY_IN_A_FRESH_INTERPRETER, runs
+from perf_support import edit, imports_of_a_check, leaky_project, settle
+from test_run_cache import runs
 
 from domain_fence.core.engine.recorded import RECORD_VERSION, settings_from_record, settings_record
 from domain_fence.core.engine.runcache import Inputs, input_digest
@@ -70,12 +67,8 @@ FROM_THE_CONFIGURATION = ("importlinter", "grimp", "domain_fence.integrations.im
 
 def fresh_interpreter(root: Path, *args: str) -> tuple[str, int, list[str]]:
     """``check`` in a new interpreter: its report, status and the modules it imported."""
-    hidden = ("PYTHONPATH", "FORCE_COLOR", "TTY_COMPATIBLE")
-    environment = {name: value for name, value in os.environ.items() if name not in hidden}
-    command = [sys.executable, "-c", REPLAY_IN_A_FRESH_INTERPRETER, "check", *args]
-    started = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, timeout=120)
-    outcome = json.loads(started.stderr.splitlines()[-1])
-    return started.stdout, outcome["status"], outcome["modules"]
+    started, status, modules = imports_of_a_check("check", *args, cwd=root)
+    return started.stdout, status, modules
 
 
 def spy_on_recorded_checks(monkeypatch) -> list[object]:

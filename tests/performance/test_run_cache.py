@@ -10,13 +10,12 @@ import contextlib
 import hashlib
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from perf_support import SETTLED, edit, leaky_project, recorded, settle
+from perf_support import SETTLED, among, edit, imports_of_a_check, leaky_project, python, recorded, settle
 from support import run_tool
 
 from domain_fence.core.engine import runcache
@@ -88,35 +87,12 @@ NOT_IMPORTED_BY_A_REPLAY = (
     "rich",
 )
 
-REPLAY_IN_A_FRESH_INTERPRETER = """
-import json, sys
-from domain_fence.integrations.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as exit:
-    status = exit.code
-print(json.dumps({"status": status, "modules": sorted(sys.modules)}), file=sys.stderr)
-"""
-
-
-def python(script: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``script`` in a fresh interpreter of this environment, as the console script runs."""
-    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
-    command = [sys.executable, "-c", script, *args]
-    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=120)
-
 
 def test_a_replay_imports_neither_the_analysis_nor_the_libraries_of_a_check(project):
-    replayed = python(REPLAY_IN_A_FRESH_INTERPRETER, "check", cwd=project)
+    replayed, status, modules = imports_of_a_check("check", cwd=project)
     assert replayed.stdout == MARKER, replayed.stderr
-    outcome = json.loads(replayed.stderr)
-    assert outcome["status"] == 1
-    imported = [
-        module
-        for module in outcome["modules"]
-        if any(module == heavy or module.startswith(heavy + ".") for heavy in NOT_IMPORTED_BY_A_REPLAY)
-    ]
-    assert imported == []
+    assert status == 1
+    assert among(modules, NOT_IMPORTED_BY_A_REPLAY) == []
 
 
 THE_CONSOLE_SCRIPT_WATCHED_AT_EXIT = """
