@@ -11,8 +11,9 @@ import os
 import re
 import stat
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
+from operator import attrgetter
 from pathlib import Path
 
 from domain_fence.core.source.listing import listing
@@ -152,7 +153,7 @@ def regular_parent(name: str, search_paths: list[str]) -> str | None:
     return None
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Skipped:
     """Something below a root package that is not analysed, and why: a finding
     (DOM001) wherever it could hide an import or a definition."""
@@ -164,6 +165,11 @@ class Skipped:
     blocks_graph: bool = False
     # flake8 hands the file to the plugin (a regular .py file its walk reaches).
     seen_by_flake8: bool = False
+
+
+# A skipped path's order: its fields in turn, as a sort key (the class generates no comparisons:
+# each generated method is compiled as the module is imported, on every run).
+SKIPPED_ORDER = attrgetter(*(field.name for field in fields(Skipped) if field.compare))
 
 
 @dataclass
