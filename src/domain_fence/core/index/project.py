@@ -86,7 +86,7 @@ RECENT_TEXTS = 8  # the texts of files kept (see ProjectIndex._disk_text)
 SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class ProjectIndex:
     """Every module of the root packages, its file, and its facts once read."""
 

@@ -104,7 +104,7 @@ def matches_any(module: str, expressions: Iterable[ModuleExpression]) -> bool:
     return any(expression.matches(module) for expression in expressions)
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class _Either:
     """One regular expression matching what any of ``expressions`` matches, and its
     answer for each module asked: a check asks of every module, several times, whether
@@ -172,7 +172,7 @@ class Skipped:
 SKIPPED_ORDER = attrgetter(*(field.name for field in fields(Skipped) if field.compare))
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Discovery:
     """What the walk of the package directories found."""
 

@@ -70,7 +70,7 @@ WATCHED = ("**/*.py", *(f"**/{name}" for name in CONFIG_FILES), "**/*.json")
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Folder:
     """One workspace folder and what its configuration gives."""
 
