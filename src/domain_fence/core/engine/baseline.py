@@ -30,7 +30,7 @@ class BaselineError(Exception):
     """The baseline file cannot be used; the message is one line naming the file."""
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class BaselineEntry:
     """One recorded finding: its contract, its fingerprint and its description."""
 
@@ -39,7 +39,9 @@ class BaselineEntry:
     description: str = ""
 
 
-ENTRY_ORDER = attrgetter(*(entry.name for entry in fields(BaselineEntry) if entry.compare))  # the order above
+# An entry's order: its fields in turn, as a sort key (the class generates no comparisons:
+# each generated method is compiled as the module is imported, on every run).
+ENTRY_ORDER = attrgetter(*(entry.name for entry in fields(BaselineEntry) if entry.compare))
 
 
 @dataclass(frozen=True)

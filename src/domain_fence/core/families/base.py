@@ -52,7 +52,7 @@ class GraphUnavailableError(Exception):
         self.blockers = blockers
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Context:
     """What a family reads while checking: the project index, the import graph (built
     when first asked for, by the front end's builder) and the session's options.

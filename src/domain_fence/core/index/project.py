@@ -49,6 +49,7 @@ from domain_fence.core.source.facts import (
 from domain_fence.core.source.flow import ALL_CALLEES, CAPITALIZED, FlowFacts, Source, callee_names
 from domain_fence.core.source.listing import listed_since
 from domain_fence.core.source.modules import (
+    SKIPPED_ORDER,
     Discovery,
     ModuleNotFound,
     Skipped,
@@ -85,7 +86,7 @@ RECENT_TEXTS = 8  # the texts of files kept (see ProjectIndex._disk_text)
 SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class ProjectIndex:
     """Every module of the root packages, its file, and its facts once read."""
 
@@ -166,7 +167,7 @@ class ProjectIndex:
             root=root,
             modules=modules,
             missing=missing,
-            skipped=tuple(sorted(skipped)),
+            skipped=tuple(sorted(skipped, key=SKIPPED_ORDER)),
             linked=tuple(sorted(linked)),
             cache=cache,
             discovered_stamps={module: stamps[module] for module in modules if module in stamps},

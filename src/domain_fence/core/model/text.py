@@ -1,5 +1,5 @@
 """Text from the checked project or its configuration: made safe to print on one line,
-split into words, and the token a finding points at.
+and split into words (the token a finding points at: :mod:`.tokens`).
 
 A kind string, a keyword or a file name may hold a line feed, a carriage return or an
 escape sequence: printed raw it would split a ``path:line:col:`` line in two, forge a
@@ -42,24 +42,6 @@ def one_line(error: BaseException | str) -> str:
     if not text:
         return type(error).__name__ if isinstance(error, BaseException) else "unknown"
     return text.splitlines()[0]
-
-
-# What a finding whose end is unknown points at, on its line: a definition's keyword and
-# name, a string literal (prefix, quotes and all), or a dotted name (``self.target``).
-_DEFINITION = re.compile(r"(?:async\s+)?(?:def|class)\s+\w+")
-_STRING = re.compile(r"[A-Za-z]{0,2}(?:'''.*?'''|\"\"\".*?\"\"\"|'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\")")
-_DOTTED = re.compile(r"\w+(?:\s*\.\s*\w+)*")
-
-
-def token_end(line: str, start: int) -> int:
-    """Where the token of ``line`` starting at character ``start`` ends: the span an
-    editor or a SARIF region highlights when a finding does not say (one character when
-    nothing is recognised, as a string left open on this line)."""
-    for shape in (_DEFINITION, _STRING, _DOTTED):
-        found = shape.match(line, start)
-        if found:
-            return found.end()
-    return min(start + 1, max(len(line), start))
 
 
 # The words of an identifier: a run of capitals before a capitalised word (LMState),

@@ -11,8 +11,9 @@ import os
 import re
 import stat
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
+from operator import attrgetter
 from pathlib import Path
 
 from domain_fence.core.source.listing import listing
@@ -103,7 +104,7 @@ def matches_any(module: str, expressions: Iterable[ModuleExpression]) -> bool:
     return any(expression.matches(module) for expression in expressions)
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class _Either:
     """One regular expression matching what any of ``expressions`` matches, and its
     answer for each module asked: a check asks of every module, several times, whether
@@ -152,7 +153,7 @@ def regular_parent(name: str, search_paths: list[str]) -> str | None:
     return None
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Skipped:
     """Something below a root package that is not analysed, and why: a finding
     (DOM001) wherever it could hide an import or a definition."""
@@ -166,7 +167,12 @@ class Skipped:
     seen_by_flake8: bool = False
 
 
-@dataclass
+# A skipped path's order: its fields in turn, as a sort key (the class generates no comparisons:
+# each generated method is compiled as the module is imported, on every run).
+SKIPPED_ORDER = attrgetter(*(field.name for field in fields(Skipped) if field.compare))
+
+
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Discovery:
     """What the walk of the package directories found."""
 

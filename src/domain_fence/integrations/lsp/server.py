@@ -45,7 +45,8 @@ from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.fingerprints import STALE, UNANALYSABLE
 from domain_fence.core.model.ruledocs import explain, rule_markdown
 from domain_fence.core.model.rules import RULES, get_rule
-from domain_fence.core.model.text import one_line, token_end
+from domain_fence.core.model.text import one_line
+from domain_fence.core.model.tokens import token_end
 from domain_fence.core.source.files import read_regular_file, real_path
 from domain_fence.integrations.importlinter.configuration import (
     ConfigurationError,
@@ -70,7 +71,7 @@ WATCHED = ("**/*.py", *(f"**/{name}" for name in CONFIG_FILES), "**/*.json")
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Folder:
     """One workspace folder and what its configuration gives."""
 

@@ -27,7 +27,7 @@ LEGEND = (
 )
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Crossing:
     """The imports from one runtime group into one experiment group."""
 
@@ -45,7 +45,7 @@ class Crossing:
             self.first_new = min(self.first_new or first, first)
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class DomainGraph:
     """Module groups of boundary contracts by domain, and the crossings between them."""
 

@@ -37,7 +37,7 @@ from domain_fence.core.model.fingerprints import ADDED, STALE, UNANALYSABLE
 from domain_fence.core.model.report import Report
 from domain_fence.core.model.ruledocs import anchor, rule_markdown
 from domain_fence.core.model.rules import RULES, Rule
-from domain_fence.core.model.text import token_end
+from domain_fence.core.model.tokens import token_end
 from domain_fence.core.source.reading import Unreadable, decode
 from domain_fence.integrations.gitrepo import repository_root
 

@@ -171,7 +171,7 @@ def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
 PLACEMENT = PlacementFamily()
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class _Memo:
     """What the check of one contract learnt of the project, kept until it changes."""
 

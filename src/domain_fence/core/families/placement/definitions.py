@@ -26,8 +26,9 @@ import keyword
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
+from operator import attrgetter
 
 from domain_fence.core.families.config import PlacementConfig
 from domain_fence.core.index.project import ProjectIndex
@@ -48,7 +49,7 @@ from domain_fence.core.source.modules import matches_any
 from domain_fence.core.source.reading import Unreadable, decode
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Definition:
     """A module-level function or class, a method, or a name bound by assignment at
     module level or in a class body: where it is, what it is, what it is called."""
@@ -98,6 +99,11 @@ class Definition:
 
     def counted_in(self, kinds: frozenset[str]) -> bool:
         return counted(self.kind, self.owner, kinds)
+
+
+# A definition's order: its fields in turn, as a sort key (the class generates no comparisons:
+# each generated method is compiled as the module is imported, on every run).
+DEFINITION_ORDER = attrgetter(*(field.name for field in fields(Definition) if field.compare))
 
 
 def counted(kind: str, owner: str, kinds: frozenset[str]) -> bool:
@@ -375,7 +381,7 @@ def _scan(
         found += [
             d for d in facts_definitions(module, path, facts) if matched_patterns(d.name, d.owner, patterns, d.renames)
         ]
-    return Scan(tuple(sorted(found)), tuple(sorted(unreadable)))
+    return Scan(tuple(sorted(found, key=DEFINITION_ORDER)), tuple(sorted(unreadable)))
 
 
 def passes_filter(

@@ -366,7 +366,9 @@ class TopLevelDefinition:
     col: int  # of that keyword (of ``async`` for ``async def``)
 
 
-@dataclass(frozen=True)
+# Never built itself: each subclass generates its own methods, and this one only the
+# frozen ones a frozen subclass needs of its base (the others would be compiled for nothing).
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class _InClassBody:
     """A definition in the body of a class, named after it (``Outer.name``)."""
 

@@ -598,7 +598,7 @@ class _Resolver:
         return ClassFact(target, statement.lineno, statement.col_offset, (callee,), tuple(_functional_fields(value)))
 
 
-@dataclass
+@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class _Kept:
     """The strings the keywords of one call are given (see _Resolver.keep_string)."""
 
