@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
 from operator import attrgetter
@@ -44,6 +45,17 @@ def listing(directory: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
     if found is None:
         found = _shared[path] = _scan(path)
     return found
+
+
+def listed_entry(directory: str, name: str) -> os.DirEntry[str] | None:
+    """The entry ``name`` of ``directory`` in the listing shared now (with the status an
+    earlier walk took of it); None when no listing of ``directory`` is shared, or it has
+    no entry of exactly that name."""
+    entries = _shared.get(directory) if _shared is not None else None
+    if not entries:
+        return None
+    at = bisect_left(entries, name, key=_BY_NAME)
+    return entries[at] if at < len(entries) and entries[at].name == name else None
 
 
 def listed_since() -> int:
