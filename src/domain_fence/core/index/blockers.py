@@ -19,7 +19,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.listing import listing
+from domain_fence.core.source.listing import listing, sharing
 from domain_fence.core.source.modules import (
     ModuleNotFound,
     Skipped,
@@ -136,6 +136,8 @@ def graph_refused(index: ProjectIndex, root_packages: Iterable[str]) -> bool:
             directories += locate_package(package, search_paths)
         except ModuleNotFound:
             return True
+    if sharing() is not None and index.plain_in == (sharing(), frozenset(root_packages)):
+        return False  # the discovery saw, in these very listings, nothing walk_blockers looks for
     return bool(walk_blockers(index.root, directories))
 
 

@@ -179,6 +179,10 @@ class Discovery:
     stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
     # module -> its file (or directory) as an absolute path, as ``os.path.abspath`` gives it
     absolute: dict[str, str] = field(default_factory=dict)
+    # Nothing the graph's blockers look for can be below the directories walked: no
+    # symlinked directory, no directory outside a package (which the blockers' walk
+    # enters and this one does not), no ``.py`` name that is not ASCII.
+    plain: bool = True
 
 
 MAX_FILE_SIZE_ENV = "DOMAIN_FENCE_MAX_FILE_SIZE"
@@ -244,6 +248,8 @@ def _walk(
     # file's absolute path is the entry's own (or joined to the directory's, made
     # absolute once: a name is no ``..``).
     kinds = [(entry, _is_directory(entry)) for entry in entries]
+    if discovery.plain and not "".join([entry.name for entry in entries]).isascii():
+        discovery.plain = False  # a name that is perhaps not UTF-8: the blockers' walk looks
     # name -> the status of its __init__.py, for the subdirectories that are packages
     packages = {
         entry.name: init
@@ -258,8 +264,11 @@ def _walk(
         if is_directory:
             if not name.isidentifier():
                 continue  # no module can be named so
+            linked = entry.is_symlink()
+            if linked or not (in_package or name in packages):
+                discovery.plain = False
             # Resolving costs a system call per path component: only for a link.
-            below = os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(real, name)
+            below = os.path.realpath(entry.path) if linked else os.path.join(real, name)
             if below in ancestors:
                 continue  # a symlink loop: reported before the graph is built (see blockers)
             if name in packages:
@@ -270,7 +279,7 @@ def _walk(
                     modules[module] = child / "__init__.py"
                     absolute[module] = os.path.join(where, name, "__init__.py")
                     _keep_stamp(stamps, module, packages[name])
-                if entry.is_symlink():
+                if linked:
                     discovery.linked.append(child)
                 _walk(module, child, below, discovery, ancestors | {below}, True, limit)
             elif not os.access(entry.path, os.R_OK | os.X_OK):
