@@ -272,11 +272,13 @@ def _walk(
             if below in ancestors:
                 continue  # a symlink loop: reported before the graph is built (see blockers)
             if name in packages:
-                # A child of ``directory`` costs a fraction of a path parsed whole.
-                child = directory / name
+                # A child of ``directory`` costs a fraction of a path parsed whole; the
+                # package's file and, as its parent, its directory are made as one.
+                package_file = directory.joinpath(name, "__init__.py")
+                child = package_file.parent
                 module = f"{package}.{name}"
                 if module not in modules:
-                    modules[module] = child / "__init__.py"
+                    modules[module] = package_file
                     absolute[module] = os.path.join(where, name, "__init__.py")
                     _keep_stamp(stamps, module, packages[name])
                 if linked:
