@@ -405,6 +405,21 @@ def test_every_python_file_s_stamp_is_in_the_tree_s_digest(tmp_path):
     assert _tree_digest(tmp_path) not in (first, swapped)
 
 
+def test_a_python_file_that_cannot_be_stat_ed_leaves_its_neighbours_in_the_digest(tmp_path):
+    """A link to nothing named like a module is recorded with its error: the files after
+    it in the directory still count (they were once left out, and a change to them
+    replayed the report of the files before)."""
+    (tmp_path / "a.py").symlink_to(tmp_path / "nowhere.py")
+    (tmp_path / "b.py").write_text("x = 1\n")
+    first = _tree_digest(tmp_path)
+    edit(tmp_path / "b.py", "x = 22\n")
+    grown = _tree_digest(tmp_path)
+    edit(tmp_path / "c.py", "")
+    assert len({first, grown, _tree_digest(tmp_path)}) == 3
+    (tmp_path / "nowhere.py").write_text("")  # the link now leads to a file
+    assert _tree_digest(tmp_path) not in (first, grown)
+
+
 def test_a_stamp_too_large_for_eight_bytes_is_written_out():
     assert (
         runcache._packed([1, 2**63]) == len(b"1 9223372036854775808").to_bytes(8, "little") + b"1 9223372036854775808"

@@ -52,7 +52,7 @@ from domain_fence.core.source.files import read_regular_file
 from domain_fence.core.source.listing import listed_since, listing
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
-RUN_CACHE_VERSION = 4  # 4: a settled baseline is digested by its stamp
+RUN_CACHE_VERSION = 4  # 4: a settled baseline is digested by its stamp; a file that cannot be stat'ed, by its error
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
 TOOLS = ("domain_fence", "importlinter", "grimp", "rich")
 KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the oldest go first
@@ -256,7 +256,11 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                 elif entry.is_symlink() and entry.is_dir():
                     return None  # its target may change while the tree does not
                 elif name.endswith((".py", ".so", ".pyd")):
-                    status = entry.stat()
+                    try:
+                        status = entry.stat()
+                    except OSError as error:  # a link to nothing, say: the entries after it still count
+                        record(f"x {name} {error.errno}")
+                        continue
                     modified = status.st_mtime_ns
                     if modified > newest:
                         newest = modified
