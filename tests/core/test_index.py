@@ -4,11 +4,15 @@ they are spelled."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
+from domain_fence.core.index import blockers
+from domain_fence.core.index.blockers import graph_refused
 from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source.listing import shared_listings
 
 
 @pytest.fixture
@@ -61,3 +65,85 @@ def test_the_index_tells_whether_any_module_is_checked_from_a_buffer(project):
     assert index.has_any_buffer() and index.has_buffer("app.runtime.loop")
     assert index.drop_buffer("app.runtime.loop")
     assert not index.has_any_buffer()
+
+
+# -- what keeps the import graph from being built, seen by discovery ----------------------
+
+NOT_UTF8 = os.fsdecode(b"caf\xe9.py")
+
+
+def _tree(root: Path, extra: str) -> Path:
+    """A namespace root ``ns`` holding a package ``ns.app``, and what ``extra`` names."""
+    for name in ("ns/app/__init__.py", "ns/app/runtime/__init__.py", "ns/app/runtime/loop.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("", encoding="utf-8")
+    if extra == "a symlink loop in a package":
+        os.symlink("..", root / "ns/app/runtime/again")
+    elif extra == "a symlink to a package":
+        os.symlink(root / "ns/app/runtime", root / "ns/app/elsewhere")
+    elif extra == "a name not UTF-8 in a package":
+        (root / "ns/app/runtime" / NOT_UTF8).write_text("", encoding="utf-8")
+    elif extra == "a name not UTF-8 in a plain directory of the namespace root":  # discovery does not enter it
+        (root / "ns/docs").mkdir()
+        (root / "ns/docs" / NOT_UTF8).write_text("", encoding="utf-8")
+    elif extra == "a directory named like a file, not UTF-8":
+        (root / "ns/app/runtime" / NOT_UTF8).mkdir()
+    return root
+
+
+BLOCKED = [
+    "a symlink loop in a package",
+    "a name not UTF-8 in a package",
+    "a name not UTF-8 in a plain directory of the namespace root",
+    "a directory named like a file, not UTF-8",
+]
+
+
+@pytest.mark.parametrize("extra", BLOCKED)
+def test_a_blocker_discovery_does_not_vouch_against_is_found_within_the_same_listings(tmp_path, extra):
+    """graph_refused takes discovery's word that nothing is below (see Discovery.plain)
+    only for what it saw: each of these trees keeps the graph from being built."""
+    if "UTF-8" in extra and sys.platform != "linux":
+        pytest.skip("file names are bytes on Linux only")
+    root = _tree(tmp_path, extra)
+    with shared_listings():
+        index = ProjectIndex.build(root, ["ns"], cache_dir=None)
+        assert index.plain_in is None
+        assert graph_refused(index, ["ns"])
+
+
+def test_within_the_listings_it_walked_a_plain_discovery_spares_the_blockers_walk(tmp_path, monkeypatch):
+    root = _tree(tmp_path, "nothing")
+    walks = recorded_walks(monkeypatch)
+    with shared_listings():
+        index = ProjectIndex.build(root, ["ns"], cache_dir=None)
+        assert not graph_refused(index, ["ns"])
+        assert walks == []
+        assert graph_refused(index, ["ns", "other"])  # not the packages discovery walked: missing
+    # Outside those listings the tree may have changed since: walked again.
+    os.symlink("..", root / "ns/app/runtime/again")
+    assert graph_refused(index, ["ns"])
+    with shared_listings():  # other listings than discovery's
+        assert graph_refused(index, ["ns"])
+    assert len(walks) == 2
+
+
+def test_a_symlinked_package_is_walked_for_blockers(tmp_path, monkeypatch):
+    root = _tree(tmp_path, "a symlink to a package")
+    walks = recorded_walks(monkeypatch)
+    with shared_listings():
+        index = ProjectIndex.build(root, ["ns"], cache_dir=None)
+        assert not graph_refused(index, ["ns"])
+    assert len(walks) == 1
+
+
+def recorded_walks(monkeypatch) -> list[object]:
+    walks: list[object] = []
+    real = blockers.walk_blockers
+
+    def walking(root, directories):
+        walks.append(root)
+        return real(root, directories)
+
+    monkeypatch.setattr(blockers, "walk_blockers", walking)
+    return walks

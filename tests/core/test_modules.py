@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain_fence.core.source.listing import listing, shared_listings
 from domain_fence.core.source.modules import (
     Discovery,
     ModuleExpression,
@@ -19,6 +20,7 @@ from domain_fence.core.source.modules import (
     locate_package,
     matches_any,
     module_expression_error,
+    package_init,
     resolve_relative,
 )
 
@@ -130,13 +132,54 @@ def test_discovery_stamps_each_module_file_it_stats_unless_the_entry_has_no_inod
     (package / "mod.py").write_text("x = 1\n")
     found = Discovery()
     discover_modules("pkg", [package], found)
-    status = os.stat(package / "mod.py")
-    assert found.stamps == {"pkg.mod": (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)}
+    assert found.stamps == {"pkg": _stamp(package / "__init__.py"), "pkg.mod": _stamp(package / "mod.py")}
     real = os.scandir
     monkeypatch.setattr(os, "scandir", lambda path: contextlib.nullcontext([_EntryWithoutInode(e) for e in real(path)]))
     on_windows = Discovery()
     assert discover_modules("pkg", [package], on_windows) == found.modules
-    assert on_windows.stamps == {}  # the run's snapshot stats the file itself
+    assert "pkg.mod" not in on_windows.stamps  # the run's snapshot stats the file itself
+
+
+def _stamp(path: Path) -> tuple[int, int, int, int]:
+    status = os.stat(path)
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+
+
+def _package_inits(tmp_path: Path) -> Path:
+    """Directories whose ``__init__.py`` is a file, a link to one, missing, a directory,
+    a link to nothing."""
+    for name in ("plain", "linked", "missing", "directory", "dangling"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "plain" / "__init__.py").write_text("")
+    (tmp_path / "linked" / "__init__.py").symlink_to(tmp_path / "plain" / "__init__.py")
+    (tmp_path / "directory" / "__init__.py").mkdir()
+    (tmp_path / "dangling" / "__init__.py").symlink_to(tmp_path / "nowhere.py")
+    return tmp_path
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_directory_is_a_package_when_its_init_is_a_file_as_isfile_says(tmp_path, shared):
+    top = _package_inits(tmp_path)
+    with shared_listings() if shared else contextlib.nullcontext():
+        for directory in top.iterdir():
+            listing(directory)
+            init = package_init(str(directory))
+            assert (init is not None) == os.path.isfile(directory / "__init__.py"), directory.name
+            if init is not None:
+                assert init.st_ino == os.stat(directory / "__init__.py").st_ino
+
+
+def test_within_shared_listings_a_package_s_init_is_the_one_its_listing_saw(tmp_path):
+    """The status a walk of the run took of the entry (the run cache's), not a new one:
+    discovery finds packages, and stamps their files, as the run's first walk saw them."""
+    init = tmp_path / "__init__.py"
+    init.write_text("")
+    with shared_listings():
+        [entry] = listing(tmp_path)
+        taken = entry.stat()
+        init.write_text("x = 1\n")  # another size since
+        assert package_init(str(tmp_path)) is taken
+    assert package_init(str(tmp_path)).st_size == len("x = 1\n")
 
 
 def test_discovery_gives_each_module_the_absolute_path_abspath_gives(tmp_path):

@@ -275,9 +275,10 @@ def test_the_stamps_a_run_begins_with_are_the_ones_its_discovery_took(tmp_path, 
     monkeypatch.setattr(resultcache, "_stamp", lambda path: stamped.append(path) or real(path))
     configuration = load_configuration(root / ".importlinter")
     engine = engine_for(configuration)
-    # Taken when the run begins: only packages' __init__.py, which discovery does not stat.
-    assert stamped and all(path.endswith("__init__.py") for path in stamped)
-    assert len(stamped) == sum(1 for path in engine.index.modules.values() if path.name == "__init__.py")
+    # None taken when the run begins: discovery took every file's, packages' __init__.py too.
+    assert stamped == []
+    files = {module for module, path in engine.index.modules.items() if path.name.endswith(".py")}
+    assert files and engine.index.discovered_stamps.keys() == files
 
 
 def test_a_file_changed_between_its_discovery_and_its_reading_keeps_every_contract_from_storing(tmp_path, monkeypatch):

@@ -405,8 +405,62 @@ def test_every_python_file_s_stamp_is_in_the_tree_s_digest(tmp_path):
     assert _tree_digest(tmp_path) not in (first, swapped)
 
 
+def test_a_python_file_that_cannot_be_stat_ed_leaves_its_neighbours_in_the_digest(tmp_path):
+    """A link to nothing named like a module is recorded with its error: the files after
+    it in the directory still count (they were once left out, and a change to them
+    replayed the report of the files before)."""
+    (tmp_path / "a.py").symlink_to(tmp_path / "nowhere.py")
+    (tmp_path / "b.py").write_text("x = 1\n")
+    first = _tree_digest(tmp_path)
+    edit(tmp_path / "b.py", "x = 22\n")
+    grown = _tree_digest(tmp_path)
+    edit(tmp_path / "c.py", "")
+    assert len({first, grown, _tree_digest(tmp_path)}) == 3
+    (tmp_path / "nowhere.py").write_text("")  # the link now leads to a file
+    assert _tree_digest(tmp_path) not in (first, grown)
+
+
 def test_a_stamp_too_large_for_eight_bytes_is_written_out():
     assert (
         runcache._packed([1, 2**63]) == len(b"1 9223372036854775808").to_bytes(8, "little") + b"1 9223372036854775808"
     )
     assert runcache._packed([1, 2]) != runcache._packed([1, 2, 0])
+
+
+def _baseline_inputs(root: Path) -> Inputs:
+    return Inputs((), (str(root / ".domain-fence-baseline.json"),), ("leaky",), str(root))
+
+
+def test_a_settled_baseline_stands_by_its_stamp_a_fresh_one_by_its_bytes(tmp_path, monkeypatch):
+    """Hashing a baseline of thousands of entries costs a run more than walking the tree:
+    once it has settled, its stamp is digested, as a Python file's is."""
+    root = leaky_project(tmp_path)
+    baseline = root / ".domain-fence-baseline.json"
+    read = recorded(monkeypatch, runcache, "read_regular_file")
+    with monkeypatch.context() as settling:  # the copy's change time is now: as if it had settled
+        settling.setattr(runcache, "RACY_WINDOW_NS", 0)
+        settled = input_digest(_baseline_inputs(root))
+    assert settled.whole is not None and [path for path, _ in read] == []
+    os.utime(baseline)  # the same bytes, modified just now: they may change again unseen
+    fresh = input_digest(_baseline_inputs(root))
+    assert [path for path, _ in read] == [str(baseline)]
+    assert fresh.whole not in (None, settled.whole)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="Windows gives no inode, and a creation time for the change time")
+def test_a_baseline_rewritten_with_its_size_and_times_kept_is_a_change(tmp_path, monkeypatch):
+    """Digested by its stamp (every file taken as settled), the rewrite shows in it."""
+    monkeypatch.setattr(runcache, "RACY_WINDOW_NS", 0)
+    read = recorded(monkeypatch, runcache, "read_regular_file")
+    root = leaky_project(tmp_path)
+    baseline = root / ".domain-fence-baseline.json"
+    before = input_digest(_baseline_inputs(root))
+    status = baseline.stat()
+    text = baseline.read_text()
+    rewritten = text.replace("DOM", "MOD", 1)
+    assert rewritten != text and len(rewritten) == len(text)
+    baseline.write_text(rewritten)
+    os.utime(baseline, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert baseline.stat().st_ctime_ns != status.st_ctime_ns or baseline.stat().st_ino != status.st_ino
+    assert input_digest(_baseline_inputs(root)).whole != before.whole
+    assert read == []

@@ -70,3 +70,31 @@ def test_flake8_lists_each_package_directory_once_before_its_workers_start(tmp_p
     assert application.result_count > 0  # the leaky project breaks every contract
     # Discovery and the graph's blockers share one listing.
     assert {directory: counts[directory] for directory in packages} == dict.fromkeys(packages, 1)
+
+
+def test_a_check_after_an_edit_takes_a_package_s_init_from_the_listing(tmp_path, monkeypatch):
+    """Discovery, the stamps the run starts from and the graph's blockers take a
+    package's ``__init__.py`` (and its status) from the run cache's listing: none of
+    them stats it again (the end-of-run look does, which must see it as it is now)."""
+    project = leaky_project(tmp_path)
+    monkeypatch.chdir(project)
+    assert CliRunner().invoke(main, ["check"]).exit_code == 1
+    model = project / "leaky" / "runtime" / "model.py"
+    edit(model, model.read_text(encoding="utf-8") + "\n# edited\n")
+    callers: collections.Counter[tuple[str, str]] = collections.Counter()
+    real = os.stat
+
+    def counted(path, *args, **kwargs):
+        if os.path.basename(path) == "__init__.py":
+            frame = sys._getframe(1)
+            while not frame.f_globals["__name__"].startswith("domain_fence."):
+                frame = frame.f_back
+            callers[frame.f_globals["__name__"], frame.f_code.co_name] += 1
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", counted)
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 1, result.output
+    assert callers[("domain_fence.core.engine.resultcache", "unchanged")] == 3  # each package, at the end
+    walks = ("domain_fence.core.source.modules", "domain_fence.core.index.blockers")
+    assert [caller for caller in callers if caller[0] in walks or caller[1] == "_stamp"] == []

@@ -8,7 +8,10 @@ Replaying is only right when *every* input is unchanged, so the key holds them a
   options (including the ``GITHUB_WORKSPACE`` they depend on, and for SARIF the git
   checkout's top), and the file size limit (``DOMAIN_FENCE_MAX_FILE_SIZE``);
 - the configuration: the bytes of every file ``lint-imports`` would look at to find
-  it (or that it is absent), and of every baseline file the contracts name;
+  it (or that it is absent), and of every baseline file the contracts name (once it
+  has settled, its size, modification and change times and inode stand for them, as
+  a Python file's do: a baseline of thousands of entries costs a run more to hash
+  than the tree costs to walk);
 - the code: every entry below the root packages' directories (a new file, a removed
   one, a renamed one), and the size, modification and change times and inode of every
   ``.py`` file;
@@ -38,6 +41,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import stat
 import struct
 import sys
 from pathlib import Path
@@ -48,7 +52,7 @@ from domain_fence.core.source.files import read_regular_file
 from domain_fence.core.source.listing import listed_since, listing
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
-RUN_CACHE_VERSION = 3  # 3: reports carry what --ratchet-since found
+RUN_CACHE_VERSION = 4  # 4: a settled baseline is digested by its stamp; a file that cannot be stat'ed, by its error
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
 TOOLS = ("domain_fence", "importlinter", "grimp", "rich")
 KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the oldest go first
@@ -200,7 +204,7 @@ def input_digest(inputs: Inputs) -> InputDigest:
         return InputDigest(None, None)
     whole = hashlib.sha256(f"setup {setup_digest}\0".encode())
     for path in inputs.baselines:  # as written: the file read, and where a link sends it
-        whole.update(_file_content(path))
+        whole.update(_baseline_digest(path))
         whole.update(f"resolved {os.path.realpath(path)}\0".encode("utf-8", "surrogateescape"))
     root = Path(inputs.project_root)
     search_paths = default_search_paths(root)
@@ -252,7 +256,11 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                 elif entry.is_symlink() and entry.is_dir():
                     return None  # its target may change while the tree does not
                 elif name.endswith((".py", ".so", ".pyd")):
-                    status = entry.stat()
+                    try:
+                        status = entry.stat()
+                    except OSError as error:  # a link to nothing, say: the entries after it still count
+                        record(f"x {name} {error.errno}")
+                        continue
                     modified = status.st_mtime_ns
                     if modified > newest:
                         newest = modified
@@ -280,6 +288,24 @@ def _packed(numbers: list[int]) -> bytes:
     except struct.error:
         packed = " ".join(map(str, numbers)).encode()
     return len(packed).to_bytes(8, "little") + packed
+
+
+def _baseline_digest(path: str) -> bytes:
+    """What stands for the bytes of the baseline at ``path``: its stamp once it has
+    settled (a rewrite shows in its change time or inode), else its bytes (it may
+    change again unseen within its times' tick; and a system that gives no inode may
+    give no change time either)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return _file_content(path)
+    settled_before = listed_since() - RACY_WINDOW_NS
+    if not (
+        stat.S_ISREG(status.st_mode) and status.st_ino and max(status.st_mtime_ns, status.st_ctime_ns) < settled_before
+    ):
+        return _file_content(path)
+    stamp = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+    return f"stamp {path} ".encode("utf-8", "surrogateescape") + _packed(list(stamp))
 
 
 def _file_content(path: str) -> bytes:

@@ -20,12 +20,13 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.rules import get_rule
-from domain_fence.core.source.listing import listing
+from domain_fence.core.source.listing import listing, sharing
 from domain_fence.core.source.modules import (
     ModuleNotFound,
     Skipped,
     default_search_paths,
     locate_package,
+    package_init,
     regular_parent,
 )
 
@@ -101,7 +102,7 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
             top
         )  # paths as text: thousands of directories, each made a Path costs more than its listing
         top_real = os.path.realpath(top_path)
-        pending = [(top_path, top_real, frozenset({top_real}), os.path.isfile(os.path.join(top_path, "__init__.py")))]
+        pending = [(top_path, top_real, frozenset({top_real}), package_init(top_path) is not None)]
         while pending:
             directory, directory_real, ancestors, in_package = pending.pop()
             try:
@@ -116,7 +117,7 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
                 elif name.isidentifier() and _is_directory(entry):
                     # Resolving costs a system call per path component: only for a link.
                     real = os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(directory_real, name)
-                    is_package = os.path.isfile(os.path.join(entry.path, "__init__.py"))
+                    is_package = package_init(entry.path) is not None
                     if in_package and not is_package:
                         continue  # grimp goes no further into a plain directory of a package
                     if real in ancestors:
@@ -144,6 +145,8 @@ def graph_refused(index: ProjectIndex, root_packages: Iterable[str]) -> bool:
             directories += locate_package(package, search_paths)
         except ModuleNotFound:
             return True
+    if sharing() is not None and index.plain_in == (sharing(), frozenset(root_packages)):
+        return False  # the discovery saw, in these very listings, nothing walk_blockers looks for
     return bool(walk_blockers(index.root, directories))
 
 

@@ -47,7 +47,7 @@ from domain_fence.core.source.facts import (
     import_facts,
 )
 from domain_fence.core.source.flow import ALL_CALLEES, CAPITALIZED, FlowFacts, Source, callee_names
-from domain_fence.core.source.listing import listed_since
+from domain_fence.core.source.listing import listed_since, sharing
 from domain_fence.core.source.modules import (
     SKIPPED_ORDER,
     Discovery,
@@ -101,6 +101,9 @@ class ProjectIndex:
     # most once, by the engine that built the index, as the stamps its run began with
     discovered_stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict, repr=False)
     discovered_at: int = 0  # a time (ns) no stamp of the discovery is older than (see listed_since)
+    # The shared listings (see listing.sharing) in which the discovery found the tree
+    # below these root packages plain (see Discovery.plain); None when it did not.
+    plain_in: tuple[object | None, frozenset[str]] | None = field(default=None, repr=False)
     _facts: dict[str, FileFacts | None] = field(default_factory=dict, repr=False)
     # A module's declarations, or their pickle (from the cache or a worker) until asked for.
     _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)
@@ -140,6 +143,7 @@ class ProjectIndex:
         persistent cache; by default where the environment says, see
         :func:`~.factcache.cache_directory`)."""
         began = listed_since()  # the files' stamps are no older than the listings they come from
+        plain = search_paths is None  # else not the directories graph_refused looks in
         root = root.resolve()
         paths = search_paths if search_paths is not None else default_search_paths(root)
         modules: dict[str, Path] = {}
@@ -148,7 +152,8 @@ class ProjectIndex:
         linked: set[Path] = set()
         stamps: dict[str, tuple[int, int, int, int]] = {}
         absolute: dict[str, str] = {}
-        for package in sorted(root_packages):
+        packages = sorted(root_packages)
+        for package in packages:
             try:
                 directories = locate_package(package, paths)
             except ModuleNotFound as error:
@@ -160,6 +165,7 @@ class ProjectIndex:
             linked.update(discovery.linked)
             stamps.update(discovery.stamps)
             absolute.update(discovery.absolute)
+            plain = plain and discovery.plain
         directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
         cache = FactCache.open(directory, root) if directory is not None else None
         modules = dict(sorted(modules.items()))
@@ -172,6 +178,7 @@ class ProjectIndex:
             cache=cache,
             discovered_stamps={module: stamps[module] for module in modules if module in stamps},
             discovered_at=began,
+            plain_in=(sharing(), frozenset(packages)) if plain else None,
             _by_path={absolute[module]: module for module in modules},  # as absolute_paths would make it
         )
 

@@ -12,26 +12,34 @@ from __future__ import annotations
 
 import os
 import time
+from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
 from operator import attrgetter
 
 _shared: dict[str, list[os.DirEntry[str]]] | None = None
 _shared_since = 0  # when the shared listings began (ns): none of them is older
+_sharing: object | None = None  # a token of the outermost shared_listings, while it lasts
 
 
 @contextmanager
 def shared_listings() -> Iterator[None]:
     """Within it, :func:`listing` lists each directory once (nested: the outermost's)."""
-    global _shared, _shared_since
+    global _shared, _shared_since, _sharing
     if _shared is not None:
         yield
         return
-    _shared, _shared_since = {}, time.time_ns()
+    _shared, _shared_since, _sharing = {}, time.time_ns(), object()
     try:
         yield
     finally:
-        _shared = None
+        _shared = _sharing = None
+
+
+def sharing() -> object | None:
+    """What stands for the listings shared now (None when none are): what a walk found
+    while the same one is returned was found in the state of the tree a walk now sees."""
+    return _sharing
 
 
 def listing(directory: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
@@ -44,6 +52,17 @@ def listing(directory: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
     if found is None:
         found = _shared[path] = _scan(path)
     return found
+
+
+def listed_entry(directory: str, name: str) -> os.DirEntry[str] | None:
+    """The entry ``name`` of ``directory`` in the listing shared now (with the status an
+    earlier walk took of it); None when no listing of ``directory`` is shared, or it has
+    no entry of exactly that name."""
+    entries = _shared.get(directory) if _shared is not None else None
+    if not entries:
+        return None
+    at = bisect_left(entries, name, key=_BY_NAME)
+    return entries[at] if at < len(entries) and entries[at].name == name else None
 
 
 def listed_since() -> int:

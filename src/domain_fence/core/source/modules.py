@@ -16,7 +16,7 @@ from functools import cached_property
 from operator import attrgetter
 from pathlib import Path
 
-from domain_fence.core.source.listing import listing
+from domain_fence.core.source.listing import listed_entry, listing
 from domain_fence.core.source.packages import ModuleNotFound as ModuleNotFound
 from domain_fence.core.source.packages import default_search_paths as default_search_paths
 from domain_fence.core.source.packages import locate_package as locate_package
@@ -181,10 +181,14 @@ class Discovery:
     # Symlinked subpackages: followed as grimp follows them; flake8 does not enter them.
     linked: list[Path] = field(default_factory=list)
     # module -> its file's (size, modification time, change time, inode) when the walk
-    # met it: a ``.py`` module's only (a package's ``__init__.py`` is not stat'ed)
+    # met it (a namespace root has none)
     stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
     # module -> its file (or directory) as an absolute path, as ``os.path.abspath`` gives it
     absolute: dict[str, str] = field(default_factory=dict)
+    # Nothing the graph's blockers look for can be below the directories walked: no
+    # symlinked directory, no directory outside a package (which the blockers' walk
+    # enters and this one does not), no ``.py`` name that is not ASCII.
+    plain: bool = True
 
 
 MAX_FILE_SIZE_ENV = "DOMAIN_FENCE_MAX_FILE_SIZE"
@@ -217,12 +221,13 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     found = discovery.modules
     limit = max_file_size()
     for directory in directories:
-        init = directory / "__init__.py"
+        init = package_init(os.fspath(directory))
         if root_package not in found:
-            found[root_package] = init if init.is_file() else directory
+            found[root_package] = directory / "__init__.py" if init is not None else directory
             discovery.absolute[root_package] = os.path.abspath(found[root_package])
+            _keep_stamp(discovery.stamps, root_package, init)
         real = os.path.realpath(directory)
-        _walk(root_package, directory, real, discovery, frozenset({real}), init.is_file(), limit)
+        _walk(root_package, directory, real, discovery, frozenset({real}), init is not None, limit)
     names = sorted(found)  # as text, not as (name, path) pairs: thousands of them
     discovery.modules = dict(zip(names, map(found.__getitem__, names), strict=True))
     return discovery.modules
@@ -249,7 +254,14 @@ def _walk(
     # file's absolute path is the entry's own (or joined to the directory's, made
     # absolute once: a name is no ``..``).
     kinds = [(entry, _is_directory(entry)) for entry in entries]
-    packages = {entry.name for entry, is_directory in kinds if is_directory and _has_init(entry)}
+    if discovery.plain and not "".join([entry.name for entry in entries]).isascii():
+        discovery.plain = False  # a name that is perhaps not UTF-8: the blockers' walk looks
+    # name -> the status of its __init__.py, for the subdirectories that are packages
+    packages = {
+        entry.name: init
+        for entry, is_directory in kinds
+        if is_directory and (init := package_init(entry.path)) is not None
+    }
     modules, stamps, absolute = discovery.modules, discovery.stamps, discovery.absolute
     where = os.path.abspath(directory)
     listed_absolute = where == os.fspath(directory)  # then an entry's path is absolute already
@@ -258,18 +270,24 @@ def _walk(
         if is_directory:
             if not name.isidentifier():
                 continue  # no module can be named so
+            linked = entry.is_symlink()
+            if linked or not (in_package or name in packages):
+                discovery.plain = False
             # Resolving costs a system call per path component: only for a link.
-            below = os.path.realpath(entry.path) if entry.is_symlink() else os.path.join(real, name)
+            below = os.path.realpath(entry.path) if linked else os.path.join(real, name)
             if below in ancestors:
                 continue  # a symlink loop: reported before the graph is built (see blockers)
             if name in packages:
-                # A child of ``directory`` costs a fraction of a path parsed whole.
-                child = directory / name
+                # A child of ``directory`` costs a fraction of a path parsed whole; the
+                # package's file and, as its parent, its directory are made as one.
+                package_file = directory.joinpath(name, "__init__.py")
+                child = package_file.parent
                 module = f"{package}.{name}"
                 if module not in modules:
-                    modules[module] = child / "__init__.py"
+                    modules[module] = package_file
                     absolute[module] = os.path.join(where, name, "__init__.py")
-                if entry.is_symlink():
+                    _keep_stamp(stamps, module, packages[name])
+                if linked:
                     discovery.linked.append(child)
                 _walk(module, child, below, discovery, ancestors | {below}, True, limit)
             elif not os.access(entry.path, os.R_OK | os.X_OK):
@@ -285,9 +303,7 @@ def _walk(
             elif (module := f"{package}.{name[:-3]}") not in modules:
                 modules[module] = directory / name
                 absolute[module] = entry.path if listed_absolute else os.path.join(where, name)
-                status = entry.stat()  # as _unreadable_source took it: kept by the entry
-                if status.st_ino:  # Windows gives a directory entry none: os.stat then
-                    stamps[module] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+                _keep_stamp(stamps, module, entry.stat())  # as _unreadable_source took it: kept by the entry
 
 
 def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
@@ -349,8 +365,23 @@ def _is_directory(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _has_init(entry: os.DirEntry[str]) -> bool:
-    return os.path.isfile(os.path.join(entry.path, "__init__.py"))
+def package_init(directory: str) -> os.stat_result | None:
+    """The status of ``directory``'s ``__init__.py`` (through a link) when it is a regular
+    file, as Python requires of a package's; else None. Taken from the listing of
+    ``directory`` a walk of this run shares, when it has one (no system call: the run
+    cache's walk took it), else from the file now."""
+    entry = listed_entry(directory, "__init__.py")
+    try:
+        status = entry.stat() if entry is not None else os.stat(os.path.join(directory, "__init__.py"))
+    except OSError:
+        return None
+    return status if stat.S_ISREG(status.st_mode) else None
+
+
+def _keep_stamp(stamps: dict[str, tuple[int, int, int, int]], module: str, status: os.stat_result | None) -> None:
+    """Keep the stamp of ``module``'s file, from its ``status`` taken a moment ago."""
+    if status is not None and status.st_ino:  # Windows gives a directory entry none: os.stat then
+        stamps[module] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
 def resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str | None:
