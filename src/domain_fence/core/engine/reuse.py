@@ -125,12 +125,17 @@ class ModuleResults:
         answers = self.family.answers(self.config, self.context)
         table = self.digests.table(index.modules, stored.table if stored is not None else None)
         views = self._views(table[0], stored, answers)
-        found = {module: list(found) for module, found in findings.items() if found}
+        # In the covered modules' order, whatever order they were checked in.
+        found = {module: list(findings[module]) for module in covered if findings.get(module)}
         paths = sorted({finding.path for found in found.values() for finding in found})
+        # An unchanged file's comments are those stored: its bytes decide them (the key
+        # of stored results holds every module's file: the same files as now).
+        changed_modules = self.digests.changed(stored.table) if stored is not None else frozenset()
+        changed = {index.relative_path(module) for module in changed_modules}
+        changed.update(finding.path for module in changed_modules for finding in found.get(module, ()))
+        before = stored.noqa if stored is not None else {}
         noqa = {
-            path: tuple(
-                (line, None if codes is None else tuple(sorted(codes))) for line, codes in comments(path).lines.items()
-            )
+            path: before[path] if path in before and path not in changed else _plain_noqa(comments(path))
             for path in paths
         }
         self.saved = StoredResults(table, views, list(covered), found, warnings, failures, answers, noqa, extra)
@@ -163,7 +168,7 @@ class ModuleResults:
         """Store what :meth:`save` recorded (the caller has made sure that no file changed
         while the run read them: what was found is of these versions)."""
         if self.saved is not None:
-            self.store.save(self.saved)
+            self.store.save(self.saved, self.stored)
 
     def complete_views(self) -> None:
         """Add the views this run's contract could not give when it was saved, of the
@@ -186,3 +191,8 @@ class ModuleResults:
 
     def _view(self, module: str, read: bool) -> object:
         return self.family.module_view(self.config, self.context, module, read)
+
+
+def _plain_noqa(comments: NoqaComments) -> tuple[tuple[int, tuple[str, ...] | None], ...]:
+    """A file's noqa comments as stored: (line, its codes sorted, or None for all)."""
+    return tuple((line, None if codes is None else tuple(sorted(codes))) for line, codes in comments.lines.items())
