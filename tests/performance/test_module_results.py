@@ -14,6 +14,7 @@ import json
 import os
 import pickle
 import re
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from support import run_tool
 
 from domain_fence.core.engine import resultcache
 from domain_fence.core.engine.resultcache import FORMAT
+from domain_fence.core.model.findings import Finding
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.importlinter.configuration import load_configuration
 from domain_fence.integrations.importlinter.session import engine_for
@@ -165,6 +167,26 @@ def test_findings_of_unchanged_modules_come_from_the_store(project):
     report = json.loads(check(project).stdout)
     messages = [f["message"] for c in report["contracts"] if c["id"] in REUSABLE for f in c["findings"]]
     assert messages and all(message.startswith("STORED ") for message in messages)
+
+
+def test_a_stored_finding_reads_back_as_the_finding_it_was():
+    finding = Finding(
+        path="shop/a.py",
+        line=3,
+        col=4,
+        code="DOM101",
+        message="message",
+        symbol="shop.a.X",
+        fingerprint="DOM101:shop.a:X",
+        contract="events-speak-runtime",
+        details=("detail",),
+        end_line=5,
+        end_col=6,
+        fields=(("word", "episode"),),
+    )
+    [back] = resultcache._findings_of([resultcache._finding_values(finding)])
+    assert back == finding
+    assert list(vars(back).items()) == [(field.name, getattr(finding, field.name)) for field in fields(Finding)]
 
 
 def stored_bodies(root: Path) -> dict[str, tuple[str, bytes]]:
