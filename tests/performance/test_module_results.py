@@ -10,6 +10,7 @@ all. Which modules were checked again is read from the engine's counter."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import pickle
@@ -167,6 +168,32 @@ def test_findings_of_unchanged_modules_come_from_the_store(project):
     report = json.loads(check(project).stdout)
     messages = [f["message"] for c in report["contracts"] if c["id"] in REUSABLE for f in c["findings"]]
     assert messages and all(message.startswith("STORED ") for message in messages)
+
+
+def test_views_kept_while_the_answers_stay_are_those_taken_module_by_module(project):
+    """While the answers are as they were, the views recorded are found at once, not
+    module by module: the same, those of the changed module and of the modules read
+    since none was recorded taken again."""
+    append(project, "shop/runtime/leaf.py", "\n# edited\n")
+    engine = engine_for(load_configuration(project / ".importlinter"))
+    engine.validate()
+    engine.check()
+    read_since = ("shop.runtime.events", "shop.runtime.mixins")
+    for module in read_since:
+        engine.index.file_facts(module)
+    assert engine._unsaved
+    for results in engine._unsaved:
+        stored = results.stored
+        assert stored is not None and results.digests.changed(stored.table) == {"shop.runtime.leaf"}
+        names = stored.table[0]
+        recorded = dict(zip(names, stored.views, strict=True))
+        recorded.update({"shop.runtime.leaf": b"before the edit", **dict.fromkeys(read_since)})
+        before = dataclasses.replace(stored, views=tuple(recorded.values()))
+        at_once = results._views_since(before)
+        assert at_once == results._views_each(names, before, before.answers)
+        taken = {name for name, view, was in zip(names, at_once, before.views, strict=True) if view != was}
+        assert "shop.runtime.leaf" in taken
+        assert taken - {"shop.runtime.leaf"} <= set(read_since)
 
 
 def test_a_stored_finding_reads_back_as_the_finding_it_was():

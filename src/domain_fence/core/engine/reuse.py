@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from itertools import compress, repeat
+from operator import is_
 from typing import Any
 
 from domain_fence.core.engine.noqa import NoqaComments
@@ -146,6 +148,14 @@ class ModuleResults:
         A view is a function of the module's bytes and of the answers (which grow only
         by reading the modules whose views they widen): while the answers are as they
         were, an unchanged module's view is too, and its recorded digest is kept."""
+        if stored is not None and stored.table[0] == names and answers == stored.answers:
+            return self._views_since(stored)
+        return self._views_each(names, stored, answers)
+
+    def _views_each(
+        self, names: tuple[str, ...], stored: StoredResults | None, answers: object
+    ) -> tuple[bytes | None, ...]:
+        """:meth:`_views`, module by module."""
         index = self.context.index
         same_answers = stored is not None and answers == stored.answers
         recorded = positions(stored.table[0]) if stored is not None else {}
@@ -162,6 +172,25 @@ class ModuleResults:
                     continue
             view = self._view(name, read=False)
             views.append(None if view is None else view_digest(view))
+        return tuple(views)
+
+    def _views_since(self, stored: StoredResults) -> tuple[bytes | None, ...]:
+        """:meth:`_views` of the modules of ``stored``'s table, in its order, while the
+        answers are as they were: the recorded digests but those of the changed modules
+        and of the modules whose facts were read since none was recorded, taken now.
+        Found without a look at each module in Python."""
+        index = self.context.index
+        names, before = stored.table[0], stored.views
+        unknown = compress(names, map(is_, before, repeat(None)))
+        again = {name for name in unknown if index.known_facts(name) is not None}
+        again |= self.digests.changed(stored.table)
+        if not again:
+            return before
+        views = list(before)
+        at = positions(names)
+        for name in sorted(again, key=at.__getitem__):  # in the table's order, as ever
+            view = self._view(name, read=False)
+            views[at[name]] = None if view is None else view_digest(view)
         return tuple(views)
 
     def write(self) -> None:
