@@ -81,8 +81,9 @@ class Baseline:
 def load_baseline(path: Path, cache: Path | None = None) -> Baseline:
     """Read ``path``; a missing file is an empty baseline, anything unusable an error.
     With a ``cache`` directory, the entries parsed from the same bytes before are read
-    back from it (see :func:`_kept_baseline`), and those parsed now kept there."""
-    kept_at = _parsed_file(cache, path) if cache is not None else None
+    back from it (see :func:`_kept_baseline`), and those parsed now kept there, when
+    it is a directory already (made, and marked as one, by the facts' cache)."""
+    kept_at = _parsed_file(cache, path) if cache is not None and cache.is_dir() else None
     kept = _kept_baseline(kept_at) if kept_at is not None else None
     stamp = _stamp(path) if kept_at is not None else None
     if kept is not None and stamp is not None and kept[1] == stamp:
@@ -242,9 +243,7 @@ def _keep_baseline(kept_at: Path, kept: Kept) -> None:
     columns = tuple(zip(*((e.contract, e.fingerprint, e.description) for e in entries), strict=True)) or ((), (), ())
     data = pickle.dumps((PARSED_FORMAT, digest, stamp, *columns), protocol=pickle.HIGHEST_PROTOCOL)
     try:
-        # Below a cache directory there already (made, and marked as one, by the facts'
-        # cache): never one without its markers.
-        kept_at.parent.mkdir(exist_ok=True)
+        kept_at.parent.mkdir(exist_ok=True)  # never a cache directory without its markers
         write_atomically(kept_at, data)
     except OSError:  # an unwritable cache: the file is parsed again next time
         return
