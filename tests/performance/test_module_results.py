@@ -15,7 +15,6 @@ import json
 import os
 import pickle
 import re
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,6 @@ from support import run_tool
 
 from domain_fence.core.engine import resultcache
 from domain_fence.core.engine.resultcache import FORMAT
-from domain_fence.core.model.findings import Finding
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.importlinter.configuration import load_configuration
 from domain_fence.integrations.importlinter.session import engine_for
@@ -194,26 +192,6 @@ def test_views_kept_while_the_answers_stay_are_those_taken_module_by_module(proj
         taken = {name for name, view, was in zip(names, at_once, before.views, strict=True) if view != was}
         assert "shop.runtime.leaf" in taken
         assert taken - {"shop.runtime.leaf"} <= set(read_since)
-
-
-def test_a_stored_finding_reads_back_as_the_finding_it_was():
-    finding = Finding(
-        path="shop/a.py",
-        line=3,
-        col=4,
-        code="DOM101",
-        message="message",
-        symbol="shop.a.X",
-        fingerprint="DOM101:shop.a:X",
-        contract="events-speak-runtime",
-        details=("detail",),
-        end_line=5,
-        end_col=6,
-        fields=(("word", "episode"),),
-    )
-    [back] = resultcache._findings_of([resultcache._finding_values(finding)])
-    assert back == finding
-    assert list(vars(back).items()) == [(field.name, getattr(finding, field.name)) for field in fields(Finding)]
 
 
 def stored_bodies(root: Path) -> dict[str, tuple[str, bytes]]:
