@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import json
 import os
 import pickle
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,6 +43,16 @@ def _table(store: ResultStore) -> Path:
     return table
 
 
+def _rewrite(store: ResultStore, change: Callable[[list[Any]], object] = list, table: str | None = None) -> None:
+    """The stored results changed by hand: ``change`` is given the parts of their body
+    (views, covered modules, findings, warnings, failures, answers, noqa, extra) as a
+    list to change in place; ``table``: the name of another table."""
+    kind, key, name, body = pickle.loads(store.path.read_bytes())
+    parts = list(pickle.loads(body))
+    change(parts)
+    store.path.write_bytes(pickle.dumps((kind, key, name if table is None else table, pickle.dumps(tuple(parts)))))
+
+
 @pytest.mark.parametrize(
     "columns",
     [
@@ -61,10 +74,7 @@ def test_a_module_table_of_another_shape_is_a_full_check(tmp_path, columns, monk
     encoded = pickle.dumps((resultcache.TABLE_FORMAT, columns))
     name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # named as it should be
     (store.directory / f"modules-{name}.pickle").write_bytes(encoded)
-    data = list(pickle.loads(store.path.read_bytes()))
-    data[2] = name
-    data[3] = (None,) * len(columns[0])
-    store.path.write_bytes(pickle.dumps(tuple(data)))
+    _rewrite(store, lambda parts: parts.__setitem__(0, (None,) * len(columns[0])), table=name)
     assert store.load() is None
 
 
@@ -77,20 +87,19 @@ def test_results_whose_table_is_not_theirs_are_a_full_check(tmp_path, damage, mo
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
     monkeypatch.setattr(resultcache, "_tables", {})  # read from the file, as another process would
-    data = list(pickle.loads(store.path.read_bytes()))
+    name = pickle.loads(store.path.read_bytes())[2]
     table = _table(store)
     if damage == "views of another length":
-        data[3] = data[3][:-1]
+        _rewrite(store, lambda parts: parts.__setitem__(0, parts[0][:-1]))
     elif damage == "a view that is no bytes":
-        data[3] = (None, 1, None)
+        _rewrite(store, lambda parts: parts.__setitem__(0, (None, 1, None)))
     elif damage == "table gone":
         table.unlink()
     elif damage == "table damaged":
         encoded = table.read_bytes()
         table.write_bytes(encoded.replace(b"pkg.b", b"pkg.c"))  # still a table, not the one it is named after
     else:
-        data[2] = "../" + data[2]
-    store.path.write_bytes(pickle.dumps(tuple(data)))
+        _rewrite(store, table="../" + name)
     assert store.load() is None
 
 
@@ -206,19 +215,44 @@ def test_findings_read_back_are_the_findings_written(tmp_path):
 def test_a_stored_finding_of_another_shape_is_a_full_check(tmp_path, damage):
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
-    data = list(pickle.loads(store.path.read_bytes()))
-    data[5] = {"pkg.a": [damage(data[5]["pkg.a"][0])]}
-    store.path.write_bytes(pickle.dumps(tuple(data)))
+    _rewrite(store, lambda parts: parts.__setitem__(2, {"pkg.a": [damage(parts[2]["pkg.a"][0])]}))
     assert store.load() is None
 
 
 def test_findings_of_a_module_not_covered_are_a_full_check(tmp_path):
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
-    data = list(pickle.loads(store.path.read_bytes()))
-    data[5] = {**data[5], "pkg": data[5]["pkg.a"]}
-    store.path.write_bytes(pickle.dumps(tuple(data)))
+    _rewrite(store, lambda parts: parts.__setitem__(2, {**parts[2], "pkg": parts[2]["pkg.a"]}))
     assert store.load() is None
+
+
+def test_results_as_they_were_read_are_written_back_as_read(tmp_path, monkeypatch):
+    """The body of stored results (all but the table) read is written back, not encoded
+    again, when what is stored holds the same; anything else in it is encoded."""
+    encoded: list[StoredResults] = []
+    real = resultcache._body
+    monkeypatch.setattr(resultcache, "_body", lambda stored: encoded.append(stored) or real(stored))
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    loaded = store.load()
+    assert loaded is not None and loaded.body is not None and len(encoded) == 1
+    body = pickle.loads(store.path.read_bytes())[3]
+    other_table = (TABLE[0], (None, None, None), (b"", b"e" * 64, None))
+    again = dataclasses.replace(_stored(), table=other_table, findings={"pkg.a": [dataclasses.replace(FINDING)]})
+    store.save(again, loaded)  # an equal finding, another table
+    assert len(encoded) == 1 and pickle.loads(store.path.read_bytes())[3] == body
+    assert store.load() == again
+    for changed in (
+        {"warnings": ("another warning",)},
+        {"findings": {"pkg.a": [dataclasses.replace(FINDING, line=4)]}},
+        {"noqa": {"pkg/a.py": ((3, None),)}},
+        {"views": (None, b"w" * 16, None)},
+        {"answers": ("an answer",)},
+        {"covered": ["pkg.a"]},
+    ):
+        store.save(dataclasses.replace(_stored(), **changed), loaded)
+        assert store.load() == dataclasses.replace(_stored(), **changed)
+    assert len(encoded) == 7
 
 
 def test_the_tool_s_files_are_found_in_the_order_rglob_finds_them(tmp_path):

@@ -10,7 +10,10 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import pickle
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 from perf_support import SETTLED, edit, settle
@@ -247,3 +250,13 @@ def checked_engine(root: Path, cache: bool = True) -> Engine:
     engine.check()
     engine.save()
     return engine
+
+
+def rewrite_stored(path: Path, change: Callable[[list[Any]], object]) -> None:
+    """Change the stored results at ``path`` by hand: ``change`` is given the parts of
+    their body (views, covered modules, findings, warnings, failures, answers, noqa
+    comments, extra) as a list to change in place."""
+    kind, key, table, body = pickle.loads(path.read_bytes())
+    parts = list(pickle.loads(body))
+    change(parts)
+    path.write_bytes(pickle.dumps((kind, key, table, pickle.dumps(tuple(parts)))))

@@ -8,13 +8,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from reuse_project import append, changed, create, delete, replace, write_project
+from reuse_project import append, changed, create, delete, replace, rewrite_stored, write_project
 from support import run_tool
 
 import domain_fence.integrations.importlinter.results as results
@@ -96,11 +96,12 @@ def test_an_edit_that_keeps_every_import_builds_no_graph(project, builds):
 
 def test_the_kept_result_is_the_stored_one(project, builds):
     """A stored message altered by hand is reported: proof the result was kept."""
-    path = boundary_store(project)
-    data = pickle.loads(path.read_bytes())
-    for found in data[5].values():
-        found[:] = [(*f[:4], "STORED " + f[4], *f[5:]) for f in found]
-    path.write_bytes(pickle.dumps(data))
+
+    def altered(parts: list[Any]) -> None:
+        for found in parts[2].values():
+            found[:] = [(*f[:4], "STORED " + f[4], *f[5:]) for f in found]
+
+    rewrite_stored(boundary_store(project), altered)
     a_body_edited(project)
     report = json.loads(run(project, "--format", "json")[1])
     boundary = next(c for c in report["contracts"] if c["id"] == BOUNDARY)
@@ -171,8 +172,7 @@ RECOMPUTED: dict[str, Callable[[Path], None]] = {
 
 
 def _damage_extra(path: Path) -> None:
-    data = pickle.loads(path.read_bytes())
-    path.write_bytes(pickle.dumps((*data[:9], ((("a fingerprint", ("not", "a", "chain")),), None))))
+    rewrite_stored(path, lambda parts: parts.__setitem__(7, ((("a fingerprint", ("not", "a", "chain")),), None)))
 
 
 @pytest.mark.parametrize("change", sorted(RECOMPUTED))

@@ -10,11 +10,13 @@ all. Which modules were checked again is read from the engine's counter."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import pickle
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -26,10 +28,12 @@ from reuse_project import (
     check,
     checked_engine,
     replace,
+    rewrite_stored,
     write_project,
 )
 from support import run_tool
 
+from domain_fence.core.engine import resultcache
 from domain_fence.core.engine.resultcache import FORMAT
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.importlinter.configuration import load_configuration
@@ -150,16 +154,86 @@ def test_a_module_that_could_not_be_analysed_is_checked_again_every_time(project
 def test_findings_of_unchanged_modules_come_from_the_store(project):
     """A stored finding altered by hand is reported as stored: proof it was reused
     (the run cache, which would replay the whole report, misses after the edit)."""
-    for path in stored_results(project):
-        data = pickle.loads(path.read_bytes())
-        assert data[0] == FORMAT
-        for found in data[5].values():
+
+    def altered(parts: list[Any]) -> None:
+        for found in parts[2].values():
             found[:] = [(*f[:4], "STORED " + f[4], *f[5:]) for f in found]
-        path.write_bytes(pickle.dumps(data))
+
+    for path in stored_results(project):
+        assert pickle.loads(path.read_bytes())[0] == FORMAT
+        rewrite_stored(path, altered)
     append(project, "shop/runtime/leaf.py", "\n# edited\n")
     report = json.loads(check(project).stdout)
     messages = [f["message"] for c in report["contracts"] if c["id"] in REUSABLE for f in c["findings"]]
     assert messages and all(message.startswith("STORED ") for message in messages)
+
+
+def test_views_kept_while_the_answers_stay_are_those_taken_module_by_module(project):
+    """While the answers are as they were, the views recorded are found at once, not
+    module by module: the same, those of the changed module and of the modules read
+    since none was recorded taken again."""
+    append(project, "shop/runtime/leaf.py", "\n# edited\n")
+    engine = engine_for(load_configuration(project / ".importlinter"))
+    engine.validate()
+    engine.check()
+    read_since = ("shop.runtime.events", "shop.runtime.mixins")
+    for module in read_since:
+        engine.index.file_facts(module)
+    assert engine._unsaved
+    for results in engine._unsaved:
+        stored = results.stored
+        assert stored is not None and results.digests.changed(stored.table) == {"shop.runtime.leaf"}
+        names = stored.table[0]
+        recorded = dict(zip(names, stored.views, strict=True))
+        recorded.update({"shop.runtime.leaf": b"before the edit", **dict.fromkeys(read_since)})
+        before = dataclasses.replace(stored, views=tuple(recorded.values()))
+        at_once = results._views_since(before)
+        assert at_once == results._views_each(names, before, before.answers)
+        taken = {name for name, view, was in zip(names, at_once, before.views, strict=True) if view != was}
+        assert "shop.runtime.leaf" in taken
+        assert taken - {"shop.runtime.leaf"} <= set(read_since)
+
+
+def stored_bodies(root: Path) -> dict[str, tuple[str, bytes]]:
+    """Each contract's stored results (by file): the name of their table, and their body."""
+    return {path.name: pickle.loads(path.read_bytes())[2:] for path in stored_results(root)}
+
+
+@pytest.fixture
+def encoded(monkeypatch) -> list[object]:
+    """Every body of stored results encoded from now on (not written back as read)."""
+    found: list[object] = []
+    real = resultcache._body
+
+    def counting(stored: resultcache.StoredResults) -> bytes:
+        found.append(stored)
+        return real(stored)
+
+    monkeypatch.setattr(resultcache, "_body", counting)
+    return found
+
+
+def test_results_an_edit_left_as_they_were_are_written_back_as_read(project, encoded):
+    before = stored_bodies(project)
+    append(project, "shop/runtime/leaf.py", "\n\ndef _added(value):\n    return value\n")
+    checked_modules(project)
+    after = stored_bodies(project)
+    assert not encoded
+    assert after.keys() == before.keys()
+    assert all(after[name][1] == before[name][1] for name in before)  # the body, byte for byte
+    assert all(after[name][0] != before[name][0] for name in before)  # a new table: leaf.py's digest
+    assert_same_as_uncached(project)
+
+
+def test_results_an_edit_changed_are_encoded_again_and_reused_next_time(project, encoded):
+    before = stored_bodies(project)
+    EDITS["a noqa comment added"](project)  # a finding of events.py silenced: its comments stored anew
+    checked_modules(project)
+    after = stored_bodies(project)
+    assert encoded
+    assert [name for name in before if after[name][1] != before[name][1]]
+    append(project, "shop/runtime/leaf.py", "\n# edited\n")
+    assert_same_as_uncached(project)
 
 
 @pytest.mark.parametrize(
@@ -169,8 +243,11 @@ def test_findings_of_unchanged_modules_come_from_the_store(project):
         lambda path: path.write_bytes(pickle.dumps(("another format", "key"))),
         lambda path: path.write_bytes(b"\x80\x05cos\nsystem\n."),  # names a function: refused
         lambda path: path.write_bytes(path.read_bytes()[:100]),
+        lambda path: path.write_bytes(pickle.dumps((*pickle.loads(path.read_bytes())[:3], b"\x80\x05cos\nsystem\n."))),
+        lambda path: rewrite_stored(path, lambda parts: parts.pop()),
+        lambda path: rewrite_stored(path, lambda parts: parts.__setitem__(6, {"shop/runtime/leaf.py": ((1, 2),)})),
     ],
-    ids=["garbage", "foreign", "planted", "truncated"],
+    ids=["garbage", "foreign", "planted", "truncated", "planted body", "body of another shape", "noqa damaged"],
 )
 def test_a_damaged_store_costs_a_full_check_never_a_wrong_answer(project, damage):
     for path in stored_results(project):

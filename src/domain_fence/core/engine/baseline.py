@@ -3,14 +3,22 @@
 One JSON file, sorted and stable, may hold entries of every contract. Each entry is a
 contract id, a line-independent fingerprint and a human description. A finding whose
 fingerprint is recorded for its contract passes; an entry matching nothing is stale.
+
+A large baseline costs a check more to parse than to use, and rarely changes: with a
+cache directory, its entries are kept there as plain columns under the digest of the
+file's bytes (:func:`load_baseline`), and read back instead while the bytes are the same.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
+import pickle
 import re
 import stat
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from itertools import islice, starmap
@@ -20,10 +28,14 @@ from typing import Any
 
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.text import one_line
+from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.files import read_regular_file
 
 FORMAT = "domain-fence-baseline"
 VERSION = 1
+# The entries parse_baseline makes of a file, as the cache keeps them: bump when they change.
+PARSED_FORMAT = "domain-fence parsed baseline 1"
+RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 
 
 class BaselineError(Exception):
@@ -68,15 +80,32 @@ class Baseline:
         return Baseline(self.path, tuple(sorted(set(kept) | set(entries), key=ENTRY_ORDER)))
 
 
-def load_baseline(path: Path) -> Baseline:
-    """Read ``path``; a missing file is an empty baseline, anything unusable an error."""
+def load_baseline(path: Path, cache: Path | None = None) -> Baseline:
+    """Read ``path``; a missing file is an empty baseline, anything unusable an error.
+    With a ``cache`` directory, the entries parsed from the same bytes before are read
+    back from it (see :func:`_kept_baseline`), and those parsed now kept there, when
+    it is a directory already (made, and marked as one, by the facts' cache)."""
+    kept_at = _parsed_file(cache, path) if cache is not None and cache.is_dir() else None
+    kept = _kept_baseline(kept_at) if kept_at is not None else None
+    stamp = _stamp(path) if kept_at is not None else None
+    if kept is not None and stamp is not None and kept[1] == stamp:
+        return Baseline(path, kept[2])
+    began = time.time_ns()
     try:
         data = read_regular_file(path)
     except FileNotFoundError:
         return Baseline(path)
     except OSError as error:
         raise BaselineError(f"{path}: cannot read baseline: {error.strerror or error}") from None
-    return parse_baseline(data, path)
+    if kept_at is None:
+        return parse_baseline(data, path)
+    digest = hashlib.blake2b(data, digest_size=16).digest()
+    entries = kept[2] if kept is not None and kept[0] == digest else parse_baseline(data, path).entries
+    settled = stamp is not None and max(stamp[1], stamp[2]) < began - RACY_WINDOW_NS
+    now = (digest, stamp if settled else None, entries)
+    if kept is None or kept[:2] != now[:2]:
+        _keep_baseline(kept_at, now)
+    return Baseline(path, entries)
 
 
 def parse_baseline(data: bytes, path: Path) -> Baseline:
@@ -164,6 +193,69 @@ def _entry_values(raw_entries: list[object]) -> list[tuple[str, str, str]] | Non
     if not {*map(type, contracts), *map(type, prints), *map(type, descriptions)} <= {str}:
         return None
     return list(zip(contracts, prints, descriptions, strict=True))  # type: ignore[arg-type]
+
+
+# What a baseline's entries are kept under: the digest of the file's bytes, and the
+# stamp of the file (size, modification and change times, inode) that stands for them
+# without reading it, when the file had settled before it was read (as with the tool's
+# digest in :mod:`.resultcache`): a file rewritten within its time's tick is read again.
+StampKey = tuple[int, int, int, int]
+Kept = tuple[bytes, StampKey | None, tuple[BaselineEntry, ...]]  # digest, stamp, entries
+
+
+def _stamp(path: Path) -> StampKey | None:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+
+
+def _parsed_file(cache: Path, path: Path) -> Path:
+    """Where the entries parsed from the baseline at ``path`` are kept: one file for each
+    baseline, replaced when its bytes change."""
+    name = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return cache / "baselines" / f"{name}.pickle"
+
+
+def _kept_baseline(kept_at: Path) -> Kept | None:
+    """What :func:`_keep_baseline` kept; None when there is nothing, or it is not what it
+    writes (damaged, foreign, or of another parser)."""
+    try:
+        kept = _PlainUnpickler(io.BytesIO(kept_at.read_bytes())).load()
+    except Exception:  # noqa: BLE001 -- missing, unreadable or damaged: the file is parsed
+        return None
+    if not (type(kept) is tuple and len(kept) == 6 and kept[0] == PARSED_FORMAT and type(kept[1]) is bytes):
+        return None
+    digest, stamp, columns = kept[1], kept[2], kept[3:]
+    if not (stamp is None or (type(stamp) is tuple and len(stamp) == 4 and {*map(type, stamp)} <= {int})):
+        return None
+    if not all(type(column) is tuple and {*map(type, column)} <= {str} for column in columns):
+        return None
+    if len({*map(len, columns)}) != 1:
+        return None
+    values = list(zip(*columns, strict=True))
+    if not all(map(lt, values, islice(values, 1, None))):  # as parse_baseline leaves them: sorted, apart
+        return None
+    return (digest, stamp, tuple(starmap(BaselineEntry, values)))
+
+
+def _keep_baseline(kept_at: Path, kept: Kept) -> None:
+    digest, stamp, entries = kept
+    columns = tuple(zip(*((e.contract, e.fingerprint, e.description) for e in entries), strict=True)) or ((), (), ())
+    data = pickle.dumps((PARSED_FORMAT, digest, stamp, *columns), protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        kept_at.parent.mkdir(exist_ok=True)  # never a cache directory without its markers
+        write_atomically(kept_at, data)
+    except OSError:  # an unwritable cache: the file is parsed again next time
+        return
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Plain containers, strings, bytes and numbers only: a planted entry runs nothing."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed here")
 
 
 def render(baseline: Baseline) -> bytes:

@@ -632,7 +632,8 @@ class Engine:
         if key is None:  # resolved once: asked for every file flake8 or the editor checks
             key = self._resolved[path] = real_path(path)
         if key not in self._baselines:
-            self._baselines[key] = load_baseline(path)
+            cache = self.index.cache.directory if self.index.cache is not None else None
+            self._baselines[key] = load_baseline(path, cache)
         return self._baselines[key]
 
     def _result(

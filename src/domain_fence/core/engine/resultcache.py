@@ -40,6 +40,11 @@ A run reads and writes the table as columns, never module by module: which modul
 changed is found once for every contract that stored the same table, and so is the
 table the run stores (:class:`Digests`). A contract keeps the findings of the modules
 that have any.
+
+All a contract stores but its key and its table's name (views, findings, noqa comments,
+answers, ...) is one pickle of its own, the body, within the file: after an edit that
+leaves them as they were, only the table's name differs, and the body read is written
+back as it was, neither converted nor pickled again.
 """
 
 from __future__ import annotations
@@ -53,10 +58,11 @@ import pickle
 import re
 import sys
 import time
+from collections import deque
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
-from itertools import chain
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +71,7 @@ from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 
-FORMAT = "domain-fence module results 5"  # 5: findings of the modules that have any only
+FORMAT = "domain-fence module results 6"  # 6: the body a pickle of its own, written back when unchanged
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 _finding_values = operator.attrgetter(*_FINDING_FIELDS)
@@ -95,6 +101,7 @@ class StoredResults:
     extra: Any = None  # what a report shows besides findings (see plain_extra); None: not kept
     # ``extra`` read back (extra_of), once it has been to check it
     decoded_extra: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    body: bytes | None = field(default=None, compare=False, repr=False)  # the pickle all but the table was read from
 
     def view(self, module: str) -> bytes | None:
         """The digest of ``module``'s view (None: no check read it, or not in the table)."""
@@ -326,35 +333,60 @@ class ResultStore:
         except Exception:  # noqa: BLE001 -- missing, unreadable, damaged or foreign: a full check
             return None
 
-    def save(self, stored: StoredResults) -> None:
+    def save(self, stored: StoredResults, loaded: StoredResults | None = None) -> None:
+        """Store ``stored``; ``loaded``: what :meth:`load` read, whose body is written back
+        when ``stored`` holds the same (:func:`same_body`)."""
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             table = _save_table(self.directory, stored.table)
-            data = (
-                FORMAT,
-                self.key,
-                table,
-                tuple(stored.views),
-                list(stored.covered),
-                {m: [_finding_values(f) for f in found] for m, found in stored.findings.items() if found},
-                tuple(stored.warnings),
-                tuple(stored.failures),
-                stored.answers,
-                stored.noqa,
-                stored.extra,
-            )
-            write_atomically(self.path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+            kept = loaded is not None and loaded.body is not None and same_body(stored, loaded)
+            body = loaded.body if kept and loaded is not None else _body(stored)
+            write_atomically(self.path, pickle.dumps((FORMAT, self.key, table, body), protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # noqa: BLE001 -- unwritable or full: the next run checks everything
             return
 
 
+def _body(stored: StoredResults) -> bytes:
+    """All of ``stored`` but its table, as plain data, pickled."""
+    data = (
+        tuple(stored.views),
+        list(stored.covered),
+        {m: [_finding_values(f) for f in found] for m, found in stored.findings.items() if found},
+        tuple(stored.warnings),
+        tuple(stored.failures),
+        stored.answers,
+        stored.noqa,
+        stored.extra,
+    )
+    return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def same_body(stored: StoredResults, loaded: StoredResults) -> bool:
+    """Whether ``stored`` holds what ``loaded``'s body does: the findings the same
+    objects (kept) or equal ones (found again), the rest equal."""
+    return (
+        stored.views == loaded.views
+        and stored.covered == loaded.covered
+        and stored.warnings == loaded.warnings
+        and stored.failures == loaded.failures
+        and stored.findings == {m: found for m, found in loaded.findings.items() if found}
+        and stored.noqa == loaded.noqa
+        and stored.extra == loaded.extra
+        and stored.answers == loaded.answers
+    )
+
+
 def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
-    if not (isinstance(data, tuple) and len(data) == 11 and data[:2] == (FORMAT, key)):
+    if not (isinstance(data, tuple) and len(data) == 4 and data[:2] == (FORMAT, key) and type(data[3]) is bytes):
         return None
-    table_name, views, covered, raw_findings, warnings, failures, answers, noqa, extra = data[2:]
+    table_name, body = data[2:]
     table = _load_table(directory, table_name)
     if table is None:
         return None
+    contents = _PlainUnpickler(io.BytesIO(body)).load()
+    if not (type(contents) is tuple and len(contents) == 8):
+        return None
+    views, covered, raw_findings, warnings, failures, answers, noqa, extra = contents
     if not (type(views) is tuple and len(views) == len(table[0]) and _only(views, bytes, type(None))):
         return None
     if not (type(covered) is list and _only(covered, str)):
@@ -370,7 +402,7 @@ def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
                 return None
     decoded = None if extra is None else extra_of(extra)  # raises when it is not what plain_extra writes
     return StoredResults(
-        table, views, covered, findings, tuple(warnings), tuple(failures), answers, noqa, extra, decoded
+        table, views, covered, findings, tuple(warnings), tuple(failures), answers, noqa, extra, decoded, body
     )
 
 
@@ -392,20 +424,41 @@ def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | Non
         return None
     if not _only(chain.from_iterable(pairs), str):
         return None
-    return {module: [_finding(item) for item in found] for module, found in raw.items()}
+    return {module: _findings_of(found) for module, found in raw.items()}
 
 
 _new = object.__new__
 _set = object.__setattr__
 
 
-def _finding(values: tuple[Any, ...]) -> Finding:
-    """The finding of ``values`` (checked already), built as the unpickler rebuilds an
-    object, its attributes set at once: thousands are read back, and a frozen class's
-    ``__init__`` sets each field through ``object.__setattr__``."""
-    finding: Finding = _new(Finding)
-    _set(finding, "__dict__", dict(zip(_FINDING_FIELDS, values, strict=True)))
-    return finding
+def _findings_of(stored: list[tuple[Any, ...]]) -> list[Finding]:
+    """The findings of ``stored`` values (checked already), built as the unpickler
+    rebuilds an object, its attributes set at once: thousands are read back, and a
+    frozen class's ``__init__`` sets each field through ``object.__setattr__``."""
+    found: list[Finding] = list(map(_new, repeat(Finding, len(stored))))
+    deque(map(_set, found, repeat("__dict__"), map(_attributes, stored)), maxlen=0)
+    return found
+
+
+def _attributes(values: tuple[Any, ...]) -> dict[str, Any]:
+    """A finding's attributes from its values, by name: a display of the names, which
+    builds the dictionary in one step (``dict(zip(...))`` costs it twice as much).
+    The names are Finding's fields in order (a test holds them so)."""
+    path, line, col, code, message, symbol, fingerprint, contract, details, end_line, end_col, fields = values
+    return {
+        "path": path,
+        "line": line,
+        "col": col,
+        "code": code,
+        "message": message,
+        "symbol": symbol,
+        "fingerprint": fingerprint,
+        "contract": contract,
+        "details": details,
+        "end_line": end_line,
+        "end_col": end_col,
+        "fields": fields,
+    }
 
 
 # The module table (names, stamps, digests) is the same for every contract a run

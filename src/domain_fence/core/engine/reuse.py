@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from itertools import compress, repeat
+from operator import is_
 from typing import Any
 
 from domain_fence.core.engine.noqa import NoqaComments
@@ -125,12 +127,17 @@ class ModuleResults:
         answers = self.family.answers(self.config, self.context)
         table = self.digests.table(index.modules, stored.table if stored is not None else None)
         views = self._views(table[0], stored, answers)
-        found = {module: list(found) for module, found in findings.items() if found}
+        # In the covered modules' order, whatever order they were checked in.
+        found = {module: list(findings[module]) for module in covered if findings.get(module)}
         paths = sorted({finding.path for found in found.values() for finding in found})
+        # An unchanged file's comments are those stored: its bytes decide them (the key
+        # of stored results holds every module's file: the same files as now).
+        changed_modules = self.digests.changed(stored.table) if stored is not None else frozenset()
+        changed = {index.relative_path(module) for module in changed_modules}
+        changed.update(finding.path for module in changed_modules for finding in found.get(module, ()))
+        before = stored.noqa if stored is not None else {}
         noqa = {
-            path: tuple(
-                (line, None if codes is None else tuple(sorted(codes))) for line, codes in comments(path).lines.items()
-            )
+            path: before[path] if path in before and path not in changed else _plain_noqa(comments(path))
             for path in paths
         }
         self.saved = StoredResults(table, views, list(covered), found, warnings, failures, answers, noqa, extra)
@@ -141,6 +148,14 @@ class ModuleResults:
         A view is a function of the module's bytes and of the answers (which grow only
         by reading the modules whose views they widen): while the answers are as they
         were, an unchanged module's view is too, and its recorded digest is kept."""
+        if stored is not None and stored.table[0] == names and answers == stored.answers:
+            return self._views_since(stored)
+        return self._views_each(names, stored, answers)
+
+    def _views_each(
+        self, names: tuple[str, ...], stored: StoredResults | None, answers: object
+    ) -> tuple[bytes | None, ...]:
+        """:meth:`_views`, module by module."""
         index = self.context.index
         same_answers = stored is not None and answers == stored.answers
         recorded = positions(stored.table[0]) if stored is not None else {}
@@ -159,11 +174,30 @@ class ModuleResults:
             views.append(None if view is None else view_digest(view))
         return tuple(views)
 
+    def _views_since(self, stored: StoredResults) -> tuple[bytes | None, ...]:
+        """:meth:`_views` of the modules of ``stored``'s table, in its order, while the
+        answers are as they were: the recorded digests but those of the changed modules
+        and of the modules whose facts were read since none was recorded, taken now.
+        Found without a look at each module in Python."""
+        index = self.context.index
+        names, before = stored.table[0], stored.views
+        unknown = compress(names, map(is_, before, repeat(None)))
+        again = {name for name in unknown if index.known_facts(name) is not None}
+        again |= self.digests.changed(stored.table)
+        if not again:
+            return before
+        views = list(before)
+        at = positions(names)
+        for name in sorted(again, key=at.__getitem__):  # in the table's order, as ever
+            view = self._view(name, read=False)
+            views[at[name]] = None if view is None else view_digest(view)
+        return tuple(views)
+
     def write(self) -> None:
         """Store what :meth:`save` recorded (the caller has made sure that no file changed
         while the run read them: what was found is of these versions)."""
         if self.saved is not None:
-            self.store.save(self.saved)
+            self.store.save(self.saved, self.stored)
 
     def complete_views(self) -> None:
         """Add the views this run's contract could not give when it was saved, of the
@@ -186,3 +220,8 @@ class ModuleResults:
 
     def _view(self, module: str, read: bool) -> object:
         return self.family.module_view(self.config, self.context, module, read)
+
+
+def _plain_noqa(comments: NoqaComments) -> tuple[tuple[int, tuple[str, ...] | None], ...]:
+    """A file's noqa comments as stored: (line, its codes sorted, or None for all)."""
+    return tuple((line, None if codes is None else tuple(sorted(codes))) for line, codes in comments.lines.items())
