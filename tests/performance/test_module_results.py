@@ -348,8 +348,8 @@ def test_the_stamps_a_run_begins_with_are_the_ones_its_discovery_took(tmp_path, 
 
     root = write_project(tmp_path / "project")
     stamped = []
-    real = resultcache._stamp
-    monkeypatch.setattr(resultcache, "_stamp", lambda path: stamped.append(path) or real(path))
+    real = resultcache.file_stamp
+    monkeypatch.setattr(resultcache, "file_stamp", lambda path: stamped.append(path) or real(path))
     configuration = load_configuration(root / ".importlinter")
     engine = engine_for(configuration)
     # None taken when the run begins: discovery took every file's, packages' __init__.py too.

@@ -97,4 +97,4 @@ def test_a_check_after_an_edit_takes_a_package_s_init_from_the_listing(tmp_path,
     assert result.exit_code == 1, result.output
     assert callers[("domain_fence.core.engine.resultcache", "unchanged")] == 3  # each package, at the end
     walks = ("domain_fence.core.source.modules", "domain_fence.core.index.blockers")
-    assert [caller for caller in callers if caller[0] in walks or caller[1] == "_stamp"] == []
+    assert [caller for caller in callers if caller[0] in walks or caller[1] == "file_stamp"] == []

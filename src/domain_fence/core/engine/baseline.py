@@ -29,7 +29,7 @@ from typing import Any
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.text import one_line
 from domain_fence.core.source.cachedir import write_atomically
-from domain_fence.core.source.files import read_regular_file
+from domain_fence.core.source.files import StampKey, file_stamp, read_regular_file
 
 FORMAT = "domain-fence-baseline"
 VERSION = 1
@@ -87,7 +87,7 @@ def load_baseline(path: Path, cache: Path | None = None) -> Baseline:
     it is a directory already (made, and marked as one, by the facts' cache)."""
     kept_at = _parsed_file(cache, path) if cache is not None and cache.is_dir() else None
     kept = _kept_baseline(kept_at) if kept_at is not None else None
-    stamp = _stamp(path) if kept_at is not None else None
+    stamp = file_stamp(path) if kept_at is not None else None
     if kept is not None and stamp is not None and kept[1] == stamp:
         return Baseline(path, kept[2])
     began = time.time_ns()
@@ -199,16 +199,7 @@ def _entry_values(raw_entries: list[object]) -> list[tuple[str, str, str]] | Non
 # stamp of the file (size, modification and change times, inode) that stands for them
 # without reading it, when the file had settled before it was read (as with the tool's
 # digest in :mod:`.resultcache`): a file rewritten within its time's tick is read again.
-StampKey = tuple[int, int, int, int]
 Kept = tuple[bytes, StampKey | None, tuple[BaselineEntry, ...]]  # digest, stamp, entries
-
-
-def _stamp(path: Path) -> StampKey | None:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
 
 
 def _parsed_file(cache: Path, path: Path) -> Path:

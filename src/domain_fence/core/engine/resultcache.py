@@ -70,6 +70,7 @@ from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
+from domain_fence.core.source.files import StampKey, file_stamp
 
 FORMAT = "domain-fence module results 6"  # 6: the body a pickle of its own, written back when unchanged
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
@@ -78,7 +79,6 @@ _finding_values = operator.attrgetter(*_FINDING_FIELDS)
 # A stored finding's values by field, each of one type (a bool is no int here).
 _FINDING_COLUMNS = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
 
-StampKey = tuple[int, int, int, int]
 # What is known of every module's file, as three columns: the names, the stamp each
 # digest was taken under (None: hash the file again) and the digest (None: unknown,
 # the module counts as changed).
@@ -651,7 +651,7 @@ class Digests:
             if stamp is None:
                 path = paths.get(module)
                 if path is not None and path.endswith(".py"):
-                    stamp = _stamp(path)
+                    stamp = file_stamp(path)
             stamps[module] = stamp
             if stamp is not None and stamp[1] < settled_before and stamp[2] < settled_before:
                 self._settled.add(module)
@@ -722,19 +722,10 @@ class Digests:
         for module, before in self._stamps.items():
             if before is None or module not in paths:
                 continue
-            try:  # as _stamp, inline: once per file of the project
+            try:  # as file_stamp, inline: once per file of the project
                 status = os.stat(paths[module])
             except OSError:
                 return False
             if (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino) != before:
                 return False
         return True
-
-
-def _stamp(path: str) -> StampKey | None:
-    """What identifies one version of a file without reading it (see :class:`Stamp`)."""
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)

@@ -8,6 +8,11 @@ import os
 import stat
 from pathlib import Path
 
+# What identifies one version of a file without reading it: its size, modification and
+# change times (ns) and inode. A file rewritten with its size and modification time
+# kept, or set back, still gets a new change time.
+StampKey = tuple[int, int, int, int]
+
 
 def read_regular_file(path: Path | str) -> bytes:
     """The bytes of the regular file at ``path``. What is not one (a FIFO, which would
@@ -24,3 +29,12 @@ def real_path(path: Path | str) -> Path:
     """``path`` with every symbolic link resolved, as far as they resolve: a loop is left
     for reading the file to report (``Path.resolve`` raises RuntimeError on one)."""
     return Path(os.path.realpath(path))
+
+
+def file_stamp(path: Path | str) -> StampKey | None:
+    """The :data:`StampKey` of the file at ``path`` now; None when it cannot be stat'ed."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
