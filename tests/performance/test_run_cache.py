@@ -221,6 +221,17 @@ def test_fresh_files_are_not_replayed_until_they_settle(tmp_path):
     assert len(runs(root)) == 1
 
 
+def test_an_edit_after_a_link_that_loops_is_not_replayed_away(tmp_path):
+    """A link to itself sorted before the package's files: the edit that removes a
+    forbidden import is seen by the next check, as by one without any cache."""
+    root = leaky_project(tmp_path)
+    (root / "leaky" / "aaa").symlink_to("aaa")
+    first = check(root)
+    assert "leaky/runtime/model.py" in first.stdout and len(runs(root)) == 1
+    edit(root / "leaky" / "runtime" / "model.py", '"""A model."""\n\nimport math\n')
+    assert check(root).stdout == check(root, "--no-cache").stdout != first.stdout
+
+
 def test_a_symlinked_directory_turns_replay_off(tmp_path):
     root = leaky_project(tmp_path)
     (tmp_path / "outside").mkdir()
@@ -418,6 +429,22 @@ def test_a_python_file_that_cannot_be_stat_ed_leaves_its_neighbours_in_the_diges
     assert len({first, grown, _tree_digest(tmp_path)}) == 3
     (tmp_path / "nowhere.py").write_text("")  # the link now leads to a file
     assert _tree_digest(tmp_path) not in (first, grown)
+
+
+@pytest.mark.parametrize("name", ["aaa", "aaa.py"])
+def test_a_link_that_loops_leaves_its_neighbours_in_the_digest(tmp_path, name):
+    """Following a link to itself fails (too many levels of links): it is recorded with
+    its error, and the entries after it, files and directories below, still count (they
+    were once left out: an edit below the package replayed the report of before it)."""
+    (tmp_path / name).symlink_to(name)
+    (tmp_path / "b.py").write_text("x = 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "c.py").write_text("y = 1\n")
+    first = _tree_digest(tmp_path)
+    edit(tmp_path / "b.py", "x = 22\n")
+    grown = _tree_digest(tmp_path)
+    edit(tmp_path / "sub" / "c.py", "y = 22\n")
+    assert len({first, grown, _tree_digest(tmp_path)}) == 3
 
 
 def test_a_stamp_too_large_for_eight_bytes_is_written_out():

@@ -101,7 +101,8 @@ def load_baseline(path: Path, cache: Path | None = None) -> Baseline:
         return parse_baseline(data, path)
     digest = hashlib.blake2b(data, digest_size=16).digest()
     entries = kept[2] if kept is not None and kept[0] == digest else parse_baseline(data, path).entries
-    settled = stamp is not None and max(stamp[1], stamp[2]) < began - RACY_WINDOW_NS
+    # A system that gives no inode may give no change time either: there the bytes decide.
+    settled = stamp is not None and stamp[3] != 0 and max(stamp[1], stamp[2]) < began - RACY_WINDOW_NS
     now = (digest, stamp if settled else None, entries)
     if kept is None or kept[:2] != now[:2]:
         _keep_baseline(kept_at, now)

@@ -52,7 +52,7 @@ from domain_fence.core.source.files import read_regular_file
 from domain_fence.core.source.listing import listed_since, listing
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
-RUN_CACHE_VERSION = 4  # 4: a settled baseline is digested by its stamp; a file that cannot be stat'ed, by its error
+RUN_CACHE_VERSION = 4  # 4: a settled baseline is digested by its stamp; an entry that cannot be followed, by its error
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
 TOOLS = ("domain_fence", "importlinter", "grimp", "rich")
 KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the oldest go first
@@ -253,14 +253,17 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                 if entry.is_dir(follow_symlinks=False):
                     record("d " + name)
                     below.append(entry.path)
-                elif entry.is_symlink() and entry.is_dir():
-                    return None  # its target may change while the tree does not
-                elif name.endswith((".py", ".so", ".pyd")):
-                    try:
-                        status = entry.stat()
-                    except OSError as error:  # a link to nothing, say: the entries after it still count
-                        record(f"x {name} {error.errno}")
-                        continue
+                    continue
+                # Following a link may fail (a link to nothing, a loop of links): the
+                # entry is recorded with its error, and the entries after it still count.
+                try:
+                    if entry.is_symlink() and entry.is_dir():
+                        return None  # its target may change while the tree does not
+                    status = entry.stat() if name.endswith((".py", ".so", ".pyd")) else None
+                except OSError as error:
+                    record(f"x {name} {error.errno}")
+                    continue
+                if status is not None:
                     modified = status.st_mtime_ns
                     if modified > newest:
                         newest = modified
