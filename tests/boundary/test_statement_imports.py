@@ -8,7 +8,6 @@ caller to the whole file, never to a wrong place."""
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -71,9 +70,7 @@ IMPORTS = (
 
 def whole_file_imports(module: str, is_package: bool, tree: ast.Module) -> list:
     facts = extract(module, is_package, tree)[0]
-    return sorted(
-        (dataclasses.replace(fact, type_checking=False) for fact in facts.imports), key=lambda f: (f.at_line, f.col)
-    )
+    return sorted((fact._replace(type_checking=False) for fact in facts.imports), key=lambda f: (f.at_line, f.col))
 
 
 def compare(module: str, is_package: bool, text: str) -> bool | None:

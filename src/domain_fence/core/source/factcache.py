@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from domain_fence.core.source.facts import DeclarationFacts, FileFacts, ImportFacts
     from domain_fence.core.source.flow import FlowFacts
 
-FACTS_VERSION = 33  # bump when the meaning of a fact changes without its code changing
+FACTS_VERSION = 34  # bump when the meaning of a fact changes without its code changing
 # A file modified this recently may be modified again within the same clock tick
 # without its size changing; its facts are not kept until it has settled.
 RACY_WINDOW_NS = 2_000_000_000

@@ -45,7 +45,6 @@ import threading
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 MODULE_SCOPE = "<module>"  # as the facts name the top level of a module
@@ -169,15 +168,15 @@ class PayloadSite(NamedTuple):
     form: str  # ``**payload``, ``model_validate(payload)``, ``partial(**payload)``, ...
 
 
-@dataclass(frozen=True)
-class FlowFacts:
-    """Where the values a module passes come from: its sinks and its functions' returns."""
+class FlowFacts(NamedTuple):
+    """Where the values a module passes come from: its sinks and its functions' returns
+    (``returns`` is never changed once built: the default one is shared)."""
 
     sinks: tuple[Sink, ...] = ()
     # qualname of a function or method -> what its return values are derived from; with
     # every_return False, only the helpers the module's own sinks call are here, and a
     # helper found to return nothing is kept, as ()
-    returns: dict[str, tuple[Source, ...]] = field(default_factory=dict)
+    returns: dict[str, tuple[Source, ...]] = {}  # noqa: RUF012
     every_return: bool = True
     # The calls whose keywords (and values given by position) were traced: those whose
     # callee's last part ends with one of these (see :func:`traced_callee`); ALL_CALLEES,

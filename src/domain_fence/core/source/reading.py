@@ -7,15 +7,13 @@ import ast
 import io
 import tokenize
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain_fence.core.model.text import one_line
 
 
-@dataclass(frozen=True)
-class Unreadable:
+class Unreadable(NamedTuple):
     """Why a file could not be analysed, with the line at fault when there is one."""
 
     reason: str

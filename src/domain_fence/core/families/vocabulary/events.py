@@ -779,9 +779,9 @@ class VocabularyChecker:
         kept = [self.derived.carries(module, written, canonical, k.text, call.scope) for k in keywords]
         if all(kept):
             return call
-        blanked = tuple(k if keep else dataclasses.replace(k, text="") for k, keep in zip(keywords, kept, strict=True))
+        blanked = tuple(k if keep else k._replace(text="") for k, keep in zip(keywords, kept, strict=True))
         dropped = {k.text for k, keep in zip(keywords, kept, strict=True) if not keep}
-        return dataclasses.replace(call, keywords=blanked, keys=tuple(k for k in call.keys if k[0] not in dropped))
+        return call._replace(keywords=blanked, keys=tuple(k for k in call.keys if k[0] not in dropped))
 
     def attribute_set(self, module: str, fact: AttributeSetFact, event: str) -> Iterator[Finding]:
         """DOM104 for an attribute set on a local known to hold an event (``event.episode

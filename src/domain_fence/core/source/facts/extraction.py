@@ -7,7 +7,6 @@ imports alone (:func:`import_facts`) and the functions it attaches to classes
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 
 from domain_fence.core.source.facts.arguments import _arguments_given, _positional, _positions
 from domain_fence.core.source.facts.attachments import _attached
@@ -247,7 +246,7 @@ def _flows(
         for method in (_own_method(walk, resolver, call, scope),)
         for position, text in fact.strings
     ]
-    return replace(flows, given=tuple(strings)) if strings else flows
+    return flows._replace(given=tuple(strings)) if strings else flows
 
 
 def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, list[ast.stmt], _Resolver]:

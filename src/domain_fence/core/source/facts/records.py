@@ -1,11 +1,13 @@
-"""The facts extracted from one module: plain frozen dataclasses, kept by the index and
-pickled by the fact cache (whose unpickler builds these classes alone, by module and
-name: moving one is a new ``FACTS_VERSION``), and the constants their fields hold.
+"""The facts extracted from one module: named tuples (cheaper than frozen dataclasses to
+create, hash and pickle), kept by the index and pickled by the fact cache (whose
+unpickler builds these classes alone, by module and name: moving one is a new
+``FACTS_VERSION``), and the constants their fields hold.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain_fence.core.source.reading import Unreadable
 
@@ -18,8 +20,7 @@ FUNCTIONAL_CLASS_FACTORIES = ("TypedDict", "NamedTuple", "namedtuple")
 SETATTR, OBJECT_SETATTR = "setattr", "object.__setattr__"
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(NamedTuple):
     """A string or a name at a place in the file (1-based line, 0-based column)."""
 
     text: str
@@ -27,8 +28,7 @@ class Text:
     col: int
 
 
-@dataclass(frozen=True)
-class AttributeFact:
+class AttributeFact(NamedTuple):
     """A class-level attribute: annotated, assigned, or a functional-form field; or a
     method serialized as a field (``@computed_field``)."""
 
@@ -67,8 +67,7 @@ NAMEDTUPLE = "namedtuple"  # a class-form NamedTuple: its fields, in order
 INHERITED = "inherited"  # a plain class defining no constructor: as its one base does
 
 
-@dataclass(frozen=True)
-class ReceiverStringFact:
+class ReceiverStringFact(NamedTuple):
     """A string a method sets on its own instance: ``self.kind = "EpisodeEnd"`` (an
     annotated assignment too), ``setattr(self, "kind", ...)``, ``object.__setattr__(self,
     "kind", ...)`` or ``super().__setattr__("kind", ...)`` in a method of a class defined
@@ -103,8 +102,7 @@ class ReceiverStringFact:
     templates: tuple[tuple[tuple[str, ...], Text], ...] = ()
 
 
-@dataclass(frozen=True)
-class ClassFact:
+class ClassFact(NamedTuple):
     """A class statement: its bases, its attributes and what its methods set."""
 
     qualname: str  # "Outer.Inner"; a class in a function is "function.Inner"
@@ -129,8 +127,7 @@ class ClassFact:
     value_hooks: bool = False
 
 
-@dataclass(frozen=True)
-class CallFact:
+class CallFact(NamedTuple):
     """A call with keyword arguments whose callee is a dotted name (keywords unpacked from
     a mapping whose keys are not known, ``f(**stats)``, too: DOM105 traces that mapping)."""
 
@@ -184,8 +181,7 @@ class CallFact:
     keys: tuple[tuple[str, str, Text], ...] = ()
 
 
-@dataclass(frozen=True)
-class ConstructionFact:
+class ConstructionFact(NamedTuple):
     """A call that builds an instance of a class other than by calling the class by
     name, and the fields it names: ``X.model_construct(a=1)``, ``X.model_validate({"a":
     1})``, ``partial(X, a=1)``, ``cls(a=1)`` in a class method, ``type(self)(a=1)``,
@@ -214,8 +210,7 @@ class ConstructionFact:
     keys: tuple[tuple[str, str, Text], ...] = ()
 
 
-@dataclass(frozen=True)
-class AttributeSetFact:
+class AttributeSetFact(NamedTuple):
     """An attribute set on a local variable known to hold an instance of a class
     (``event.episode = n``, ``setattr(event, "epoch", n)``, ``object.__setattr__(event,
     "epoch", n)``, where every binding of ``event`` in the function is an assignment of
@@ -229,8 +224,7 @@ class AttributeSetFact:
     name: Text  # the attribute, where its name is written (inside the quotes of a string)
 
 
-@dataclass(frozen=True)
-class PositionalFact:
+class PositionalFact(NamedTuple):
     """A call that may build an instance of a class, given strings by position
     (``Stats("EpisodeEnd", 3)``): by the class's name (the name capitalized), or as
     ``cls(...)``, ``type(self)(...)``, ``self.__class__(...)`` or ``partial(X, ...)``
@@ -247,8 +241,7 @@ class PositionalFact:
     strings: tuple[tuple[int, Text], ...] = ()
 
 
-@dataclass(frozen=True)
-class EmitterFact:
+class EmitterFact(NamedTuple):
     """A module-level function (certain as for its signature: see :func:`_signatures`),
     or a method (see :func:`_method_emitters`: ``self`` none of its parameters here),
     that constructs a class unpacking its own ``**`` parameter (``Event(**fields)``,
@@ -269,17 +262,17 @@ class EmitterFact:
     positional: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class ModuleFacts:
-    """What a module defines and binds: its classes and its top-level names."""
+class ModuleFacts(NamedTuple):
+    """What a module defines and binds: its classes and its top-level names. Its dicts
+    are never changed once built: a default one is shared by every instance."""
 
     module: str
     unreadable: Unreadable | None = None
-    classes: dict[str, ClassFact] = field(default_factory=dict)  # qualname -> fact of its last statement
+    classes: dict[str, ClassFact] = {}  # qualname -> fact of its last statement  # noqa: RUF012
     # The class statements a later one of the same qualname rebinds (``try``/``except``
     # and ``if``/``else`` versions of a class), in source order.
     redefined: tuple[ClassFact, ...] = ()
-    bindings: dict[str, str] = field(default_factory=dict)  # top-level name -> dotted target
+    bindings: dict[str, str] = {}  # top-level name -> dotted target  # noqa: RUF012
     star_imports: tuple[str, ...] = ()  # modules imported with ``from x import *``
     calls: tuple[CallFact, ...] = ()
     # Callees of calls assigned to a local whose attribute the same scope sets
@@ -292,7 +285,7 @@ class ModuleFacts:
     # :meth:`_Resolver.string_constant`): what another module imports as an event's kind;
     # and a table's entry, spelled as a subscript (``KINDS['reset']``), -> the string the
     # table holds there (see :meth:`_Resolver.table_constants`)
-    constants: dict[str, str] = field(default_factory=dict)
+    constants: dict[str, str] = {}  # noqa: RUF012
     # What the calls given arguments by position call, resolved like ``calls`` (the class
     # built, for a construction passing them on: ``cls(...)``, ``partial(X, ...)``), once
     # each, sorted: whether one is an event or an emit function, whose values DOM105
@@ -300,15 +293,15 @@ class ModuleFacts:
     argument_callees: tuple[str, ...] = ()
     # module-level function -> the parameters it takes by position, where that is certain
     # (see :func:`_signatures`): which one a position binds in a call of an emit function
-    signatures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    signatures: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
     # module-level function -> the classes it constructs from its own ``**`` parameter
     # (see :func:`_emitters`): an emit function when one of them is an event
-    emitters: dict[str, EmitterFact] = field(default_factory=dict)
+    emitters: dict[str, EmitterFact] = {}  # noqa: RUF012
     # Such methods (``Class.name``, of a class defined outside any function; see
     # :func:`_method_emitters`), and the calls of one on its class's own instance:
     # (scope, the callee as written: ``self._publish``) -> the method, sorted
-    method_emitters: dict[str, EmitterFact] = field(default_factory=dict)
-    own_emitter_calls: dict[tuple[str, str], str] = field(default_factory=dict)
+    method_emitters: dict[str, EmitterFact] = {}  # noqa: RUF012
+    own_emitter_calls: dict[tuple[str, str], str] = {}  # noqa: RUF012
     # The methods (``Class.name``, of a class defined outside any function) decorated
     # ``@property`` or ``@functools.cached_property`` (under any name the module binds):
     # reading ``self.name`` calls them (DOM105 follows one into its return value).
@@ -322,8 +315,7 @@ class ModuleFacts:
         return (*(fact for fact in self.redefined if fact.qualname == qualname), last)
 
 
-@dataclass(frozen=True)
-class DefinitionFact:
+class DefinitionFact(NamedTuple):
     """A class, function or method defined outside any function body."""
 
     # "class", "function" or "method"; "lambda" for ``name = lambda ...:`` at module or
@@ -337,8 +329,7 @@ class DefinitionFact:
     parameters: tuple[Text, ...] = ()  # every parameter of a function or method, in order
 
 
-@dataclass(frozen=True)
-class MemberFact:
+class MemberFact(NamedTuple):
     """An attribute a class declares, at its first declaration."""
 
     owner: str  # qualname of the class
@@ -346,8 +337,7 @@ class MemberFact:
     class_level: bool  # in the class body; False for ``self.<name> = ...`` in a method
 
 
-@dataclass(frozen=True)
-class DeclarationFacts:
+class DeclarationFacts(NamedTuple):
     """Every name a module declares outside function bodies (locals are not declarations)."""
 
     module: str
@@ -356,8 +346,7 @@ class DeclarationFacts:
     members: tuple[MemberFact, ...] = ()  # one per (owner, name), in source order
 
 
-@dataclass(frozen=True)
-class TopLevelDefinition:
+class TopLevelDefinition(NamedTuple):
     """A function or class the module defines at module level (placement)."""
 
     kind: str  # "function" or "class"
@@ -366,7 +355,8 @@ class TopLevelDefinition:
     col: int  # of that keyword (of ``async`` for ``async def``)
 
 
-# Never built itself: each subclass generates its own methods, and this one only the
+# Dataclasses, not named tuples: a method and a nested class of the same fields would be
+# equal tuples. Never built itself: each subclass generates its own methods, and this one only the
 # frozen ones a frozen subclass needs of its base (the others would be compiled for nothing).
 @dataclass(frozen=True, init=False, repr=False, eq=False)
 class _InClassBody:
@@ -393,8 +383,7 @@ class NestedClassDefinition(_InClassBody):
     nested in one), for placement: importable as ``Outer.Inner`` as a method is."""
 
 
-@dataclass(frozen=True)
-class BoundName:
+class BoundName(NamedTuple):
     """A name bound by assignment at module level, or in the body of a class defined at
     module level (or of a class nested in one), for placement: ``init_telemetry = _setup``,
     ``post_episode = staticmethod(_handle)`` (see :func:`bound_names`)."""
@@ -414,8 +403,7 @@ class BoundName:
         return f"{self.owner}.{self.name}" if self.owner else self.name
 
 
-@dataclass(frozen=True)
-class ImportFact:
+class ImportFact(NamedTuple):
     """One name an import statement imports (the per-file boundary view, DOM301)."""
 
     line: int  # of the statement, the line grimp records for the import
@@ -431,8 +419,7 @@ class ImportFact:
         return self.name_line or self.line
 
 
-@dataclass(frozen=True)
-class FileFacts:
+class FileFacts(NamedTuple):
     """What the families need from one file (but its declarations); plain data, so it
     can be cached."""
 
@@ -453,8 +440,7 @@ class FileFacts:
         return self.names.unreadable
 
 
-@dataclass(frozen=True)
-class ImportFacts:
+class ImportFacts(NamedTuple):
     """A file's imports alone, as :class:`FileFacts` has them, and whether it can be
     analysed: what a contract needs of a file another passes over (see
     ``families.vocabulary.prefilter``)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from domain_fence.core.source.facts.class_body import (
@@ -235,7 +235,7 @@ class _Resolver:
         class_vars = {(t.line, t.col) for t in self.class_variables(statements, annotated)}
         folding = _folding_values(statements) if self.constants or self.bindings else {}
         attributes = tuple(
-            replace(a, class_var=True) if (a.name.line, a.name.col) in class_vars else a
+            a._replace(class_var=True) if (a.name.line, a.name.col) in class_vars else a
             for a in (self.folded_value(self.constant_value(a), folding) for a in attributes)
         )
         attributes += tuple(self.computed_fields(statements))
@@ -340,8 +340,8 @@ class _Resolver:
             found = self.imported_reference
         if text is None:
             reference = found(named.text)
-            return replace(attribute, constant=named if reference else None, reference=reference or "")
-        return replace(attribute, strings=(*attribute.strings, Text(text, named.line, named.col)))
+            return attribute._replace(constant=named if reference else None, reference=reference or "")
+        return attribute._replace(strings=(*attribute.strings, Text(text, named.line, named.col)))
 
     def folded_value(self, attribute: AttributeFact, folding: dict[tuple[int, int], ast.expr]) -> AttributeFact:
         """A class-level value folded from constants (``kind = PREFIX + "Done"``,
@@ -356,11 +356,11 @@ class _Resolver:
         place = (value.lineno, value.col_offset)
         folded = _literal_text(value, self.string_constant) if self.constants else None
         if folded is not None and all(folded != t.text for t in attribute.strings if (t.line, t.col) == place):
-            return replace(attribute, strings=(*attribute.strings, _text(value, folded)))
+            return attribute._replace(strings=(*attribute.strings, _text(value, folded)))
         template = self.template(value) if self.bindings else None
         if template is None:
             return attribute
-        return replace(attribute, templates=((template, _text(value, "".join(template[::2]))),))
+        return attribute._replace(templates=((template, _text(value, "".join(template[::2]))),))
 
     def call(
         self,
