@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
@@ -242,7 +241,7 @@ def test_the_json_schema_document_lists_every_key():
     assert documented_keys("dependency") == list(fence["dependencies"][0])
     assert documented_keys("summary") == list(document["summary"])
     added = added_finding("fence", "boundary:a->b", ".domain-fence-baseline.json", 3, "main")
-    ratchet = json.loads(render(replace(report(), ratchet=Ratchet("main", (added,))), "json"))["ratchet"]
+    ratchet = json.loads(render(report()._replace(ratchet=Ratchet("main", (added,))), "json"))["ratchet"]
     assert documented_keys("ratchet") == list(ratchet)
     assert list(ratchet["added"][0]) == documented_keys("finding")
 

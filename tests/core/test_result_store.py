@@ -16,6 +16,7 @@ import pytest
 
 from domain_fence.core.engine import resultcache
 from domain_fence.core.engine.resultcache import ResultStore, StoredResults
+from domain_fence.core.families.config import BaselineOptions, WordRule
 from domain_fence.core.model.findings import Finding
 
 FINDING = Finding("pkg/a.py", 3, 4, "DOM101", "event field 'episode'", "pkg.a.E.episode", "DOM101:pkg.a:E.episode")
@@ -301,3 +302,17 @@ def test_the_key_digests_each_file_and_its_module_in_the_order_of_the_files():
         expected.update(f"{module}\0{path}\1".encode("utf-8", "surrogateescape"))
     assert resultcache._paths_digest(paths) == expected.digest()
     assert resultcache._paths_digest(dict(reversed(paths.items()))) == expected.digest()
+
+
+def test_a_record_is_keyed_with_its_class_and_field_names():
+    """A named tuple, as a dataclass: a configuration's key tells apart records of equal
+    values but other classes or fields."""
+    rule = WordRule(("episode",), "run")
+    assert resultcache.stable(rule) == ("WordRule", ("words", ("episode",)), ("replacement", "run"))
+    options = BaselineOptions(Path("/b.json"))
+    assert resultcache.stable(options) == (
+        "BaselineOptions",
+        ("path", ("path", "/b.json")),
+        ("stale", "error"),
+        ("written", None),
+    )

@@ -267,7 +267,7 @@ def check(
             record = runs.recorded
         else:
             report, inputs, digest, record = check_read(config_path, runs, no_cache, cache_dir, progress)
-    report = replace(report, ratchet=ratchet)
+    report = report._replace(ratchet=ratchet)
     text = render(report, format_, options)
     status = EXIT_CLEAN if report.passed else EXIT_FINDINGS
     # Stored under the inputs' digest before the check: a file that changed while the
@@ -396,7 +396,7 @@ def run_cache(
     a report is replayed only with the same entries added."""
     if no_cache:
         return None
-    rendering = [(name, str(value)) for name, value in vars(options).items()]
+    rendering = [(name, str(value)) for name, value in options._asdict().items()]
     if ratchet is not None:
         rendering.append(("ratchet", repr(ratchet)))
     # Which files are read at all; as written (a replay imports no more than it needs).

@@ -20,11 +20,11 @@ import re
 import stat
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from itertools import islice, starmap
-from operator import attrgetter, lt
+from operator import lt
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.text import one_line
@@ -42,18 +42,12 @@ class BaselineError(Exception):
     """The baseline file cannot be used; the message is one line naming the file."""
 
 
-@dataclass(frozen=True)
-class BaselineEntry:
+class BaselineEntry(NamedTuple):
     """One recorded finding: its contract, its fingerprint and its description."""
 
     contract: str
     fingerprint: str
     description: str = ""
-
-
-# An entry's order: its fields in turn, as a sort key (the class generates no comparisons:
-# each generated method is compiled as the module is imported, on every run).
-ENTRY_ORDER = attrgetter(*(entry.name for entry in fields(BaselineEntry) if entry.compare))
 
 
 @dataclass(frozen=True)
@@ -77,7 +71,7 @@ class Baseline:
     def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> Baseline:
         """A baseline whose entries for ``contract`` are exactly ``entries``."""
         kept = [e for e in self.entries if e.contract != contract]
-        return Baseline(self.path, tuple(sorted(set(kept) | set(entries), key=ENTRY_ORDER)))
+        return Baseline(self.path, tuple(sorted(set(kept) | set(entries))))
 
 
 def load_baseline(path: Path, cache: Path | None = None) -> Baseline:
@@ -172,8 +166,7 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
             ):
                 raise BaselineError(f'{path}: entry {number} needs string "contract" and "fingerprint" fields')
             values.append((raw["contract"], raw["fingerprint"], raw.get("description", "")))
-    # Equal entries are equal values, and values sort as ENTRY_ORDER sorts entries: told
-    # apart and sorted as tuples, which hash and compare without a call per entry. A
+    # Told apart and sorted as values, which compare as the entries made of them do. A
     # file ``render`` wrote holds them so already, which one comparison of each with the
     # next tells: a fifth of sorting them.
     if not all(map(lt, values, islice(values, 1, None))):
@@ -257,7 +250,7 @@ def render(baseline: Baseline) -> bytes:
         "version": VERSION,
         "entries": [
             {"contract": e.contract, "fingerprint": e.fingerprint, "description": e.description}
-            for e in sorted(set(baseline.entries), key=ENTRY_ORDER)
+            for e in sorted(set(baseline.entries))
         ],
     }
     return (json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n").encode()
@@ -304,8 +297,7 @@ def _file_mode(path: Path) -> int:
         return 0o666 & ~umask
 
 
-@dataclass(frozen=True)
-class Ratchet:
+class Ratchet(NamedTuple):
     """Findings split by the baseline of one contract."""
 
     new: tuple[Finding, ...]

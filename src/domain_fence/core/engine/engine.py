@@ -34,10 +34,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domain_fence.core.engine.baseline import (
-    ENTRY_ORDER,
     Baseline,
     BaselineEntry,
     BaselineError,
@@ -134,8 +133,7 @@ class ConfigurationProblems(Exception):
         self.lines = lines
 
 
-@dataclass(frozen=True)
-class FileFindings:
+class FileFindings(NamedTuple):
     """One file's findings, split as a report splits them."""
 
     reported: tuple[Finding, ...] = ()  # new: they fail
@@ -766,7 +764,7 @@ class Engine:
             ]
             key = real_path(spec.baseline_path)
             paths.setdefault(key, spec.baseline_path)
-            current[key][spec.id] = sorted(set(entries), key=ENTRY_ORDER)
+            current[key][spec.id] = sorted(set(entries))
         lines = [
             line
             for key, by_contract in sorted(current.items())
@@ -807,8 +805,7 @@ class Engine:
         return [summary, *rekey.change_lines(change)]
 
 
-@dataclass(frozen=True)
-class _Known:
+class _Known(NamedTuple):
     """A contract's findings by file, as ``check`` finds them, but in ``again``."""
 
     by_path: dict[str, list[Finding]]

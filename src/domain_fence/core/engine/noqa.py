@@ -17,7 +17,7 @@ import io
 import re
 import tokenize
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain_fence.core.model.findings import Finding
 
@@ -31,8 +31,7 @@ ALL = None  # a bare noqa comment: every code
 WHOLE_FILE = 0  # the "line" of a file-wide flake8 noqa comment: every line
 
 
-@dataclass(frozen=True)
-class NoqaComments:
+class NoqaComments(NamedTuple):
     """The noqa comment of each line of one file: line -> codes (None: every code)."""
 
     lines: dict[int, frozenset[str] | None]

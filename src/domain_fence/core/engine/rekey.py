@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from domain_fence.core.engine.baseline import ENTRY_ORDER, Baseline, BaselineEntry
+from domain_fence.core.engine.baseline import Baseline, BaselineEntry
 
 # A dotted name: the parts of a fingerprint that can name a module.
 DOTTED = re.compile(r"(\w+(?:\.\w+)*)")
@@ -205,8 +205,8 @@ def changes(
     moved_from = {(r.contract, r.old) for r in rekeyed}
     moved_to = {(r.contract, r.new) for r in rekeyed}
     return Changes(
-        added=tuple(sorted((new[key] for key in came if key not in moved_to), key=ENTRY_ORDER)),
-        pruned=tuple(sorted((old[key] for key in gone if key not in moved_from), key=ENTRY_ORDER)),
+        added=tuple(sorted(new[key] for key in came if key not in moved_to)),
+        pruned=tuple(sorted(old[key] for key in gone if key not in moved_from)),
         rekeyed=tuple(sorted(rekeyed)),
     )
 

@@ -127,18 +127,21 @@ def view_digest(view: object) -> bytes:
 
 
 _PLAIN = frozenset({str, int, float, bool, bytes, type(None)})  # exactly: a subclass is checked below
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's fields, by class (a key holds hundreds of values)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a record's fields, by class (a key holds hundreds of values)
 
 
 def stable(value: object) -> object:
-    """``value`` as plain tuples whose text is the same in every process (sets sorted)."""
+    """``value`` as plain tuples whose text is the same in every process (sets sorted);
+    a record (a dataclass or a named tuple) named with its class and fields."""
     kind = type(value)
     if kind in _PLAIN:
         return value
-    if is_dataclass(value) and not isinstance(value, type):
-        names = _FIELD_NAMES.get(kind)
-        if names is None:
-            names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(value))
+    names = _FIELD_NAMES.get(kind)
+    if names is None and is_dataclass(kind):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind))
+    elif names is None and issubclass(kind, tuple) and hasattr(kind, "_fields"):
+        names = _FIELD_NAMES[kind] = kind._fields
+    if names is not None:
         return (kind.__name__, *((name, stable(getattr(value, name))) for name in names))
     if isinstance(value, (set, frozenset)):
         return ("set", *sorted((stable(item) for item in value), key=repr))

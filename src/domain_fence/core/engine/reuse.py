@@ -4,10 +4,10 @@ what it records for the next one (the storage is :mod:`.resultcache`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import compress, repeat
 from operator import is_
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain_fence.core.engine.noqa import NoqaComments
 from domain_fence.core.engine.resultcache import (
@@ -24,8 +24,7 @@ from domain_fence.core.model.findings import Finding
 UNANALYSABLE = "DOM001"
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """What a run reuses: the covered modules, the modules to check again, the
     findings of the others, and the project-wide outcome kept with them."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.findings import Finding
@@ -26,8 +26,7 @@ if TYPE_CHECKING:
     from domain_fence.core.index.blockers import Blocker
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One contract option: its name as written in the configuration, and one line of
     help (the contract type's docstring and the README list them)."""
 
@@ -119,14 +118,13 @@ class Context:
                 self.memo[key] = renew(module)
 
 
-@dataclass(frozen=True)
-class ProjectOutcome:
+class ProjectOutcome(NamedTuple):
     """A family's check of one contract over the project, before the baseline."""
 
     findings: tuple[Finding, ...]
     warnings: tuple[str, ...] = ()
     failures: tuple[str, ...] = ()  # what breaks the contract but is no finding (require_match)
-    extra: Mapping[str, Any] = field(default_factory=dict)  # what a report may show (chains, domains)
+    extra: Mapping[str, Any] = {}  # what a report may show (chains, domains); only read: one default for all
 
 
 class Family(Protocol):

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domain_fence.core.families.base import Context, Option, ProjectOutcome
 from domain_fence.core.families.config import BoundaryConfig, parse_boundary
@@ -36,8 +35,7 @@ if TYPE_CHECKING:
     from grimp import ImportGraph
 
 
-@dataclass(frozen=True)
-class Crossing:
+class Crossing(NamedTuple):
     """One crossing import and a shortest route from it to a forbidden module."""
 
     chain: tuple[Link, ...]  # the crossing import first

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from domain_fence.core.model.text import escape_controls, split_words
 from domain_fence.core.source.modules import ModuleExpression, matches_any, module_expression_error
@@ -38,8 +38,7 @@ ALERT_LEVELS = ("error", "warn", "none")
 FLAG_OPTIONS = ("as_packages", "allow_indirect_imports", "require_match")
 
 
-@dataclass(frozen=True)
-class ImportExpression:
+class ImportExpression(NamedTuple):
     """An ignored import: ``importer -> imported``, each a module expression."""
 
     importer: ModuleExpression
@@ -50,8 +49,7 @@ class ImportExpression:
         return self.importer.matches(importer) and self.imported.matches(imported)
 
 
-@dataclass(frozen=True)
-class WordRule:
+class WordRule(NamedTuple):
     """One entry of ``words``: a phrase of one or more words and an optional replacement."""
 
     words: tuple[str, ...]
@@ -73,8 +71,7 @@ class BaselineOptions:
     written: Path | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
-class BoundaryConfig:
+class BoundaryConfig(NamedTuple):
     """A boundary contract's options, parsed."""
 
     contract: str
@@ -100,8 +97,7 @@ class BoundaryConfig:
         )
 
 
-@dataclass(frozen=True)
-class EventBasePattern:
+class EventBasePattern(NamedTuple):
     """Every class whose name matches ``classes`` (fnmatch, case-sensitive) defined in a
     module matched by ``modules`` or below one: ``tbp.monty.**.telemetry:*Event``."""
 
@@ -127,8 +123,7 @@ class EventBasePattern:
         return self.text
 
 
-@dataclass(frozen=True)
-class VocabularyConfig:
+class VocabularyConfig(NamedTuple):
     """A vocabulary contract's options, parsed."""
 
     contract: str
@@ -153,8 +148,7 @@ class VocabularyConfig:
         return matches_any(module, self.modules) and not matches_any(module, self.exclude_modules)
 
 
-@dataclass(frozen=True)
-class PlacementConfig:
+class PlacementConfig(NamedTuple):
     """A placement contract's options, parsed."""
 
     contract: str

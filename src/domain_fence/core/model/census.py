@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
@@ -23,6 +24,7 @@ from domain_fence.core.model.rules import RULES
 CENSUS_CODES = frozenset(code for code, rule in RULES.items() if rule.family == "vocabulary")
 
 
+# A dataclass: its field ``count`` would hide a named tuple's ``count`` method.
 @dataclass(frozen=True)
 class Tally:
     """``count`` leaks share ``name`` (a module, or a configured word)."""
@@ -31,8 +33,7 @@ class Tally:
     count: int
 
 
-@dataclass(frozen=True)
-class Movement:
+class Movement(NamedTuple):
     """The baseline since it was recorded, over distinct fingerprints."""
 
     recorded: int  # leaks in the baseline file at check time
@@ -48,8 +49,7 @@ class Movement:
         )
 
 
-@dataclass(frozen=True)
-class Census:
+class Census(NamedTuple):
     """A contract's findings counted by module and by word, and how its baseline moved."""
 
     findings: int  # leaks found, recorded or new

@@ -12,7 +12,7 @@ its second copy, ``CODE:module:rest#2`` (see :func:`~.findings.numbered_repeats`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 BOUNDARY_PREFIX = "boundary:"
 STALE = "DOM002"
@@ -57,8 +57,7 @@ def import_contract_other(contract_type: str, contract: str, what: str) -> str:
 # Parsing.
 
 
-@dataclass(frozen=True)
-class Parsed:
+class Parsed(NamedTuple):
     """What a fingerprint says: its code (``boundary`` for an edge), the module it is
     located in (the importer for an edge; empty when it names none) and the rest."""
 

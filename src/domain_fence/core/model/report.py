@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from domain_fence.core.model import fingerprints
 from domain_fence.core.model.census import Census
@@ -17,8 +17,7 @@ from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.rules import get_rule
 
 
-@dataclass(frozen=True, order=True)
-class Link:
+class Link(NamedTuple):
     """One import: ``importer`` imports ``imported`` at ``line_numbers`` (empty: unknown)."""
 
     importer: str
@@ -33,8 +32,7 @@ class Link:
 Chain = tuple[Link, ...]
 
 
-@dataclass(frozen=True, order=True)
-class Dependency:
+class Dependency(NamedTuple):
     """An illegal dependency between two module groups, shown by its import chains.
 
     ``importer`` is the group that must not depend on ``imported`` (a source and a
@@ -46,16 +44,14 @@ class Dependency:
     chains: tuple[Chain, ...]
 
 
-@dataclass(frozen=True)
-class Domains:
+class Domains(NamedTuple):
     """The module groups a boundary separates, as written in the configuration."""
 
     sources: tuple[str, ...]
     forbidden: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class ContractResult:
+class ContractResult(NamedTuple):
     """One contract checked: whether it is kept, and its findings by what becomes of them."""
 
     id: str
@@ -81,8 +77,7 @@ class ContractResult:
         return tuple(sorted(self.findings + self.stale, key=FINDING_ORDER))
 
 
-@dataclass(frozen=True)
-class Ratchet:
+class Ratchet(NamedTuple):
     """What ``check --ratchet-since REV`` found: each baseline entry the baseline files
     hold that they did not hold at git revision ``since``, as a DOM003 finding located
     at the entry's line of its baseline file, sorted. Any of them fails the run."""
@@ -96,8 +91,7 @@ class Ratchet:
         return f"domain-fence: {entries} added since {self.since}: fix the new findings instead of recording them"
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(NamedTuple):
     """The counts of a report's last line."""
 
     contracts: int
@@ -111,13 +105,12 @@ class Summary:
     passed: bool  # every contract kept and no baseline entry added: exit status 0
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """Every contract of a configuration checked: what every reporter renders."""
 
     root: str  # absolute posix path of the project root; finding paths are relative to it
     config: str  # the configuration file, relative to the root
-    contracts: tuple[ContractResult, ...] = field(default_factory=tuple)
+    contracts: tuple[ContractResult, ...] = ()
     ratchet: Ratchet | None = None  # with --ratchet-since: what it found
 
     @property

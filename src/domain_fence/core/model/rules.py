@@ -7,13 +7,12 @@ generated from this module, and a test fails when they disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain_fence.core.model.text import escape_controls
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """A rule of the registry: its code, its message and its documentation."""
 
     code: str

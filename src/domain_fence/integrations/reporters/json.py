@@ -8,7 +8,6 @@ is compatible.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from typing import Any
 
 from domain_fence.core.model.census import Census
@@ -36,7 +35,7 @@ def document(report: Report) -> dict[str, Any]:
             if report.ratchet is not None
             else None
         ),
-        "summary": asdict(report.summary()),
+        "summary": report.summary()._asdict(),
     }
 
 
@@ -68,7 +67,7 @@ def census(c: Census) -> dict[str, Any]:
         "findings": c.findings,
         "modules": [{"module": t.name, "count": t.count} for t in c.modules],
         "words": [{"word": t.name, "count": t.count} for t in c.words],
-        "baseline": asdict(c.baseline),
+        "baseline": c.baseline._asdict(),
     }
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # The report formats, each the name of its module in this package: here, so that a
 # command line can offer them without importing the reporters.
 FORMATS = ("text", "json", "sarif", "github", "markdown")
 
 
-@dataclass(frozen=True)
-class RenderOptions:
+class RenderOptions(NamedTuple):
     """How a report is rendered, whatever its format."""
 
     quiet: bool = False  # only what fails

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
 from operator import attrgetter
+from typing import NamedTuple
 
 from domain_fence.core.families.config import PlacementConfig
 from domain_fence.core.index.project import ProjectIndex
@@ -49,6 +50,8 @@ from domain_fence.core.source.modules import matches_any
 from domain_fence.core.source.reading import Unreadable, decode
 
 
+# A dataclass: users' tests get it from domain_fence.testing, and may hand it to dataclasses'
+# functions.
 @dataclass(frozen=True)
 class Definition:
     """A module-level function or class, a method, or a name bound by assignment at
@@ -334,8 +337,7 @@ def _longest_literal(pattern: str) -> str:
     return max(re.split(r"[*?]", before_brackets), key=len)
 
 
-@dataclass(frozen=True)
-class Scan:
+class Scan(NamedTuple):
     """Definitions whose names match, and the files that could not be analysed."""
 
     definitions: tuple[Definition, ...]

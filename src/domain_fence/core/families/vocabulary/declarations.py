@@ -15,7 +15,7 @@ leaves out); module constants are not declarations.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from domain_fence.core.model import fingerprints
 from domain_fence.core.source.facts import BINDING, DeclarationFacts, Text
@@ -24,15 +24,14 @@ ATTRIBUTES, PARAMETERS, DEFINITIONS = "attributes", "parameters", "definitions"
 CODES = {ATTRIBUTES: "DOM111", PARAMETERS: "DOM112", DEFINITIONS: "DOM113"}
 
 
-@dataclass(frozen=True)
-class Declared:
+class Declared(NamedTuple):
     """A declared name to hold against the vocabulary."""
 
     code: str
     where: Text
     symbol: str  # qualified name: ``pkg.mod.Class.attr``, ``pkg.mod.function.parameter``
     fingerprint: str
-    fields: dict[str, str] = field(default_factory=dict)  # message fields besides word and hint
+    fields: dict[str, str]  # message fields besides word and hint
 
 
 def declared_names(

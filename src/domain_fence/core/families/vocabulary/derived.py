@@ -19,7 +19,6 @@ than one level deep.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -72,21 +71,19 @@ class Target(NamedTuple):
     name: str
 
 
-@dataclass(frozen=True)
-class Derived:
+class Derived(NamedTuple):
     """A value to report: where, what, and the message's fields."""
 
     where: Text
     symbol: str
     fingerprint: str
-    fields: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, str]
     # Whether ``where`` spans the text it names (a keyword's, an attribute's, a field's
     # name); a mapping's is shortened (``**stats``): the reports take the token there.
     spans: bool = True
 
 
-@dataclass(frozen=True)
-class _Origin:
+class _Origin(NamedTuple):
     """The source of a value that uses the vocabulary, perhaps read by a helper."""
 
     source: Source

@@ -8,15 +8,13 @@ as surely as its own, so they are checked as the event's, where they are declare
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from domain_fence.core.families.vocabulary.resolution import EventResolver
 
 
-@dataclass(frozen=True)
-class Mixins:
+class Mixins(NamedTuple):
     """Each mixin, as ``(module, qualname)``, and the event named as receiving it: the
     first, by name, of the events that inherit it."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from domain_fence.core.families.config import WordRule
 from domain_fence.core.model.text import split_words
@@ -67,8 +68,7 @@ def words_of(identifier: str) -> tuple[str, ...]:
     return tuple(fold(word) for word in split_words(identifier))
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(NamedTuple):
     """A configured entry found in an identifier."""
 
     rule: WordRule
