@@ -169,7 +169,8 @@ class ProjectIndex:
             plain = plain and discovery.plain
         directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
         cache = FactCache.open(directory, root) if directory is not None else None
-        modules = ModuleFiles(dict(sorted(files.items())))
+        names = sorted(files)  # as text, not as (name, path) pairs: thousands of them
+        modules = ModuleFiles(dict(zip(names, map(files.__getitem__, names), strict=True)))
         return cls(
             root=root,
             modules=modules,
@@ -177,7 +178,7 @@ class ProjectIndex:
             skipped=tuple(sorted(skipped, key=SKIPPED_ORDER)),
             linked=tuple(sorted(linked)),
             cache=cache,
-            discovered_stamps={module: stamps[module] for module in modules if module in stamps},
+            discovered_stamps=stamps,  # of modules found, each by the discovery that found it
             discovered_at=began,
             plain_in=(sharing(), frozenset(packages)) if plain else None,
             _by_path={absolute[module]: module for module in modules},  # as absolute_paths would make it
