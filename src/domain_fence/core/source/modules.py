@@ -331,14 +331,14 @@ def _walk(
                 discovery.skipped.append(Skipped(Path(entry.path), reason, blocks_graph=True))
             elif in_package:
                 _namespace_inside_package(Path(entry.path), discovery)
-        elif name.endswith(".py") and name != "__init__.py" and name[:-3].isidentifier():
-            skipped = _unreadable_source(entry, name[:-3] in packages, limit)
-            if skipped is not None:
-                discovery.skipped.append(skipped)
-            elif (module := f"{package}.{name[:-3]}") not in modules:
+        elif name.endswith(".py") and name != "__init__.py" and (stem := name[:-3]).isidentifier():
+            status = _source_status(entry, stem in packages, limit)
+            if isinstance(status, Skipped):
+                discovery.skipped.append(status)
+            elif (module := f"{package}.{stem}") not in modules:
                 modules[module] = entry.path
                 absolute[module] = entry.path if listed_absolute else os.path.join(where, name)
-                _keep_stamp(stamps, module, entry.stat())  # as _unreadable_source took it: kept by the entry
+                _keep_stamp(stamps, module, status)
 
 
 def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
@@ -377,8 +377,9 @@ def _is_regular(path: Path) -> bool:
         return False
 
 
-def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> Skipped | None:
-    """Why the ``.py`` of ``entry`` is not read, or None when it is an ordinary file."""
+def _source_status(entry: os.DirEntry[str], shadowed: bool, limit: int) -> os.stat_result | Skipped:
+    """The status of the ``.py`` of ``entry`` when it is an ordinary file, else why it
+    is not read."""
     if shadowed:
         return Skipped(Path(entry.path), shadowed_reason(entry.name[:-3]), blocks_graph=True, seen_by_flake8=True)
     try:
@@ -390,7 +391,7 @@ def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> S
     if status.st_size > limit:
         reason = f"larger than {limit} bytes (see {MAX_FILE_SIZE_ENV})"
         return Skipped(Path(entry.path), reason, blocks_graph=True)
-    return None
+    return status
 
 
 def _is_directory(entry: os.DirEntry[str]) -> bool:
