@@ -56,6 +56,21 @@ def test_the_index_built_looks_files_up_by_the_paths_abspath_gives(project, monk
     assert list(index.absolute_paths().items()) == list(expected.items())  # in module order too
 
 
+def test_an_index_built_again_holds_the_modules_added_and_not_those_removed(project):
+    """Within the listings of one run and across runs, as the tree is when it is walked."""
+    with shared_listings():
+        before = index_of(project)
+    (project / "app/runtime/loop.py").unlink()
+    (project / "app/runtime/added.py").write_text("", encoding="utf-8")
+    with shared_listings():
+        after = index_of(project)
+    assert list(before.modules) == ["app", "app.runtime", "app.runtime.loop"]
+    assert list(after.modules) == ["app", "app.runtime", "app.runtime.added"]
+    assert after.modules["app.runtime.added"] == project.resolve() / "app/runtime/added.py"
+    assert after.relative_path("app.runtime.added") == "app/runtime/added.py"
+    assert after.module_for_path(project / "app/runtime/loop.py") is None
+
+
 def test_the_index_tells_whether_any_module_is_checked_from_a_buffer(project):
     index = index_of(project)
     assert not index.has_any_buffer()

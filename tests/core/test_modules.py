@@ -15,6 +15,7 @@ from domain_fence.core.source.listing import listing, shared_listings
 from domain_fence.core.source.modules import (
     Discovery,
     ModuleExpression,
+    ModuleFiles,
     ModuleNotFound,
     discover_modules,
     locate_package,
@@ -202,6 +203,65 @@ def test_discovery_gives_each_module_the_absolute_path_abspath_gives(tmp_path):
             modules = discover_modules(root, directories, found)
             assert len(modules) >= 5
             assert found.absolute == {module: os.path.abspath(path) for module, path in modules.items()}
+
+
+def _tree(top: Path) -> dict[str, Path]:
+    """A package with a subpackage, a symlinked one, a module beside a package of its name
+    and a namespace directory inside it; what the discovery finds there, made by hand."""
+    package = top / "pkg"
+    (package / "sub" / "inner").mkdir(parents=True)
+    (package / "plain").mkdir()
+    for path in ("__init__.py", "b.py", "a.py", "sub/__init__.py", "sub/leaf.py", "sub/inner/__init__.py"):
+        (package / path).write_text("")
+    (package / "sub.py").write_text("")
+    (package / "plain" / "hidden.py").write_text("")
+    (package / "linked").symlink_to(package / "sub" / "inner")
+    return {
+        "pkg": package / "__init__.py",
+        "pkg.a": package / "a.py",
+        "pkg.b": package / "b.py",
+        "pkg.linked": package / "linked" / "__init__.py",
+        "pkg.sub": package / "sub" / "__init__.py",
+        "pkg.sub.inner": package / "sub" / "inner" / "__init__.py",
+        "pkg.sub.leaf": package / "sub" / "leaf.py",
+    }
+
+
+def test_the_modules_found_are_paths_as_a_dict_of_them_would_hold(tmp_path):
+    """Kept as text and made paths when asked: the same paths, order, membership and
+    equality as the dict of paths the discovery returned before."""
+    expected = _tree(tmp_path)
+    found = Discovery()
+    modules = discover_modules("pkg", [tmp_path / "pkg"], found)
+    assert modules is found.modules
+    assert list(modules) == sorted(expected) and len(modules) == len(expected)
+    assert modules == expected and expected == modules and dict(modules) == expected
+    assert list(modules.items()) == sorted(expected.items())
+    assert all(type(path) is type(expected["pkg"]) for path in modules.values())
+    assert [str(path) for path in modules.values()] == [modules.texts[module] for module in modules]
+    assert "pkg.sub.leaf" in modules and "pkg.plain.hidden" not in modules and modules.keys() == expected.keys()
+    assert modules.get("pkg.nowhere") is None and modules.get("pkg.a") == expected["pkg.a"]
+    with pytest.raises(KeyError):
+        modules["pkg.nowhere"]
+    assert modules != {**expected, "pkg.a": tmp_path / "elsewhere.py"}
+    assert found.linked == [tmp_path / "pkg" / "linked"]
+    assert {skipped.path for skipped in found.skipped} == {
+        tmp_path / "pkg" / "sub.py",
+        tmp_path / "pkg" / "plain" / "hidden.py",
+    }
+
+
+def test_module_files_change_as_a_dict_does():
+    files = ModuleFiles({"b": str(Path("/p/b.py"))})
+    assert files["b"] == Path("/p/b.py") and files["b"] is files["b"]  # made once
+    files["a"] = Path("/p/a.py")
+    files["c"] = Path("/p/c/__init__.py")
+    files["a"] = Path("/q/a.py")
+    del files["b"]
+    assert list(files.items()) == [("a", Path("/q/a.py")), ("c", Path("/p/c/__init__.py"))]  # in the order set
+    assert files.texts == {"a": str(Path("/q/a.py")), "c": str(Path("/p/c/__init__.py"))}
+    assert "b" not in files and files.get("b") is None
+    assert files == {"a": Path("/q/a.py"), "c": Path("/p/c/__init__.py")}
 
 
 _SEGMENTS = st.sampled_from(["pkg", "runtime", "exp", "a", "b"])

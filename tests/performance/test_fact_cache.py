@@ -23,6 +23,7 @@ from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.source import factcache, factpack, facts, flow, reading
 from domain_fence.core.source.factcache import FactCache, Stamp, cache_key
 from domain_fence.core.source.facts import records
+from domain_fence.core.source.modules import ModuleFiles
 
 
 @pytest.fixture(autouse=True)
@@ -155,7 +156,7 @@ def test_a_file_read_as_another_module_is_parsed_again(tmp_path, monkeypatch, pa
     parsed.clear()
     path = root / "leaky" / "shared.py"
     cache = FactCache.open(root / ".cache", root.resolve())
-    renamed = ProjectIndex(root.resolve(), {"other.shared": path}, cache=cache)
+    renamed = ProjectIndex(root.resolve(), ModuleFiles({"other.shared": str(path)}), cache=cache)
     assert renamed.file_facts("other.shared").module == "other.shared"
     assert parsed == [path]
 

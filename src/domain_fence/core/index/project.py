@@ -51,6 +51,7 @@ from domain_fence.core.source.listing import listed_since, sharing
 from domain_fence.core.source.modules import (
     SKIPPED_ORDER,
     Discovery,
+    ModuleFiles,
     ModuleNotFound,
     Skipped,
     default_search_paths,
@@ -91,7 +92,7 @@ class ProjectIndex:
     """Every module of the root packages, its file, and its facts once read."""
 
     root: Path
-    modules: dict[str, Path]  # dotted name -> file (or directory, for a namespace root)
+    modules: ModuleFiles  # dotted name -> file (or directory, for a namespace root)
     missing: dict[str, str] = field(default_factory=dict)  # root package -> why not found
     skipped: tuple[Skipped, ...] = ()  # below the root packages and not analysed (DOM001)
     linked: tuple[Path, ...] = ()  # symlinked subpackages (analysed; flake8 does not enter them)
@@ -146,7 +147,7 @@ class ProjectIndex:
         plain = search_paths is None  # else not the directories graph_refused looks in
         root = root.resolve()
         paths = search_paths if search_paths is not None else default_search_paths(root)
-        modules: dict[str, Path] = {}
+        files: dict[str, str] = {}  # module -> its path, as text (see ModuleFiles)
         missing: dict[str, str] = {}
         skipped: set[Skipped] = set()
         linked: set[Path] = set()
@@ -160,7 +161,7 @@ class ProjectIndex:
                 missing[package] = str(error)
                 continue
             discovery = Discovery()
-            modules.update(discover_modules(package, directories, discovery))
+            files.update(discover_modules(package, directories, discovery).texts)
             skipped.update(discovery.skipped)
             linked.update(discovery.linked)
             stamps.update(discovery.stamps)
@@ -168,7 +169,8 @@ class ProjectIndex:
             plain = plain and discovery.plain
         directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
         cache = FactCache.open(directory, root) if directory is not None else None
-        modules = dict(sorted(modules.items()))
+        names = sorted(files)  # as text, not as (name, path) pairs: thousands of them
+        modules = ModuleFiles(dict(zip(names, map(files.__getitem__, names), strict=True)))
         return cls(
             root=root,
             modules=modules,
@@ -176,7 +178,7 @@ class ProjectIndex:
             skipped=tuple(sorted(skipped, key=SKIPPED_ORDER)),
             linked=tuple(sorted(linked)),
             cache=cache,
-            discovered_stamps={module: stamps[module] for module in modules if module in stamps},
+            discovered_stamps=stamps,  # of modules found, each by the discovery that found it
             discovered_at=began,
             plain_in=(sharing(), frozenset(packages)) if plain else None,
             _by_path={absolute[module]: module for module in modules},  # as absolute_paths would make it
@@ -192,7 +194,7 @@ class ProjectIndex:
         if module is not None:
             return module
         if self._by_real_path is None:  # resolving every file's links costs a system call per directory
-            self._by_real_path = {os.path.realpath(p): m for m, p in self.modules.items()}
+            self._by_real_path = {os.path.realpath(p): m for m, p in self.modules.texts.items()}
         return self._by_real_path.get(os.path.realpath(path))
 
     def place_new_file(self, path: Path | str) -> tuple[str, Path] | Skipped | None:
@@ -247,7 +249,7 @@ class ProjectIndex:
     def add_unsaved(self, module: str, path: Path, text: str) -> None:
         """Hold ``module``, at ``path`` where no file holds it yet (see
         :meth:`place_new_file`), checked from ``text`` until :meth:`drop_buffer`."""
-        self.modules = dict(sorted({**self.modules, module: path}.items()))
+        self.modules = ModuleFiles(dict(sorted({**self.modules.texts, module: os.fspath(path)}.items())))
         self._by_path = self._by_real_path = None
         self._relative.clear()
         self._unsaved.add(module)
@@ -261,7 +263,7 @@ class ProjectIndex:
         """Each module's file (or directory), as an absolute path, and the module, in
         module order."""
         if self._by_path is None:
-            self._by_path = {os.path.abspath(p): m for m, p in self.modules.items()}
+            self._by_path = {os.path.abspath(p): m for m, p in self.modules.texts.items()}
         return self._by_path
 
     def file_facts(self, module: str) -> FileFacts | None:
@@ -736,7 +738,7 @@ class ProjectIndex:
         every contract: found once."""
         found = self._relative.get(module)
         if found is None:
-            path = Path(os.path.abspath(self.modules[module]))
+            path = Path(os.path.abspath(self.modules.texts[module]))
             try:
                 found = path.relative_to(self.root).as_posix()
             except ValueError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from operator import attrgetter
@@ -172,11 +172,50 @@ class Skipped:
 SKIPPED_ORDER = attrgetter(*(field.name for field in fields(Skipped) if field.compare))
 
 
+class ModuleFiles(MutableMapping[str, Path]):
+    """Module -> its file (or a namespace root's directory), as a dict of them would
+    be; each path is kept as text and made a ``Path`` when first asked for: a check
+    after one file changed asks for a few of thousands, and making them all cost the
+    discovery almost half its instructions."""
+
+    __slots__ = ("_paths", "texts")
+
+    def __init__(self, texts: dict[str, str] | None = None) -> None:
+        self.texts = texts if texts is not None else {}  # module -> its path, as os.fspath gives it
+        self._paths: dict[str, Path] = {}
+
+    def __getitem__(self, module: str) -> Path:
+        path = self._paths.get(module)
+        if path is None:
+            path = self._paths[module] = Path(self.texts[module])
+        return path
+
+    def __setitem__(self, module: str, path: Path) -> None:
+        self.texts[module] = os.fspath(path)
+        self._paths[module] = path
+
+    def __delitem__(self, module: str) -> None:
+        del self.texts[module]
+        self._paths.pop(module, None)
+
+    def __contains__(self, module: object) -> bool:
+        return module in self.texts
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.texts!r})"
+
+
 @dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Discovery:
     """What the walk of the package directories found."""
 
-    modules: dict[str, Path] = field(default_factory=dict)
+    modules: ModuleFiles = field(default_factory=ModuleFiles)
     skipped: list[Skipped] = field(default_factory=list)
     # Symlinked subpackages: followed as grimp follows them; flake8 does not enter them.
     linked: list[Path] = field(default_factory=list)
@@ -206,7 +245,7 @@ def max_file_size() -> int:
     return size if size > 0 else DEFAULT_MAX_FILE_SIZE
 
 
-def discover_modules(root_package: str, directories: list[Path], discovery: Discovery | None = None) -> dict[str, Path]:
+def discover_modules(root_package: str, directories: list[Path], discovery: Discovery | None = None) -> ModuleFiles:
     """Every module of ``root_package``: its dotted name -> its source file.
 
     Like grimp, a subdirectory is a package only when it holds an ``__init__.py``; a
@@ -218,24 +257,24 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     and a ``name.py`` beside a package ``name/`` (Python imports the package).
     """
     discovery = discovery if discovery is not None else Discovery()
-    found = discovery.modules
+    found = discovery.modules.texts
     limit = max_file_size()
-    for directory in directories:
-        init = package_init(os.fspath(directory))
+    for directory in map(os.fspath, directories):
+        init = package_init(directory)
         if root_package not in found:
-            found[root_package] = directory / "__init__.py" if init is not None else directory
+            found[root_package] = os.path.join(directory, "__init__.py") if init is not None else directory
             discovery.absolute[root_package] = os.path.abspath(found[root_package])
             _keep_stamp(discovery.stamps, root_package, init)
         real = os.path.realpath(directory)
         _walk(root_package, directory, real, discovery, frozenset({real}), init is not None, limit)
     names = sorted(found)  # as text, not as (name, path) pairs: thousands of them
-    discovery.modules = dict(zip(names, map(found.__getitem__, names), strict=True))
+    discovery.modules = ModuleFiles(dict(zip(names, map(found.__getitem__, names), strict=True)))
     return discovery.modules
 
 
 def _walk(
     package: str,
-    directory: Path,
+    directory: str,
     real: str,
     discovery: Discovery,
     ancestors: frozenset[str],
@@ -248,7 +287,7 @@ def _walk(
         entries = listing(directory)
     except OSError as error:
         reason = f"cannot read directory: {error.strerror or error}"
-        discovery.skipped.append(Skipped(directory, reason, blocks_graph=True))
+        discovery.skipped.append(Skipped(Path(directory), reason, blocks_graph=True))
         return
     # Thousands of files: each entry is asked once whether it is a directory, and a
     # file's absolute path is the entry's own (or joined to the directory's, made
@@ -262,9 +301,9 @@ def _walk(
         for entry, is_directory in kinds
         if is_directory and (init := package_init(entry.path)) is not None
     }
-    modules, stamps, absolute = discovery.modules, discovery.stamps, discovery.absolute
+    modules, stamps, absolute = discovery.modules.texts, discovery.stamps, discovery.absolute
     where = os.path.abspath(directory)
-    listed_absolute = where == os.fspath(directory)  # then an entry's path is absolute already
+    listed_absolute = where == directory  # then an entry's path is absolute already
     for entry, is_directory in kinds:
         name = entry.name
         if is_directory:
@@ -278,32 +317,28 @@ def _walk(
             if below in ancestors:
                 continue  # a symlink loop: reported before the graph is built (see blockers)
             if name in packages:
-                # A child of ``directory`` costs a fraction of a path parsed whole; the
-                # package's file and, as its parent, its directory are made as one.
-                package_file = directory.joinpath(name, "__init__.py")
-                child = package_file.parent
                 module = f"{package}.{name}"
                 if module not in modules:
-                    modules[module] = package_file
+                    modules[module] = os.path.join(entry.path, "__init__.py")
                     absolute[module] = os.path.join(where, name, "__init__.py")
                     _keep_stamp(stamps, module, packages[name])
                 if linked:
-                    discovery.linked.append(child)
-                _walk(module, child, below, discovery, ancestors | {below}, True, limit)
+                    discovery.linked.append(Path(entry.path))
+                _walk(module, entry.path, below, discovery, ancestors | {below}, True, limit)
             elif not os.access(entry.path, os.R_OK | os.X_OK):
                 # Whether it is a package cannot even be told: grimp passes it by silently.
                 reason = "cannot read directory: Permission denied"
                 discovery.skipped.append(Skipped(Path(entry.path), reason, blocks_graph=True))
             elif in_package:
                 _namespace_inside_package(Path(entry.path), discovery)
-        elif name.endswith(".py") and name != "__init__.py" and name[:-3].isidentifier():
-            skipped = _unreadable_source(entry, name[:-3] in packages, limit)
-            if skipped is not None:
-                discovery.skipped.append(skipped)
-            elif (module := f"{package}.{name[:-3]}") not in modules:
-                modules[module] = directory / name
+        elif name.endswith(".py") and name != "__init__.py" and (stem := name[:-3]).isidentifier():
+            status = _source_status(entry, stem in packages, limit)
+            if isinstance(status, Skipped):
+                discovery.skipped.append(status)
+            elif (module := f"{package}.{stem}") not in modules:
+                modules[module] = entry.path
                 absolute[module] = entry.path if listed_absolute else os.path.join(where, name)
-                _keep_stamp(stamps, module, entry.stat())  # as _unreadable_source took it: kept by the entry
+                _keep_stamp(stamps, module, status)
 
 
 def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
@@ -342,8 +377,9 @@ def _is_regular(path: Path) -> bool:
         return False
 
 
-def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> Skipped | None:
-    """Why the ``.py`` of ``entry`` is not read, or None when it is an ordinary file."""
+def _source_status(entry: os.DirEntry[str], shadowed: bool, limit: int) -> os.stat_result | Skipped:
+    """The status of the ``.py`` of ``entry`` when it is an ordinary file, else why it
+    is not read."""
     if shadowed:
         return Skipped(Path(entry.path), shadowed_reason(entry.name[:-3]), blocks_graph=True, seen_by_flake8=True)
     try:
@@ -355,7 +391,7 @@ def _unreadable_source(entry: os.DirEntry[str], shadowed: bool, limit: int) -> S
     if status.st_size > limit:
         reason = f"larger than {limit} bytes (see {MAX_FILE_SIZE_ENV})"
         return Skipped(Path(entry.path), reason, blocks_graph=True)
-    return None
+    return status
 
 
 def _is_directory(entry: os.DirEntry[str]) -> bool:
