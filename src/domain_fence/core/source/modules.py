@@ -35,10 +35,15 @@ class ModuleExpression:
 
     @cached_property
     def _regex(self) -> re.Pattern[str]:
+        return re.compile(self._matching)
+
+    @cached_property
+    def _matching(self) -> str:
+        # The text alone: a union of expressions (see _combined) compiles it once there.
         pattern = self._pattern
         if self.with_descendants and not self.has_wildcard:
             pattern += r"(?:\..+)?"
-        return re.compile(pattern + r"\Z")
+        return pattern + r"\Z"
 
     @cached_property
     def _or_below(self) -> re.Pattern[str]:
@@ -131,7 +136,7 @@ def _either(expressions: tuple[ModuleExpression, ...]) -> _Either:
 def _combined(expressions: tuple[ModuleExpression, ...]) -> re.Pattern[str]:
     if not expressions:
         return re.compile(r"(?!)")
-    return re.compile("|".join(f"(?:{expression._regex.pattern})" for expression in expressions))
+    return re.compile("|".join(f"(?:{expression._matching})" for expression in expressions))
 
 
 def regular_parent(name: str, search_paths: list[str]) -> str | None:
