@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 from pathlib import Path
 from types import SimpleNamespace
@@ -262,6 +263,17 @@ def test_module_files_change_as_a_dict_does():
     assert files.texts == {"a": str(Path("/q/a.py")), "c": str(Path("/p/c/__init__.py"))}
     assert "b" not in files and files.get("b") is None
     assert files == {"a": Path("/q/a.py"), "c": Path("/p/c/__init__.py")}
+
+
+@pytest.mark.parametrize("copy_of", [ModuleFiles.copy, copy.copy], ids=["copy", "copy.copy"])
+def test_a_copy_of_module_files_changes_on_its_own(copy_of):
+    files = ModuleFiles({"a": str(Path("/p/a.py"))})
+    made = files["a"]
+    copied = copy_of(files)
+    copied["b"] = Path("/p/b.py")
+    del copied["a"]
+    assert files == {"a": Path("/p/a.py")} and files["a"] is made
+    assert copied == {"b": Path("/p/b.py")} and type(copied) is ModuleFiles
 
 
 _SEGMENTS = st.sampled_from(["pkg", "runtime", "exp", "a", "b"])

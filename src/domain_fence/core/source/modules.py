@@ -212,6 +212,14 @@ class ModuleFiles(MutableMapping[str, Path]):
     def __len__(self) -> int:
         return len(self.texts)
 
+    def copy(self) -> ModuleFiles:
+        """A map of the same paths that changes on its own, as ``dict.copy`` gives."""
+        copied = ModuleFiles(dict(self.texts))
+        copied._paths.update(self._paths)
+        return copied
+
+    __copy__ = copy
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.texts!r})"
 
