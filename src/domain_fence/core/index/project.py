@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -815,20 +816,21 @@ def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:
         return False
     # One regular expression over the alternatives tries them at every byte: looking
     # only where a name occurs is several times faster on a large file.
+    called_with_a_keyword, class_bases = _keyword_call_and_class_bases()
     for name in mentioned:
         at = data.find(name)
         while at >= 0:
-            if _CALLED_WITH_A_KEYWORD.match(data, at + len(name)):
+            if called_with_a_keyword.match(data, at + len(name)):
                 return True
             at = data.find(name, at + 1)
-    return any(name in base[1] for base in _CLASS_BASES.finditer(data) for name in mentioned)
+    return any(name in base[1] for base in class_bases.finditer(data) for name in mentioned)
 
 
-# What may follow a callee's name: the rest of the name, and a keyword argument before
-# any nested parenthesis.
-_CALLED_WITH_A_KEYWORD = re.compile(rb"\w*\s*\([^()]*?\b[A-Za-z_]\w*\s*=(?!=)")
-# A class statement's bases (up to the first colon).
-_CLASS_BASES = re.compile(rb"\bclass\s+\w+\s*\(([^:]*)")
+@functools.cache  # compiled when first needed: a run reusing its facts reads no file for them
+def _keyword_call_and_class_bases() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """What may follow a callee's name (the rest of the name, and a keyword argument
+    before any nested parenthesis), and a class statement's bases (up to the first colon)."""
+    return (re.compile(rb"\w*\s*\([^()]*?\b[A-Za-z_]\w*\s*=(?!=)"), re.compile(rb"\bclass\s+\w+\s*\(([^:]*)"))
 
 
 def _traced_flows(traced: Traced | None) -> FlowFacts | None:
