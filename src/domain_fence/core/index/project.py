@@ -25,8 +25,6 @@ from pathlib import Path
 from typing import TypeVar
 
 from domain_fence.core.index.collector import paused_cyclic_collection
-from domain_fence.core.index.isolation import WORKER_MODULES, preload
-from domain_fence.core.index.workers import map_in_workers
 from domain_fence.core.source.factcache import (
     FactCache,
     Stamp,
@@ -914,6 +912,9 @@ def _in_workers(
     None when one is not worth it or processes cannot be started (a sandbox, a daemon)."""
     if workers <= 1:
         return None
+    # Only now (after _workers preloaded what it needs): most runs start no worker.
+    from domain_fence.core.index.workers import map_in_workers
+
     chunks = [jobs[start :: workers * chunks_per_worker] for start in range(workers * chunks_per_worker)]
     try:
         with paused_cyclic_collection():
@@ -935,6 +936,8 @@ def _weight(job: _Job) -> int:
 
 
 def _workers(files: int) -> int:
+    from domain_fence.core.index.isolation import WORKER_MODULES, preload  # only now: most runs start no worker
+
     preload(WORKER_MODULES)  # from the interpreter, whatever the project holds
     import multiprocessing
 
