@@ -15,14 +15,13 @@ without re-reading the project for each file.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from domain_fence.core.index.collector import paused_cyclic_collection
 from domain_fence.core.source.factcache import (
@@ -375,7 +374,7 @@ class ProjectIndex:
                     continue
             if job is not None:  # traced whole if it was traced in part before
                 traced = callee_names((*callees, *(before.callees if before is not None else ())))
-                jobs.append(dataclasses.replace(job, every_return=every_return or before is not None, callees=traced))
+                jobs.append(job._replace(every_return=every_return or before is not None, callees=traced))
         if len(jobs) < PARALLEL_MIN_FLOWS or not self.parallel:
             return  # traced when asked for
         for job, (found, digest) in zip(jobs, _extract_all_flows(jobs), strict=True):
@@ -397,7 +396,7 @@ class ProjectIndex:
         if found is None or not (partial or found.every_return) or not found.covers(needs):
             # What was traced before is traced again, with what is needed now.
             traced = callee_names((*needs, *(found.callees if found is not None else ())))
-            return self._keep_flows(job, *_extract_flows(dataclasses.replace(job, callees=traced), every_return))
+            return self._keep_flows(job, *_extract_flows(job._replace(callees=traced), every_return))
         if job.stamp:
             _FLOWS[job.key] = found
         return found
@@ -750,8 +749,7 @@ def _is_source(path: Path) -> bool:
     return path.name.endswith(".py")
 
 
-@dataclass(frozen=True)
-class _Job:
+class _Job(NamedTuple):
     """One file to read: its module, where it is, and what to extract of it."""
 
     module: str
