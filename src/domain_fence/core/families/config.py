@@ -6,8 +6,9 @@ returns a frozen configuration, or raises :class:`ConfigError` listing every pro
 keyed by option name, so a user fixes their configuration in one pass.
 """
 
-from __future__ import annotations
-
+# Annotations evaluated, not postponed (no ``from __future__ import annotations``):
+# typing.NamedTuple compiles each postponed one into a ForwardRef as the module is
+# imported, on every run: about a third of what creating these classes costs.
 import os
 import re
 from collections.abc import Callable, Mapping
