@@ -77,7 +77,13 @@ def _mentions(pattern: re.Pattern[bytes] | None, data: bytes) -> bool:
 
 
 _FACTORY_NAMES = tuple(name.encode() for name in FUNCTIONAL_CLASS_FACTORIES)
-_FACTORIES = _words_pattern(FUNCTIONAL_CLASS_FACTORIES)
+
+
+@functools.cache  # compiled when first needed: few files name a factory
+def _factories() -> re.Pattern[bytes] | None:
+    return _words_pattern(FUNCTIONAL_CLASS_FACTORIES)
+
+
 # What declares an attribute named in a string besides a factory: ``__slots__``, and
 # ``setattr`` (also within ``__setattr__``), wherever they are (a superset is sound).
 _NAMING_IN_STRINGS = (b"__slots__", b"setattr")
@@ -92,7 +98,7 @@ def may_declare(spellings: tuple[bytes, ...], data: bytes) -> bool:
     """Whether ``data`` may declare a name with a word of ``spellings`` (see the module
     docstring: not ASCII, a functional class factory, ``__slots__`` or ``setattr``, or a
     spelling, ignoring case)."""
-    if not data.isascii() or (any(name in data for name in _FACTORY_NAMES) and _mentions(_FACTORIES, data)):
+    if not data.isascii() or (any(name in data for name in _FACTORY_NAMES) and _mentions(_factories(), data)):
         return True
     if any(name in data for name in _NAMING_IN_STRINGS):
         return True
