@@ -195,11 +195,11 @@ def test_settings_that_would_not_read_back_equal_are_not_recorded(tmp_path):
     from dataclasses import replace
 
     settings = settings_of(fence_only(leaky_project(tmp_path)))
-    tupled = replace(settings, session={**settings.session, "root_packages": ("leaky",)})  # JSON makes it a list
+    tupled = settings._replace(session={**settings.session, "root_packages": ("leaky",)})  # JSON makes it a list
     assert settings_record(tupled, False) is None
     spec = settings.contracts[0]
     unwritable = replace(spec, options={**spec.options, "extra": object()})
-    assert settings_record(replace(settings, contracts=(unwritable,)), False) is None
+    assert settings_record(settings._replace(contracts=(unwritable,)), False) is None
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,6 @@ import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -313,7 +312,7 @@ def recorded_settings(runs: RunCache | None, cache_dir: Path | None) -> Recorded
         return None
     root = recorded.settings.root
     directory = cache_dir.resolve() if cache_dir is not None else cache_directory(root)
-    return recorded._replace(settings=replace(recorded.settings, cache_dir=directory))
+    return recorded._replace(settings=recorded.settings._replace(cache_dir=directory))
 
 
 def check_recorded(

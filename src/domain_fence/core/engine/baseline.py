@@ -107,7 +107,7 @@ def parse_baseline(data: bytes, path: Path) -> Baseline:
     """The baseline held in ``data`` (the bytes of ``path``, wherever they were read)."""
     try:
         text = data.decode("utf-8-sig")  # an editor may have added a BOM
-        conflict = _CONFLICT_MARKER.search(text) if _may_hold_conflict_markers(text) else None
+        conflict = re.search(_CONFLICT_MARKER, text) if _may_hold_conflict_markers(text) else None
         if conflict is not None:
             line = text.count("\n", 0, conflict.start()) + 1
             raise BaselineError(
@@ -123,8 +123,9 @@ def parse_baseline(data: bytes, path: Path) -> Baseline:
     return Baseline(path, _entries_from(document, path))
 
 
-# What git writes into a file it could not merge, at the start of a line.
-_CONFLICT_MARKER = re.compile(r"^(?:<{7}|>{7}|={7})(?: |$)", re.MULTILINE)
+# What git writes into a file it could not merge, at the start of a line (compiled by
+# re's cache when a baseline may hold one: most runs read none).
+_CONFLICT_MARKER = r"(?m)^(?:<{7}|>{7}|={7})(?: |$)"
 
 
 def _may_hold_conflict_markers(text: str) -> bool:

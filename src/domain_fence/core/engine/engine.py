@@ -102,14 +102,13 @@ class ContractSpec:
         return path
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """What the engine checks: a configuration's contracts, its root packages and its caches."""
 
     config_path: Path  # the configuration file; paths in it are relative to its directory
     root_packages: tuple[str, ...]
     contracts: tuple[ContractSpec, ...]
-    session: Mapping[str, Any] = field(default_factory=dict)  # import-linter's session options
+    session: Mapping[str, Any]  # import-linter's session options
     cache_dir: Path | None = None
     # The id of every contract of the configuration, import-linter's own types too; None
     # when unknown (lint-imports hands over one contract at a time).

@@ -21,11 +21,13 @@ from typing import NamedTuple
 
 from domain_fence.core.model.findings import Finding
 
-_NOQA = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
-_SEPARATOR = re.compile(r"[,\s]")
+# Matched only on the lines holding "noqa", which most files have none of: compiled by
+# re's cache when first used, not as every run imports the module.
+_NOQA = r"(?i)# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?"
+_SEPARATOR = r"[,\s]"
 
 # flake8's NOQA_FILE, matched at the start of a line; blanks within one line only.
-_NOQA_FILE = re.compile(r"^[^\S\n]*# flake8[:=][^\S\n]*noqa", re.IGNORECASE | re.MULTILINE)
+_NOQA_FILE = r"(?im)^[^\S\n]*# flake8[:=][^\S\n]*noqa"
 
 ALL = None  # a bare noqa comment: every code
 WHOLE_FILE = 0  # the "line" of a file-wide flake8 noqa comment: every line
@@ -51,10 +53,10 @@ class NoqaComments(NamedTuple):
             return cls(found)
         joins = whole_file = False
         for number, line, before in _lines_at(text, offsets):
-            if number not in found and _NOQA.search(line):
+            if number not in found and re.search(_NOQA, line):
                 found[number] = codes_of(line)
                 joins = joins or _may_join(line, before)
-            whole_file = whole_file or _NOQA_FILE.match(line) is not None
+            whole_file = whole_file or re.match(_NOQA_FILE, line) is not None
         if joins:
             _cover_joined_lines(text, found)
         if whole_file:
@@ -158,13 +160,13 @@ def _lines_at(text: str, offsets: Iterable[int]) -> Iterator[tuple[int, str, str
 def codes_of(line: str) -> frozenset[str] | None:
     """The codes the noqa comment of ``line`` names; None for a bare ``# noqa`` (every
     code), and for a line with no noqa comment (ask :data:`_NOQA` first)."""
-    match = _NOQA.search(line)
+    match = re.search(_NOQA, line)
     if match is None:
         return ALL
     codes = match.group("codes")
     if codes is None:
         return ALL
-    return frozenset(code.strip() for code in _SEPARATOR.split(codes) if code.strip())
+    return frozenset(code.strip() for code in re.split(_SEPARATOR, codes) if code.strip())
 
 
 def split_suppressed(findings: Iterable[Finding], comments: NoqaComments) -> tuple[list[Finding], list[Finding]]:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
-from operator import attrgetter
 from pathlib import Path
+from typing import NamedTuple
 
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
@@ -33,19 +32,13 @@ from domain_fence.core.source.modules import (
 NOT_RUN = "contract not run: the import graph cannot be built until this is fixed"
 
 
-@dataclass(frozen=True)
-class Blocker:
+class Blocker(NamedTuple):
     """A file (or directory) the import graph cannot be built with, and why."""
 
     path: str  # printable posix path, relative to the project root when below it
     line: int
     reason: str
     symbol: str  # the module, or the path when it is not a module
-
-
-# A blocker's order: its fields in turn, as a sort key (the class generates no comparisons:
-# each generated method is compiled as the module is imported, on every run).
-BLOCKER_ORDER = attrgetter(*(field.name for field in fields(Blocker) if field.compare))
 
 
 def blocker_finding(blocker: Blocker, contract: str, details: tuple[str, ...] = (NOT_RUN,)) -> Finding:
@@ -67,12 +60,9 @@ def skipped_blockers(index: ProjectIndex, graph_only: bool = False) -> list[Bloc
     """What the index did not analyse (see :class:`~.modules.Skipped`), as blockers;
     with ``graph_only``, only what keeps the import graph from being built."""
     return sorted(
-        (
-            _blocker(index.root, Path(os.path.abspath(s.path)), s.reason)
-            for s in index.skipped
-            if s.blocks_graph or not graph_only
-        ),
-        key=BLOCKER_ORDER,
+        _blocker(index.root, Path(os.path.abspath(s.path)), s.reason)
+        for s in index.skipped
+        if s.blocks_graph or not graph_only
     )
 
 
@@ -125,7 +115,7 @@ def walk_blockers(root: Path, directories: Iterable[Path]) -> list[Blocker]:
                         found.add(_blocker(root, Path(entry.path), f"symlink loop: leads back to {target}"))
                     else:
                         pending.append((entry.path, real, ancestors | {real}, in_package or is_package))
-    return sorted(found, key=BLOCKER_ORDER)
+    return sorted(found)
 
 
 def graph_refused(index: ProjectIndex, root_packages: Iterable[str]) -> bool:
@@ -167,7 +157,7 @@ def source_blockers(index: ProjectIndex) -> list[Blocker]:
         elif facts.escaping_imports:
             line = min(facts.escaping_imports)
             found.append(Blocker(shown, line, f"relative import beyond the top-level package at line {line}", module))
-    return sorted(found, key=BLOCKER_ORDER)
+    return sorted(found)
 
 
 def printable_path(root: Path, path: Path) -> str:

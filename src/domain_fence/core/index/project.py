@@ -15,17 +15,15 @@ without re-reading the project for each file.
 from __future__ import annotations
 
 import ast
-import dataclasses
+import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from domain_fence.core.index.collector import paused_cyclic_collection
-from domain_fence.core.index.isolation import WORKER_MODULES, preload
-from domain_fence.core.index.workers import map_in_workers
 from domain_fence.core.source.factcache import (
     FactCache,
     Stamp,
@@ -376,7 +374,7 @@ class ProjectIndex:
                     continue
             if job is not None:  # traced whole if it was traced in part before
                 traced = callee_names((*callees, *(before.callees if before is not None else ())))
-                jobs.append(dataclasses.replace(job, every_return=every_return or before is not None, callees=traced))
+                jobs.append(job._replace(every_return=every_return or before is not None, callees=traced))
         if len(jobs) < PARALLEL_MIN_FLOWS or not self.parallel:
             return  # traced when asked for
         for job, (found, digest) in zip(jobs, _extract_all_flows(jobs), strict=True):
@@ -398,7 +396,7 @@ class ProjectIndex:
         if found is None or not (partial or found.every_return) or not found.covers(needs):
             # What was traced before is traced again, with what is needed now.
             traced = callee_names((*needs, *(found.callees if found is not None else ())))
-            return self._keep_flows(job, *_extract_flows(dataclasses.replace(job, callees=traced), every_return))
+            return self._keep_flows(job, *_extract_flows(job._replace(callees=traced), every_return))
         if job.stamp:
             _FLOWS[job.key] = found
         return found
@@ -751,8 +749,7 @@ def _is_source(path: Path) -> bool:
     return path.name.endswith(".py")
 
 
-@dataclass(frozen=True)
-class _Job:
+class _Job(NamedTuple):
     """One file to read: its module, where it is, and what to extract of it."""
 
     module: str
@@ -815,20 +812,21 @@ def _may_build(names: tuple[bytes, ...], data: bytes) -> bool:
         return False
     # One regular expression over the alternatives tries them at every byte: looking
     # only where a name occurs is several times faster on a large file.
+    called_with_a_keyword, class_bases = _keyword_call_and_class_bases()
     for name in mentioned:
         at = data.find(name)
         while at >= 0:
-            if _CALLED_WITH_A_KEYWORD.match(data, at + len(name)):
+            if called_with_a_keyword.match(data, at + len(name)):
                 return True
             at = data.find(name, at + 1)
-    return any(name in base[1] for base in _CLASS_BASES.finditer(data) for name in mentioned)
+    return any(name in base[1] for base in class_bases.finditer(data) for name in mentioned)
 
 
-# What may follow a callee's name: the rest of the name, and a keyword argument before
-# any nested parenthesis.
-_CALLED_WITH_A_KEYWORD = re.compile(rb"\w*\s*\([^()]*?\b[A-Za-z_]\w*\s*=(?!=)")
-# A class statement's bases (up to the first colon).
-_CLASS_BASES = re.compile(rb"\bclass\s+\w+\s*\(([^:]*)")
+@functools.cache  # compiled when first needed: a run reusing its facts reads no file for them
+def _keyword_call_and_class_bases() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """What may follow a callee's name (the rest of the name, and a keyword argument
+    before any nested parenthesis), and a class statement's bases (up to the first colon)."""
+    return (re.compile(rb"\w*\s*\([^()]*?\b[A-Za-z_]\w*\s*=(?!=)"), re.compile(rb"\bclass\s+\w+\s*\(([^:]*)"))
 
 
 def _traced_flows(traced: Traced | None) -> FlowFacts | None:
@@ -912,6 +910,9 @@ def _in_workers(
     None when one is not worth it or processes cannot be started (a sandbox, a daemon)."""
     if workers <= 1:
         return None
+    # Only now (after _workers preloaded what it needs): most runs start no worker.
+    from domain_fence.core.index.workers import map_in_workers
+
     chunks = [jobs[start :: workers * chunks_per_worker] for start in range(workers * chunks_per_worker)]
     try:
         with paused_cyclic_collection():
@@ -933,6 +934,8 @@ def _weight(job: _Job) -> int:
 
 
 def _workers(files: int) -> int:
+    from domain_fence.core.index.isolation import WORKER_MODULES, preload  # only now: most runs start no worker
+
     preload(WORKER_MODULES)  # from the interpreter, whatever the project holds
     import multiprocessing
 

@@ -40,11 +40,10 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 from pkgutil import iter_modules
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domain_fence.core.source.cachedir import CACHE_DIR_ENV as CACHE_DIR_ENV
 from domain_fence.core.source.cachedir import DEFAULT_DIRECTORY as DEFAULT_DIRECTORY
@@ -68,8 +67,7 @@ HASHING_THREADS = 2  # this one and a helper: more only contend for the interpre
 HASHED_PER_THREAD = 256  # fewer files are hashed faster than threads start
 
 
-@dataclass(frozen=True)
-class Stamp:
+class Stamp(NamedTuple):
     """What identifies one version of a source file without reading it: size,
     modification and change times, inode. A file rewritten in place keeps none of
     the last two, however its modification time is set back; a checkout gives every

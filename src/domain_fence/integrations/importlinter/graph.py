@@ -20,7 +20,6 @@ from grimp.exceptions import NotATopLevelModule, SourceSyntaxError
 
 from domain_fence.core.engine.runcache import session_section
 from domain_fence.core.index.blockers import (
-    BLOCKER_ORDER,
     Blocker,
     is_utf8,
     printable,
@@ -79,7 +78,7 @@ def build_graph(configuration: Configuration, cache: bool = True, index: Project
         raise GraphUnavailable(configuration, "the project's path is not valid UTF-8, which grimp cannot read", [])
     blockers = walk_blockers(configuration.root, _package_directories(configuration, search_paths))
     found = index if index is not None else _index(configuration)
-    blockers = sorted({*blockers, *skipped_blockers(found, graph_only=True)}, key=BLOCKER_ORDER)
+    blockers = sorted({*blockers, *skipped_blockers(found, graph_only=True)})
     if blockers:
         raise GraphUnavailable(configuration, blockers[0].reason, blockers)
     cache = cache and configuration.graph_cache_dir is not None  # --no-cache, DOMAIN_FENCE_NO_CACHE
@@ -156,7 +155,7 @@ def unavailable(configuration: Configuration, error: BaseException) -> GraphUnav
     blockers = source_blockers(index)
     named = _named_by_grimp(configuration, error, index)
     if named is not None and named.path not in {b.path for b in blockers}:
-        blockers = sorted([*blockers, named], key=BLOCKER_ORDER)
+        blockers = sorted([*blockers, named])
     reason = printable(str(error) or type(error).__name__)
     return GraphUnavailable(configuration, reason, blockers)
 

@@ -218,7 +218,12 @@ _NAME_START: dict[type, str] = {str: r"(?<![0-9A-Za-z_])(?<![^\x00-\x7f])", byte
 _BINDING_END = r"(?:[=:,)\]#\r\n]|\Z)"
 # No keyword is a target (``pass``, ``else:`` and ``None,`` are followed so too).
 _KEYWORDS = "(?:" + "|".join(keyword.kwlist) + ")"
-_CODING = re.compile(rb"coding[:=]")
+
+
+@functools.cache  # compiled when first needed: a run reusing its findings reads no file
+def _coding() -> re.Pattern[bytes]:
+    """An encoding declaration's start (looked for in a file's first two lines)."""
+    return re.compile(rb"coding[:=]")
 
 
 def bytes_filter(patterns: Iterable[str]) -> Callable[[bytes], bool]:
@@ -264,7 +269,7 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
         return re.compile(_quoted(patterns, str))
 
     def could_match(data: bytes) -> bool:
-        if data.isascii() and not _CODING.search(data, 0, _second_line_end(data)):
+        if data.isascii() and not _coding().search(data, 0, _second_line_end(data)):
             if needle_bytes and not any(needle in data for needle in needle_bytes):
                 return False
             if any(shape.search(data) for shape in in_bytes):

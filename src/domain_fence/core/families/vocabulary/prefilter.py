@@ -47,7 +47,7 @@ from domain_fence.core.families.vocabulary.words import Vocabulary, spelled_with
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.source.facts import FUNCTIONAL_CLASS_FACTORIES
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"  # compiled by re's cache when first used: a reused prefilter never is
 # Most covered modules (one in GIVE_UP_SHARE or more) mention an event name before any
 # is learnt: the filter would cost more than it saves (see EventNames._pays_little).
 GIVE_UP_SHARE = 2
@@ -77,7 +77,13 @@ def _mentions(pattern: re.Pattern[bytes] | None, data: bytes) -> bool:
 
 
 _FACTORY_NAMES = tuple(name.encode() for name in FUNCTIONAL_CLASS_FACTORIES)
-_FACTORIES = _words_pattern(FUNCTIONAL_CLASS_FACTORIES)
+
+
+@functools.cache  # compiled when first needed: few files name a factory
+def _factories() -> re.Pattern[bytes] | None:
+    return _words_pattern(FUNCTIONAL_CLASS_FACTORIES)
+
+
 # What declares an attribute named in a string besides a factory: ``__slots__``, and
 # ``setattr`` (also within ``__setattr__``), wherever they are (a superset is sound).
 _NAMING_IN_STRINGS = (b"__slots__", b"setattr")
@@ -92,7 +98,7 @@ def may_declare(spellings: tuple[bytes, ...], data: bytes) -> bool:
     """Whether ``data`` may declare a name with a word of ``spellings`` (see the module
     docstring: not ASCII, a functional class factory, ``__slots__`` or ``setattr``, or a
     spelling, ignoring case)."""
-    if not data.isascii() or (any(name in data for name in _FACTORY_NAMES) and _mentions(_FACTORIES, data)):
+    if not data.isascii() or (any(name in data for name in _FACTORY_NAMES) and _mentions(_factories(), data)):
         return True
     if any(name in data for name in _NAMING_IN_STRINGS):
         return True
@@ -115,7 +121,7 @@ class EventNames:
         # classes deriving from it name the class it is), or the names known already.
         seeds = [_last(base) for base in config.event_bases] + [_last(p) for p in config.emit_functions]
         # A wildcard in a name's last part (``*.emit_*``) could be any name: read everything.
-        self.everything = not all(_IDENTIFIER.fullmatch(name) for name in seeds)
+        self.everything = not all(re.fullmatch(_IDENTIFIER, name) for name in seeds)
         self.names: set[str] = {*seeds, *(_last(name) for name in names)}
         self.accepted: set[str] = set()
         # name -> the names that lead to it: a class with it as a base's last part, or a

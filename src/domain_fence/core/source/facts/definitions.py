@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain_fence.core.source.facts.class_body import _is_method_like, _names_functional_class
 from domain_fence.core.source.facts.records import (
@@ -59,8 +59,7 @@ def bound_names(body: list[ast.stmt]) -> Iterator[BoundName]:
         yield binding.fact
 
 
-@dataclass(frozen=True)
-class _Binding:
+class _Binding(NamedTuple):
     """A name bound, and whether it evidently names a function, class or method."""
 
     fact: BoundName

@@ -73,10 +73,11 @@ _SLOT = "\x00"
 
 
 _COMPUTED_FIELD = "computed_field"
+# Compiled by re's cache when first used: most modules hold no string annotation.
 # The dotted name a string annotation starts with (``"ClassVar[int]"``, ``"typing.ClassVar"``).
-_STRING_ANNOTATION = re.compile(r"\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+_STRING_ANNOTATION = r"\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)"
 # The dotted name a subscript in a string annotation starts with (``[ClassVar[int], ...]``).
-_STRING_SUBSCRIPT = re.compile(r"\s*\[\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)")
+_STRING_SUBSCRIPT = r"\s*\[\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)"
 _ANNOTATED = "Annotated"
 _ATTRS_MODULES = frozenset({"attr", "attrs"})
 
@@ -285,10 +286,10 @@ class _Resolver:
     def string_annotation(self, written: str, annotated: bool) -> str:
         """The name a string annotation starts with, resolved (``"ClassVar[int]"``); with
         ``annotated``, past ``Annotated[`` (``"Annotated[ClassVar[int], ...]"``)."""
-        found = _STRING_ANNOTATION.match(written)
+        found = re.match(_STRING_ANNOTATION, written)
         name = self.resolve_dotted("".join(found[1].split())) if found else ""
         while found and annotated and name.rpartition(".")[2] == _ANNOTATED:
-            found = _STRING_SUBSCRIPT.match(written, found.end())
+            found = re.compile(_STRING_SUBSCRIPT).match(written, found.end())
             name = self.resolve_dotted("".join(found[1].split())) if found else ""
         return name
 

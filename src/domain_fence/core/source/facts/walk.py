@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from domain_fence.core.source.facts.class_body import _attributes, _functional_fields, _names_functional_class, _slots
 from domain_fence.core.source.facts.folding import _is_str_format
@@ -45,8 +44,7 @@ if TYPE_CHECKING:
     from domain_fence.core.source.facts.local_dicts import _Payload
 
 
-@dataclass(frozen=True)
-class _Context:
+class _Context(NamedTuple):
     """Where a statement is, for the facts that depend on it."""
 
     in_function: bool = False  # inside a function body: nothing here is declared
