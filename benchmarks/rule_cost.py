@@ -34,10 +34,9 @@ CACHES = (".domain_fence_cache", ".import_linter_cache")
 RUN = """
 import sys
 if {off}:
-    import dataclasses
     from domain_fence.core.index import project
     extract = project._extract
-    project._extract = lambda job: extract(dataclasses.replace(job, trace=()))
+    project._extract = lambda job: extract(job._replace(trace=()))
     project.ProjectIndex.flows = lambda self, module, needs=(): None
     project.ProjectIndex.prefetch_flows = lambda self, modules, *args, **kwargs: None
     project.ProjectIndex.function_returns = lambda self, module, qualname: None
