@@ -242,6 +242,8 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
     pending = [str(top)]
     while pending:
         directory = pending.pop()
+        # In the listing's order (by name): the records need no sorting to be the same
+        # for the same tree.
         records, below = [directory], []
         stamps: list[int] = []  # of the Python files, in their records' order
         record = records.append  # bound once per directory, called for each of thousands of entries
@@ -250,16 +252,19 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                 name = entry.name
                 if name == "__pycache__":
                     continue
-                if entry.is_dir(follow_symlinks=False):
+                # A link is asked first: for any other entry, is_dir() (no keyword to
+                # parse) tells what is_dir(follow_symlinks=False) would.
+                linked = entry.is_symlink()
+                if not linked and entry.is_dir():
                     record("d " + name)
                     below.append(entry.path)
                     continue
                 # Following a link may fail (a link to nothing, a loop of links): the
                 # entry is recorded with its error, and the entries after it still count.
                 try:
-                    if entry.is_symlink() and entry.is_dir():
+                    if linked and entry.is_dir():
                         return None  # its target may change while the tree does not
-                    status = entry.stat() if name.endswith((".py", ".so", ".pyd")) else None
+                    status = entry.stat() if name.endswith(_STAMPED) else None
                 except OSError as error:
                     record(f"x {name} {error.errno}")
                     continue
@@ -268,18 +273,19 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                     if modified > newest:
                         newest = modified
                     # The change time and inode too: a file rewritten with its size and
-                    # modification time kept (or set back) is a change all the same. In
-                    # the order of the names (the listing's, as the records' sorted).
+                    # modification time kept (or set back) is a change all the same.
                     record("p " + name)
                     stamps += (status.st_size, modified, status.st_ctime_ns, status.st_ino)
                 else:
                     record("f " + name)
         except OSError as error:
             records.append(f"unreadable {error.errno}")
-        records[1:] = sorted(records[1:])
-        pending += sorted(below, reverse=True)  # depth first, in name order
+        pending += reversed(below)  # depth first, in name order
         digest.update("\0".join(records).encode("utf-8", "surrogateescape") + b"\1" + _packed(stamps))
     return newest
+
+
+_STAMPED = (".py", ".so", ".pyd")  # the files whose stamps are digested, not only their names
 
 
 def _packed(numbers: list[int]) -> bytes:

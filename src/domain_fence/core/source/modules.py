@@ -278,80 +278,87 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
             found[root_package] = os.path.join(directory, "__init__.py") if init is not None else directory
             discovery.absolute[root_package] = os.path.abspath(found[root_package])
             _keep_stamp(discovery.stamps, root_package, init)
-        real = os.path.realpath(directory)
-        _walk(root_package, directory, real, discovery, frozenset({real}), init is not None, limit)
+        where, real = os.path.abspath(directory), os.path.realpath(directory)
+        walk = _Walk(discovery, limit, listed_absolute=where == directory)
+        inside, inside_real = os.path.join(where, ""), os.path.join(real, "")  # ending with a separator
+        walk.below(root_package, directory, inside, inside_real, frozenset({real}), init is not None)
     names = sorted(found)  # as text, not as (name, path) pairs: thousands of them
     discovery.modules = ModuleFiles(dict(zip(names, map(found.__getitem__, names), strict=True)))
     return discovery.modules
 
 
-def _walk(
-    package: str,
-    directory: str,
-    real: str,
-    discovery: Discovery,
-    ancestors: frozenset[str],
-    in_package: bool,
-    limit: int,
-) -> None:
-    """Walk ``directory`` (whose resolved path is ``real``) below ``package``; a file
-    larger than ``limit`` bytes is not read."""
-    try:
-        entries = listing(directory)
-    except OSError as error:
-        reason = f"cannot read directory: {error.strerror or error}"
-        discovery.skipped.append(Skipped(Path(directory), reason, blocks_graph=True))
-        return
-    # Thousands of files: each entry is asked once whether it is a directory, and a
-    # file's absolute path is the entry's own (or joined to the directory's, made
-    # absolute once: a name is no ``..``).
-    kinds = [(entry, _is_directory(entry)) for entry in entries]
-    if discovery.plain and not "".join([entry.name for entry in entries]).isascii():
-        discovery.plain = False  # a name that is perhaps not UTF-8: the blockers' walk looks
-    # name -> the status of its __init__.py, for the subdirectories that are packages
-    packages = {
-        entry.name: init
-        for entry, is_directory in kinds
-        if is_directory and (init := package_init(entry.path)) is not None
-    }
-    modules, stamps, absolute = discovery.modules.texts, discovery.stamps, discovery.absolute
-    where = os.path.abspath(directory)
-    listed_absolute = where == directory  # then an entry's path is absolute already
-    for entry, is_directory in kinds:
-        name = entry.name
-        if is_directory:
-            if not name.isidentifier():
-                continue  # no module can be named so
-            linked = entry.is_symlink()
-            if linked or not (in_package or name in packages):
-                discovery.plain = False
-            # Resolving costs a system call per path component: only for a link.
-            below = os.path.realpath(entry.path) if linked else os.path.join(real, name)
-            if below in ancestors:
-                continue  # a symlink loop: reported before the graph is built (see blockers)
-            if name in packages:
-                module = f"{package}.{name}"
-                if module not in modules:
-                    modules[module] = os.path.join(entry.path, "__init__.py")
-                    absolute[module] = os.path.join(where, name, "__init__.py")
-                    _keep_stamp(stamps, module, packages[name])
-                if linked:
-                    discovery.linked.append(Path(entry.path))
-                _walk(module, entry.path, below, discovery, ancestors | {below}, True, limit)
-            elif not os.access(entry.path, os.R_OK | os.X_OK):
-                # Whether it is a package cannot even be told: grimp passes it by silently.
-                reason = "cannot read directory: Permission denied"
-                discovery.skipped.append(Skipped(Path(entry.path), reason, blocks_graph=True))
-            elif in_package:
-                _namespace_inside_package(Path(entry.path), discovery)
-        elif name.endswith(".py") and name != "__init__.py" and (stem := name[:-3]).isidentifier():
-            status = _source_status(entry, stem in packages, limit)
-            if isinstance(status, Skipped):
-                discovery.skipped.append(status)
-            elif (module := f"{package}.{stem}") not in modules:
-                modules[module] = entry.path
-                absolute[module] = entry.path if listed_absolute else os.path.join(where, name)
-                _keep_stamp(stamps, module, status)
+class _Walk:
+    """The walk of one directory of a root package: what it finds goes to ``discovery``."""
+
+    __slots__ = ("discovery", "limit", "listed_absolute")
+
+    def __init__(self, discovery: Discovery, limit: int, listed_absolute: bool) -> None:
+        self.discovery = discovery
+        self.limit = limit  # a file larger (bytes) is not read
+        self.listed_absolute = listed_absolute  # the listings' paths are absolute already
+
+    def below(
+        self, package: str, directory: str, where: str, real: str, ancestors: frozenset[str], in_package: bool
+    ) -> None:
+        """Walk ``directory`` below ``package``. ``where`` is its absolute path and ``real``
+        its resolved one, each ending with a separator: a path below them is one string
+        away (``os.path.abspath`` and ``join`` for each of hundreds of directories cost
+        the walk a sixth of its instructions)."""
+        discovery = self.discovery
+        try:
+            entries = listing(directory)
+        except OSError as error:
+            reason = f"cannot read directory: {error.strerror or error}"
+            discovery.skipped.append(Skipped(Path(directory), reason, blocks_graph=True))
+            return
+        # Thousands of files: each entry is asked once whether it is a directory.
+        kinds = [(entry, _is_directory(entry)) for entry in entries]
+        if discovery.plain and not "".join([entry.name for entry in entries]).isascii():
+            discovery.plain = False  # a name that is perhaps not UTF-8: the blockers' walk looks
+        # name -> the status of its __init__.py, for the subdirectories that are packages
+        packages = {
+            entry.name: init
+            for entry, is_directory in kinds
+            if is_directory and (init := package_init(entry.path)) is not None
+        }
+        modules, stamps, absolute = discovery.modules.texts, discovery.stamps, discovery.absolute
+        for entry, is_directory in kinds:
+            name = entry.name
+            if is_directory:
+                if not name.isidentifier():
+                    continue  # no module can be named so
+                linked = entry.is_symlink()
+                if linked or not (in_package or name in packages):
+                    discovery.plain = False
+                # Resolving costs a system call per path component: only for a link.
+                below = os.path.realpath(entry.path) if linked else real + name
+                if below in ancestors:
+                    continue  # a symlink loop: reported before the graph is built (see blockers)
+                if name in packages:
+                    module = f"{package}.{name}"
+                    inside = where + name + os.sep  # an identifier: added is joined, and stays normal
+                    if module not in modules:
+                        modules[module] = entry.path + os.sep + "__init__.py"
+                        absolute[module] = inside + "__init__.py"
+                        _keep_stamp(stamps, module, packages[name])
+                    if linked:
+                        discovery.linked.append(Path(entry.path))
+                    below_real = os.path.join(below, "") if linked else below + os.sep
+                    self.below(module, entry.path, inside, below_real, ancestors | {below}, True)
+                elif not os.access(entry.path, os.R_OK | os.X_OK):
+                    # Whether it is a package cannot even be told: grimp passes it by silently.
+                    reason = "cannot read directory: Permission denied"
+                    discovery.skipped.append(Skipped(Path(entry.path), reason, blocks_graph=True))
+                elif in_package:
+                    _namespace_inside_package(Path(entry.path), discovery)
+            elif name.endswith(".py") and name != "__init__.py" and (stem := name[:-3]).isidentifier():
+                status = _source_status(entry, stem in packages, self.limit)
+                if isinstance(status, Skipped):
+                    discovery.skipped.append(status)
+                elif (module := f"{package}.{stem}") not in modules:
+                    modules[module] = entry.path
+                    absolute[module] = entry.path if self.listed_absolute else where + name
+                    _keep_stamp(stamps, module, status)
 
 
 def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
