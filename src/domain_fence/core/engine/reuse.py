@@ -68,7 +68,7 @@ class ModuleResults:
     def plan(self) -> Plan | None:
         """What can be reused; None when the contract must be checked whole."""
         stored = self.stored = self.store.load()
-        modules = self.context.index.modules
+        modules = self.context.index.modules.texts  # a dict's keys: compared in C, not by the Mapping mixin
         if stored is None or len(stored.table[0]) != len(modules) or modules.keys() != set(stored.table[0]):
             return None
         self.changed = set(self.digests.changed(stored.table))
