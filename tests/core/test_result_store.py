@@ -220,6 +220,26 @@ def test_a_stored_finding_of_another_shape_is_a_full_check(tmp_path, damage):
     assert store.load() is None
 
 
+@pytest.mark.parametrize(
+    "noqa",
+    [
+        {"pkg/a.py": ((3, ("DOM101", 4)),)},  # a code that is no string
+        {"pkg/a.py": ((True, None),)},  # a flag for a line
+        {"pkg/a.py": ((3,),)},  # a line without its codes
+        {"pkg/a.py": [(3, None)]},  # lines in a list
+        {"pkg/a.py": ((3, "DOM101"),)},  # codes in a string
+        {1: ((3, None),)},  # a number for a file
+    ],
+    ids=["code", "bool", "short", "list", "string", "file"],
+)
+def test_noqa_comments_of_another_shape_are_a_full_check(tmp_path, noqa):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(dataclasses.replace(_stored(), noqa={"pkg/a.py": ((3, ("DOM101",)), (5, None))}))
+    assert store.load() is not None
+    _rewrite(store, lambda parts: parts.__setitem__(6, noqa))
+    assert store.load() is None
+
+
 def test_findings_of_a_module_not_covered_are_a_full_check(tmp_path):
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())

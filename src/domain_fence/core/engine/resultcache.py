@@ -62,7 +62,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
-from itertools import chain, compress, repeat
+from itertools import chain, compress, filterfalse, repeat
 from pathlib import Path
 from typing import Any
 
@@ -399,14 +399,25 @@ def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
         return None
     if not all(isinstance(w, str) for w in (*warnings, *failures)):
         return None
-    for path, lines in noqa.items():
-        for line, codes in lines:
-            if not (isinstance(path, str) and isinstance(line, int) and (codes is None or _strings(codes))):
-                return None
+    if not _noqa_comments(noqa):
+        return None
     decoded = None if extra is None else extra_of(extra)  # raises when it is not what plain_extra writes
     return StoredResults(
         table, views, covered, findings, tuple(warnings), tuple(failures), answers, noqa, extra, decoded, body
     )
+
+
+def _noqa_comments(noqa: object) -> bool:
+    """Whether ``noqa`` holds noqa comments as :meth:`ResultStore.save` writes them (file
+    -> its lines, each a number and its codes or None), checked a column at a time."""
+    if not (type(noqa) is dict and _only(noqa, str) and _only(noqa.values(), tuple)):
+        return False
+    lines = list(chain.from_iterable(noqa.values()))
+    if not (_only(lines, tuple) and set(map(len, lines)) <= {2}):
+        return False
+    numbers, codes = zip(*lines, strict=True) if lines else ((), ())
+    listed = list(compress(codes, map(operator.is_not, codes, repeat(None))))
+    return _only(numbers, int) and _only(listed, tuple) and _only(chain.from_iterable(listed), str)
 
 
 def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | None:
@@ -697,7 +708,7 @@ class Digests:
         file's bytes (all hashed at once, see :func:`~..source.factcache.hash_ahead`);
         a namespace directory has the empty digest, a file that cannot be read None."""
         todo = [at for at, name in enumerate(names) if name not in self._digests]
-        self.snapshot(names[at] for at in todo)
+        self.snapshot(filterfalse(self._stamps.__contains__, map(names.__getitem__, todo)))  # most stamped already
         now, files = self._stamps, []
         for at in todo:
             name = names[at]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from itertools import compress, repeat
-from operator import is_
+from operator import attrgetter, is_
 from typing import Any, NamedTuple
 
 from domain_fence.core.engine.noqa import NoqaComments
@@ -22,6 +22,7 @@ from domain_fence.core.families.base import Context, Reusable
 from domain_fence.core.model.findings import Finding
 
 UNANALYSABLE = "DOM001"
+_CODE = attrgetter("code")
 
 
 class Plan(NamedTuple):
@@ -89,7 +90,7 @@ class ModuleResults:
                 # answers taken up are not the project's any more.
                 self.context.forget()
                 return None
-        unanalysable = {m for m, found in stored.findings.items() if any(f.code == UNANALYSABLE for f in found)}
+        unanalysable = {m for m, found in stored.findings.items() if UNANALYSABLE in map(_CODE, found)}
         again_here = unanalysable if self.view_keeps_findings else self.changed | unanalysable
         again = [module for module in stored.covered if module in again_here] if again_here else []
         with_findings = stored.findings
