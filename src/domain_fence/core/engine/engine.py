@@ -625,13 +625,19 @@ class Engine:
     def baseline(self, spec: ContractSpec) -> Baseline:
         """The contract's baseline file, read once (BaselineError when unusable)."""
         path = spec.baseline_path
-        key = self._resolved.get(path)
-        if key is None:  # resolved once: asked for every file flake8 or the editor checks
-            key = self._resolved[path] = real_path(path)
+        key = self._real_path(path)
         if key not in self._baselines:
             cache = self.index.cache.directory if self.index.cache is not None else None
             self._baselines[key] = load_baseline(path, cache)
         return self._baselines[key]
+
+    def _real_path(self, path: Path) -> Path:
+        """``path`` with its links resolved, once: a baseline's is asked for every file
+        flake8 or the editor checks, and by each contract's result."""
+        key = self._resolved.get(path)
+        if key is None:
+            key = self._resolved[path] = real_path(path)
+        return key
 
     def _result(
         self,
@@ -692,8 +698,8 @@ class Engine:
         known = self.settings.known_contracts
         if known is None:
             return []
-        path = real_path(spec.baseline_path)
-        owner = next(other for other in self.contracts if real_path(other.baseline_path) == path)
+        path = self._real_path(spec.baseline_path)
+        owner = next(other for other in self.contracts if self._real_path(other.baseline_path) == path)
         if owner is not spec:
             return []
         return sorted((e.contract, e.fingerprint) for e in self.baseline(spec).entries if e.contract not in known)
@@ -717,7 +723,7 @@ class Engine:
     def _relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``..`` when it lies outside (a
         baseline shared by projects): reports join it to the root's place in the checkout."""
-        path = real_path(path)
+        path = self._real_path(path)
         root = self.index.root
         if path.is_relative_to(root):
             return path.relative_to(root).as_posix()
