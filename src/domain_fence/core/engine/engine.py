@@ -294,7 +294,7 @@ class Engine:
             for path, comments in plan.noqa.items():
                 self._noqa.setdefault(path, comments)
             extra = plan.extra if family.needs_graph else None
-            stored_extra = None if extra is None else plain_extra(extra)
+            stored_extra = None if extra is None else plan.stored_extra
             results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments, stored_extra)
             self._unsaved.append(results)
             found = [finding for module in plan.covered for finding in by_module.get(module, ())]

@@ -600,15 +600,30 @@ def plain_extra(extra: Mapping[str, Any]) -> object:
     return (chains, None if domains is None else (tuple(domains.sources), tuple(domains.forbidden)))
 
 
+_new_tuple = tuple.__new__
+
+
 def extra_of(plain: object) -> dict[str, Any]:
-    """:func:`plain_extra`'s data read back (ValueError when it is not)."""
+    """:func:`plain_extra`'s data read back (ValueError when it is not), checked a
+    column at a time: a boundary keeps hundreds of chains."""
     if not (isinstance(plain, tuple) and len(plain) == 2 and isinstance(plain[0], tuple)):
         raise ValueError("not a report's extra")
-    chains: dict[str, tuple[Link, ...]] = {}
-    for item in plain[0]:
-        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and item[1]):
-            raise ValueError("not a chain")
-        chains[item[0]] = tuple(_link(link) for link in item[1])
+    items = plain[0]
+    if not (_only(items, tuple) and set(map(len, items)) <= {2}):
+        raise ValueError("not a chain")
+    shown, links_of = zip(*items, strict=True) if items else ((), ())
+    if not (_only(shown, str) and _only(links_of, tuple) and all(links_of)):
+        raise ValueError("not a chain")
+    links = list(chain.from_iterable(links_of))
+    if not (_only(links, tuple) and set(map(len, links)) <= {3}):
+        raise ValueError("not a link")
+    importers, imported, lines = zip(*links, strict=True) if links else ((), (), ())
+    if not (_only(importers, str) and _only(imported, str) and _only(lines, tuple)):
+        raise ValueError("not a link")
+    if not _only(chain.from_iterable(lines), int):
+        raise ValueError("not a link")
+    # Each link's values are a Link's fields, in order: made as a tuple is, in C.
+    chains = {fingerprint: tuple(map(_new_tuple, repeat(Link), found)) for fingerprint, found in items}
     extra: dict[str, Any] = {"chains": chains}
     domains = plain[1]
     if domains is not None:
@@ -616,15 +631,6 @@ def extra_of(plain: object) -> dict[str, Any]:
             raise ValueError("not domains")
         extra["domains"] = Domains(domains[0], domains[1])
     return extra
-
-
-def _link(item: object) -> Link:
-    if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
-        raise ValueError("not a link")
-    lines = item[2]
-    if not (isinstance(lines, tuple) and all(type(line) is int for line in lines)):
-        raise ValueError("not a link")
-    return Link(item[0], item[1], lines)
 
 
 def _strings(values: object) -> bool:

@@ -36,6 +36,7 @@ class Plan(NamedTuple):
     failures: tuple[str, ...]
     noqa: dict[str, NoqaComments]  # the noqa comments of the unchanged files whose findings are kept
     extra: Mapping[str, Any] | None  # what the report shows besides findings; None: not kept
+    stored_extra: object  # ``extra`` as stored (plain data, see plain_extra), to be stored again
 
     @property
     def whole(self) -> bool:
@@ -106,7 +107,8 @@ class ModuleResults:
             extra = stored.decoded_extra if stored.extra is None or stored.decoded_extra else extra_of(stored.extra)
         except ValueError:
             extra = None
-        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa, extra)
+        stored_extra = None if extra is None else stored.extra
+        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa, extra, stored_extra)
 
     def save(
         self,
