@@ -29,6 +29,7 @@ findings as to new ones, every run.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -297,7 +298,7 @@ class Engine:
             stored_extra = None if extra is None else plan.stored_extra
             results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments, stored_extra)
             self._unsaved.append(results)
-            found = [finding for module in plan.covered for finding in by_module.get(module, ())]
+            found = list(itertools.chain.from_iterable(map(by_module.get, plan.covered, itertools.repeat(()))))
             return [*found, *unanalysed], plan.warnings, plan.failures, extra or {}
         covered = family.covered(config, self.context)
         family.prepare(config, self.context, covered)

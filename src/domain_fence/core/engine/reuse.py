@@ -94,8 +94,8 @@ class ModuleResults:
         unanalysable = {m for m, found in stored.findings.items() if UNANALYSABLE in map(_CODE, found)}
         again_here = unanalysable if self.view_keeps_findings else self.changed | unanalysable
         again = [module for module in stored.covered if module in again_here] if again_here else []
-        with_findings = stored.findings
-        kept = {m: with_findings[m] for m in stored.covered if m in with_findings and m not in again_here}
+        # Of covered modules only (loading checked it), in their order as saved.
+        kept = {m: found for m, found in stored.findings.items() if m not in again_here}
         # A changed file's comments are read again: its findings may be kept, not its noqa.
         paths = {finding.path for m, found in kept.items() if m not in self.changed for finding in found}
         noqa = {
@@ -130,7 +130,8 @@ class ModuleResults:
         table = self.digests.table(index.modules, stored.table if stored is not None else None)
         views = self._views(table[0], stored, answers)
         # In the covered modules' order, whatever order they were checked in.
-        found = {module: list(findings[module]) for module in covered if findings.get(module)}
+        listed = list(compress(covered, map(findings.get, covered)))  # in C: most modules have none
+        found = {module: list(findings[module]) for module in listed}
         paths = sorted({finding.path for found in found.values() for finding in found})
         # An unchanged file's comments are those stored: its bytes decide them (the key
         # of stored results holds every module's file: the same files as now).
