@@ -36,7 +36,7 @@ import sys
 if {off}:
     from domain_fence.core.index import project
     extract = project._extract
-    project._extract = lambda job: extract(job._replace(trace=()))
+    project._extract = lambda job, keep_walk=False: extract(job._replace(trace=()))
     project.ProjectIndex.flows = lambda self, module, needs=(): None
     project.ProjectIndex.prefetch_flows = lambda self, modules, *args, **kwargs: None
     project.ProjectIndex.function_returns = lambda self, module, qualname: None

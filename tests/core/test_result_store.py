@@ -18,6 +18,7 @@ from domain_fence.core.engine import resultcache
 from domain_fence.core.engine.resultcache import ResultStore, StoredResults
 from domain_fence.core.families.config import BaselineOptions, WordRule
 from domain_fence.core.model.findings import Finding
+from domain_fence.core.model.report import Domains, Link
 
 FINDING = Finding("pkg/a.py", 3, 4, "DOM101", "event field 'episode'", "pkg.a.E.episode", "DOM101:pkg.a:E.episode")
 TABLE = (
@@ -217,6 +218,62 @@ def test_a_stored_finding_of_another_shape_is_a_full_check(tmp_path, damage):
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
     _rewrite(store, lambda parts: parts.__setitem__(2, {"pkg.a": [damage(parts[2]["pkg.a"][0])]}))
+    assert store.load() is None
+
+
+@pytest.mark.parametrize(
+    "noqa",
+    [
+        {"pkg/a.py": ((3, ("DOM101", 4)),)},  # a code that is no string
+        {"pkg/a.py": ((True, None),)},  # a flag for a line
+        {"pkg/a.py": ((3,),)},  # a line without its codes
+        {"pkg/a.py": [(3, None)]},  # lines in a list
+        {"pkg/a.py": ((3, "DOM101"),)},  # codes in a string
+        {1: ((3, None),)},  # a number for a file
+    ],
+    ids=["code", "bool", "short", "list", "string", "file"],
+)
+def test_noqa_comments_of_another_shape_are_a_full_check(tmp_path, noqa):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(dataclasses.replace(_stored(), noqa={"pkg/a.py": ((3, ("DOM101",)), (5, None))}))
+    assert store.load() is not None
+    _rewrite(store, lambda parts: parts.__setitem__(6, noqa))
+    assert store.load() is None
+
+
+CHAIN = (("pkg.a", "pkg.b", (3, 7)), ("pkg.b", "pkg.x", ()))
+EXTRA = ((("boundary:pkg.a->pkg.b", CHAIN),), (("pkg",), ("pkg.x",)))
+
+
+def test_what_a_report_shows_besides_findings_reads_back_as_written(tmp_path):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(dataclasses.replace(_stored(), extra=EXTRA))
+    loaded = store.load()
+    assert loaded is not None and loaded.extra == EXTRA and loaded.decoded_extra is not None
+    chains, domains = loaded.decoded_extra["chains"], loaded.decoded_extra["domains"]
+    assert chains == {"boundary:pkg.a->pkg.b": (Link("pkg.a", "pkg.b", (3, 7)), Link("pkg.b", "pkg.x"))}
+    assert all(type(link) is Link for link in chains["boundary:pkg.a->pkg.b"])
+    assert domains == Domains(("pkg",), ("pkg.x",))
+    assert resultcache.plain_extra(loaded.decoded_extra) == EXTRA
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ((("boundary:pkg.a->pkg.b", ()),), None),  # a chain without links
+        ((("boundary:pkg.a->pkg.b", list(CHAIN)),), None),  # links in a list
+        ((("boundary:pkg.a->pkg.b", (("pkg.a", "pkg.b"),)),), None),  # a link without its lines
+        ((("boundary:pkg.a->pkg.b", (("pkg.a", "pkg.b", (True,)),)),), None),  # a flag for a line
+        ((("boundary:pkg.a->pkg.b", (("pkg.a", 1, ()),)),), None),  # a number for a module
+        (((1, CHAIN),), None),  # a number for a fingerprint
+        ((), (("pkg",),)),  # domains without the forbidden ones
+    ],
+    ids=["empty", "list", "short", "bool", "module", "fingerprint", "domains"],
+)
+def test_what_a_report_shows_of_another_shape_is_a_full_check(tmp_path, extra):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(dataclasses.replace(_stored(), extra=EXTRA))
+    _rewrite(store, lambda parts: parts.__setitem__(7, extra))
     assert store.load() is None
 
 

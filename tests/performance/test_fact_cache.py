@@ -37,13 +37,14 @@ def new_process(monkeypatch):
 def parsed(monkeypatch) -> list[Path]:
     """The files the index parses (rather than finds in memory or in the cache)."""
     files: list[Path] = []
-    real = index_module.load_tree
+    for name in ("load_tree", "_read_tree"):  # the latter keeps the bytes too
+        real = getattr(index_module, name)
 
-    def recording(path):
-        files.append(Path(path))
-        return real(path)
+        def recording(path, _real=real):
+            files.append(Path(path))
+            return _real(path)
 
-    monkeypatch.setattr(index_module, "load_tree", recording)
+        monkeypatch.setattr(index_module, name, recording)
     return files
 
 

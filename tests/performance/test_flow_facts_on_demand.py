@@ -64,6 +64,7 @@ def forget(monkeypatch) -> None:
     """What a new process starts from: the cache on disk, nothing in memory."""
     monkeypatch.setattr(index_module, "_MEMORY", {})
     monkeypatch.setattr(index_module, "_FLOWS", {})
+    monkeypatch.setattr(index_module, "_WALKED", {})
     monkeypatch.setattr(factcache, "_OPEN", {})
 
 
@@ -80,6 +81,13 @@ def traced(monkeypatch) -> list[str]:
             return real(module, is_package, tree, *every_return)
 
         monkeypatch.setattr(index_module, name, recording)
+    real_walked = index_module.walked_flows
+
+    def from_the_walk(walked, *traced):  # the walk of its other facts
+        modules.append(walked[0])
+        return real_walked(walked, *traced)
+
+    monkeypatch.setattr(index_module, "walked_flows", from_the_walk)
     return modules
 
 
@@ -193,6 +201,22 @@ def test_a_run_that_parses_nothing_reads_no_module_for_the_hints(project, monkey
     forget(monkeypatch)
     check(project, cached=False)
     assert primed == ["runtime-events-speak-runtime"]  # once, before the files are parsed
+
+
+@pytest.mark.parametrize("name", ["unions", "helpers"])  # builds events and names no base; a helper
+def test_an_edited_file_no_hint_traces_is_parsed_once_for_its_flow_facts_too(
+    project, monkeypatch, traced, parsed, name
+):
+    # Parsed alone for its facts (one file to parse primes no hint): its flow facts,
+    # asked for next, come from the same walk.
+    first = check(project)
+    edited = project / "leaks" / "runtime" / f"{name}.py"
+    edit(edited, edited.read_text(encoding="utf-8") + "\n# edited\n")
+    forget(monkeypatch)
+    traced.clear()
+    parsed.clear()
+    assert check(project) == first
+    assert (traced, parsed) == ([f"leaks.runtime.{name}"], [f"{name}.py"])
 
 
 def test_a_hint_traces_only_the_files_of_the_modules_it_is_for(project, traced):

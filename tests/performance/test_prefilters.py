@@ -10,6 +10,7 @@ matched, finds what parsing every file finds.
 
 from __future__ import annotations
 
+import re
 import shutil
 import string
 import unicodedata
@@ -87,6 +88,24 @@ def patterns_for(name: str) -> list[str]:
     if len(name) > 2:
         patterns.append(f"*{name[1:-1]}*")
     return patterns
+
+
+def test_the_filter_compiles_its_expressions_for_a_file_holding_a_needle_only(monkeypatch):
+    # After an edit every file's facts are known (another contract read the edited
+    # one): the filter is made, and never given bytes.
+    compiled: list[str] = []
+    real = re.compile
+    monkeypatch.setattr(re, "compile", lambda pattern, flags=0: compiled.append(str(pattern)) or real(pattern, flags))
+
+    def spelling_the_pattern() -> list[str]:
+        return [pattern for pattern in compiled if "ZeppelinFleet" in pattern]
+
+    could_match = bytes_filter(["*ZeppelinFleet*"])
+    assert spelling_the_pattern() == []
+    assert not could_match(b"class Balloon:\n    pass\n")  # no needle: no expression
+    assert spelling_the_pattern() == []
+    assert could_match(b"class ZeppelinFleetStats:\n    pass\n")
+    assert spelling_the_pattern()
 
 
 @pytest.mark.parametrize("path", python_files(), ids=lambda p: p.relative_to(FIXTURES.parent.parent).as_posix())

@@ -29,6 +29,7 @@ findings as to new ones, every run.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -294,10 +295,10 @@ class Engine:
             for path, comments in plan.noqa.items():
                 self._noqa.setdefault(path, comments)
             extra = plan.extra if family.needs_graph else None
-            stored_extra = None if extra is None else plain_extra(extra)
+            stored_extra = None if extra is None else plan.stored_extra
             results.save(plan.covered, by_module, plan.warnings, plan.failures, self._comments, stored_extra)
             self._unsaved.append(results)
-            found = [finding for module in plan.covered for finding in by_module.get(module, ())]
+            found = list(itertools.chain.from_iterable(map(by_module.get, plan.covered, itertools.repeat(()))))
             return [*found, *unanalysed], plan.warnings, plan.failures, extra or {}
         covered = family.covered(config, self.context)
         family.prepare(config, self.context, covered)
@@ -625,13 +626,19 @@ class Engine:
     def baseline(self, spec: ContractSpec) -> Baseline:
         """The contract's baseline file, read once (BaselineError when unusable)."""
         path = spec.baseline_path
-        key = self._resolved.get(path)
-        if key is None:  # resolved once: asked for every file flake8 or the editor checks
-            key = self._resolved[path] = real_path(path)
+        key = self._real_path(path)
         if key not in self._baselines:
             cache = self.index.cache.directory if self.index.cache is not None else None
             self._baselines[key] = load_baseline(path, cache)
         return self._baselines[key]
+
+    def _real_path(self, path: Path) -> Path:
+        """``path`` with its links resolved, once: a baseline's is asked for every file
+        flake8 or the editor checks, and by each contract's result."""
+        key = self._resolved.get(path)
+        if key is None:
+            key = self._resolved[path] = real_path(path)
+        return key
 
     def _result(
         self,
@@ -692,8 +699,8 @@ class Engine:
         known = self.settings.known_contracts
         if known is None:
             return []
-        path = real_path(spec.baseline_path)
-        owner = next(other for other in self.contracts if real_path(other.baseline_path) == path)
+        path = self._real_path(spec.baseline_path)
+        owner = next(other for other in self.contracts if self._real_path(other.baseline_path) == path)
         if owner is not spec:
             return []
         return sorted((e.contract, e.fingerprint) for e in self.baseline(spec).entries if e.contract not in known)
@@ -717,7 +724,7 @@ class Engine:
     def _relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``..`` when it lies outside (a
         baseline shared by projects): reports join it to the root's place in the checkout."""
-        path = real_path(path)
+        path = self._real_path(path)
         root = self.index.root
         if path.is_relative_to(root):
             return path.relative_to(root).as_posix()

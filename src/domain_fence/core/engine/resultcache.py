@@ -62,7 +62,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
-from itertools import chain, repeat
+from itertools import chain, compress, filterfalse, repeat
 from pathlib import Path
 from typing import Any
 
@@ -399,14 +399,25 @@ def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
         return None
     if not all(isinstance(w, str) for w in (*warnings, *failures)):
         return None
-    for path, lines in noqa.items():
-        for line, codes in lines:
-            if not (isinstance(path, str) and isinstance(line, int) and (codes is None or _strings(codes))):
-                return None
+    if not _noqa_comments(noqa):
+        return None
     decoded = None if extra is None else extra_of(extra)  # raises when it is not what plain_extra writes
     return StoredResults(
         table, views, covered, findings, tuple(warnings), tuple(failures), answers, noqa, extra, decoded, body
     )
+
+
+def _noqa_comments(noqa: object) -> bool:
+    """Whether ``noqa`` holds noqa comments as :meth:`ResultStore.save` writes them (file
+    -> its lines, each a number and its codes or None), checked a column at a time."""
+    if not (type(noqa) is dict and _only(noqa, str) and _only(noqa.values(), tuple)):
+        return False
+    lines = list(chain.from_iterable(noqa.values()))
+    if not (_only(lines, tuple) and set(map(len, lines)) <= {2}):
+        return False
+    numbers, codes = zip(*lines, strict=True) if lines else ((), ())
+    listed = list(compress(codes, map(operator.is_not, codes, repeat(None))))
+    return _only(numbers, int) and _only(listed, tuple) and _only(chain.from_iterable(listed), str)
 
 
 def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | None:
@@ -589,15 +600,30 @@ def plain_extra(extra: Mapping[str, Any]) -> object:
     return (chains, None if domains is None else (tuple(domains.sources), tuple(domains.forbidden)))
 
 
+_new_tuple = tuple.__new__
+
+
 def extra_of(plain: object) -> dict[str, Any]:
-    """:func:`plain_extra`'s data read back (ValueError when it is not)."""
+    """:func:`plain_extra`'s data read back (ValueError when it is not), checked a
+    column at a time: a boundary keeps hundreds of chains."""
     if not (isinstance(plain, tuple) and len(plain) == 2 and isinstance(plain[0], tuple)):
         raise ValueError("not a report's extra")
-    chains: dict[str, tuple[Link, ...]] = {}
-    for item in plain[0]:
-        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and item[1]):
-            raise ValueError("not a chain")
-        chains[item[0]] = tuple(_link(link) for link in item[1])
+    items = plain[0]
+    if not (_only(items, tuple) and set(map(len, items)) <= {2}):
+        raise ValueError("not a chain")
+    shown, links_of = zip(*items, strict=True) if items else ((), ())
+    if not (_only(shown, str) and _only(links_of, tuple) and all(links_of)):
+        raise ValueError("not a chain")
+    links = list(chain.from_iterable(links_of))
+    if not (_only(links, tuple) and set(map(len, links)) <= {3}):
+        raise ValueError("not a link")
+    importers, imported, lines = zip(*links, strict=True) if links else ((), (), ())
+    if not (_only(importers, str) and _only(imported, str) and _only(lines, tuple)):
+        raise ValueError("not a link")
+    if not _only(chain.from_iterable(lines), int):
+        raise ValueError("not a link")
+    # Each link's values are a Link's fields, in order: made as a tuple is, in C.
+    chains = {fingerprint: tuple(map(_new_tuple, repeat(Link), found)) for fingerprint, found in items}
     extra: dict[str, Any] = {"chains": chains}
     domains = plain[1]
     if domains is not None:
@@ -605,15 +631,6 @@ def extra_of(plain: object) -> dict[str, Any]:
             raise ValueError("not domains")
         extra["domains"] = Domains(domains[0], domains[1])
     return extra
-
-
-def _link(item: object) -> Link:
-    if not (isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str) and isinstance(item[1], str)):
-        raise ValueError("not a link")
-    lines = item[2]
-    if not (isinstance(lines, tuple) and all(type(line) is int for line in lines)):
-        raise ValueError("not a link")
-    return Link(item[0], item[1], lines)
 
 
 def _strings(values: object) -> bool:
@@ -636,7 +653,7 @@ class Digests:
         self.began = time.time_ns() if began is None else began  # before the first stamp was taken
         self._modules = {module: path for path, module in paths.items()}
         self._stamps: dict[str, StampKey | None] = {}
-        self._settled: set[str] = set()  # modules whose file had settled when the run began
+        self._settled: dict[str, StampKey] = {}  # the stamps of the files that had settled when the run began
         self._digests: dict[str, bytes | None] = {}
         self._changed: list[tuple[Table, frozenset[str]]] = []  # the last table asked of, and its answer
         self._table: Table | None = None  # the last table made (see :meth:`table`)
@@ -657,7 +674,7 @@ class Digests:
                     stamp = file_stamp(path)
             stamps[module] = stamp
             if stamp is not None and stamp[1] < settled_before and stamp[2] < settled_before:
-                self._settled.add(module)
+                self._settled[module] = stamp
 
     def changed(self, known: Table) -> frozenset[str]:
         """The modules of ``known`` whose file's bytes are not the digest it records
@@ -666,10 +683,9 @@ class Digests:
             return self._changed[0][1]
         names, stamps, digests = known
         self._digest_all(names, stamps, digests)
-        now = self._digests
-        found = frozenset(
-            name for name, digest in zip(names, digests, strict=True) if digest is None or now[name] != digest
-        )
+        # Found in C, not module by module: thousands of them.
+        differing = compress(names, map(operator.ne, map(self._digests.__getitem__, names), digests))
+        found = frozenset(chain(differing, compress(names, map(operator.is_, digests, repeat(None)))))
         self._changed[:] = [(known, found)]
         return found
 
@@ -684,12 +700,7 @@ class Digests:
         if known is not None:
             self._digest_all(*known)
         self._digest_all(names)
-        settled, stamps = self._settled, self._stamps
-        self._table = (
-            names,
-            tuple(stamps.get(name) if name in settled else None for name in names),
-            tuple(map(self._digests.__getitem__, names)),
-        )
+        self._table = (names, tuple(map(self._settled.get, names)), tuple(map(self._digests.__getitem__, names)))
         return self._table
 
     def _digest_all(
@@ -703,7 +714,7 @@ class Digests:
         file's bytes (all hashed at once, see :func:`~..source.factcache.hash_ahead`);
         a namespace directory has the empty digest, a file that cannot be read None."""
         todo = [at for at, name in enumerate(names) if name not in self._digests]
-        self.snapshot(names[at] for at in todo)
+        self.snapshot(filterfalse(self._stamps.__contains__, map(names.__getitem__, todo)))  # most stamped already
         now, files = self._stamps, []
         for at in todo:
             name = names[at]

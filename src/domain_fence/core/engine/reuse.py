@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from itertools import compress, repeat
-from operator import is_
+from operator import attrgetter, is_
 from typing import Any, NamedTuple
 
 from domain_fence.core.engine.noqa import NoqaComments
@@ -22,6 +22,7 @@ from domain_fence.core.families.base import Context, Reusable
 from domain_fence.core.model.findings import Finding
 
 UNANALYSABLE = "DOM001"
+_CODE = attrgetter("code")
 
 
 class Plan(NamedTuple):
@@ -35,6 +36,7 @@ class Plan(NamedTuple):
     failures: tuple[str, ...]
     noqa: dict[str, NoqaComments]  # the noqa comments of the unchanged files whose findings are kept
     extra: Mapping[str, Any] | None  # what the report shows besides findings; None: not kept
+    stored_extra: object  # ``extra`` as stored (plain data, see plain_extra), to be stored again
 
     @property
     def whole(self) -> bool:
@@ -68,7 +70,7 @@ class ModuleResults:
     def plan(self) -> Plan | None:
         """What can be reused; None when the contract must be checked whole."""
         stored = self.stored = self.store.load()
-        modules = self.context.index.modules
+        modules = self.context.index.modules.texts  # a dict's keys: compared in C, not by the Mapping mixin
         if stored is None or len(stored.table[0]) != len(modules) or modules.keys() != set(stored.table[0]):
             return None
         self.changed = set(self.digests.changed(stored.table))
@@ -89,11 +91,11 @@ class ModuleResults:
                 # answers taken up are not the project's any more.
                 self.context.forget()
                 return None
-        unanalysable = {m for m, found in stored.findings.items() if any(f.code == UNANALYSABLE for f in found)}
+        unanalysable = {m for m, found in stored.findings.items() if UNANALYSABLE in map(_CODE, found)}
         again_here = unanalysable if self.view_keeps_findings else self.changed | unanalysable
         again = [module for module in stored.covered if module in again_here] if again_here else []
-        with_findings = stored.findings
-        kept = {m: with_findings[m] for m in stored.covered if m in with_findings and m not in again_here}
+        # Of covered modules only (loading checked it), in their order as saved.
+        kept = {m: found for m, found in stored.findings.items() if m not in again_here}
         # A changed file's comments are read again: its findings may be kept, not its noqa.
         paths = {finding.path for m, found in kept.items() if m not in self.changed for finding in found}
         noqa = {
@@ -105,7 +107,8 @@ class ModuleResults:
             extra = stored.decoded_extra if stored.extra is None or stored.decoded_extra else extra_of(stored.extra)
         except ValueError:
             extra = None
-        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa, extra)
+        stored_extra = None if extra is None else stored.extra
+        return Plan(list(stored.covered), again, kept, stored.warnings, stored.failures, noqa, extra, stored_extra)
 
     def save(
         self,
@@ -127,7 +130,8 @@ class ModuleResults:
         table = self.digests.table(index.modules, stored.table if stored is not None else None)
         views = self._views(table[0], stored, answers)
         # In the covered modules' order, whatever order they were checked in.
-        found = {module: list(findings[module]) for module in covered if findings.get(module)}
+        listed = list(compress(covered, map(findings.get, covered)))  # in C: most modules have none
+        found = {module: list(findings[module]) for module in listed}
         paths = sorted({finding.path for found in found.values() for finding in found})
         # An unchanged file's comments are those stored: its bytes decide them (the key
         # of stored results holds every module's file: the same files as now).

@@ -39,10 +39,13 @@ from domain_fence.core.source.facts import (
     FileFacts,
     ImportFact,
     ImportFacts,
+    Walked,
     extract,
     extract_traced,
+    extract_walked,
     flow_facts,
     import_facts,
+    walked_flows,
 )
 from domain_fence.core.source.flow import ALL_CALLEES, CAPITALIZED, FlowFacts, Source, callee_names
 from domain_fence.core.source.listing import listed_since, sharing
@@ -770,6 +773,11 @@ class _Job(NamedTuple):
 _MEMORY: dict[tuple[Stamp | None, str, bool], tuple[FileFacts, DeclarationFacts | bytes]] = {}
 # Flow facts by file version, extracted when asked for (see ProjectIndex.flows).
 _FLOWS: dict[tuple[Stamp | None, str, bool], FlowFacts] = {}
+# The walk of the last file parsed alone (an edited one, say), with its bytes, by file
+# version, until its flow facts are asked for: one file to parse primes no hint (see
+# ProjectIndex.before_parsing), so they were not traced with its facts, and DOM105
+# asks for those of a module it checks.
+_WALKED: dict[tuple[Stamp | None, str, bool], tuple[Walked, bytes]] = {}
 # The facts, pickled too when they came from a worker, the declarations (pickled when
 # they came from a worker, see ProjectIndex.declarations), and the flow facts extracted
 # with them (pickled from a worker) with the digest of the bytes they are of, or None.
@@ -778,14 +786,23 @@ Extracted = tuple[FileFacts, "bytes | None", "DeclarationFacts | bytes", "Traced
 Result = TypeVar("Result")  # what a worker returns for one job
 
 
-def _extract(job: _Job) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, bytes] | None]:
-    if not job.trace:
+def _extract(job: _Job, keep_walk: bool = False) -> tuple[FileFacts, DeclarationFacts, tuple[FlowFacts, bytes] | None]:
+    """The job's facts, and its flow facts when it traces a name its bytes mention;
+    ``keep_walk``: else its walk is kept for them (see _WALKED)."""
+    if not job.trace and not keep_walk:
         return (*extract(job.module, job.is_package, load_tree(job.path)), None)
     data, tree = _read_tree(job.path)
-    if isinstance(data, bytes) and not isinstance(tree, Unreadable) and _may_build(job.trace, data):
+    if not isinstance(data, bytes) or isinstance(tree, Unreadable):
+        return (*extract(job.module, job.is_package, tree), None)
+    if job.trace and _may_build(job.trace, data):
         facts, declarations, flows = extract_traced(job.module, job.is_package, tree, job.every_return, job.callees)
         return facts, declarations, (flows, bytes_digest(data))
-    return (*extract(job.module, job.is_package, tree), None)
+    if not (keep_walk and job.stamp):
+        return (*extract(job.module, job.is_package, tree), None)
+    facts, declarations, walked = extract_walked(job.module, job.is_package, tree)
+    _WALKED.clear()
+    _WALKED[job.key] = (walked, data)
+    return facts, declarations, None
 
 
 def _lacks(flows: FlowFacts | None, qualnames: Iterable[str]) -> bool:
@@ -848,6 +865,11 @@ def _read_tree(path: Path) -> tuple[bytes | None, ast.Module | Unreadable]:
 def _extract_flows(job: _Job, every_return: bool = False) -> tuple[FlowFacts, bytes | None]:
     """The flow facts of the job's file, and the digest of the bytes they are of (None
     when it cannot be read: such flows are never cached)."""
+    kept = _WALKED.pop(job.key, None) if job.stamp else None
+    if kept is not None:
+        walked, walked_bytes = kept
+        with paused_cyclic_collection():
+            return walked_flows(walked, every_return, job.callees), bytes_digest(walked_bytes)
     data, tree = _read_tree(job.path)
     with paused_cyclic_collection():
         flows = flow_facts(job.module, job.is_package, tree, every_return, job.callees)
@@ -876,8 +898,13 @@ def _imports_of(jobs: list[_Job]) -> list[ImportFacts]:
 
 
 def _extract_chunk(jobs: list[_Job]) -> list[Extracted]:
+    """The jobs' facts, in this process; the walk of a file parsed alone is kept (see _WALKED)."""
+    alone = len(jobs) == 1
     with paused_cyclic_collection():
-        return [(facts, None, declarations, traced) for facts, declarations, traced in map(_extract, jobs)]
+        return [
+            (facts, None, declarations, traced)
+            for facts, declarations, traced in (_extract(job, alone) for job in jobs)
+        ]
 
 
 def _extract_pickled(jobs: list[_Job]) -> list[tuple[bytes, bytes, tuple[bytes, bytes] | None]]:

@@ -249,8 +249,13 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
     """
     literals = sorted({_longest_literal(pattern) for pattern in patterns})
     needles = literals if all(literals) else []  # a pattern without a literal (``*``) needs none
-    in_bytes = [re.compile(shape.encode()) for shape in _shapes(patterns, bytes)]
     needle_bytes = [needle.encode() for needle in needles]
+
+    # Compiled when first needed: no file is read when every fact is known (after an
+    # edit, say), and few files hold a needle.
+    @functools.cache
+    def in_bytes() -> list[re.Pattern[bytes]]:
+        return [re.compile(shape.encode()) for shape in _shapes(patterns, bytes)]
 
     # Compiled when first needed: most files are plain ASCII and call no ``setattr``.
     @functools.cache
@@ -272,7 +277,7 @@ def _bytes_filter(patterns: tuple[str, ...]) -> Callable[[bytes], bool]:
         if data.isascii() and not _coding().search(data, 0, _second_line_end(data)):
             if needle_bytes and not any(needle in data for needle in needle_bytes):
                 return False
-            if any(shape.search(data) for shape in in_bytes):
+            if any(shape.search(data) for shape in in_bytes()):
                 return True
             return b"setattr" in data and quoted_bytes().search(data) is not None
         text = decode(data)

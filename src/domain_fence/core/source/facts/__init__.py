@@ -51,12 +51,15 @@ from domain_fence.core.source.facts.definitions import (
     top_level_definitions,
 )
 from domain_fence.core.source.facts.extraction import (
+    Walked,
     attached_names,
     extract,
     extract_traced,
+    extract_walked,
     file_facts,
     flow_facts,
     import_facts,
+    walked_flows,
 )
 from domain_fence.core.source.facts.records import (
     ALIAS_KEYWORDS,
@@ -131,11 +134,13 @@ __all__ = [
     "ReceiverStringFact",
     "Text",
     "TopLevelDefinition",
+    "Walked",
     "attached_names",
     "bound_names",
     "dotted_name",
     "extract",
     "extract_traced",
+    "extract_walked",
     "file_facts",
     "flow_facts",
     "import_fact",
@@ -144,4 +149,5 @@ __all__ = [
     "method_definitions",
     "nested_class_definitions",
     "top_level_definitions",
+    "walked_flows",
 ]

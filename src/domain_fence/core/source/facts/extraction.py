@@ -81,9 +81,26 @@ def extract_traced(
 ) -> tuple[FileFacts, DeclarationFacts, FlowFacts]:
     """:func:`extract` and :func:`flow_facts` from one walk: for a file that will likely
     need both, cheaper than reading it again when its flow facts are asked for."""
+    facts, declarations, walked = extract_walked(module, is_package, tree)
+    return facts, declarations, walked_flows(walked, every_return, callees)
+
+
+# What :func:`extract_walked` walked: the module, its tree, the walk and its resolver.
+Walked = tuple[str, ast.Module, _Walk, _Resolver]
+
+
+def extract_walked(module: str, is_package: bool, tree: ast.Module) -> tuple[FileFacts, DeclarationFacts, Walked]:
+    """:func:`extract`, and its walk, from which :func:`walked_flows` gives the flow
+    facts later as :func:`extract_traced` gives them: not read again if asked for."""
     walk, statements, resolver = _walked(module, is_package, tree)
     facts, declarations = _facts(module, is_package, tree, walk, statements, resolver)
-    return facts, declarations, _flows(module, tree, walk, resolver, every_return, callees)
+    return facts, declarations, (module, tree, walk, resolver)
+
+
+def walked_flows(walked: Walked, every_return: bool = False, callees: tuple[str, ...] = ALL_CALLEES) -> FlowFacts:
+    """:func:`flow_facts` of the module :func:`extract_walked` walked, from its walk."""
+    module, tree, walk, resolver = walked
+    return _flows(module, tree, walk, resolver, every_return, callees)
 
 
 def file_facts(module: str, is_package: bool, tree: ast.Module | Unreadable | None) -> FileFacts:
