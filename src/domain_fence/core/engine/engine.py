@@ -35,6 +35,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domain_fence.core.engine.baseline import (
@@ -109,7 +110,8 @@ class Settings(NamedTuple):
     config_path: Path  # the configuration file; paths in it are relative to its directory
     root_packages: tuple[str, ...]
     contracts: tuple[ContractSpec, ...]
-    session: Mapping[str, Any]  # import-linter's session options
+    # import-linter's session options; the shared empty default can not be changed
+    session: Mapping[str, Any] = MappingProxyType({})
     cache_dir: Path | None = None
     # The id of every contract of the configuration, import-linter's own types too; None
     # when unknown (lint-imports hands over one contract at a time).
