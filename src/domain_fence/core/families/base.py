@@ -13,7 +13,6 @@ over the modules it covers: that is what makes every front end (the whole-projec
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -51,7 +50,6 @@ class GraphUnavailableError(Exception):
         self.blockers = blockers
 
 
-@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Context:
     """What a family reads while checking: the project index, the import graph (built
     when first asked for, by the front end's builder) and the session's options.
@@ -60,14 +58,26 @@ class Context:
     routes to forbidden modules), per contract, until the project changes.
     """
 
-    root: Path
-    root_packages: tuple[str, ...]
-    index: ProjectIndex
-    build_graph: Callable[[], ImportGraph] | None = None
-    session: Mapping[str, Any] = field(default_factory=dict)
-    memo: dict[Any, Any] = field(default_factory=dict)
-    _graph: ImportGraph | None = None
-    _graph_error: GraphUnavailableError | None = None
+    # A holder, never compared: a plain class (a dataclass's generated methods are
+    # compiled as the module is imported, on every run).
+    __slots__ = ("_graph", "_graph_error", "build_graph", "index", "memo", "root", "root_packages", "session")
+
+    def __init__(
+        self,
+        root: Path,
+        root_packages: tuple[str, ...],
+        index: ProjectIndex,
+        build_graph: Callable[[], ImportGraph] | None = None,
+        session: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.root = root
+        self.root_packages = root_packages
+        self.index = index
+        self.build_graph = build_graph
+        self.session: Mapping[str, Any] = session if session is not None else {}
+        self.memo: dict[Any, Any] = {}
+        self._graph: ImportGraph | None = None
+        self._graph_error: GraphUnavailableError | None = None
 
     def graph(self) -> ImportGraph:
         """The import graph; raises GraphUnavailableError when it cannot be built."""

@@ -19,7 +19,6 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -88,50 +87,67 @@ RECENT_TEXTS = 8  # the texts of files kept (see ProjectIndex._disk_text)
 SAVE_AFTER = 16  # a prefetch that parsed this many files saves the cache at once (else: at exit)
 
 
-@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class ProjectIndex:
     """Every module of the root packages, its file, and its facts once read."""
 
-    root: Path
-    modules: ModuleFiles  # dotted name -> file (or directory, for a namespace root)
-    missing: dict[str, str] = field(default_factory=dict)  # root package -> why not found
-    skipped: tuple[Skipped, ...] = ()  # below the root packages and not analysed (DOM001)
-    linked: tuple[Path, ...] = ()  # symlinked subpackages (analysed; flake8 does not enter them)
-    cache: FactCache | None = None
-    parallel: bool = True  # parse many files in worker processes
-    # module -> the stamp of its file when discovered (see Discovery.stamps): read at
-    # most once, by the engine that built the index, as the stamps its run began with
-    discovered_stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict, repr=False)
-    discovered_at: int = 0  # a time (ns) no stamp of the discovery is older than (see listed_since)
-    # The shared listings (see listing.sharing) in which the discovery found the tree
-    # below these root packages plain (see Discovery.plain); None when it did not.
-    plain_in: tuple[object | None, frozenset[str]] | None = field(default=None, repr=False)
-    _facts: dict[str, FileFacts | None] = field(default_factory=dict, repr=False)
-    # A module's declarations, or their pickle (from the cache or a worker) until asked for.
-    _declarations: dict[str, DeclarationFacts | bytes] = field(default_factory=dict, repr=False)
-    _by_path: dict[str, str] | None = field(default=None, repr=False)  # absolute path -> module
-    _by_real_path: dict[str, str] | None = field(default=None, repr=False)  # only after a miss of _by_path
-    _relative: dict[str, str] = field(default_factory=dict, repr=False)  # module -> relative_path's answer
-    _buffers: dict[str, str] = field(default_factory=dict, repr=False)  # module -> text checked instead of its file
-    # modules no file held when their buffer was added (see add_unsaved): gone with it
-    _unsaved: set[str] = field(default_factory=set, repr=False)
-    _flows: dict[str, FlowFacts | None] = field(default_factory=dict, repr=False)  # extracted when asked
-    # module -> (lines, the facts of its statements there) from its file, read alone
-    _statements: dict[str, tuple[frozenset[int], list[ImportFact] | None]] = field(default_factory=dict, repr=False)
-    # module -> the stamp and text of its file, for the few modules read last (see _disk_text)
-    _texts: dict[str, tuple[Stamp, str]] = field(default_factory=dict, repr=False)
-    # see trace_when_mentioned: names, and the modules whose files they are looked for in
-    _trace: tuple[tuple[tuple[bytes, ...], Callable[[str], bool] | None], ...] = field(default=(), repr=False)
-    _primers: dict[object, Callable[[], None]] = field(default_factory=dict, repr=False)  # see before_parsing
-    _primed: set[object] = field(default_factory=set, repr=False)
-    # module -> the imports of its file, and whether it can be analysed, for the files
-    # no contract reads whole (see read_imports): their facts, once read, say it all
-    _imports_only: dict[str, ImportFacts] = field(default_factory=dict, repr=False)
-    # How often facts or imports were taken in: what a family could not tell of a module
-    # without them (its view, say) stays unknown while this is unchanged.
-    learnt: int = field(default=0, repr=False)
-    _readers: dict[object, Callable[[str, bytes], bool]] = field(default_factory=dict, repr=False)  # see read_also
-    _read_decisions: dict[tuple[object, str], bool] = field(default_factory=dict, repr=False)
+    # A holder, never compared: a plain class (a dataclass's generated methods are
+    # compiled as the module is imported, on every run).
+    def __init__(
+        self,
+        root: Path,
+        modules: ModuleFiles,  # dotted name -> file (or directory, for a namespace root)
+        missing: dict[str, str] | None = None,
+        skipped: tuple[Skipped, ...] = (),
+        linked: tuple[Path, ...] = (),
+        cache: FactCache | None = None,
+        parallel: bool = True,
+        discovered_stamps: dict[str, tuple[int, int, int, int]] | None = None,
+        discovered_at: int = 0,
+        plain_in: tuple[object | None, frozenset[str]] | None = None,
+        by_path: dict[str, str] | None = None,
+    ) -> None:
+        self.root = root
+        self.modules = modules
+        self.missing: dict[str, str] = missing if missing is not None else {}  # root package -> why not found
+        self.skipped = skipped  # below the root packages and not analysed (DOM001)
+        self.linked = linked  # symlinked subpackages (analysed; flake8 does not enter them)
+        self.cache = cache
+        self.parallel = parallel  # parse many files in worker processes
+        # module -> the stamp of its file when discovered (see Discovery.stamps): read at
+        # most once, by the engine that built the index, as the stamps its run began with
+        self.discovered_stamps: dict[str, tuple[int, int, int, int]] = (
+            discovered_stamps if discovered_stamps is not None else {}
+        )
+        self.discovered_at = discovered_at  # a time (ns) no stamp of the discovery is older than (see listed_since)
+        # The shared listings (see listing.sharing) in which the discovery found the tree
+        # below these root packages plain (see Discovery.plain); None when it did not.
+        self.plain_in = plain_in
+        self._facts: dict[str, FileFacts | None] = {}
+        # A module's declarations, or their pickle (from the cache or a worker) until asked for.
+        self._declarations: dict[str, DeclarationFacts | bytes] = {}
+        self._by_path = by_path  # absolute path -> module
+        self._by_real_path: dict[str, str] | None = None  # only after a miss of _by_path
+        self._relative: dict[str, str] = {}  # module -> relative_path's answer
+        self._buffers: dict[str, str] = {}  # module -> text checked instead of its file
+        # modules no file held when their buffer was added (see add_unsaved): gone with it
+        self._unsaved: set[str] = set()
+        self._flows: dict[str, FlowFacts | None] = {}  # extracted when asked
+        # module -> (lines, the facts of its statements there) from its file, read alone
+        self._statements: dict[str, tuple[frozenset[int], list[ImportFact] | None]] = {}
+        # module -> the stamp and text of its file, for the few modules read last (see _disk_text)
+        self._texts: dict[str, tuple[Stamp, str]] = {}
+        # see trace_when_mentioned: names, and the modules whose files they are looked for in
+        self._trace: tuple[tuple[tuple[bytes, ...], Callable[[str], bool] | None], ...] = ()
+        self._primers: dict[object, Callable[[], None]] = {}  # see before_parsing
+        self._primed: set[object] = set()
+        # module -> the imports of its file, and whether it can be analysed, for the files
+        # no contract reads whole (see read_imports): their facts, once read, say it all
+        self._imports_only: dict[str, ImportFacts] = {}
+        # How often facts or imports were taken in: what a family could not tell of a module
+        # without them (its view, say) stays unknown while this is unchanged.
+        self.learnt = 0
+        self._readers: dict[object, Callable[[str, bytes], bool]] = {}  # see read_also
+        self._read_decisions: dict[tuple[object, str], bool] = {}
 
     @classmethod
     def build(
@@ -182,7 +198,7 @@ class ProjectIndex:
             discovered_stamps=stamps,  # of modules found, each by the discovery that found it
             discovered_at=began,
             plain_in=(sharing(), frozenset(packages)) if plain else None,
-            _by_path={absolute[module]: module for module in modules},  # as absolute_paths would make it
+            by_path={absolute[module]: module for module in modules},  # as absolute_paths would make it
         )
 
     def is_package(self, module: str) -> bool:

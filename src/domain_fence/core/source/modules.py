@@ -11,7 +11,7 @@ import os
 import re
 import stat
 from collections.abc import Collection, Iterable, Iterator, MutableMapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from functools import cached_property
 from operator import attrgetter
 from pathlib import Path
@@ -109,15 +109,19 @@ def matches_any(module: str, expressions: Iterable[ModuleExpression]) -> bool:
     return any(expression.matches(module) for expression in expressions)
 
 
-@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class _Either:
     """One regular expression matching what any of ``expressions`` matches, and its
     answer for each module asked: a check asks of every module, several times, whether
     it is in a contract's lists."""
 
-    expressions: tuple[ModuleExpression, ...]  # kept alive: found by their identity
-    pattern: re.Pattern[str]
-    answers: dict[str, bool] = field(default_factory=dict)
+    # A holder, never compared: a plain class (a dataclass's generated methods are
+    # compiled as the module is imported, on every run).
+    __slots__ = ("answers", "expressions", "pattern")
+
+    def __init__(self, expressions: tuple[ModuleExpression, ...], pattern: re.Pattern[str]) -> None:
+        self.expressions = expressions  # kept alive: found by their identity
+        self.pattern = pattern
+        self.answers: dict[str, bool] = {}
 
 
 # id of a tuple of expressions -> what matches any of them
@@ -224,23 +228,27 @@ class ModuleFiles(MutableMapping[str, Path]):
         return f"{type(self).__name__}({self.texts!r})"
 
 
-@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Discovery:
     """What the walk of the package directories found."""
 
-    modules: ModuleFiles = field(default_factory=ModuleFiles)
-    skipped: list[Skipped] = field(default_factory=list)
-    # Symlinked subpackages: followed as grimp follows them; flake8 does not enter them.
-    linked: list[Path] = field(default_factory=list)
-    # module -> its file's (size, modification time, change time, inode) when the walk
-    # met it (a namespace root has none)
-    stamps: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
-    # module -> its file (or directory) as an absolute path, as ``os.path.abspath`` gives it
-    absolute: dict[str, str] = field(default_factory=dict)
-    # Nothing the graph's blockers look for can be below the directories walked: no
-    # symlinked directory, no directory outside a package (which the blockers' walk
-    # enters and this one does not), no ``.py`` name that is not ASCII.
-    plain: bool = True
+    # A holder, never compared: a plain class (a dataclass's generated methods are
+    # compiled as the module is imported, on every run).
+    __slots__ = ("absolute", "linked", "modules", "plain", "skipped", "stamps")
+
+    def __init__(self) -> None:
+        self.modules = ModuleFiles()
+        self.skipped: list[Skipped] = []
+        # Symlinked subpackages: followed as grimp follows them; flake8 does not enter them.
+        self.linked: list[Path] = []
+        # module -> its file's (size, modification time, change time, inode) when the walk
+        # met it (a namespace root has none)
+        self.stamps: dict[str, tuple[int, int, int, int]] = {}
+        # module -> its file (or directory) as an absolute path, as ``os.path.abspath`` gives it
+        self.absolute: dict[str, str] = {}
+        # Nothing the graph's blockers look for can be below the directories walked: no
+        # symlinked directory, no directory outside a package (which the blockers' walk
+        # enters and this one does not), no ``.py`` name that is not ASCII.
+        self.plain = True
 
 
 MAX_FILE_SIZE_ENV = "DOMAIN_FENCE_MAX_FILE_SIZE"

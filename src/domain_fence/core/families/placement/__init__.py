@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -171,14 +170,18 @@ def unmatched_message(pattern: str, kinds: frozenset[str]) -> str:
 PLACEMENT = PlacementFamily()
 
 
-@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class _Memo:
     """What the check of one contract learnt of the project, kept until it changes."""
 
-    # the modules prepare judged, and those of them the bytes filter let through
-    judged: tuple[frozenset[str], frozenset[str]] | None = None
-    scan: PlacementResult | None = None
-    examined: frozenset[str] | None = None  # the allowed modules the scan read
+    # A holder, never compared: a plain class (a dataclass's generated methods are
+    # compiled as the module is imported, on every run).
+    __slots__ = ("examined", "judged", "scan")
+
+    def __init__(self) -> None:
+        # the modules prepare judged, and those of them the bytes filter let through
+        self.judged: tuple[frozenset[str], frozenset[str]] | None = None
+        self.scan: PlacementResult | None = None
+        self.examined: frozenset[str] | None = None  # the allowed modules the scan read
 
 
 def _memo(context: Context, config: PlacementConfig) -> _Memo:

@@ -26,7 +26,7 @@ import keyword
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from fnmatch import fnmatchcase
 from operator import attrgetter
 from typing import NamedTuple
@@ -426,17 +426,16 @@ def unreadable_finding(index: ProjectIndex, module: str, problem: Unreadable, co
     )
 
 
-@dataclass(frozen=True)
-class PlacementResult:
+class PlacementResult(NamedTuple):
     """A placement contract's check of the project: its findings and what matched."""
 
     findings: tuple[Finding, ...]  # DOM201 for misplaced definitions, DOM001 for unreadable files
     unmatched_patterns: tuple[str, ...]  # patterns matching no definition of the allowed kinds
-    examined: tuple[str, ...] = ()  # the allowed modules whose definitions the check read
+    examined: tuple[str, ...]  # the allowed modules whose definitions the check read
     # Of each module outside the allowed ones that has any: its findings, as
     # module_placement_findings finds them, and its definitions matching a pattern.
-    outside_findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=dict, compare=False)
-    outside_matches: Mapping[str, tuple[Definition, ...]] = field(default_factory=dict, compare=False)
+    outside_findings: Mapping[str, tuple[Finding, ...]]
+    outside_matches: Mapping[str, tuple[Definition, ...]]
 
 
 def check_placement(

@@ -9,7 +9,6 @@ words, so ``model``, ``modern`` and ``constraint`` never match ``mode`` or ``tra
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -84,27 +83,29 @@ class Match(NamedTuple):
         return f"; consider '{self.rule.replacement}'" if self.rule.replacement else ""
 
 
-@dataclass(frozen=True)
 class Vocabulary:
     """A compiled word list plus the identifiers exempted from it."""
 
-    rules: tuple[tuple[tuple[str, ...], WordRule], ...]  # (folded words, rule)
-    allow: frozenset[str] = frozenset()
-    # identifier -> its first entry: the same identifiers come back in file after file
-    _found: dict[str, Match | None] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
-    # the last part of each dotted ``allow`` entry -> the parts naming where it holds
-    _within: dict[str, tuple[tuple[str, ...], ...]] = field(init=False, compare=False, hash=False, repr=False)
-    # the first word of every entry: an identifier holding none of them matches none
-    _firsts: frozenset[str] = field(init=False, compare=False, hash=False, repr=False)
+    # A matcher and its memo, never compared, hashed or printed: a plain class (a
+    # dataclass's generated methods are compiled as the module is imported, on every run).
+    __slots__ = ("_firsts", "_found", "_within", "allow", "rules")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_firsts", frozenset(key[0] for key, _ in self.rules))
+    def __init__(
+        self, rules: tuple[tuple[tuple[str, ...], WordRule], ...], allow: frozenset[str] = frozenset()
+    ) -> None:
+        self.rules = rules  # (folded words, rule)
+        self.allow = allow
+        # identifier -> its first entry: the same identifiers come back in file after file
+        self._found: dict[str, Match | None] = {}
+        # the first word of every entry: an identifier holding none of them matches none
+        self._firsts = frozenset(key[0] for key, _ in rules)
+        # the last part of each dotted ``allow`` entry -> the parts naming where it holds
         within: dict[str, list[tuple[str, ...]]] = {}
-        for entry in sorted(self.allow):
+        for entry in sorted(allow):
             scope, dot, name = entry.rpartition(".")
             if dot:
                 within.setdefault(name, []).append(tuple(scope.split(".")))
-        object.__setattr__(self, "_within", {name: tuple(runs) for name, runs in within.items()})
+        self._within = {name: tuple(runs) for name, runs in within.items()}
 
     @classmethod
     def compile(cls, words: Iterable[WordRule], allow: Iterable[str] = ()) -> Vocabulary:

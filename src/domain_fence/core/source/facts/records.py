@@ -357,9 +357,10 @@ class TopLevelDefinition(NamedTuple):
 
 
 # Dataclasses, not named tuples: a method and a nested class of the same fields would be
-# equal tuples. Never built itself: each subclass generates its own methods, and this one only the
-# frozen ones a frozen subclass needs of its base (the others would be compiled for nothing).
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+# equal tuples. Never built itself: it generates the methods its subclasses share (its
+# __eq__ compares instances of one class alone, its __repr__ names theirs), each subclass only
+# the frozen ones, which guard their own class alone.
+@dataclass(frozen=True)
 class _InClassBody:
     """A definition in the body of a class, named after it (``Outer.name``)."""
 
@@ -373,12 +374,12 @@ class _InClassBody:
         return f"{self.owner}.{self.name}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class MethodDefinition(_InClassBody):
     """A function defined in the body of a class defined at module level (placement)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class NestedClassDefinition(_InClassBody):
     """A class defined in the body of a class defined at module level (or of a class
     nested in one), for placement: importable as ``Outer.Inner`` as a method is."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from domain_fence.core.source.facts.class_body import (
@@ -599,15 +598,19 @@ class _Resolver:
         return ClassFact(target, statement.lineno, statement.col_offset, (callee,), tuple(_functional_fields(value)))
 
 
-@dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class _Kept:
     """The strings the keywords of one call are given (see _Resolver.keep_string)."""
 
-    strings: list[tuple[int, Text]] = field(default_factory=list)
-    constants: list[tuple[int, str, Text]] = field(default_factory=list)
-    held: list[tuple[int, str, str, Text]] = field(default_factory=list)
-    references: list[tuple[int, str, Text]] = field(default_factory=list)
-    templates: list[tuple[int, tuple[str, ...], Text]] = field(default_factory=list)
+    # A holder, never compared: a plain class (a dataclass's generated methods are
+    # compiled as the module is imported, on every run).
+    __slots__ = ("constants", "held", "references", "strings", "templates")
+
+    def __init__(self) -> None:
+        self.strings: list[tuple[int, Text]] = []
+        self.constants: list[tuple[int, str, Text]] = []
+        self.held: list[tuple[int, str, str, Text]] = []
+        self.references: list[tuple[int, str, Text]] = []
+        self.templates: list[tuple[int, tuple[str, ...], Text]] = []
 
     def facts(
         self,
