@@ -365,12 +365,16 @@ def test_a_contract_s_old_bodies_are_forgotten_not_another_s(tmp_path):
     other.save(_stored())
     [others] = other.directory.glob(f"body-{other.name}-*")
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
-    for line in range(resultcache.KEPT_BODIES + 3):  # findings that differ each time
-        store.save(dataclasses.replace(_stored(), findings={"pkg.a": [dataclasses.replace(FINDING, line=line)]}))
-        os.utime(store.body_path(pickle.loads(store.path.read_bytes())[3]), ns=(line, line))  # one per tick
+    versions = [
+        dataclasses.replace(_stored(), findings={"pkg.a": [dataclasses.replace(FINDING, line=line)]})
+        for line in range(resultcache.KEPT_BODIES + 3)
+    ]
+    for tick, version in enumerate(versions):  # findings that differ each time
+        store.save(version)
+        os.utime(store.body_path(pickle.loads(store.path.read_bytes())[3]), ns=(tick, tick))  # one per tick
     assert len(list(store.directory.glob(f"body-{store.name}-*"))) == resultcache.KEPT_BODIES
     assert others.exists() and other.load() == _stored()
-    assert store.load() == dataclasses.replace(_stored(), findings={"pkg.a": [dataclasses.replace(FINDING, line=5)]})
+    assert store.load() == versions[-1]
 
 
 def _table_of(size: int) -> resultcache.Table:

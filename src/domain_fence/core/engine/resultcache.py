@@ -48,8 +48,8 @@ answers, ...) is one pickle of its own, the body, in a file of its own named by 
 digest of its bytes; the contract's file holds its key and the names of its table and
 of its body. After an edit that leaves the body as it was, only the table's name
 differs: the small file is written again, the body read is neither converted, pickled
-nor written again. The last few bodies of each contract are kept (a concurrent run
-may have read the file naming one), older ones forgotten.
+nor written again. Each contract keeps its last two bodies (a concurrent run may have
+read the file naming the one before), older ones are forgotten.
 """
 
 from __future__ import annotations
@@ -371,7 +371,7 @@ class ResultStore:
         return name
 
 
-KEPT_BODIES = 3  # of each contract: the one its file names, and the last ones (a concurrent run may be reading one)
+KEPT_BODIES = 2  # of each contract: the one its file names, and the last (a concurrent run may be reading it)
 
 
 def _body(stored: StoredResults) -> bytes:
