@@ -325,6 +325,9 @@ def _paths_digest(paths: Mapping[str, str]) -> bytes:
     return _PATHS[0][1]
 
 
+KEPT_BODIES = 2  # of each contract: the one its file names, and the last (a concurrent run may be reading it)
+
+
 class ResultStore:
     """One contract's stored results for the project at ``root``, under ``directory``."""
 
@@ -362,16 +365,13 @@ class ResultStore:
 
     def _save_body(self, stored: StoredResults) -> str:
         """The name of ``stored``'s body, written; the contract's older bodies but the
-        newest few forgotten."""
+        last forgotten."""
         encoded = _body(stored)
         name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
         path = self.body_path(name)
         write_atomically(path, encoded)
         _forget_all_but_newest(self.directory.glob(f"body-{self.name}-*.pickle"), path, KEPT_BODIES)
         return name
-
-
-KEPT_BODIES = 2  # of each contract: the one its file names, and the last (a concurrent run may be reading it)
 
 
 def _body(stored: StoredResults) -> bytes:
