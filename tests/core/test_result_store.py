@@ -6,6 +6,7 @@ import dataclasses
 import errno
 import hashlib
 import json
+import multiprocessing
 import os
 import pickle
 from collections.abc import Callable
@@ -50,9 +51,12 @@ def _rewrite(store: ResultStore, change: Callable[[list[Any]], object] = list, t
     (views, covered modules, findings, warnings, failures, answers, noqa, extra) as a
     list to change in place; ``table``: the name of another table."""
     kind, key, name, body = pickle.loads(store.path.read_bytes())
-    parts = list(pickle.loads(body))
+    parts = list(pickle.loads(store.body_path(body).read_bytes()))
     change(parts)
-    store.path.write_bytes(pickle.dumps((kind, key, name if table is None else table, pickle.dumps(tuple(parts)))))
+    encoded = pickle.dumps(tuple(parts))
+    body = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    store.body_path(body).write_bytes(encoded)
+    store.path.write_bytes(pickle.dumps((kind, key, name if table is None else table, body)))
 
 
 @pytest.mark.parametrize(
@@ -73,7 +77,7 @@ def test_a_module_table_of_another_shape_is_a_full_check(tmp_path, columns, monk
     monkeypatch.setattr(resultcache, "_tables", {})
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
-    encoded = pickle.dumps((resultcache.TABLE_FORMAT, columns))
+    encoded = pickle.dumps((resultcache.TABLE_FORMAT, None, columns))
     name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # named as it should be
     (store.directory / f"modules-{name}.pickle").write_bytes(encoded)
     _rewrite(store, lambda parts: parts.__setitem__(0, (None,) * len(columns[0])), table=name)
@@ -112,7 +116,7 @@ def test_the_module_table_is_kept_once_for_every_contract(tmp_path, monkeypatch)
         store.save(_stored())
     table = _table(stores[0])  # one table, named by its bytes' digest
     data = pickle.loads(table.read_bytes())
-    assert data == (resultcache.TABLE_FORMAT, TABLE)
+    assert data == (resultcache.TABLE_FORMAT, None, TABLE)
     assert table.name == f"modules-{hashlib.blake2b(table.read_bytes(), digest_size=16).hexdigest()}.pickle"
     for store in stores:
         assert pickle.loads(store.path.read_bytes())[2] == table.name[len("modules-") : -len(".pickle")]
@@ -284,9 +288,17 @@ def test_findings_of_a_module_not_covered_are_a_full_check(tmp_path):
     assert store.load() is None
 
 
-def test_results_as_they_were_read_are_written_back_as_read(tmp_path, monkeypatch):
-    """The body of stored results (all but the table) read is written back, not encoded
-    again, when what is stored holds the same; anything else in it is encoded."""
+def _written(monkeypatch) -> list[Path]:
+    """Every file the store writes from now on."""
+    written: list[Path] = []
+    real = resultcache.write_atomically
+    monkeypatch.setattr(resultcache, "write_atomically", lambda path, data: written.append(path) or real(path, data))
+    return written
+
+
+def test_results_as_they_were_read_keep_their_body_as_read(tmp_path, monkeypatch):
+    """The body of stored results (all but the table) read is kept, neither encoded nor
+    written again, when what is stored holds the same; anything else in it is encoded."""
     encoded: list[StoredResults] = []
     real = resultcache._body
     monkeypatch.setattr(resultcache, "_body", lambda stored: encoded.append(stored) or real(stored))
@@ -294,11 +306,15 @@ def test_results_as_they_were_read_are_written_back_as_read(tmp_path, monkeypatc
     store.save(_stored())
     loaded = store.load()
     assert loaded is not None and loaded.body is not None and len(encoded) == 1
-    body = pickle.loads(store.path.read_bytes())[3]
+    body = store.body_path(loaded.body)
+    before = body.stat()
+    written = _written(monkeypatch)
     other_table = (TABLE[0], (None, None, None), (b"", b"e" * 64, None))
     again = dataclasses.replace(_stored(), table=other_table, findings={"pkg.a": [dataclasses.replace(FINDING)]})
     store.save(again, loaded)  # an equal finding, another table
-    assert len(encoded) == 1 and pickle.loads(store.path.read_bytes())[3] == body
+    assert len(encoded) == 1 and pickle.loads(store.path.read_bytes())[3] == loaded.body
+    assert written == [store.directory / f"modules-{pickle.loads(store.path.read_bytes())[2]}.pickle", store.path]
+    assert body.stat().st_ino == before.st_ino and list(store.directory.glob("body-*")) == [body]
     assert store.load() == again
     for changed in (
         {"warnings": ("another warning",)},
@@ -311,6 +327,188 @@ def test_results_as_they_were_read_are_written_back_as_read(tmp_path, monkeypatc
         store.save(dataclasses.replace(_stored(), **changed), loaded)
         assert store.load() == dataclasses.replace(_stored(), **changed)
     assert len(encoded) == 7
+
+
+def test_a_body_kept_but_gone_meanwhile_is_written_again(tmp_path):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    loaded = store.load()
+    assert loaded is not None and loaded.body is not None
+    store.body_path(loaded.body).unlink()  # forgotten by another process
+    store.save(_stored(), loaded)
+    assert store.load() == _stored()
+
+
+@pytest.mark.parametrize("damage", ["gone", "garbage", "truncated", "planted", "a path for a name", "bytes"])
+def test_a_missing_or_damaged_body_is_a_full_check(tmp_path, damage):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    kind, key, table, name = pickle.loads(store.path.read_bytes())
+    body = store.body_path(name)
+    if damage == "gone":
+        body.unlink()
+    elif damage == "garbage":
+        body.write_bytes(b"not a pickle")
+    elif damage == "truncated":
+        body.write_bytes(body.read_bytes()[:40])
+    elif damage == "planted":
+        body.write_bytes(b"\x80\x05cos\nsystem\n.")  # names a function: refused
+    elif damage == "a path for a name":
+        store.path.write_bytes(pickle.dumps((kind, key, table, "../" + name)))
+    else:  # the body itself where its name goes, as the last format had it
+        store.path.write_bytes(pickle.dumps((kind, key, table, body.read_bytes())))
+    assert store.load() is None
+
+
+def test_a_contract_s_old_bodies_are_forgotten_not_another_s(tmp_path):
+    other = ResultStore(tmp_path, tmp_path, "other", "key")
+    other.save(_stored())
+    [others] = other.directory.glob(f"body-{other.name}-*")
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    versions = [
+        dataclasses.replace(_stored(), findings={"pkg.a": [dataclasses.replace(FINDING, line=line)]})
+        for line in range(resultcache.KEPT_BODIES + 3)
+    ]
+    for tick, version in enumerate(versions):  # findings that differ each time
+        store.save(version)
+        os.utime(store.body_path(pickle.loads(store.path.read_bytes())[3]), ns=(tick, tick))  # one per tick
+    assert len(list(store.directory.glob(f"body-{store.name}-*"))) == resultcache.KEPT_BODIES
+    assert others.exists() and other.load() == _stored()
+    assert store.load() == versions[-1]
+
+
+def _table_of(size: int) -> resultcache.Table:
+    names = tuple(f"pkg.m{n}" for n in range(size))
+    return names, tuple((n, 10, 10, n) for n in range(size)), tuple(bytes([n]) * 16 for n in range(size))
+
+
+def _edited(table: resultcache.Table, *rows: int) -> resultcache.Table:
+    """``table`` with the files at ``rows`` edited: a new digest, not settled yet."""
+    stamps, digests = list(table[1]), list(table[2])
+    for at in rows:
+        stamps[at], digests[at] = None, b"e" * 16
+    return table[0], tuple(stamps), tuple(digests)
+
+
+def _another_process(monkeypatch) -> None:
+    monkeypatch.setattr(resultcache, "_tables", {})
+    monkeypatch.setattr(resultcache, "_last_table", [])
+
+
+def _stored_on(table: resultcache.Table) -> StoredResults:
+    return StoredResults(table, (None,) * len(table[0]), ["pkg.m0"], {})
+
+
+def _table_data(store: ResultStore) -> object:
+    name = pickle.loads(store.path.read_bytes())[2]
+    return pickle.loads((store.directory / f"modules-{name}.pickle").read_bytes())
+
+
+def test_an_edited_table_is_written_as_the_rows_that_differ_from_its_base(tmp_path, monkeypatch):
+    _another_process(monkeypatch)
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    whole = _table_of(64)
+    store.save(_stored_on(whole))
+    [base] = store.directory.glob("modules-*.pickle")
+    for rows in ((3,), (3, 40), (3, 40, 41, 63)):  # a sixteenth of the rows at most
+        _another_process(monkeypatch)
+        loaded = store.load()
+        edited = _edited(whole, *rows)
+        store.save(_stored_on(edited), loaded)
+        differing = (rows, (None,) * len(rows), (b"e" * 16,) * len(rows))
+        assert _table_data(store) == (resultcache.TABLE_FORMAT, base.name[len("modules-") : -len(".pickle")], differing)
+        _another_process(monkeypatch)
+        assert store.load() == _stored_on(edited)
+    _another_process(monkeypatch)
+    loaded = store.load()
+    edited = _edited(whole, *range(5))  # more than a sixteenth: whole again
+    store.save(_stored_on(edited), loaded)
+    assert _table_data(store) == (resultcache.TABLE_FORMAT, None, edited)
+    assert store.load() == _stored_on(edited)
+    renamed = (tuple(f"pkg.n{n}" for n in range(64)), *_edited(whole, 3)[1:])
+    store.save(_stored_on(renamed), store.load())  # other modules: whole
+    assert _table_data(store) == (resultcache.TABLE_FORMAT, None, renamed)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "base gone",
+        "base damaged",
+        "on a table on a base",
+        ((64,), (None,), (b"",)),  # a row past the last
+        ((-1,), (None,), (b"",)),  # a row before the first
+        ((3, 3), (None, None), (b"", b"")),  # a row twice
+        ((True,), (None,), (b"",)),  # a flag for a row
+        ((3,), ((1, 2, 3),), (b"",)),  # a stamp of three numbers
+        ((3,), (None,), ("digest",)),  # a digest that is no bytes
+        ((3,), (None, None), (b"",)),  # columns of unequal length
+        [(3,), (None,), (b"",)],  # a list for the rows
+    ],
+    ids=["base-gone", "base-damaged", "chain", "past", "before", "twice", "bool", "stamp", "digest", "unequal", "list"],
+)
+def test_a_table_on_a_base_not_there_or_of_another_shape_is_a_full_check(tmp_path, monkeypatch, damage):
+    _another_process(monkeypatch)
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    whole = _table_of(64)
+    store.save(_stored_on(whole))
+    [base] = store.directory.glob("modules-*.pickle")
+    store.save(_stored_on(_edited(whole, 3)), store.load())
+    on_base = pickle.loads(store.path.read_bytes())[2]
+    _another_process(monkeypatch)
+    assert store.load() == _stored_on(_edited(whole, 3))
+    _another_process(monkeypatch)
+    if damage == "base gone":
+        base.unlink()
+    elif damage == "base damaged":
+        base.write_bytes(base.read_bytes().replace(b"pkg.m1", b"pkg.x1"))  # not the bytes it is named after
+    else:
+        chained = damage == "on a table on a base"
+        base_name, rows = (on_base, ((), (), ())) if chained else (base.stem[len("modules-") :], damage)
+        encoded = pickle.dumps((resultcache.TABLE_FORMAT, base_name, rows))
+        name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+        (store.directory / f"modules-{name}.pickle").write_bytes(encoded)
+        _rewrite(store, table=name)
+    assert store.load() is None
+
+
+def _save_versions(directory: str, rounds: int, first: int) -> None:
+    """Store results of two versions in turn, as a run after each edit would."""
+    store = ResultStore(Path(directory), Path(directory), "contract", "key")
+    for round_ in range(rounds):
+        version = first + round_ % 2
+        store.save(_version(version), store.load())
+
+
+def _version(version: int) -> StoredResults:
+    table = _edited(_table_of(64), version)
+    return StoredResults(table, (None,) * 64, ["pkg.m0"], {"pkg.m0": [dataclasses.replace(FINDING, line=version)]})
+
+
+def test_processes_saving_at_once_never_expose_half_a_file(tmp_path):
+    context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+    writers = [context.Process(target=_save_versions, args=(str(tmp_path), 40, first)) for first in (1, 3)]
+    for writer in writers:
+        writer.start()
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    versions = [_version(version) for version in range(1, 5)]
+    hits = 0
+    while any(writer.is_alive() for writer in writers):
+        try:
+            kind, key, table, body = pickle.loads(store.path.read_bytes())  # never half a file
+            assert (kind, key) == (resultcache.FORMAT, "key")
+            pickle.loads(store.body_path(body).read_bytes())
+            pickle.loads((store.directory / f"modules-{table}.pickle").read_bytes())
+        except FileNotFoundError:  # not written yet, or forgotten since the file naming it was read
+            continue
+        loaded = store.load()
+        assert loaded is None or loaded in versions
+        hits += loaded is not None
+    for writer in writers:
+        writer.join()
+        assert writer.exitcode == 0
+    assert [path.name for path in store.directory.iterdir() if path.name.startswith(".tmp-")] == []
+    assert hits > 0 and store.load() in versions
 
 
 def test_the_tool_s_files_are_found_in_the_order_rglob_finds_them(tmp_path):

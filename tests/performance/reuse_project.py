@@ -255,8 +255,13 @@ def checked_engine(root: Path, cache: bool = True) -> Engine:
 def rewrite_stored(path: Path, change: Callable[[list[Any]], object]) -> None:
     """Change the stored results at ``path`` by hand: ``change`` is given the parts of
     their body (views, covered modules, findings, warnings, failures, answers, noqa
-    comments, extra) as a list to change in place."""
-    kind, key, table, body = pickle.loads(path.read_bytes())
-    parts = list(pickle.loads(body))
+    comments, extra) as a list to change in place; their body's file is rewritten."""
+    body = stored_body(path)
+    parts = list(pickle.loads(body.read_bytes()))
     change(parts)
-    path.write_bytes(pickle.dumps((kind, key, table, pickle.dumps(tuple(parts)))))
+    body.write_bytes(pickle.dumps(tuple(parts)))
+
+
+def stored_body(path: Path) -> Path:
+    """The file of the body the stored results at ``path`` name."""
+    return path.parent / f"body-{path.stem}-{pickle.loads(path.read_bytes())[3]}.pickle"

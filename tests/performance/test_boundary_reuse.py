@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from reuse_project import append, changed, create, delete, replace, rewrite_stored, write_project
+from reuse_project import append, changed, create, delete, replace, rewrite_stored, stored_body, write_project
 from support import run_tool
 
 import domain_fence.integrations.importlinter.results as results
@@ -166,9 +166,14 @@ RECOMPUTED: dict[str, Callable[[Path], None]] = {
         root, ".importlinter", "forbidden_modules =\n    shop.experiment\n", "forbidden_modules =\n    shop.adapters\n"
     ),
     "the store damaged": lambda root: boundary_store(root).write_bytes(b"not a pickle"),
-    "the store truncated": lambda root: boundary_store(root).write_bytes(boundary_store(root).read_bytes()[:200]),
+    "the store truncated": lambda root: _truncate(boundary_store(root)),
+    "the store's body truncated": lambda root: _truncate(stored_body(boundary_store(root))),
     "the store's chains damaged": lambda root: _damage_extra(boundary_store(root)),
 }
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
 
 
 def _damage_extra(path: Path) -> None:

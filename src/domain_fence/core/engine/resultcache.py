@@ -31,10 +31,12 @@ times and inode recorded with it (when the file had settled before the run began
 stand for it next time (as in :class:`~..source.factcache.Stamp`). The module table
 (names, stamps, digests) is the same for every contract a run stores, so it is kept
 once, in a file named by the digest of its bytes, which each contract's results name
-(with their views beside it). Every file is written to a temporary file then moved in
-place, so concurrent runs never read half of one; a missing, damaged or foreign
-entry or table is a full check, never an error and never a wrong answer. They hold
-plain data only, read by an unpickler that builds no object of any class.
+(with their views beside it); after an edit, only the rows that differ from a table
+written before are (see :func:`_save_table`). Every file is written to a temporary
+file then moved in place, and before any file naming it, so concurrent runs never
+read half of one; a missing, damaged or foreign entry, body or table is a full check,
+never an error and never a wrong answer. They hold plain data only, read by an
+unpickler that builds no object of any class.
 
 A run reads and writes the table as columns, never module by module: which modules
 changed is found once for every contract that stored the same table, and so is the
@@ -42,9 +44,12 @@ table the run stores (:class:`Digests`). A contract keeps the findings of the mo
 that have any.
 
 All a contract stores but its key and its table's name (views, findings, noqa comments,
-answers, ...) is one pickle of its own, the body, within the file: after an edit that
-leaves them as they were, only the table's name differs, and the body read is written
-back as it was, neither converted nor pickled again.
+answers, ...) is one pickle of its own, the body, in a file of its own named by the
+digest of its bytes; the contract's file holds its key and the names of its table and
+of its body. After an edit that leaves the body as it was, only the table's name
+differs: the small file is written again, the body read is neither converted, pickled
+nor written again. Each contract keeps its last two bodies (a concurrent run may have
+read the file naming the one before), older ones are forgotten.
 """
 
 from __future__ import annotations
@@ -72,7 +77,7 @@ from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 from domain_fence.core.source.files import StampKey, file_stamp
 
-FORMAT = "domain-fence module results 6"  # 6: the body a pickle of its own, written back when unchanged
+FORMAT = "domain-fence module results 7"  # 7: the body in a file of its own, not written again when unchanged
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 _finding_values = operator.attrgetter(*_FINDING_FIELDS)
@@ -101,7 +106,7 @@ class StoredResults:
     extra: Any = None  # what a report shows besides findings (see plain_extra); None: not kept
     # ``extra`` read back (extra_of), once it has been to check it
     decoded_extra: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    body: bytes | None = field(default=None, compare=False, repr=False)  # the pickle all but the table was read from
+    body: str | None = field(default=None, compare=False, repr=False)  # the name of the body read
 
     def view(self, module: str) -> bytes | None:
         """The digest of ``module``'s view (None: no check read it, or not in the table)."""
@@ -320,33 +325,53 @@ def _paths_digest(paths: Mapping[str, str]) -> bytes:
     return _PATHS[0][1]
 
 
+KEPT_BODIES = 2  # of each contract: the one its file names, and the last (a concurrent run may be reading it)
+
+
 class ResultStore:
     """One contract's stored results for the project at ``root``, under ``directory``."""
 
     def __init__(self, directory: Path, root: Path, contract: str, key: str) -> None:
-        name = hashlib.sha256(f"{root}\0{contract}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
+        self.name = hashlib.sha256(f"{root}\0{contract}".encode("utf-8", "surrogateescape")).hexdigest()[:24]
         self.directory = Path(directory) / "results"
-        self.path = self.directory / f"{name}.pickle"
+        self.path = self.directory / f"{self.name}.pickle"
         self.key = key
+
+    def body_path(self, name: str) -> Path:
+        """The file of the body named ``name`` (the digest of its bytes)."""
+        return self.directory / f"body-{self.name}-{name}.pickle"
 
     def load(self) -> StoredResults | None:
         try:
             data = _PlainUnpickler(io.BytesIO(self.path.read_bytes())).load()
-            return _parse(data, self.key, self.directory)
+            return _parse(data, self)
         except Exception:  # noqa: BLE001 -- missing, unreadable, damaged or foreign: a full check
             return None
 
     def save(self, stored: StoredResults, loaded: StoredResults | None = None) -> None:
-        """Store ``stored``; ``loaded``: what :meth:`load` read, whose body is written back
-        when ``stored`` holds the same (:func:`same_body`)."""
+        """Store ``stored``; ``loaded``: what :meth:`load` read, whose body is kept, not
+        written again, when ``stored`` holds the same (:func:`same_body`)."""
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             table = _save_table(self.directory, stored.table)
-            kept = loaded is not None and loaded.body is not None and same_body(stored, loaded)
-            body = loaded.body if kept and loaded is not None else _body(stored)
+            body = loaded.body if loaded is not None and self._kept(stored, loaded) else self._save_body(stored)
             write_atomically(self.path, pickle.dumps((FORMAT, self.key, table, body), protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # noqa: BLE001 -- unwritable or full: the next run checks everything
             return
+
+    def _kept(self, stored: StoredResults, loaded: StoredResults) -> bool:
+        """Whether ``loaded``'s body holds ``stored`` and is still there (made the newest)."""
+        return loaded.body is not None and same_body(stored, loaded) and _touched(self.body_path(loaded.body))
+
+    def _save_body(self, stored: StoredResults) -> str:
+        """The name of ``stored``'s body, written; the contract's older bodies but the
+        last forgotten."""
+        encoded = _body(stored)
+        name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+        path = self.body_path(name)
+        write_atomically(path, encoded)
+        _forget_all_but_newest(self.directory.glob(f"body-{self.name}-*.pickle"), path, KEPT_BODIES)
+        return name
 
 
 def _body(stored: StoredResults) -> bytes:
@@ -379,14 +404,16 @@ def same_body(stored: StoredResults, loaded: StoredResults) -> bool:
     )
 
 
-def _parse(data: object, key: str, directory: Path) -> StoredResults | None:
-    if not (isinstance(data, tuple) and len(data) == 4 and data[:2] == (FORMAT, key) and type(data[3]) is bytes):
+def _parse(data: object, store: ResultStore) -> StoredResults | None:
+    if not (isinstance(data, tuple) and len(data) == 4 and data[:2] == (FORMAT, store.key)):
         return None
     table_name, body = data[2:]
-    table = _load_table(directory, table_name)
+    if not (isinstance(body, str) and _DIGEST_NAME.match(body)):
+        return None
+    table = _load_table(store.directory, table_name)
     if table is None:
         return None
-    contents = _PlainUnpickler(io.BytesIO(body)).load()
+    contents = _PlainUnpickler(io.BytesIO(store.body_path(body).read_bytes())).load()
     if not (type(contents) is tuple and len(contents) == 8):
         return None
     views, covered, raw_findings, warnings, failures, answers, noqa, extra = contents
@@ -477,41 +504,92 @@ def _attributes(values: tuple[Any, ...]) -> dict[str, Any]:
 
 # The module table (names, stamps, digests) is the same for every contract a run
 # stores: written once, in a file named by the digest of its bytes, which each
-# contract's results name. The tables last written or read are kept (a run touches
-# the one it reads), so that runs storing other contracts (another configuration in
-# the same cache directory) do not take each other's table away unless eight runs
-# on changed files come between.
-TABLE_FORMAT = "domain-fence module table 1"
-KEPT_TABLES = 8
-_TABLE_NAME = re.compile(r"[0-9a-f]{32}\Z")
-# Tables this process read (their bytes checked) or wrote, by file: the last few only,
-# as a language server writes one after each edit.
-_tables: dict[Path, Table] = {}
-_last_table: list[tuple[Table, Path, str]] = []  # columns, directory, name
+# contract's results name. It is written whole, or as the name of a whole table (its
+# base) and the rows that differ from it (after an edit, the edited files' rows): a
+# table on a base is never the base of another. The tables last written or read are
+# kept (a run touches the one it reads, and its base), so that runs storing other
+# contracts (another configuration in the same cache directory) do not take each
+# other's tables away unless fourteen runs on changed files come between.
+TABLE_FORMAT = "domain-fence module table 2"  # 2: a table may be written on a base
+KEPT_TABLES = 16
+ROWS_ON_BASE = 16  # a table is written on its base while at most one row in this many differs
+_DIGEST_NAME = re.compile(r"[0-9a-f]{32}\Z")
+# Tables this process read (their bytes checked) or wrote, by file, with their base's
+# file (None: whole): the last few only, as a language server writes one after each edit.
+_tables: dict[Path, tuple[Table, Path | None]] = {}
+_last_table: list[Path] = []  # the file of the table this process last read or wrote
+
+# The rows of a table that differ from its base's: their positions, stamps and digests.
+Rows = tuple[tuple[int, ...], tuple[StampKey | None, ...], tuple[bytes | None, ...]]
 
 
 def _save_table(directory: Path, columns: Table) -> str:
     """The name of the table holding ``columns`` in ``directory``, written unless this
-    process has read it (its bytes checked) or written it."""
-    if _last_table and _last_table[0][1] == directory and _last_table[0][0] == columns:
-        name = _last_table[0][2]
-        path = directory / f"modules-{name}.pickle"
-        if path in _tables and _touched(path):
-            return name
-    encoded = pickle.dumps((TABLE_FORMAT, columns), protocol=pickle.HIGHEST_PROTOCOL)
+    process has read it (its bytes checked) or written it: on the base of the table it
+    last read or wrote there when few rows differ from the base's, else whole."""
+    last = _last_table_in(directory)
+    if last is not None and _tables[last][0] == columns and _still_there(last):
+        return _table_name(last)
+    on_base = _on_base(directory, columns)
+    data: tuple[str, str | None, Table | Rows]
+    if on_base is None:
+        base, data = None, (TABLE_FORMAT, None, columns)
+    else:
+        base, rows = on_base
+        data = (TABLE_FORMAT, _table_name(base), rows)
+    encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
     name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # of the very bytes written
     path = directory / f"modules-{name}.pickle"
-    if not (path in _tables and _touched(path)):
+    if not _still_there(path):
         write_atomically(path, encoded)
-        _forget_old_tables(directory, path)
-        _remember_table(path, columns)
-    _last_table[:] = [(columns, directory, name)]
+        _forget_all_but_newest(directory.glob("modules-*.pickle"), path, KEPT_TABLES)
+        _remember_table(path, columns, base)
+    _last_table[:] = [path]
     return name
 
 
+def _on_base(directory: Path, columns: Table) -> tuple[Path, Rows] | None:
+    """The base to write ``columns`` on (that of the table this process last read or
+    wrote in ``directory``, still there) and the rows that differ from it; None when
+    there is none, or it has other modules, or too many rows differ."""
+    last = _last_table_in(directory)
+    if last is None:
+        return None
+    base = _tables[last][1] or last
+    if base not in _tables:
+        return None
+    whole = _tables[base][0]
+    names, stamps, digests = columns
+    if names != whole[0]:
+        return None
+    # Compared in C: thousands of rows, a few of which differ.
+    differing = map(operator.or_, map(operator.ne, stamps, whole[1]), map(operator.ne, digests, whole[2]))
+    at = tuple(compress(range(len(names)), differing))
+    if len(at) * ROWS_ON_BASE > len(names) or not _touched(base):
+        return None
+    return base, (at, tuple(map(stamps.__getitem__, at)), tuple(map(digests.__getitem__, at)))
+
+
+def _last_table_in(directory: Path) -> Path | None:
+    """The table this process last read or wrote, when in ``directory`` and remembered."""
+    last = _last_table[0] if _last_table else None
+    return last if last is not None and last.parent == directory and last in _tables else None
+
+
+def _table_name(path: Path) -> str:
+    return path.name[len("modules-") : -len(".pickle")]
+
+
+def _still_there(path: Path) -> bool:
+    """``path`` is a table this process read or wrote, still there with its base: both
+    made the newest."""
+    known = _tables.get(path)
+    return known is not None and _touched(path) and (known[1] is None or _touched(known[1]))
+
+
 def _touched(path: Path) -> bool:
-    """Made the newest of the tables (so the last to be forgotten); False when gone.
-    A table that cannot be touched (a read-only cache) is there all the same."""
+    """Made the newest of its kind (so the last to be forgotten); False when gone. A file
+    that cannot be touched (a read-only cache) is there all the same."""
     try:
         os.utime(path)
     except FileNotFoundError:
@@ -521,17 +599,20 @@ def _touched(path: Path) -> bool:
     return True
 
 
-def _remember_table(path: Path, columns: Table) -> None:
+def _remember_table(path: Path, columns: Table, base: Path | None) -> None:
+    if base in _tables:  # remembered as long as the table on it
+        _tables[base] = _tables.pop(base)
     _tables.pop(path, None)
-    _tables[path] = columns
+    _tables[path] = (columns, base)
     while len(_tables) > KEPT_TABLES:
         del _tables[next(iter(_tables))]
 
 
-def _forget_old_tables(directory: Path, new: Path) -> None:
-    """Forget all but the newest tables (and ``new``, whatever its time's tick)."""
-    tables = sorted((path for path in directory.glob("modules-*.pickle") if path != new), key=_modified, reverse=True)
-    for old in tables[KEPT_TABLES - 1 :]:
+def _forget_all_but_newest(paths: Iterable[Path], new: Path, kept: int) -> None:
+    """Forget all but the ``kept`` newest of ``paths`` (``new``, one of them, whatever
+    its time's tick)."""
+    older = sorted((path for path in paths if path != new), key=_modified, reverse=True)
+    for old in older[kept - 1 :]:
         with suppress(OSError):
             old.unlink()
 
@@ -543,26 +624,37 @@ def _modified(path: Path) -> int:
         return 0
 
 
-def _load_table(directory: Path, name: object) -> Table | None:
+def _load_table(directory: Path, name: object, whole: bool = False) -> Table | None:
     """The columns (names, stamps, digests) of the table ``name``; None when it is not
-    there, or its bytes are not those it is named after, or it is no table."""
-    if not (isinstance(name, str) and _TABLE_NAME.match(name)):
+    there, or its bytes are not those it is named after, or it is no table, or it is
+    written on a base that is not there or not a whole table (or ``whole`` is asked)."""
+    if not (isinstance(name, str) and _DIGEST_NAME.match(name)):
         return None
     path = directory / f"modules-{name}.pickle"
     if path in _tables:
-        return _tables[path] if _touched(path) else None
+        columns, base = _tables[path]
+        return columns if not (whole and base) and _still_there(path) else None
     encoded = path.read_bytes()
     if hashlib.blake2b(encoded, digest_size=16).hexdigest() != name:
         return None
     data = _PlainUnpickler(io.BytesIO(encoded)).load()
-    if not (isinstance(data, tuple) and len(data) == 2 and data[0] == TABLE_FORMAT):
+    if not (isinstance(data, tuple) and len(data) == 3 and data[0] == TABLE_FORMAT):
         return None
-    columns = _table_of_columns(data[1])
-    if columns is None:
+    base_name, rows = data[1:]
+    if base_name is None:
+        found, base = _table_of_columns(rows), None
+    elif whole:
+        return None
+    else:
+        on = _load_table(directory, base_name, whole=True)
+        found = None if on is None else _table_on(on, rows)
+        base = directory / f"modules-{base_name}.pickle"
+    if found is None:
         return None
     _touched(path)
-    _remember_table(path, columns)
-    return columns
+    _remember_table(path, found, base)
+    _last_table[:] = [path]
+    return found
 
 
 def _table_of_columns(columns: object) -> Table | None:
@@ -572,14 +664,33 @@ def _table_of_columns(columns: object) -> Table | None:
     names, stamps, digests = columns
     if not len(names) == len(stamps) == len(digests):
         return None
-    if not (_only(names, str) and _only(digests, bytes, type(None))):
+    if not (_only(names, str) and _only(digests, bytes, type(None)) and _stamps(stamps)):
         return None
     if len(set(names)) != len(names):
         return None
-    known = [stamp for stamp in stamps if stamp is not None]
-    if not (_only(known, tuple) and set(map(len, known)) <= {4} and _only(chain.from_iterable(known), int)):
-        return None
     return (names, stamps, digests)
+
+
+def _table_on(base: Table, rows: object) -> Table | None:
+    """``base``'s columns with ``rows`` (positions, stamps, digests) put in; None when
+    they are not rows of it as written."""
+    if not (isinstance(rows, tuple) and len(rows) == 3 and all(type(c) is tuple for c in rows)):
+        return None
+    at, stamps, digests = rows
+    if not (len(at) == len(stamps) == len(digests) and _only(at, int) and _only(digests, bytes, type(None))):
+        return None
+    if not (_stamps(stamps) and len(set(at)) == len(at) and all(0 <= position < len(base[0]) for position in at)):
+        return None
+    new_stamps, new_digests = list(base[1]), list(base[2])
+    for position, stamp, digest in zip(at, stamps, digests, strict=True):
+        new_stamps[position], new_digests[position] = stamp, digest
+    return (base[0], tuple(new_stamps), tuple(new_digests))
+
+
+def _stamps(stamps: tuple[Any, ...]) -> bool:
+    """Whether ``stamps`` are stamps as written: four numbers, or None."""
+    known = [stamp for stamp in stamps if stamp is not None]
+    return _only(known, tuple) and set(map(len, known)) <= {4} and _only(chain.from_iterable(known), int)
 
 
 def _only(values: Iterable[object], *kinds: type) -> bool:
