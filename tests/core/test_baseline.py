@@ -91,6 +91,14 @@ def test_replace_contract_keeps_other_contracts(tmp_path):
     assert replaced.fingerprints("one") == {"f3"}
 
 
+def test_each_contract_s_fingerprints_whatever_the_entries_order(tmp_path):
+    entries = (entry("two", "f2"), entry("one", "f1"), entry("two", "f3"), entry("one", "f2"))
+    baseline = Baseline(tmp_path, entries)
+    assert baseline.fingerprints("one") == {"f1", "f2"} and baseline.fingerprints("two") == {"f2", "f3"}
+    assert baseline.fingerprints("three") == frozenset()
+    assert baseline.contracts() == {"one", "two"} and Baseline(tmp_path).contracts() == frozenset()
+
+
 OK = {"contract": "c", "fingerprint": "f", "description": "d"}
 
 

@@ -204,25 +204,72 @@ def test_findings_read_back_are_the_findings_written(tmp_path):
         assert list(vars(read).items()) == list(vars(written).items())
 
 
+def _column(at: int, values: tuple[Any, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """The stored findings (modules, counts, columns) with the column ``at`` replaced."""
+    return lambda stored: (stored[0], stored[1], (*stored[2][:at], values, *stored[2][at + 1 :]))
+
+
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda f: f[:-1],  # a field missing
-        lambda f: (*f[:1], True, *f[2:]),  # a flag for a line
-        lambda f: (*f[:3], None, *f[4:]),  # no code
-        lambda f: (*f[:8], ("a detail", 1), *f[9:]),  # a detail that is no string
-        lambda f: (*f[:8], ["a detail"], *f[9:]),  # details in a list
-        lambda f: (*f[:11], (("word",),)),  # a field without its value
-        lambda f: (*f[:11], (("word", 1),)),  # a field's value that is no string
-        lambda f: list(f),  # a list for a finding
+        lambda stored: (stored[0], stored[1], stored[2][:-1]),  # a field missing
+        _column(1, (True,)),  # a flag for a line
+        _column(3, (None,)),  # no code
+        _column(8, (("a detail", 1),)),  # a detail that is no string
+        _column(8, (["a detail"],)),  # details in a list
+        _column(11, ((("word",),),)),  # a field without its value
+        _column(11, ((("word", 1),),)),  # a field's value that is no string
+        _column(0, ("pkg/a.py", "pkg/a.py")),  # a column longer than the others
+        lambda stored: (stored[0], stored[1], (list(stored[2][0]), *stored[2][1:])),  # a column in a list
+        lambda stored: (stored[0], (2,), stored[2]),  # more findings counted than stored
+        lambda stored: (stored[0], (True,), stored[2]),  # a flag for a count
+        lambda stored: (("pkg.a", "pkg.b"), (1, 0), stored[2]),  # a module counted without findings
+        lambda stored: (("pkg.a", "pkg.a"), (1, 1), tuple(column * 2 for column in stored[2])),  # a module twice
+        lambda stored: ((1,), stored[1], stored[2]),  # a number for a module
+        lambda stored: list(stored),  # a list for the findings
+        lambda stored: {"pkg.a": [tuple(column[0] for column in stored[2])]},  # a finding at a time
     ],
-    ids=["short", "bool", "code", "detail", "details-list", "pair", "pair-value", "list"],
+    ids=[
+        "short",
+        "bool",
+        "code",
+        "detail",
+        "details-list",
+        "pair",
+        "pair-value",
+        "longer",
+        "column-list",
+        "count",
+        "count-bool",
+        "count-zero",
+        "twice",
+        "module",
+        "list",
+        "by-finding",
+    ],
 )
-def test_a_stored_finding_of_another_shape_is_a_full_check(tmp_path, damage):
+def test_stored_findings_of_another_shape_are_a_full_check(tmp_path, damage):
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
-    _rewrite(store, lambda parts: parts.__setitem__(2, {"pkg.a": [damage(parts[2]["pkg.a"][0])]}))
+    assert store.load() is not None
+    _rewrite(store, lambda parts: parts.__setitem__(2, damage(parts[2])))
     assert store.load() is None
+
+
+def test_findings_are_stored_a_field_at_a_time_with_equal_values_once(tmp_path):
+    """The modules that have findings, how many each has, then a column per field;
+    equal details and fields are pickled once."""
+    word = "episode"
+    first, second = (dataclasses.replace(FINDING, line=line, fields=(("word", word),)) for line in (3, 9))
+    fields = first.fields
+    assert fields == second.fields and fields is not second.fields
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(StoredResults(TABLE, VIEWS, ["pkg.a", "pkg.b"], {"pkg.a": [first], "pkg.b": [second]}))
+    modules, counts, columns = pickle.loads(pickle.loads(store.path.read_bytes())[3])[2]
+    assert (modules, counts) == (("pkg.a", "pkg.b"), (1, 1))
+    assert columns[1] == (3, 9) and columns[11] == (fields, fields) and columns[11][0] is columns[11][1]
+    loaded = store.load()
+    assert loaded is not None and loaded.findings == {"pkg.a": [first], "pkg.b": [second]}
 
 
 @pytest.mark.parametrize(
@@ -284,7 +331,7 @@ def test_what_a_report_shows_of_another_shape_is_a_full_check(tmp_path, extra):
 def test_findings_of_a_module_not_covered_are_a_full_check(tmp_path):
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
-    _rewrite(store, lambda parts: parts.__setitem__(2, {**parts[2], "pkg": parts[2]["pkg.a"]}))
+    _rewrite(store, lambda parts: parts.__setitem__(2, (("pkg",), *parts[2][1:])))
     assert store.load() is None
 
 

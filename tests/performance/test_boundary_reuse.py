@@ -98,8 +98,9 @@ def test_the_kept_result_is_the_stored_one(project, builds):
     """A stored message altered by hand is reported: proof the result was kept."""
 
     def altered(parts: list[Any]) -> None:
-        for found in parts[2].values():
-            found[:] = [(*f[:4], "STORED " + f[4], *f[5:]) for f in found]
+        modules, counts, columns = parts[2]
+        messages = tuple("STORED " + message for message in columns[4])
+        parts[2] = (modules, counts, (*columns[:4], messages, *columns[5:]))
 
     rewrite_stored(boundary_store(project), altered)
     a_body_edited(project)

@@ -157,8 +157,9 @@ def test_findings_of_unchanged_modules_come_from_the_store(project):
     (the run cache, which would replay the whole report, misses after the edit)."""
 
     def altered(parts: list[Any]) -> None:
-        for found in parts[2].values():
-            found[:] = [(*f[:4], "STORED " + f[4], *f[5:]) for f in found]
+        modules, counts, columns = parts[2]
+        messages = tuple("STORED " + message for message in columns[4])
+        parts[2] = (modules, counts, (*columns[:4], messages, *columns[5:]))
 
     for path in stored_results(project):
         assert pickle.loads(path.read_bytes())[0] == FORMAT

@@ -21,7 +21,7 @@ import stat
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import islice, starmap
+from itertools import islice, repeat, starmap
 from operator import lt
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -50,6 +50,9 @@ class BaselineEntry(NamedTuple):
     description: str = ""
 
 
+_new_tuple = tuple.__new__
+
+
 @dataclass(frozen=True)
 class Baseline:
     """A contract's baseline file and the entries it records."""
@@ -67,6 +70,10 @@ class Baseline:
 
     def fingerprints(self, contract: str) -> frozenset[str]:
         return self._by_contract.get(contract, frozenset())
+
+    def contracts(self) -> frozenset[str]:
+        """The contracts it records entries of."""
+        return frozenset(self._by_contract)
 
     def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> Baseline:
         """A baseline whose entries for ``contract`` are exactly ``entries``."""
@@ -220,10 +227,11 @@ def _kept_baseline(kept_at: Path) -> Kept | None:
         return None
     if len({*map(len, columns)}) != 1:
         return None
-    values = list(zip(*columns, strict=True))
-    if not all(map(lt, values, islice(values, 1, None))):  # as parse_baseline leaves them: sorted, apart
+    # Each entry's values are a BaselineEntry's fields, in order: made as a tuple is, in C.
+    entries = tuple(map(_new_tuple, repeat(BaselineEntry), zip(*columns, strict=True)))
+    if not all(map(lt, entries, islice(entries, 1, None))):  # as parse_baseline leaves them: sorted, apart
         return None
-    return (digest, stamp, tuple(starmap(BaselineEntry, values)))
+    return (digest, stamp, entries)
 
 
 def _keep_baseline(kept_at: Path, kept: Kept) -> None:

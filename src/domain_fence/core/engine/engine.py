@@ -705,7 +705,10 @@ class Engine:
         owner = next(other for other in self.contracts if self._real_path(other.baseline_path) == path)
         if owner is not spec:
             return []
-        return sorted((e.contract, e.fingerprint) for e in self.baseline(spec).entries if e.contract not in known)
+        baseline = self.baseline(spec)
+        if baseline.contracts() <= set(known):  # the usual case: no entry to look at
+            return []
+        return sorted((e.contract, e.fingerprint) for e in baseline.entries if e.contract not in known)
 
     def _stale_findings(self, spec: ContractSpec, stale: list[str] | list[tuple[str, str]]) -> list[Finding]:
         """DOM002 for each stale entry: a fingerprint of ``spec``, or ``(contract,

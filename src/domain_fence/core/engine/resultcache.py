@@ -67,7 +67,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
-from itertools import chain, compress, filterfalse, repeat
+from itertools import accumulate, chain, compress, filterfalse, repeat
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +77,13 @@ from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 from domain_fence.core.source.files import StampKey, file_stamp
 
-FORMAT = "domain-fence module results 7"  # 7: the body in a file of its own, not written again when unchanged
+FORMAT = "domain-fence module results 8"  # 8: findings a field at a time; 7: each body a file of its own
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 _finding_values = operator.attrgetter(*_FINDING_FIELDS)
 # A stored finding's values by field, each of one type (a bool is no int here).
 _FINDING_COLUMNS = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
+_SHARED_COLUMNS = (8, 11)  # details and fields: equal ones recur
 
 # What is known of every module's file, as three columns: the names, the stamp each
 # digest was taken under (None: hash the file again) and the digest (None: unknown,
@@ -379,7 +380,7 @@ def _body(stored: StoredResults) -> bytes:
     data = (
         tuple(stored.views),
         list(stored.covered),
-        {m: [_finding_values(f) for f in found] for m, found in stored.findings.items() if found},
+        _finding_columns(stored.findings),
         tuple(stored.warnings),
         tuple(stored.failures),
         stored.answers,
@@ -447,17 +448,34 @@ def _noqa_comments(noqa: object) -> bool:
     return _only(numbers, int) and _only(listed, tuple) and _only(chain.from_iterable(listed), str)
 
 
+def _finding_columns(findings: dict[str, list[Finding]]) -> tuple[tuple[str, ...], tuple[int, ...], tuple[Any, ...]]:
+    """``findings`` as stored: the modules that have any, how many each has, and every
+    finding's values a field at a time, in the modules' order. Equal details and
+    fields (a word's, a chain's links) are made one object here: pickled once."""
+    listed = tuple(module for module, found in findings.items() if found)
+    every = list(chain.from_iterable(map(findings.__getitem__, listed)))
+    columns = list(zip(*map(_finding_values, every), strict=True)) or [()] * len(_FINDING_COLUMNS)
+    shared: dict[object, object] = {}
+    for at in _SHARED_COLUMNS:
+        columns[at] = tuple(map(shared.setdefault, columns[at], columns[at]))
+    return listed, tuple(map(len, map(findings.__getitem__, listed))), tuple(columns)
+
+
 def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | None:
-    """The stored findings (covered module -> its findings' values) as findings; None
+    """The stored findings (:func:`_finding_columns`) as findings by covered module; None
     when they are not what :meth:`ResultStore.save` writes. Checked a column at a time
-    (one look at the types of every finding's paths, of their lines, ...) rather than a
-    finding at a time."""
-    if not (type(raw) is dict and _only(raw, str) and _only(raw.values(), list) and raw.keys() <= set(covered)):
+    (one look at the types of every finding's paths, of their lines, ...)."""
+    if not (type(raw) is tuple and len(raw) == 3 and all(type(part) is tuple for part in raw)):
         return None
-    values = list(chain.from_iterable(raw.values()))
-    if not (_only(values, tuple) and set(map(len, values)) <= {len(_FINDING_COLUMNS)}):
+    modules, counts, columns = raw
+    if not (_only(modules, str) and len(set(modules)) == len(modules) and set(modules) <= set(covered)):
         return None
-    columns = list(zip(*values, strict=True)) or [()] * len(_FINDING_COLUMNS)
+    if not (len(counts) == len(modules) and _only(counts, int) and min(counts, default=1) > 0):
+        return None
+    if not (
+        len(columns) == len(_FINDING_COLUMNS) and _only(columns, tuple) and set(map(len, columns)) <= {sum(counts)}
+    ):
+        return None
     if not all(_only(column, kind) for column, kind in zip(columns, _FINDING_COLUMNS, strict=True)):
         return None
     details, pairs = chain.from_iterable(columns[8]), list(chain.from_iterable(columns[11]))
@@ -465,27 +483,36 @@ def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | Non
         return None
     if not _only(chain.from_iterable(pairs), str):
         return None
-    return {module: _findings_of(found) for module, found in raw.items()}
+    # Built as the unpickler rebuilds an object, its attributes set at once: thousands
+    # are read back, and a frozen class's ``__init__`` sets each field through
+    # ``object.__setattr__``.
+    found: list[Finding] = list(map(_new, repeat(Finding, sum(counts))))
+    deque(map(_set, found, repeat("__dict__"), map(_attributes, *columns)), maxlen=0)
+    bounds = list(accumulate(counts, initial=0))  # where each module's findings begin, then their end
+    return dict(zip(modules, map(found.__getitem__, map(slice, bounds, bounds[1:])), strict=True))
 
 
 _new = object.__new__
 _set = object.__setattr__
 
 
-def _findings_of(stored: list[tuple[Any, ...]]) -> list[Finding]:
-    """The findings of ``stored`` values (checked already), built as the unpickler
-    rebuilds an object, its attributes set at once: thousands are read back, and a
-    frozen class's ``__init__`` sets each field through ``object.__setattr__``."""
-    found: list[Finding] = list(map(_new, repeat(Finding, len(stored))))
-    deque(map(_set, found, repeat("__dict__"), map(_attributes, stored)), maxlen=0)
-    return found
-
-
-def _attributes(values: tuple[Any, ...]) -> dict[str, Any]:
+def _attributes(
+    path: str,
+    line: int,
+    col: int,
+    code: str,
+    message: str,
+    symbol: str,
+    fingerprint: str,
+    contract: str,
+    details: tuple[str, ...],
+    end_line: int,
+    end_col: int,
+    fields: tuple[tuple[str, str], ...],
+) -> dict[str, Any]:
     """A finding's attributes from its values, by name: a display of the names, which
     builds the dictionary in one step (``dict(zip(...))`` costs it twice as much).
     The names are Finding's fields in order (a test holds them so)."""
-    path, line, col, code, message, symbol, fingerprint, contract, details, end_line, end_col, fields = values
     return {
         "path": path,
         "line": line,
