@@ -265,7 +265,8 @@ def test_findings_are_stored_a_field_at_a_time_with_equal_values_once(tmp_path):
     assert fields == second.fields and fields is not second.fields
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(StoredResults(TABLE, VIEWS, ["pkg.a", "pkg.b"], {"pkg.a": [first], "pkg.b": [second]}))
-    modules, counts, columns = pickle.loads(pickle.loads(store.path.read_bytes())[3])[2]
+    body = pickle.loads(store.path.read_bytes())[3]
+    modules, counts, columns = pickle.loads(store.body_path(body).read_bytes())[2]
     assert (modules, counts) == (("pkg.a", "pkg.b"), (1, 1))
     assert columns[1] == (3, 9) and columns[11] == (fields, fields) and columns[11][0] is columns[11][1]
     loaded = store.load()
