@@ -478,6 +478,30 @@ def test_an_edited_table_is_written_as_the_rows_that_differ_from_its_base(tmp_pa
     assert _table_data(store) == (resultcache.TABLE_FORMAT, None, renamed)
 
 
+def test_a_base_is_kept_where_files_cannot_be_touched(tmp_path, monkeypatch):
+    """A cache whose files' times cannot be set (some shared mounts): the base of the
+    table written last is never forgotten, however old its time, and the tables kept
+    stay as many as ever."""
+    set_times = os.utime
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(resultcache.os, "utime", refused)
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    whole = _table_of(64)
+    dated: set[Path] = set()
+    for run in range(2 * resultcache.KEPT_TABLES + 2):
+        _another_process(monkeypatch)
+        loaded = store.load()
+        assert run == 0 or loaded is not None, f"run {run}: a full check"
+        store.save(_stored_on(_edited(whole, run)), loaded)
+        for table in set(store.directory.glob("modules-*.pickle")) - dated:  # written now: the newest
+            set_times(table, ns=(run * 10**9, run * 10**9))
+            dated.add(table)
+        assert len(list(store.directory.glob("modules-*.pickle"))) <= resultcache.KEPT_TABLES
+
+
 @pytest.mark.parametrize(
     "damage",
     [

@@ -569,7 +569,7 @@ def _save_table(directory: Path, columns: Table) -> str:
     path = directory / f"modules-{name}.pickle"
     if not _still_there(path):
         write_atomically(path, encoded)
-        _forget_all_but_newest(directory.glob("modules-*.pickle"), path, KEPT_TABLES)
+        _forget_all_but_newest(directory.glob("modules-*.pickle"), path, KEPT_TABLES, base)
         _remember_table(path, columns, base)
     _last_table[:] = [path]
     return name
@@ -635,11 +635,12 @@ def _remember_table(path: Path, columns: Table, base: Path | None) -> None:
         del _tables[next(iter(_tables))]
 
 
-def _forget_all_but_newest(paths: Iterable[Path], new: Path, kept: int) -> None:
-    """Forget all but the ``kept`` newest of ``paths`` (``new``, one of them, whatever
-    its time's tick)."""
-    older = sorted((path for path in paths if path != new), key=_modified, reverse=True)
-    for old in older[kept - 1 :]:
+def _forget_all_but_newest(paths: Iterable[Path], new: Path, kept: int, base: Path | None = None) -> None:
+    """Forget all but the ``kept`` newest of ``paths`` (``new``, one of them, and the
+    base it is written on, whatever their times' ticks: a cache whose files cannot be
+    touched keeps a base's first time)."""
+    older = sorted((path for path in paths if path not in (new, base)), key=_modified, reverse=True)
+    for old in older[kept - 1 - (base is not None) :]:
         with suppress(OSError):
             old.unlink()
 
