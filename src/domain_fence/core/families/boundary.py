@@ -153,10 +153,10 @@ class BoundaryFamily:
         be analysed, or an import of it climbs above the top-level package (the graph
         cannot be built then: a full check says why)."""
         index = context.index
-        path = index.modules.get(module)
+        path = index.modules.texts.get(module)  # as text: asked of every module after a cold run
         if path is None:
             return None
-        if not path.name.endswith(".py"):  # a namespace directory: no imports, no bytes
+        if not path.endswith(".py"):  # a namespace directory: no imports, no bytes
             return ("namespace",)
         unread = _imports_unread(config, context, module)
         facts = index.file_facts(module) if read else index.known_imports(module)
