@@ -334,6 +334,35 @@ def test_a_file_grimp_sees_another_time_of_is_stamped_again(tmp_path):
     assert graph_cache._module_stamps(found, {str(path): older}) == {"pkg.module": stamp}
 
 
+@pytest.mark.parametrize("alone", [True, False], ids=["alone", "beside-another-build"])
+def test_a_build_takes_the_stamps_of_its_own_run_only(tmp_path, monkeypatch, alone):
+    """Two builds under way at once (threads of one process): either's stamps may be
+    older than what the other's grimp saw, so neither takes any."""
+    import grimp
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "module.py").write_text("import pkg\n")
+    settle(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(factcache, "_SETTLED_DIGESTS", {})
+    path = str(package / "module.py")
+    stamp = factcache.Stamp.of(path)
+    assert stamp is not None
+    # grimp's time, another size: taken as the file's stamp, no record is kept by it.
+    planted = {path: (stamp.size + 1, stamp.mtime_ns, stamp.ctime_ns, stamp.ino)}
+    cache = tmp_path / "cache"
+    with contextlib.ExitStack() as builds:
+        if not alone:
+            builds.enter_context(graph_cache.content_addressed({}))
+        builds.enter_context(graph_cache.content_addressed(planted))
+        grimp.build_graph("pkg", cache_dir=str(cache))
+    digests = next(cache.glob("domain-fence-*.digests.json"))
+    recorded = sorted(json.loads(digests.read_text())["modules"])
+    assert recorded == (["pkg"] if alone else ["pkg", "pkg.module"])
+
+
 def test_a_digest_is_kept_only_for_a_file_whose_times_had_settled_before_it_was_read(tmp_path, monkeypatch):
     """A file rewritten within its time's tick keeps its stamp: only a digest taken
     after both its modification and change times settled may stand for it."""

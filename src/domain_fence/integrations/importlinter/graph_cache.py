@@ -92,7 +92,9 @@ class DigestCache(Cache):
         return cache
 
     def _start(self) -> None:
-        self._stamps = _module_stamps(self.found_packages, _DISCOVERED)
+        with _LOCK:  # another build's stamps may be older than what its grimp saw: none then
+            discovered = _DISCOVERED[0] if len(_DISCOVERED) == 1 else {}
+        self._stamps = _module_stamps(self.found_packages, discovered)
         self._shape = _shape(self.found_packages, self._stamps)
         self._digests_path = os.path.join(self.cache_dir, _digests_name(self))
         self._recorded_shape, self._records = _read_records(self._digests_path)
@@ -270,9 +272,9 @@ def _supported() -> bool:
 
 _LOCK = threading.Lock()
 _USERS = [0]
-# absolute path -> the stamp of a project file, taken by this run's discovery while
-# grimp builds with DigestCache: a file it stamped is not stamped again
-_DISCOVERED: dict[str, StampKey] = {}
+# Of each build with DigestCache under way, the stamps its run's discovery took (absolute
+# path -> stamp): a file stamped there is not stamped again.
+_DISCOVERED: list[Mapping[str, StampKey]] = []
 
 
 def serves_by_bytes() -> bool:
@@ -287,6 +289,7 @@ def content_addressed(discovered: Mapping[str, StampKey] | None = None) -> Itera
     grimp allows; else with its own cache), and its setting is restored afterwards.
     ``discovered``: the stamps of the project's files (by absolute path) that the run
     took before grimp looked at them, in the state of the tree the run checks."""
+    stamps = discovered if discovered is not None else {}
     with _LOCK:
         if _USERS[0] == 0 and not _supported():
             swapped = False
@@ -294,13 +297,13 @@ def content_addressed(discovered: Mapping[str, StampKey] | None = None) -> Itera
             swapped = True
             _USERS[0] += 1
             settings.configure(CACHE_CLASS=DigestCache)
-            _DISCOVERED.update(discovered or {})
+            _DISCOVERED.append(stamps)
     try:
         yield
     finally:
         if swapped:
             with _LOCK:
                 _USERS[0] -= 1
+                _DISCOVERED.remove(stamps)
                 if _USERS[0] == 0:
                     settings.configure(CACHE_CLASS=Cache)
-                    _DISCOVERED.clear()
