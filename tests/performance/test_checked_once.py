@@ -129,3 +129,15 @@ def test_the_lines_of_a_file_are_split_as_far_as_asked_as_they_would_be_whole(te
     assert lines.lines == whole[:count]
     assert list(lines.starting(max(wanted, 1))) == whole[max(wanted, 1) - 1 :]
     assert lines.lines == whole
+
+
+def test_a_whole_check_of_the_boundary_asks_only_the_modules_that_may_cross(tmp_path, monkeypatch):
+    """Which source modules import a module with a route to a forbidden one is known for
+    all at once: the others are not checked one by one (thousands, on a large project)."""
+    root = leaky_project(tmp_path)
+    checked = counted(
+        monkeypatch, boundary.BoundaryFamily, "check_module", lambda family, config, context, module: module
+    )
+    report = check_in_process(root, monkeypatch)["boundary"]
+    crossing = {finding["symbol"] for finding in report["findings"] + report["baselined"] + report["suppressed"]}
+    assert crossing and set(checked) == crossing, (checked, crossing)

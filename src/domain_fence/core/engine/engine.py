@@ -50,7 +50,7 @@ from domain_fence.core.engine.resultcache import Digests, ResultStore, graph_bui
 from domain_fence.core.engine.reuse import ModuleResults
 from domain_fence.core.engine.runcache import session_section
 from domain_fence.core.families import Context, Family, GraphUnavailableError
-from domain_fence.core.families.base import reusable, view_keeps_findings
+from domain_fence.core.families.base import modules_to_check, reusable, view_keeps_findings
 from domain_fence.core.index.blockers import (
     Blocker,
     blocker_finding,
@@ -304,7 +304,9 @@ class Engine:
             return [*found, *unanalysed], plan.warnings, plan.failures, extra or {}
         covered = family.covered(config, self.context)
         family.prepare(config, self.context, covered)
-        by_module = {module: self._check_module(spec, module) for module in covered}
+        by_module = {module: [] for module in covered}
+        to_check = modules_to_check(family, config, self.context, covered)
+        by_module.update((module, self._check_module(spec, module)) for module in to_check)
         found = [finding for module in covered for finding in by_module[module]]
         outcome = family.outcome(config, self.context, found)
         self.checked[spec.id] = covered

@@ -200,6 +200,14 @@ class Reusable(Protocol):
         ...
 
 
+def modules_to_check(family: Family, config: Any, context: Context, modules: list[str]) -> list[str]:
+    """Those of ``modules`` (in their order) whose check may find anything: the others
+    find nothing. A family that can tell them all at once says which with ``may_find``
+    (the boundary: few modules import one with a route to a forbidden module)."""
+    may_find = getattr(family, "may_find", None)
+    return modules if may_find is None else may_find(config, context, modules)
+
+
 def reusable(family: Family) -> Reusable | None:
     return family if callable(getattr(family, "module_view", None)) else None  # type: ignore[return-value]
 

@@ -10,7 +10,7 @@ made far less likely (see :mod:`.native`), and any failure names every file at f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
@@ -30,6 +30,8 @@ from domain_fence.core.index.blockers import (
 )
 from domain_fence.core.index.isolation import preload
 from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source.files import StampKey
+from domain_fence.core.source.listing import sharing
 from domain_fence.core.source.modules import ModuleNotFound, default_search_paths, locate_package, regular_parent
 
 from .configuration import Configuration, ConfigurationError, project_on_path
@@ -83,7 +85,7 @@ def build_graph(configuration: Configuration, cache: bool = True, index: Project
         raise GraphUnavailable(configuration, blockers[0].reason, blockers)
     cache = cache and configuration.graph_cache_dir is not None  # --no-cache, DOMAIN_FENCE_NO_CACHE
     try:
-        return _build(configuration, cache)
+        return _build(configuration, cache, discovered_stamps(found, configuration.root_packages))
     except OSError as error:
         if not cache:
             raise unavailable(configuration, error) from None
@@ -95,7 +97,18 @@ def build_graph(configuration: Configuration, cache: bool = True, index: Project
         raise unavailable(configuration, error) from None
 
 
-def _build(configuration: Configuration, cache: bool) -> ImportGraph:
+def discovered_stamps(index: ProjectIndex, root_packages: Iterable[str]) -> dict[str, StampKey]:
+    """The stamps the index's discovery took of the project's files, by absolute path,
+    when it walked the listings this run's walks share (the state of the tree the run
+    checks, with no link or unusual name on the way); else none."""
+    listings = sharing()
+    if listings is None or index.plain_in != (listings, frozenset(root_packages)):
+        return {}
+    paths = {module: path for path, module in index.absolute_paths().items()}
+    return {paths[module]: key for module, key in index.discovered_stamps.items() if module in paths}
+
+
+def _build(configuration: Configuration, cache: bool, discovered: Mapping[str, StampKey] | None = None) -> ImportGraph:
     def build() -> ImportGraph:
         return grimp.build_graph(
             *configuration.root_packages,
@@ -109,7 +122,7 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
     try:
         with (
             cache_turn(cache_dir) if cache_dir is not None and cache else nullcontext(),
-            served_by_bytes() if cache else nullcontext(),
+            served_by_bytes(discovered) if cache else nullcontext(),
             native_stderr_held(),
             project_on_path(configuration),
         ):
@@ -133,14 +146,15 @@ def _build(configuration: Configuration, cache: bool) -> ImportGraph:
         raise unavailable(configuration, error) from None
 
 
-def served_by_bytes() -> AbstractContextManager[None]:
-    """grimp's cache serving each module by its file's bytes (see :mod:`.graph_cache`);
+def served_by_bytes(discovered: Mapping[str, StampKey] | None = None) -> AbstractContextManager[None]:
+    """grimp's cache serving each module by its file's bytes (see :mod:`.graph_cache`;
+    ``discovered``: the stamps the run took of the files, see :func:`discovered_stamps`);
     grimp's own when the installed grimp's cache is not where it is looked for."""
     try:
         from .graph_cache import content_addressed
     except ImportError:
         return nullcontext()
-    return content_addressed()
+    return content_addressed(discovered)
 
 
 def _index(configuration: Configuration) -> ProjectIndex:

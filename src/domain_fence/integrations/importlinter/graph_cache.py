@@ -32,7 +32,7 @@ import inspect
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -45,11 +45,12 @@ from grimp.domain.valueobjects import DirectImport, Module
 
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import Stamp, hash_ahead, hash_behind, stamped_digest
+from domain_fence.core.source.files import StampKey, file_stamp
 
 DIGESTS_FORMAT = "domain-fence grimp digests 2"
 # A record: grimp's time for the module, the file's stamp key (None while the file had
 # not settled: hashed every time), the hex digest of its bytes.
-Record = tuple[float, tuple[int, int, int, int] | None, str]
+Record = tuple[float, StampKey | None, str]
 
 
 class DigestCache(Cache):
@@ -91,7 +92,9 @@ class DigestCache(Cache):
         return cache
 
     def _start(self) -> None:
-        self._stamps = _module_stamps(self.found_packages)
+        with _LOCK:  # another build's stamps may be older than what its grimp saw: none then
+            discovered = _DISCOVERED[0] if len(_DISCOVERED) == 1 else {}
+        self._stamps = _module_stamps(self.found_packages, discovered)
         self._shape = _shape(self.found_packages, self._stamps)
         self._digests_path = os.path.join(self.cache_dir, _digests_name(self))
         self._recorded_shape, self._records = _read_records(self._digests_path)
@@ -152,24 +155,42 @@ def _record_of_read(before: Stamp | None, grimp_time: float | None) -> Record | 
     those it read: settled, and with the stamp it had before."""
     if before is None or grimp_time is None or not before.settled:
         return None
-    digest = stamped_digest(before.path, before.key)
-    if digest is None or Stamp.of(before.path) != before:
+    key = before.key
+    digest = stamped_digest(before.path, key)
+    if digest is None or file_stamp(before.path) != key:
         return None
-    return (grimp_time, before.key, digest.hex())
+    return (grimp_time, key, digest.hex())
 
 
-def _module_stamps(found_packages: set[FoundPackage]) -> dict[str, Stamp]:
+def _module_stamps(found_packages: set[FoundPackage], discovered: Mapping[str, StampKey]) -> dict[str, Stamp]:
     """The stamp of each module's file, as grimp is about to read it; none for a name
-    two files claim (``a/b.py`` beside ``a/b/__init__.py``), which is then never served."""
+    two files claim (``a/b.py`` beside ``a/b/__init__.py``), which is then never served.
+    ``discovered``: stamps the run took a moment before (see :func:`content_addressed`)."""
     stamps: dict[str, Stamp | None] = {}
     for package in found_packages:
         skipped = len(package.name.split("."))
         for module_file in package.module_files:
             name = module_file.module.name
             base = os.sep.join([package.directory, *name.split(".")[skipped:]])
+            known = _discovered_stamp(base, module_file.mtime, discovered)
+            if known is not None and name not in stamps:
+                stamps[name] = known
+                continue
             found = [s for s in (Stamp.of(base + ".py"), Stamp.of(base + os.sep + "__init__.py")) if s is not None]
             stamps[name] = found[0] if len(found) == 1 and name not in stamps else None
     return {name: stamp for name, stamp in stamps.items() if stamp is not None}
+
+
+def _discovered_stamp(base: str, grimp_time: float, discovered: Mapping[str, StampKey]) -> Stamp | None:
+    """The discovered stamp of the module's file (``base`` with ``.py``, or its package's
+    ``__init__.py``) while grimp's modification time is that stamp's, as ``os.stat``
+    gives it: else the file may have changed since, and is stamped again."""
+    for path in (base + ".py", base + os.sep + "__init__.py"):
+        key = discovered.get(path)
+        if key is not None:
+            seconds, nanoseconds = divmod(key[1], 1_000_000_000)
+            return Stamp(path, *key) if seconds + nanoseconds * 1e-9 == grimp_time else None
+    return None
 
 
 def _shape(found_packages: set[FoundPackage], stamps: dict[str, Stamp]) -> str:
@@ -251,6 +272,9 @@ def _supported() -> bool:
 
 _LOCK = threading.Lock()
 _USERS = [0]
+# Of each build with DigestCache under way, the stamps its run's discovery took (absolute
+# path -> stamp): a file stamped there is not stamped again.
+_DISCOVERED: list[Mapping[str, StampKey]] = []
 
 
 def serves_by_bytes() -> bool:
@@ -260,9 +284,12 @@ def serves_by_bytes() -> bool:
 
 
 @contextmanager
-def content_addressed() -> Iterator[None]:
+def content_addressed(discovered: Mapping[str, StampKey] | None = None) -> Iterator[None]:
     """grimp builds with :class:`DigestCache` while the block runs (when the installed
-    grimp allows; else with its own cache), and its setting is restored afterwards."""
+    grimp allows; else with its own cache), and its setting is restored afterwards.
+    ``discovered``: the stamps of the project's files (by absolute path) that the run
+    took before grimp looked at them, in the state of the tree the run checks."""
+    stamps = discovered if discovered is not None else {}
     with _LOCK:
         if _USERS[0] == 0 and not _supported():
             swapped = False
@@ -270,11 +297,13 @@ def content_addressed() -> Iterator[None]:
             swapped = True
             _USERS[0] += 1
             settings.configure(CACHE_CLASS=DigestCache)
+            _DISCOVERED.append(stamps)
     try:
         yield
     finally:
         if swapped:
             with _LOCK:
                 _USERS[0] -= 1
+                _DISCOVERED.remove(stamps)
                 if _USERS[0] == 0:
                     settings.configure(CACHE_CLASS=Cache)
