@@ -445,10 +445,12 @@ def looked_at(
 
 def prune_command(config_path: Path | None) -> str:
     """The command that strikes fixed entries, for the configuration this run checked."""
-    import shlex
-
     command = "domain-fence baseline --prune"
-    return f"{command} --config {shlex.quote(str(config_path))}" if config_path is not None else command
+    if config_path is None:
+        return command
+    import shlex  # only here: a run without --config does not import it
+
+    return f"{command} --config {shlex.quote(str(config_path))}"
 
 
 def _emit(text: str, output_path: Path | None, aside: str = "") -> None:
