@@ -21,13 +21,18 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-import click
+from domain_fence.core.index.collector import paused_cyclic_collection
 
-from domain_fence.core.engine.runcache import InputDigest, Inputs, Invocation, RunCache, input_digest
-from domain_fence.core.setup.preset_names import PRESET_NAMES
-from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
-from domain_fence.core.source.listing import shared_listings
-from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
+# What click and the run cache create as they are imported lives until the process ends:
+# a collection meanwhile would walk it all again for nothing (see run).
+with paused_cyclic_collection():
+    import click
+
+    from domain_fence.core.engine.runcache import InputDigest, Inputs, Invocation, RunCache, input_digest
+    from domain_fence.core.setup.preset_names import PRESET_NAMES
+    from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
+    from domain_fence.core.source.listing import shared_listings
+    from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
