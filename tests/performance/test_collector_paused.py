@@ -7,6 +7,8 @@ for the host's own work, even when the check raised."""
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -111,3 +113,24 @@ def test_lint_imports_freezes_what_the_check_read_and_resumes_the_collector(tmp_
         gc.unfreeze()
     assert status == 1  # Counter.episode_count
     assert frozen > 0
+
+
+# Whether a collection ran while click and the run cache were imported (the last import of
+# the paused ones is the reporters' options), and whether the collector is on afterwards.
+COLLECTIONS_AS_THE_COMMAND_LINE_IS_IMPORTED = """
+import gc, sys
+paused = []
+gc.callbacks.append(lambda phase, info: phase == "start" and paused.append(
+    "click" in sys.modules and "domain_fence.integrations.reporters.options" not in sys.modules))
+import domain_fence.integrations.cli
+print(any(paused), gc.isenabled())
+"""
+
+
+def test_the_command_line_imports_click_and_the_run_cache_with_the_collector_paused():
+    """What these imports create lives as long as a command's process: no collection walks
+    it while it is made. An importer's collector is on again afterwards."""
+    ran = subprocess.run(
+        [sys.executable, "-c", COLLECTIONS_AS_THE_COMMAND_LINE_IS_IMPORTED], capture_output=True, text=True, timeout=60
+    )
+    assert (ran.returncode, ran.stdout) == (0, "False True\n")

@@ -21,13 +21,18 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-import click
+from domain_fence.core.index.collector import paused_cyclic_collection
 
-from domain_fence.core.engine.runcache import InputDigest, Inputs, Invocation, RunCache, input_digest
-from domain_fence.core.setup.preset_names import PRESET_NAMES
-from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
-from domain_fence.core.source.listing import shared_listings
-from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
+# What click and the run cache create as they are imported lives until the process ends:
+# a collection meanwhile would walk it all again for nothing (see run).
+with paused_cyclic_collection():
+    import click
+
+    from domain_fence.core.engine.runcache import InputDigest, Inputs, Invocation, RunCache, input_digest
+    from domain_fence.core.setup.preset_names import PRESET_NAMES
+    from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
+    from domain_fence.core.source.listing import shared_listings
+    from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
@@ -445,10 +450,12 @@ def looked_at(
 
 def prune_command(config_path: Path | None) -> str:
     """The command that strikes fixed entries, for the configuration this run checked."""
-    import shlex
-
     command = "domain-fence baseline --prune"
-    return f"{command} --config {shlex.quote(str(config_path))}" if config_path is not None else command
+    if config_path is None:
+        return command
+    import shlex  # only here: a run without --config does not import it
+
+    return f"{command} --config {shlex.quote(str(config_path))}"
 
 
 def _emit(text: str, output_path: Path | None, aside: str = "") -> None:

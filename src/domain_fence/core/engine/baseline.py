@@ -9,8 +9,6 @@ cache directory, its entries are kept there as plain columns under the digest of
 file's bytes (:func:`load_baseline`), and read back instead while the bytes are the same.
 """
 
-from __future__ import annotations
-
 import hashlib
 import io
 import json
@@ -75,7 +73,7 @@ class Baseline:
         """The contracts it records entries of."""
         return frozenset(self._by_contract)
 
-    def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> Baseline:
+    def replace_contract(self, contract: str, entries: Iterable[BaselineEntry]) -> "Baseline":
         """A baseline whose entries for ``contract`` are exactly ``entries``."""
         kept = [e for e in self.entries if e.contract != contract]
         return Baseline(self.path, tuple(sorted(set(kept) | set(entries))))

@@ -11,8 +11,6 @@ closing triple quote covers each line of the string. flake8 cannot be imported h
 tests hold the two to agreement.
 """
 
-from __future__ import annotations
-
 import io
 import re
 import tokenize
@@ -39,7 +37,7 @@ class NoqaComments(NamedTuple):
     lines: dict[int, frozenset[str] | None]
 
     @classmethod
-    def of(cls, text: str) -> NoqaComments:
+    def of(cls, text: str) -> "NoqaComments":
         """The comments of ``text``, its lines numbered as Python numbers them (ended by
         "\n", "\r\n" or "\r"; a form feed ends none), as findings are. Only the lines
         where "noqa" occurs are matched against the grammar: a file of a codebase that

@@ -9,8 +9,6 @@ A leak is counted once per fingerprint, the unit the baseline records, so the co
 always add up: recorded = still present + fixed, and counted = still present + new.
 """
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass

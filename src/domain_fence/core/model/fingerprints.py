@@ -10,8 +10,6 @@ import-linter contract. A located fingerprint repeated in one module is numbered
 its second copy, ``CODE:module:rest#2`` (see :func:`~.findings.numbered_repeats`).
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 BOUNDARY_PREFIX = "boundary:"

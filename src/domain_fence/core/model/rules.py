@@ -5,8 +5,6 @@ given to another rule. The README's rule reference and ``domain-fence explain`` 
 generated from this module, and a test fails when they disagree.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from domain_fence.core.model.text import escape_controls

@@ -36,8 +36,6 @@ are not extracted with the others: the index extracts them when the check asks
 event and for the helpers those call, and caches them beside the file's other facts.
 """
 
-from __future__ import annotations
-
 import ast
 import builtins
 import sys
@@ -1316,7 +1314,7 @@ class _Slice:
     holding it interprets."""
 
     def __init__(
-        self, calls: list[ast.Call], shape: _Shape, receiver: str | None, given: list[ast.Call] | None = None
+        self, calls: list[ast.Call], shape: "_Shape", receiver: str | None, given: list[ast.Call] | None = None
     ) -> None:
         given = given or []  # the calls given traced arguments (see module_flows)
         self.calls = sorted({(c.lineno, c.col_offset) for c in (*calls, *given)})
@@ -1402,7 +1400,7 @@ class _Shape:
         self.assigned: dict[str, list[ast.expr]] = {}
 
     @classmethod
-    def of(cls, function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None) -> _Shape:
+    def of(cls, function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None) -> "_Shape":
         shape = cls()
         pending: list[ast.AST] = list(function.body)
         while pending:

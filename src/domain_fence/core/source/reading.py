@@ -1,8 +1,6 @@
 """Read and parse one file safely: every problem becomes a one-line reason, never a
 traceback, so the caller can report the file and go on with the rest."""
 
-from __future__ import annotations
-
 import ast
 import io
 import tokenize

@@ -1,7 +1,5 @@
 """What a reader asked for, shared by every format."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 # The report formats, each the name of its module in this package: here, so that a

@@ -18,8 +18,6 @@ matches a method, or a binding in a class body, by its class's name and its own
 (``MontyExperiment.init_telemetry``, ``*.post_episode``).
 """
 
-from __future__ import annotations
-
 import ast
 import functools
 import keyword

@@ -12,8 +12,6 @@ under another name at module level, a method-like value in a class body (what DO
 leaves out); module constants are not declarations.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 

@@ -6,8 +6,6 @@ A configured entry matches only whole words, and a multi-word entry only consecu
 words, so ``model``, ``modern`` and ``constraint`` never match ``mode`` or ``train``.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
@@ -108,7 +106,7 @@ class Vocabulary:
         self._within = {name: tuple(runs) for name, runs in within.items()}
 
     @classmethod
-    def compile(cls, words: Iterable[WordRule], allow: Iterable[str] = ()) -> Vocabulary:
+    def compile(cls, words: Iterable[WordRule], allow: Iterable[str] = ()) -> "Vocabulary":
         folded = []
         for rule in words:
             key = tuple(fold(part) for word in rule.words for part in split_words(word))

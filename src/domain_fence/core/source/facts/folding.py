@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from string import Formatter
 from typing import TypeGuard
 
 from domain_fence.core.source.facts.records import Text
@@ -83,6 +82,8 @@ def _str_formatted(call: ast.Call, constant: Callable[[str], str | None]) -> str
     if any(keyword.arg is None for keyword in call.keywords):
         return None
     template: str = call.func.value.value  # type: ignore[attr-defined]
+    from string import Formatter  # only here: a rare call, and importing string costs every run
+
     try:
         fields = list(Formatter().parse(template))
     except ValueError:
