@@ -353,12 +353,8 @@ class _Walk:
                         discovery.linked.append(Path(entry.path))
                     below_real = os.path.join(below, "") if linked else below + os.sep
                     self.below(module, entry.path, inside, below_real, ancestors | {below}, True)
-                elif not os.access(entry.path, os.R_OK | os.X_OK):
-                    # Whether it is a package cannot even be told: grimp passes it by silently.
-                    reason = "cannot read directory: Permission denied"
-                    discovery.skipped.append(Skipped(Path(entry.path), reason, blocks_graph=True))
-                elif in_package:
-                    _namespace_inside_package(Path(entry.path), discovery)
+                else:
+                    _look_into_non_package(entry.path, in_package, discovery)
             elif name.endswith(".py") and name != "__init__.py" and (stem := name[:-3]).isidentifier():
                 status = _source_status(entry, stem in packages, self.limit)
                 if isinstance(status, Skipped):
@@ -369,13 +365,25 @@ class _Walk:
                     _keep_stamp(stamps, module, status)
 
 
-def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
+def _look_into_non_package(directory: str, in_package: bool, discovery: Discovery) -> None:
+    """Report what ``directory``, below a package but not one, keeps from the analysis."""
+    if not os.access(directory, os.R_OK | os.X_OK):
+        # Whether it is a package cannot even be told: grimp passes it by silently.
+        reason = "cannot read directory: Permission denied"
+        discovery.skipped.append(Skipped(Path(directory), reason, blocks_graph=True))
+    elif in_package:
+        _namespace_inside_package(directory, discovery)
+
+
+def _namespace_inside_package(directory: str, discovery: Discovery) -> None:
     """Python imports the files of a directory without ``__init__.py`` inside a package
-    (a namespace portion); grimp does not see them: each is reported, not analysed."""
-    reason = namespace_reason(directory.name)
+    (a namespace portion); grimp does not see them: each is reported, not analysed.
+    A path is made only for what is reported: every package's ``__pycache__`` is such a
+    directory, and holds nothing to report."""
+    reason = namespace_reason(os.path.basename(directory))
 
     def unreadable(error: OSError) -> None:
-        path = Path(error.filename) if error.filename else directory
+        path = Path(error.filename or directory)
         discovery.skipped.append(Skipped(path, f"cannot read directory: {error.strerror or error}"))
 
     for top, directories, files in os.walk(directory, onerror=unreadable):
