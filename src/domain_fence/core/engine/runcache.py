@@ -32,7 +32,10 @@ Beside the report, a run records the settings it read from the configuration
 (:mod:`.recorded`) under a key of its own, the *setup*: the Python version, the
 configuration's files and the tools. A run that cannot be replayed because sources
 changed, while its setup is as recorded, starts from those settings without reading
-the configuration again.
+the configuration again. A tree's names and kinds are digested apart from its stamps, and
+that digest is left beside the listings the walk shares: the discovery of the modules
+reuses what the last run found while it is the same (see
+:func:`~..source.modules.discovered`).
 """
 
 from __future__ import annotations
@@ -49,10 +52,10 @@ from typing import Any, NamedTuple
 
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.files import read_regular_file
-from domain_fence.core.source.listing import listed_since, listing
+from domain_fence.core.source.listing import listed_since, listing, walked_names
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
-RUN_CACHE_VERSION = 4  # 4: a settled baseline is digested by its stamp; an entry that cannot be followed, by its error
+RUN_CACHE_VERSION = 5  # 5: a tree's names digested apart from its stamps
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
 TOOLS = ("domain_fence", "importlinter", "grimp", "rich")
 KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the oldest go first
@@ -237,8 +240,11 @@ def _trees_digest(directories: list[Path], digest: hashlib._Hash) -> str | None:
 def _walk(top: Path, digest: hashlib._Hash) -> int | None:
     """Feed every entry below ``top`` to ``digest``: names, kinds, and the size,
     modification and change times and inode of Python files. The newest modification time, or None when a
-    symlinked directory is met."""
+    symlinked directory is met. The names and kinds are digested on their own, each
+    directory's stamps fed beside them, and that digest is kept in the shared listings
+    (see :func:`~..source.listing.walked_names`)."""
     newest = 0
+    names = hashlib.sha256()
     pending = [str(top)]
     while pending:
         directory = pending.pop()
@@ -281,7 +287,12 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
         except OSError as error:
             records.append(f"unreadable {error.errno}")
         pending += reversed(below)  # depth first, in name order
-        digest.update("\0".join(records).encode("utf-8", "surrogateescape") + b"\1" + _packed(stamps))
+        listed = "\0".join(records).encode("utf-8", "surrogateescape")
+        names.update(len(listed).to_bytes(8, "little") + listed)
+        digest.update(_packed(stamps))  # counted: each directory's stamps apart
+    names_below = names.hexdigest()
+    digest.update(names_below.encode())
+    walked_names()[str(top)] = names_below
     return newest
 
 

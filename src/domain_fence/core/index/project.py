@@ -50,12 +50,11 @@ from domain_fence.core.source.flow import ALL_CALLEES, CAPITALIZED, FlowFacts, S
 from domain_fence.core.source.listing import listed_since, sharing
 from domain_fence.core.source.modules import (
     SKIPPED_ORDER,
-    Discovery,
     ModuleFiles,
     ModuleNotFound,
     Skipped,
     default_search_paths,
-    discover_modules,
+    discovered,
     locate_package,
     namespace_reason,
     shadowed_reason,
@@ -171,20 +170,20 @@ class ProjectIndex:
         stamps: dict[str, tuple[int, int, int, int]] = {}
         absolute: dict[str, str] = {}
         packages = sorted(root_packages)
+        directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
         for package in packages:
             try:
                 directories = locate_package(package, paths)
             except ModuleNotFound as error:
                 missing[package] = str(error)
                 continue
-            discovery = Discovery()
-            files.update(discover_modules(package, directories, discovery).texts)
+            discovery = discovered(package, directories, directory)
+            files.update(discovery.modules.texts)
             skipped.update(discovery.skipped)
             linked.update(discovery.linked)
             stamps.update(discovery.stamps)
             absolute.update(discovery.absolute)
             plain = plain and discovery.plain
-        directory = cache_directory(root) if isinstance(cache_dir, _FromEnvironment) else cache_dir
         cache = FactCache.open(directory, root) if directory is not None else None
         names = sorted(files)  # as text, not as (name, path) pairs: thousands of them
         modules = ModuleFiles(dict(zip(names, map(files.__getitem__, names), strict=True)))

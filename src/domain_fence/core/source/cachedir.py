@@ -31,6 +31,23 @@ def cache_directory(root: Path, environ: Mapping[str, str] | None = None) -> Pat
     return Path(relocated).resolve() if relocated else Path(root) / DEFAULT_DIRECTORY
 
 
+_CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by domain-fence.\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+)
+
+
+def make_cache_directory(directory: Path) -> None:
+    """Make ``directory`` (if need be) with the markers of a cache directory: like
+    pytest's and ruff's caches, never committed and skipped by backup tools."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, text in ((".gitignore", "# created by domain-fence\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
+        marker = directory / name
+        if not marker.exists():
+            write_atomically(marker, text.encode())
+
+
 _TEMPORARY_NUMBERS = itertools.count()
 
 

@@ -49,7 +49,7 @@ from domain_fence.core.source.cachedir import CACHE_DIR_ENV as CACHE_DIR_ENV
 from domain_fence.core.source.cachedir import DEFAULT_DIRECTORY as DEFAULT_DIRECTORY
 from domain_fence.core.source.cachedir import NO_CACHE_ENV as NO_CACHE_ENV
 from domain_fence.core.source.cachedir import cache_directory as cache_directory
-from domain_fence.core.source.cachedir import write_atomically
+from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
 from domain_fence.core.source.factpack import PACK_FORMAT as PACK_FORMAT
 from domain_fence.core.source.factpack import Entry, Pack, pack_bytes, read_pack
 
@@ -342,12 +342,7 @@ class FactCache:
         return self._journaled
 
     def _prepare(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        # Like pytest's and ruff's caches: never committed, skipped by backup tools.
-        for name, text in ((".gitignore", "# created by domain-fence\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
-            marker = self.directory / name
-            if not marker.exists():
-                write_atomically(marker, text.encode())
+        make_cache_directory(self.directory)
 
 
 def encode(facts: FileFacts | DeclarationFacts | FlowFacts | ImportFacts) -> bytes:
@@ -386,13 +381,6 @@ def _decode(data: object) -> object:
         return _FactUnpickler(io.BytesIO(data)).load()
     except Exception:  # noqa: BLE001 -- a corrupt entry is a miss, whatever unpickling raises
         return None
-
-
-_CACHEDIR_TAG = (
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# This file is a cache directory tag created by domain-fence.\n"
-    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
-)
 
 
 @contextmanager

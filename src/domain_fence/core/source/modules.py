@@ -3,20 +3,31 @@
 Nothing here imports the code being checked: top-level packages are located with
 ``importlib.machinery.PathFinder``, which reads directories but runs no code, and the
 rest of a dotted name is resolved by walking those directories (:mod:`.packages`).
+
+What a discovery found is kept in the cache directory, under the digest of the names
+and kinds of every entry below the package's directories that the run cache's walk
+took in the same listings (see :func:`discovered`): a run after an edit lists the
+same names, and starts from it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
+import pickle
 import re
 import stat
 from collections.abc import Collection, Iterable, Iterator, MutableMapping
+from contextlib import suppress
 from dataclasses import dataclass, fields
 from functools import cached_property
-from operator import attrgetter
+from operator import attrgetter, methodcaller
 from pathlib import Path
+from typing import Any
 
-from domain_fence.core.source.listing import listed_entry, listing
+from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
+from domain_fence.core.source.listing import listed_entries, listed_entry, listing, walked_names
 from domain_fence.core.source.packages import ModuleNotFound as ModuleNotFound
 from domain_fence.core.source.packages import default_search_paths as default_search_paths
 from domain_fence.core.source.packages import locate_package as locate_package
@@ -233,7 +244,7 @@ class Discovery:
 
     # A holder, never compared: a plain class (a dataclass's generated methods are
     # compiled as the module is imported, on every run).
-    __slots__ = ("absolute", "linked", "modules", "plain", "skipped", "stamps")
+    __slots__ = ("absolute", "linked", "modules", "non_packages", "plain", "reusable", "skipped", "stamps")
 
     def __init__(self) -> None:
         self.modules = ModuleFiles()
@@ -249,6 +260,13 @@ class Discovery:
         # symlinked directory, no directory outside a package (which the blockers' walk
         # enters and this one does not), no ``.py`` name that is not ASCII.
         self.plain = True
+        # The directories below a package that are not packages, and whether each is
+        # inside one: what they hide is looked at again when the discovery is reused.
+        self.non_packages: list[tuple[str, bool]] = []
+        # What was found follows from the names and kinds of the entries listed, given
+        # that each module's file is a regular file within the size limit and the
+        # non-packages are looked at again: no file was skipped, no link followed.
+        self.reusable = True
 
 
 MAX_FILE_SIZE_ENV = "DOMAIN_FENCE_MAX_FILE_SIZE"
@@ -295,6 +313,100 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     return discovery.modules
 
 
+KEPT_DISCOVERY_VERSION = 1
+
+
+def discovered(package: str, directories: list[Path], cache_dir: Path | None) -> Discovery:
+    """What :func:`discover_modules` finds of ``package`` in ``directories``. With a
+    ``cache_dir``, what an earlier run found and kept there, when the walks of the
+    listings shared now found the same names and kinds below ``directories`` as it did
+    (see :func:`.listing.walked_names`), each module's file is still a regular file within
+    the size limit and no directory that was not a package has become one."""
+    key = _names_key(package, directories) if cache_dir is not None else None
+    if cache_dir is None or key is None:
+        return _discovered_now(package, directories)
+    where = "\0".join([package, *map(os.fspath, directories)]).encode("utf-8", "surrogateescape")
+    kept_at = cache_dir / f"discovery-{hashlib.sha256(where).hexdigest()[:16]}.pickle"
+    reused = _reused(kept_at, package, key)
+    if reused is not None:
+        return reused
+    discovery = _discovered_now(package, directories)
+    if discovery.reusable:
+        names = tuple(discovery.modules.texts)
+        paths = tuple(discovery.modules.texts.values())
+        absolute = tuple(map(discovery.absolute.__getitem__, names))
+        kept = (key, names, paths, absolute, discovery.plain, tuple(discovery.non_packages))
+        with suppress(OSError):  # an unwritable cache: discovered again next time
+            make_cache_directory(cache_dir)  # a first run's: the next, after an edit, reuses it
+            write_atomically(kept_at, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+    return discovery
+
+
+def _discovered_now(package: str, directories: list[Path]) -> Discovery:
+    discovery = Discovery()
+    discover_modules(package, directories, discovery)
+    return discovery
+
+
+def _names_key(package: str, directories: list[Path]) -> tuple[object, ...] | None:
+    """What the discovery of ``package`` in ``directories`` follows from, apart from the
+    statuses of the files below them; None when a walk of the shared listings did not
+    see all of it."""
+    names = walked_names()
+    key: list[object] = [KEPT_DISCOVERY_VERSION, package]
+    for directory in map(os.fspath, directories):
+        below = names.get(directory)
+        if below is None:
+            return None
+        key += (directory, os.path.abspath(directory), below, package_init(directory) is not None)
+    return tuple(key)
+
+
+def _reused(kept_at: Path, package: str, key: tuple[object, ...]) -> Discovery | None:
+    """The discovery of ``package`` kept at ``kept_at`` under ``key``, while it holds (see
+    :func:`discovered`)."""
+    try:
+        kept_key, names, paths, absolute, plain, non_packages = _PlainUnpickler(io.BytesIO(kept_at.read_bytes())).load()
+        if kept_key != key:
+            return None
+        texts = dict(zip(names, paths, strict=True))
+        # A namespace root's directory has no stamp; it is the first name, the others below it.
+        filed = names if texts[package].endswith(".py") else names[1:]
+        # Thousands of files, each's status as the walk took it (a file it did not list,
+        # below a __pycache__, is a KeyError), checked in C.
+        statuses = list(map(methodcaller("stat"), map(listed_entries().__getitem__, map(texts.__getitem__, filed))))
+        if not all(map(stat.S_ISREG, map(attrgetter("st_mode"), statuses))):
+            return None
+        if max(map(attrgetter("st_size"), statuses), default=0) > max_file_size():
+            return None
+        stamps = dict(zip(filed, map(_STAMP, statuses), strict=True))
+        if not all(map(attrgetter("st_ino"), statuses)):  # as _keep_stamp keeps them
+            stamps = {module: stamp for module, stamp in stamps.items() if stamp[3]}
+        if any(package_init(directory) is not None for directory, _ in non_packages):
+            return None
+        discovery = Discovery()
+        discovery.modules = ModuleFiles(texts)
+        discovery.absolute = dict(zip(names, absolute, strict=True))
+        discovery.stamps = stamps
+        discovery.plain = bool(plain)
+        for directory, in_package in non_packages:
+            discovery.non_packages.append((directory, in_package))
+            _look_into_non_package(directory, in_package, discovery)
+    except Exception:  # noqa: BLE001 -- missing, unreadable, damaged or foreign: discovered again
+        return None
+    return discovery
+
+
+_STAMP = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino")  # as _keep_stamp makes it
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Plain containers, strings and numbers only: a planted file runs nothing."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed here")
+
+
 class _Walk:
     """The walk of one directory of a root package: what it finds goes to ``discovery``."""
 
@@ -318,6 +430,7 @@ class _Walk:
         except OSError as error:
             reason = f"cannot read directory: {error.strerror or error}"
             discovery.skipped.append(Skipped(Path(directory), reason, blocks_graph=True))
+            discovery.reusable = False
             return
         # Thousands of files: each entry is asked once whether it is a directory.
         kinds = [(entry, _is_directory(entry)) for entry in entries]
@@ -351,31 +464,42 @@ class _Walk:
                         _keep_stamp(stamps, module, packages[name])
                     if linked:
                         discovery.linked.append(Path(entry.path))
+                        discovery.reusable = False
                     below_real = os.path.join(below, "") if linked else below + os.sep
                     self.below(module, entry.path, inside, below_real, ancestors | {below}, True)
-                elif not os.access(entry.path, os.R_OK | os.X_OK):
-                    # Whether it is a package cannot even be told: grimp passes it by silently.
-                    reason = "cannot read directory: Permission denied"
-                    discovery.skipped.append(Skipped(Path(entry.path), reason, blocks_graph=True))
-                elif in_package:
-                    _namespace_inside_package(Path(entry.path), discovery)
+                else:
+                    discovery.non_packages.append((entry.path, in_package))
+                    _look_into_non_package(entry.path, in_package, discovery)
             elif name.endswith(".py") and name != "__init__.py" and (stem := name[:-3]).isidentifier():
                 status = _source_status(entry, stem in packages, self.limit)
                 if isinstance(status, Skipped):
                     discovery.skipped.append(status)
+                    discovery.reusable = False
                 elif (module := f"{package}.{stem}") not in modules:
                     modules[module] = entry.path
                     absolute[module] = entry.path if self.listed_absolute else where + name
                     _keep_stamp(stamps, module, status)
 
 
-def _namespace_inside_package(directory: Path, discovery: Discovery) -> None:
+def _look_into_non_package(directory: str, in_package: bool, discovery: Discovery) -> None:
+    """Report what ``directory``, below a package but not one, keeps from the analysis."""
+    if not os.access(directory, os.R_OK | os.X_OK):
+        # Whether it is a package cannot even be told: grimp passes it by silently.
+        reason = "cannot read directory: Permission denied"
+        discovery.skipped.append(Skipped(Path(directory), reason, blocks_graph=True))
+    elif in_package:
+        _namespace_inside_package(directory, discovery)
+
+
+def _namespace_inside_package(directory: str, discovery: Discovery) -> None:
     """Python imports the files of a directory without ``__init__.py`` inside a package
-    (a namespace portion); grimp does not see them: each is reported, not analysed."""
-    reason = namespace_reason(directory.name)
+    (a namespace portion); grimp does not see them: each is reported, not analysed.
+    A path is made only for what is reported: every package's ``__pycache__`` is such a
+    directory, and holds nothing to report."""
+    reason = namespace_reason(os.path.basename(directory))
 
     def unreadable(error: OSError) -> None:
-        path = Path(error.filename) if error.filename else directory
+        path = Path(error.filename or directory)
         discovery.skipped.append(Skipped(path, f"cannot read directory: {error.strerror or error}"))
 
     for top, directories, files in os.walk(directory, onerror=unreadable):
