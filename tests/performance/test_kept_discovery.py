@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from perf_support import edit, leaky_project, settle
 
+from domain_fence.core.engine import runcache
 from domain_fence.core.engine.runcache import Inputs, input_digest
 from domain_fence.core.source import modules
 from domain_fence.core.source.listing import shared_listings
@@ -54,6 +56,13 @@ def discovery_now(root: Path) -> Discovery:
     return discovery
 
 
+@pytest.fixture(autouse=True)
+def _tools_not_digested(monkeypatch):
+    # The run cache walks nothing while a tool's file is a moment old (just edited):
+    # these tests are about the project's tree, not about that.
+    monkeypatch.setattr(runcache, "TOOLS", ())
+
+
 @pytest.fixture
 def found_anew(monkeypatch) -> list[str]:
     """The root packages discovered by walking their directories from now on."""
@@ -84,6 +93,15 @@ def test_a_run_after_an_edit_reuses_what_the_last_run_found(tmp_path, found_anew
     assert found_anew == ["pkg"]  # not walked again
     assert as_found(again) == as_found(discovery_now(root))
     assert again.stamps["pkg.a"] != first.stamps["pkg.a"]  # the stamps the walk took now
+
+
+def test_another_python_finds_anew(tmp_path, monkeypatch, found_anew):
+    # Which file names are identifiers, and so modules, follows Python's Unicode tables.
+    root = tree(tmp_path)
+    discovery_after_the_run_cache_s_walk(root)
+    monkeypatch.setattr(sys, "version_info", (sys.version_info[0], sys.version_info[1] + 1, 0, "final", 0))
+    discovery_after_the_run_cache_s_walk(root)
+    assert found_anew == ["pkg", "pkg"]
 
 
 def test_without_the_run_cache_s_walk_nothing_is_reused(tmp_path, found_anew):

@@ -18,6 +18,7 @@ import os
 import pickle
 import re
 import stat
+import sys
 from collections.abc import Collection, Iterable, Iterator, MutableMapping
 from contextlib import suppress
 from dataclasses import dataclass, fields
@@ -353,7 +354,9 @@ def _names_key(package: str, directories: list[Path]) -> tuple[object, ...] | No
     statuses of the files below them; None when a walk of the shared listings did not
     see all of it."""
     names = walked_names()
-    key: list[object] = [KEPT_DISCOVERY_VERSION, package]
+    # Python's version too: which names are identifiers follows its Unicode tables, and
+    # two versions may share one cache directory (tox, pre-commit beside CI).
+    key: list[object] = [KEPT_DISCOVERY_VERSION, tuple(sys.version_info[:2]), package]
     for directory in map(os.fspath, directories):
         below = names.get(directory)
         if below is None:
