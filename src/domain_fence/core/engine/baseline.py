@@ -10,7 +10,6 @@ file's bytes (:func:`load_baseline`), and read back instead while the bytes are 
 """
 
 import hashlib
-import io
 import json
 import os
 import pickle
@@ -28,6 +27,7 @@ from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.text import one_line
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.files import StampKey, file_stamp, read_regular_file
+from domain_fence.core.source.plainpickle import plain_loads
 
 FORMAT = "domain-fence-baseline"
 VERSION = 1
@@ -213,7 +213,7 @@ def _kept_baseline(kept_at: Path) -> Kept | None:
     """What :func:`_keep_baseline` kept; None when there is nothing, or it is not what it
     writes (damaged, foreign, or of another parser)."""
     try:
-        kept = _PlainUnpickler(io.BytesIO(kept_at.read_bytes())).load()
+        kept = plain_loads(kept_at.read_bytes())
     except Exception:  # noqa: BLE001 -- missing, unreadable or damaged: the file is parsed
         return None
     if not (type(kept) is tuple and len(kept) == 6 and kept[0] == PARSED_FORMAT and type(kept[1]) is bytes):
@@ -241,13 +241,6 @@ def _keep_baseline(kept_at: Path, kept: Kept) -> None:
         write_atomically(kept_at, data)
     except OSError:  # an unwritable cache: the file is parsed again next time
         return
-
-
-class _PlainUnpickler(pickle.Unpickler):
-    """Plain containers, strings, bytes and numbers only: a planted entry runs nothing."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed here")
 
 
 def render(baseline: Baseline) -> bytes:

@@ -55,7 +55,6 @@ read the file naming the one before), older ones are forgotten.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import operator
 import os
@@ -76,6 +75,7 @@ from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 from domain_fence.core.source.files import StampKey, file_stamp
+from domain_fence.core.source.plainpickle import plain_loads
 
 FORMAT = "domain-fence module results 8"  # 8: findings a field at a time; 7: each body a file of its own
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
@@ -344,7 +344,7 @@ class ResultStore:
 
     def load(self) -> StoredResults | None:
         try:
-            data = _PlainUnpickler(io.BytesIO(self.path.read_bytes())).load()
+            data = plain_loads(self.path.read_bytes())
             return _parse(data, self)
         except Exception:  # noqa: BLE001 -- missing, unreadable, damaged or foreign: a full check
             return None
@@ -414,7 +414,7 @@ def _parse(data: object, store: ResultStore) -> StoredResults | None:
     table = _load_table(store.directory, table_name)
     if table is None:
         return None
-    contents = _PlainUnpickler(io.BytesIO(store.body_path(body).read_bytes())).load()
+    contents = plain_loads(store.body_path(body).read_bytes())
     if not (type(contents) is tuple and len(contents) == 8):
         return None
     views, covered, raw_findings, warnings, failures, answers, noqa, extra = contents
@@ -665,7 +665,7 @@ def _load_table(directory: Path, name: object, whole: bool = False) -> Table | N
     encoded = path.read_bytes()
     if hashlib.blake2b(encoded, digest_size=16).hexdigest() != name:
         return None
-    data = _PlainUnpickler(io.BytesIO(encoded)).load()
+    data = plain_loads(encoded)
     if not (isinstance(data, tuple) and len(data) == 3 and data[0] == TABLE_FORMAT):
         return None
     base_name, rows = data[1:]
@@ -774,13 +774,6 @@ def extra_of(plain: object) -> dict[str, Any]:
 
 def _strings(values: object) -> bool:
     return isinstance(values, tuple) and all(isinstance(value, str) for value in values)
-
-
-class _PlainUnpickler(pickle.Unpickler):
-    """Plain containers, strings, bytes and numbers only: a planted entry runs nothing."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed here")
 
 
 class Digests:

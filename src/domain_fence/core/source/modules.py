@@ -13,7 +13,6 @@ same names, and starts from it.
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import pickle
 import re
@@ -25,13 +24,13 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from operator import attrgetter, methodcaller
 from pathlib import Path
-from typing import Any
 
 from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
 from domain_fence.core.source.listing import listed_entries, listed_entry, listing, walked_names
 from domain_fence.core.source.packages import ModuleNotFound as ModuleNotFound
 from domain_fence.core.source.packages import default_search_paths as default_search_paths
 from domain_fence.core.source.packages import locate_package as locate_package
+from domain_fence.core.source.plainpickle import plain_loads
 
 
 @dataclass(frozen=True)
@@ -369,7 +368,7 @@ def _reused(kept_at: Path, package: str, key: tuple[object, ...]) -> Discovery |
     """The discovery of ``package`` kept at ``kept_at`` under ``key``, while it holds (see
     :func:`discovered`)."""
     try:
-        kept_key, names, paths, absolute, plain, non_packages = _PlainUnpickler(io.BytesIO(kept_at.read_bytes())).load()
+        kept_key, names, paths, absolute, plain, non_packages = plain_loads(kept_at.read_bytes())
         if kept_key != key:
             return None
         texts = dict(zip(names, paths, strict=True))
@@ -401,13 +400,6 @@ def _reused(kept_at: Path, package: str, key: tuple[object, ...]) -> Discovery |
 
 
 _STAMP = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino")  # as _keep_stamp makes it
-
-
-class _PlainUnpickler(pickle.Unpickler):
-    """Plain containers, strings and numbers only: a planted file runs nothing."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed here")
 
 
 class _Walk:
