@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from perf_support import edit, leaky_project, settle
+from perf_support import edit, leaky_project, recorded, settle
 from support import MINIMONTY_SRC, run_tool
 
 from domain_fence.core.families.config import parse_vocabulary
@@ -539,3 +539,16 @@ def test_a_damaged_journal_costs_its_entries_only(tmp_path, monkeypatch, parsed)
         assert parsed == [shared.resolve()] or parsed == [shared]  # the pack serves every other file
     assert not (tmp_path / "PLANTED-PICKLE-RAN").exists()
     assert edited != expected
+
+
+def test_the_facts_of_a_file_edited_a_moment_ago_are_not_pickled_for_a_cache_that_would_not_keep_them(
+    tmp_path, monkeypatch
+):
+    root = leaky_project(tmp_path)
+    edited = root / "leaky" / "shared.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")  # not settled yet
+    pickled = recorded(monkeypatch, index_module, "encode")
+    index = ProjectIndex.build(root, ["leaky"], cache_dir=root / ".cache")
+    index.prefetch(["leaky.shared", "leaky.runtime.model"])
+    assert {argument.module for argument, _ in pickled} == {"leaky.runtime.model"}
+    assert index.file_facts("leaky.shared") is not None
