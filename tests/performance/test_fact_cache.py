@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from perf_support import edit, leaky_project, settle
+from perf_support import edit, leaky_project, recorded, settle
 from support import MINIMONTY_SRC, run_tool
 
 from domain_fence.core.families.config import parse_vocabulary
@@ -241,6 +241,11 @@ def damaged_packs(pack: Path, marker: Path) -> list[bytes]:
     def header(rows: object) -> bytes:
         return pickle.dumps((factcache.PACK_FORMAT, cache_key(), rows), protocol=pickle.HIGHEST_PROTOCOL)
 
+    def facts_placed(offset: int, length: int) -> tuple[object, ...]:
+        fields = list(factpack.INDEX_ROW.unpack(row[2]))
+        fields[5:7] = offset, length
+        return (*row[:2], factpack.INDEX_ROW.pack(*fields))
+
     return [
         b"",
         b"garbage",
@@ -249,11 +254,12 @@ def damaged_packs(pack: Path, marker: Path) -> list[bytes]:
         pickle.dumps(Planted(marker)),
         pickle.dumps(("another format", cache_key(), index)) + pickles,
         header(["not", "a", "dict"]),
-        header({path: ("big", *row[1:])}),
-        header({path: (*row[:4], (0, 10**15), row[5], row[6])}),  # a place far beyond the end
-        header({path: (*row[:4], (-1, 5), row[5], row[6])}),
-        header({path: (*row[:4], "not a place", row[5], row[6])}),
-        header({path: row[:5]}),
+        header({path: (42, *row[1:])}),
+        header({path: facts_placed(0, 10**15)}),  # a place far beyond the end
+        header({path: facts_placed(len(pickles), 1)}),
+        header({path: (*row[:2], row[2][:-1])}),  # packed short
+        header({path: (*row[:2], "not packed")}),
+        header({path: row[:2]}),
         factpack.pack_bytes(cache_key(), planted_entry),
     ]
 
@@ -336,7 +342,12 @@ def test_processes_saving_at_once_always_leave_a_whole_pack(tmp_path):
         kind, key, index = factcache._FactUnpickler(stream).load()  # never half a pack
         assert (kind, key) == (factcache.PACK_FORMAT, cache_key()) and isinstance(index, dict)
         start = stream.tell()  # every entry's pickles are there, whole
-        assert all(start + span[0] + span[1] <= len(data) for row in index.values() for span in row[4:] if span)
+        fields = [factpack.INDEX_ROW.unpack(row[2]) for row in index.values()]
+        assert all(
+            start + offset + length <= len(data)
+            for f in fields
+            for offset, length in zip(f[5::2], f[6::2], strict=True)
+        )
         reads += 1
     for writer in writers:
         writer.join()
@@ -539,3 +550,16 @@ def test_a_damaged_journal_costs_its_entries_only(tmp_path, monkeypatch, parsed)
         assert parsed == [shared.resolve()] or parsed == [shared]  # the pack serves every other file
     assert not (tmp_path / "PLANTED-PICKLE-RAN").exists()
     assert edited != expected
+
+
+def test_the_facts_of_a_file_edited_a_moment_ago_are_not_pickled_for_a_cache_that_would_not_keep_them(
+    tmp_path, monkeypatch
+):
+    root = leaky_project(tmp_path)
+    edited = root / "leaky" / "shared.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")  # not settled yet
+    pickled = recorded(monkeypatch, index_module, "encode")
+    index = ProjectIndex.build(root, ["leaky"], cache_dir=root / ".cache")
+    index.prefetch(["leaky.shared", "leaky.runtime.model"])
+    assert {argument.module for argument, _ in pickled} == {"leaky.runtime.model"}
+    assert index.file_facts("leaky.shared") is not None

@@ -531,7 +531,8 @@ class ProjectIndex:
                 flows = _traced_flows(traced)
                 if flows is not None and job.stamp:
                     _FLOWS[job.key] = flows
-                if self.cache and job.stamp and facts.unreadable is None:
+                # An unsettled file's facts are not kept (FactCache.store): not pickled for nothing.
+                if self.cache and job.stamp and job.stamp.settled and facts.unreadable is None:
                     pickled = pickled or encode(facts)
                     encoded = declarations if isinstance(declarations, bytes) else encode(declarations)
                     self.cache.store(job.stamp, pickled, encoded, job.module, job.is_package)
@@ -694,7 +695,7 @@ class ProjectIndex:
         for job, facts in zip(jobs, read if read is not None else _imports_of(jobs), strict=True):
             self._imports_only[job.module] = facts
             self.learnt += 1
-            if self.cache and job.stamp and facts.unreadable is None:
+            if self.cache and job.stamp and job.stamp.settled and facts.unreadable is None:
                 self.cache.store_imports(job.stamp, encode(facts), job.module, job.is_package)
 
     def statement_imports(self, module: str, lines: Iterable[int]) -> list[ImportFact] | None:
