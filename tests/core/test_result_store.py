@@ -9,6 +9,7 @@ import json
 import multiprocessing
 import os
 import pickle
+import struct
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,11 @@ from typing import Any
 import pytest
 
 from domain_fence.core.engine import resultcache
-from domain_fence.core.engine.resultcache import ResultStore, StoredResults
+from domain_fence.core.engine.resultcache import Digests, ResultStore, StoredResults
 from domain_fence.core.families.config import BaselineOptions, WordRule
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
+from domain_fence.core.source.files import file_stamp
 
 FINDING = Finding("pkg/a.py", 3, 4, "DOM101", "event field 'episode'", "pkg.a.E.episode", "DOM101:pkg.a:E.episode")
 TABLE = (
@@ -62,23 +64,25 @@ def _rewrite(store: ResultStore, change: Callable[[list[Any]], object] = list, t
 @pytest.mark.parametrize(
     "columns",
     [
-        (("pkg", "pkg.a"), (None,), (b"", b"")),  # columns of unequal length
-        (("pkg", "pkg"), (None, None), (b"", b"")),  # a module twice
-        ((b"pkg",), (None,), (b"",)),  # a name that is no string
-        (("pkg",), ((1, 2, 3),), (b"",)),  # a stamp of three numbers
-        (("pkg",), ((1, 2, 3, True),), (b"",)),  # a flag for a number
-        (("pkg",), (None,), ("digest",)),  # a digest that is no bytes
-        (("pkg",), (None,)),  # a column missing
-        [("pkg",), (None,), (b"",)],  # a list for the table
+        (("pkg", "pkg.a"), (bytes(64), ()), (b"",)),  # columns of unequal length
+        (("pkg", "pkg"), (bytes(64), ()), (b"", b"")),  # a module twice
+        ((b"pkg",), (bytes(32), ()), (b"",)),  # a name that is no string
+        (("pkg",), (bytes(24), ()), (b"",)),  # a stamp of three numbers
+        (("pkg",), (((1, 2, 3, 4),), ()), (b"",)),  # stamps not packed
+        (("pkg",), (bytes(32), (True,)), (b"",)),  # a flag for a stampless row
+        (("pkg",), (bytes(32), (1,)), (b"",)),  # a stampless row past the last
+        (("pkg",), (bytes(32), ()), ("digest",)),  # a digest that is no bytes
+        (("pkg",), (bytes(32), ())),  # a column missing
+        [("pkg",), (bytes(32), ()), (b"",)],  # a list for the table
     ],
-    ids=["unequal", "twice", "name", "short-stamp", "bool", "digest", "two-columns", "list"],
+    ids=["unequal", "twice", "name", "short-stamp", "unpacked", "bool", "past", "digest", "two-columns", "list"],
 )
 def test_a_module_table_of_another_shape_is_a_full_check(tmp_path, columns, monkeypatch):
     monkeypatch.setattr(resultcache, "_tables", {})
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(_stored())
     encoded = pickle.dumps((resultcache.TABLE_FORMAT, None, columns))
-    name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # named as it should be
+    name = _table_name(encoded)  # named as it should be
     (store.directory / f"modules-{name}.pickle").write_bytes(encoded)
     _rewrite(store, lambda parts: parts.__setitem__(0, (None,) * len(columns[0])), table=name)
     assert store.load() is None
@@ -116,8 +120,8 @@ def test_the_module_table_is_kept_once_for_every_contract(tmp_path, monkeypatch)
         store.save(_stored())
     table = _table(stores[0])  # one table, named by its bytes' digest
     data = pickle.loads(table.read_bytes())
-    assert data == (resultcache.TABLE_FORMAT, None, TABLE)
-    assert table.name == f"modules-{hashlib.blake2b(table.read_bytes(), digest_size=16).hexdigest()}.pickle"
+    assert data == (resultcache.TABLE_FORMAT, None, _as_written(TABLE))
+    assert table.name == f"modules-{_table_name(table.read_bytes())}.pickle"
     for store in stores:
         assert pickle.loads(store.path.read_bytes())[2] == table.name[len("modules-") : -len(".pickle")]
     monkeypatch.setattr(resultcache, "_tables", {})
@@ -425,6 +429,31 @@ def test_a_contract_s_old_bodies_are_forgotten_not_another_s(tmp_path):
     assert store.load() == versions[-1]
 
 
+def _table_name(encoded: bytes) -> str:
+    """The name a table written as ``encoded`` is read under: a digest of its bytes."""
+    return hashlib.blake2b(encoded, digest_size=16).hexdigest()
+
+
+def _as_written(table: resultcache.Table) -> object:
+    """``table`` as written: its stamps packed, zeros where there is none, whose
+    positions follow."""
+    names, stamps, digests = table
+    packed = b"".join(bytes(32) if stamp is None else struct.pack("<QqqQ", *stamp) for stamp in stamps)
+    return names, (packed, tuple(at for at, stamp in enumerate(stamps) if stamp is None)), digests
+
+
+def test_a_table_written_by_hand_as_a_run_writes_it_is_read(tmp_path, monkeypatch):
+    """(The damaged tables above are refused for their damage, not their form.)"""
+    monkeypatch.setattr(resultcache, "_tables", {})
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    encoded = pickle.dumps((resultcache.TABLE_FORMAT, None, _as_written(TABLE)))
+    (store.directory / f"modules-{_table_name(encoded)}.pickle").write_bytes(encoded)
+    _rewrite(store, table=_table_name(encoded))
+    monkeypatch.setattr(resultcache, "_tables", {})
+    assert store.load() == _stored()
+
+
 def _table_of(size: int) -> resultcache.Table:
     names = tuple(f"pkg.m{n}" for n in range(size))
     return names, tuple((n, 10, 10, n) for n in range(size)), tuple(bytes([n]) * 16 for n in range(size))
@@ -463,7 +492,7 @@ def test_an_edited_table_is_written_as_the_rows_that_differ_from_its_base(tmp_pa
         loaded = store.load()
         edited = _edited(whole, *rows)
         store.save(_stored_on(edited), loaded)
-        differing = (rows, (None,) * len(rows), (b"e" * 16,) * len(rows))
+        differing = (rows, (bytes(32) * len(rows), tuple(range(len(rows)))), (b"e" * 16,) * len(rows))
         assert _table_data(store) == (resultcache.TABLE_FORMAT, base.name[len("modules-") : -len(".pickle")], differing)
         _another_process(monkeypatch)
         assert store.load() == _stored_on(edited)
@@ -471,11 +500,11 @@ def test_an_edited_table_is_written_as_the_rows_that_differ_from_its_base(tmp_pa
     loaded = store.load()
     edited = _edited(whole, *range(5))  # more than a sixteenth: whole again
     store.save(_stored_on(edited), loaded)
-    assert _table_data(store) == (resultcache.TABLE_FORMAT, None, edited)
+    assert _table_data(store) == (resultcache.TABLE_FORMAT, None, _as_written(edited))
     assert store.load() == _stored_on(edited)
     renamed = (tuple(f"pkg.n{n}" for n in range(64)), *_edited(whole, 3)[1:])
     store.save(_stored_on(renamed), store.load())  # other modules: whole
-    assert _table_data(store) == (resultcache.TABLE_FORMAT, None, renamed)
+    assert _table_data(store) == (resultcache.TABLE_FORMAT, None, _as_written(renamed))
 
 
 def test_a_base_is_kept_where_files_cannot_be_touched(tmp_path, monkeypatch):
@@ -508,14 +537,14 @@ def test_a_base_is_kept_where_files_cannot_be_touched(tmp_path, monkeypatch):
         "base gone",
         "base damaged",
         "on a table on a base",
-        ((64,), (None,), (b"",)),  # a row past the last
-        ((-1,), (None,), (b"",)),  # a row before the first
-        ((3, 3), (None, None), (b"", b"")),  # a row twice
-        ((True,), (None,), (b"",)),  # a flag for a row
-        ((3,), ((1, 2, 3),), (b"",)),  # a stamp of three numbers
-        ((3,), (None,), ("digest",)),  # a digest that is no bytes
-        ((3,), (None, None), (b"",)),  # columns of unequal length
-        [(3,), (None,), (b"",)],  # a list for the rows
+        ((64,), (bytes(32), (0,)), (b"",)),  # a row past the last
+        ((-1,), (bytes(32), (0,)), (b"",)),  # a row before the first
+        ((3, 3), (bytes(64), (0, 1)), (b"", b"")),  # a row twice
+        ((True,), (bytes(32), (0,)), (b"",)),  # a flag for a row
+        ((3,), (bytes(24), ()), (b"",)),  # a stamp of three numbers
+        ((3,), (bytes(32), (0,)), ("digest",)),  # a digest that is no bytes
+        ((3,), (bytes(32), (0,)), (b"", b"")),  # columns of unequal length
+        [(3,), (bytes(32), (0,)), (b"",)],  # a list for the rows
     ],
     ids=["base-gone", "base-damaged", "chain", "past", "before", "twice", "bool", "stamp", "digest", "unequal", "list"],
 )
@@ -536,9 +565,9 @@ def test_a_table_on_a_base_not_there_or_of_another_shape_is_a_full_check(tmp_pat
         base.write_bytes(base.read_bytes().replace(b"pkg.m1", b"pkg.x1"))  # not the bytes it is named after
     else:
         chained = damage == "on a table on a base"
-        base_name, rows = (on_base, ((), (), ())) if chained else (base.stem[len("modules-") :], damage)
+        base_name, rows = (on_base, ((), (b"", ()), ())) if chained else (base.stem[len("modules-") :], damage)
         encoded = pickle.dumps((resultcache.TABLE_FORMAT, base_name, rows))
-        name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+        name = _table_name(encoded)
         (store.directory / f"modules-{name}.pickle").write_bytes(encoded)
         _rewrite(store, table=name)
     assert store.load() is None
@@ -643,3 +672,24 @@ def test_a_record_is_keyed_with_its_class_and_field_names():
         ("stale", "error"),
         ("written", None),
     )
+
+
+def test_a_recorded_digest_stands_for_a_file_only_under_the_stamp_recorded_with_it(tmp_path):
+    for name in ("a", "b", "c", "d"):
+        (tmp_path / f"{name}.py").write_text(f"{name} = 1\n")
+    (tmp_path / "ns").mkdir()
+    (tmp_path / "ns2").mkdir()
+    names = ("pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg.ns", "pkg.ns2", "pkg.gone")
+    files = ("a.py", "b.py", "c.py", "d.py", "ns", "ns2", "gone.py")
+    digests = Digests({str(tmp_path / file): name for file, name in zip(files, names, strict=True)})
+    stamps = tuple(file_stamp(tmp_path / file) for file in files[:2]) + ((0, 0, 0, 0),) * 2 + (None,) * 3
+    recorded = (
+        b"trusted",  # under its stamp
+        None,  # unknown
+        b"stale",  # under another stamp: the file is read
+        hashlib.blake2b((tmp_path / "d.py").read_bytes()).digest(),  # read, and as recorded
+        b"",  # a namespace directory
+        b"planted",  # a directory has the empty digest, whatever is recorded
+        b"gone",
+    )
+    assert digests.changed((names, stamps, recorded)) == {"pkg.b", "pkg.c", "pkg.ns2", "pkg.gone"}

@@ -60,6 +60,7 @@ import operator
 import os
 import pickle
 import re
+import struct
 import sys
 import time
 from collections import deque
@@ -537,7 +538,7 @@ def _attributes(
 # kept (a run touches the one it reads, and its base), so that runs storing other
 # contracts (another configuration in the same cache directory) do not take each
 # other's tables away unless fourteen runs on changed files come between.
-TABLE_FORMAT = "domain-fence module table 2"  # 2: a table may be written on a base
+TABLE_FORMAT = "domain-fence module table 3"  # 3: stamps packed; 2: a table may be written on a base
 KEPT_TABLES = 16
 ROWS_ON_BASE = 16  # a table is written on its base while at most one row in this many differs
 _DIGEST_NAME = re.compile(r"[0-9a-f]{32}\Z")
@@ -548,6 +549,10 @@ _last_table: list[Path] = []  # the file of the table this process last read or 
 
 # The rows of a table that differ from its base's: their positions, stamps and digests.
 Rows = tuple[tuple[int, ...], tuple[StampKey | None, ...], tuple[bytes | None, ...]]
+# A stamp as written: size, modification and change times, inode. Thousands of them
+# are read back as numbers made in C, which need no look at each one's type.
+_STAMP = struct.Struct("<QqqQ")
+_NO_STAMP = bytes(_STAMP.size)
 
 
 def _save_table(directory: Path, columns: Table) -> str:
@@ -558,12 +563,12 @@ def _save_table(directory: Path, columns: Table) -> str:
     if last is not None and _tables[last][0] == columns and _still_there(last):
         return _table_name(last)
     on_base = _on_base(directory, columns)
-    data: tuple[str, str | None, Table | Rows]
+    data: tuple[str, str | None, object]
     if on_base is None:
-        base, data = None, (TABLE_FORMAT, None, columns)
+        base, data = None, (TABLE_FORMAT, None, _written(columns))
     else:
         base, rows = on_base
-        data = (TABLE_FORMAT, _table_name(base), rows)
+        data = (TABLE_FORMAT, _table_name(base), _written(rows))
     encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
     name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # of the very bytes written
     path = directory / f"modules-{name}.pickle"
@@ -689,10 +694,11 @@ def _table_of_columns(columns: object) -> Table | None:
     """A table's columns (names, stamps, digests) as written; None when they are not."""
     if not (isinstance(columns, tuple) and len(columns) == 3 and all(type(c) is tuple for c in columns)):
         return None
-    names, stamps, digests = columns
-    if not len(names) == len(stamps) == len(digests):
+    names, packed, digests = columns
+    stamps = _read_stamps(packed, len(names))
+    if stamps is None or len(digests) != len(names):
         return None
-    if not (_only(names, str) and _only(digests, bytes, type(None)) and _stamps(stamps)):
+    if not (_only(names, str) and _only(digests, bytes, type(None))):
         return None
     if len(set(names)) != len(names):
         return None
@@ -704,10 +710,11 @@ def _table_on(base: Table, rows: object) -> Table | None:
     they are not rows of it as written."""
     if not (isinstance(rows, tuple) and len(rows) == 3 and all(type(c) is tuple for c in rows)):
         return None
-    at, stamps, digests = rows
-    if not (len(at) == len(stamps) == len(digests) and _only(at, int) and _only(digests, bytes, type(None))):
+    at, packed, digests = rows
+    stamps = _read_stamps(packed, len(at))
+    if not (stamps is not None and len(at) == len(digests) and _only(at, int) and _only(digests, bytes, type(None))):
         return None
-    if not (_stamps(stamps) and len(set(at)) == len(at) and all(0 <= position < len(base[0]) for position in at)):
+    if not (len(set(at)) == len(at) and all(0 <= position < len(base[0]) for position in at)):
         return None
     new_stamps, new_digests = list(base[1]), list(base[2])
     for position, stamp, digest in zip(at, stamps, digests, strict=True):
@@ -715,10 +722,28 @@ def _table_on(base: Table, rows: object) -> Table | None:
     return (base[0], tuple(new_stamps), tuple(new_digests))
 
 
-def _stamps(stamps: tuple[Any, ...]) -> bool:
-    """Whether ``stamps`` are stamps as written: four numbers, or None."""
-    known = [stamp for stamp in stamps if stamp is not None]
-    return _only(known, tuple) and set(map(len, known)) <= {4} and _only(chain.from_iterable(known), int)
+def _written(columns: Table | Rows) -> tuple[tuple[Any, ...], tuple[bytes, tuple[int, ...]], tuple[bytes | None, ...]]:
+    """A table's columns, or rows, as written: the stamps packed (:func:`_read_stamps`)."""
+    first, stamps, digests = columns
+    unstamped = tuple(compress(range(len(stamps)), map(operator.is_, stamps, repeat(None))))
+    packed = b"".join([_NO_STAMP if stamp is None else _STAMP.pack(*stamp) for stamp in stamps])
+    return first, (packed, unstamped), digests
+
+
+def _read_stamps(written: object, count: int) -> tuple[StampKey | None, ...] | None:
+    """``count`` stamps as :func:`_written` packs them (the positions of those that are
+    None beside them); None when they are not."""
+    if not (type(written) is tuple and len(written) == 2 and type(written[0]) is bytes):
+        return None
+    packed, unstamped = written
+    if not (len(packed) == count * _STAMP.size and type(unstamped) is tuple and _only(unstamped, int)):
+        return None
+    if not all(0 <= at < count for at in unstamped):
+        return None
+    stamps: list[StampKey | None] = list(_STAMP.iter_unpack(packed))
+    for at in unstamped:
+        stamps[at] = None
+    return tuple(stamps)
 
 
 def _only(values: Iterable[object], *kinds: type) -> bool:

@@ -71,7 +71,12 @@ class ModuleResults:
         """What can be reused; None when the contract must be checked whole."""
         stored = self.stored = self.store.load()
         modules = self.context.index.modules.texts  # a dict's keys: compared in C, not by the Mapping mixin
-        if stored is None or len(stored.table[0]) != len(modules) or modules.keys() != set(stored.table[0]):
+        # Against the table's positions, made once for the contracts that share it.
+        if (
+            stored is None
+            or len(stored.table[0]) != len(modules)
+            or modules.keys() != positions(stored.table[0]).keys()
+        ):
             return None
         self.changed = set(self.digests.changed(stored.table))
         try:
