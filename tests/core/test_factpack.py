@@ -40,6 +40,16 @@ def test_a_pack_gives_back_every_entry_as_written(tmp_path):
     assert pack.get("/project/absent.py") is None
 
 
+@pytest.mark.parametrize("stamp", [(1, 2, 3, 2**64 + 7), (1, -(2**63) - 1, 3, 4), (-1, 2, 3, 4)])
+def test_an_entry_whose_stamp_eight_bytes_cannot_hold_is_left_out_and_the_others_kept(tmp_path, stamp):
+    path = tmp_path / "pack"
+    written = entries(5)
+    odd = "/project/m2.py"
+    path.write_bytes(pack_bytes(KEY, {**written, odd: (stamp, *written[odd][1:])}))
+    pack = read_pack(path, KEY, _FactUnpickler)
+    assert pack.entries() == {p: e for p, e in written.items() if p != odd}
+
+
 def test_a_pack_written_under_another_key_is_empty(tmp_path):
     path = tmp_path / "pack"
     path.write_bytes(pack_bytes("another key", entries(3)))

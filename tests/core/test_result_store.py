@@ -43,6 +43,24 @@ def test_stored_results_read_back_as_written(tmp_path):
     assert ResultStore(tmp_path, tmp_path, "contract", "another key").load() is None
 
 
+@pytest.mark.parametrize(
+    "stamp",
+    [(12, 1, 1, 2**64 + 7), (12, -(2**63) - 1, 1, 77), (12, 1, -11_644_473_600 * 10**9, 77)],
+    ids=["128-bit-inode", "before-1677", "windows-1601"],
+)
+def test_a_stamp_eight_bytes_cannot_hold_is_stored_as_none(tmp_path, stamp, monkeypatch):
+    # Its digest decides then, and the results of every module are kept all the same.
+    monkeypatch.setattr(resultcache, "_tables", {})
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    table = (TABLE[0], (None, stamp, None), TABLE[2])
+    store.save(StoredResults(table, VIEWS, ["pkg.a", "pkg.b"], {"pkg.a": [FINDING]}, ("a warning",)))
+    monkeypatch.setattr(resultcache, "_tables", {})  # read from the file, as another process would
+    loaded = store.load()
+    assert loaded is not None
+    assert loaded.table == (TABLE[0], (None, None, None), TABLE[2])
+    assert loaded.findings == _stored().findings
+
+
 def _table(store: ResultStore) -> Path:
     [table] = store.directory.glob("modules-*.pickle")
     return table

@@ -64,7 +64,7 @@ import struct
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
@@ -75,7 +75,7 @@ from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
-from domain_fence.core.source.files import StampKey, file_stamp
+from domain_fence.core.source.files import StampKey, file_stamp, packable
 from domain_fence.core.source.plainpickle import plain_loads
 
 FORMAT = "domain-fence module results 8"  # 8: findings a field at a time; 7: each body a file of its own
@@ -725,9 +725,17 @@ def _table_on(base: Table, rows: object) -> Table | None:
 def _written(columns: Table | Rows) -> tuple[tuple[Any, ...], tuple[bytes, tuple[int, ...]], tuple[bytes | None, ...]]:
     """A table's columns, or rows, as written: the stamps packed (:func:`_read_stamps`)."""
     first, stamps, digests = columns
+    try:
+        packed = _packed_stamps(stamps)
+    except struct.error:  # a stamp the numbers cannot hold is kept as none: its digest decides
+        stamps = tuple(stamp if stamp is None or packable(stamp) else None for stamp in stamps)
+        packed = _packed_stamps(stamps)
     unstamped = tuple(compress(range(len(stamps)), map(operator.is_, stamps, repeat(None))))
-    packed = b"".join([_NO_STAMP if stamp is None else _STAMP.pack(*stamp) for stamp in stamps])
     return first, (packed, unstamped), digests
+
+
+def _packed_stamps(stamps: Sequence[StampKey | None]) -> bytes:
+    return b"".join([_NO_STAMP if stamp is None else _STAMP.pack(*stamp) for stamp in stamps])
 
 
 def _read_stamps(written: object, count: int) -> tuple[StampKey | None, ...] | None:

@@ -23,6 +23,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import IO
 
+from domain_fence.core.source.files import packable
+
 PACK_FORMAT = "domain-fence facts 3"
 # A row's stamp key (size, mtime, ctime, inode), is_package, then (offset, length) of its
 # facts, declarations and flows (of length -1 while not extracted). Packed, a row is
@@ -43,6 +45,8 @@ def pack_bytes(key: str, entries: Mapping[str, Entry]) -> bytes:
     pickles: list[bytes] = []
     offset = 0
     for path, (stamp, digest, module, is_package, *blobs) in entries.items():
+        if not packable(stamp):
+            continue  # not kept: read again next time, the others kept all the same
         places: list[int] = []
         for blob in blobs:
             places += (offset, -1) if blob is None else (offset, len(blob))

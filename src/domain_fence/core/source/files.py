@@ -14,6 +14,21 @@ from pathlib import Path
 StampKey = tuple[int, int, int, int]
 
 
+def packable(stamp: StampKey) -> bool:
+    """Whether ``stamp`` fits the eight-byte numbers the caches pack it in (the size and
+    inode unsigned, the times signed): not a 128-bit inode (ReFS), a time before 1677."""
+    size, modified, changed, inode = stamp
+    return (
+        0 <= size < _UNSIGNED_END
+        and 0 <= inode < _UNSIGNED_END
+        and min(modified, changed) >= _SIGNED_START
+        and max(modified, changed) < _SIGNED_END
+    )
+
+
+_UNSIGNED_END, _SIGNED_START, _SIGNED_END = 1 << 64, -(1 << 63), 1 << 63
+
+
 def read_regular_file(path: Path | str) -> bytes:
     """The bytes of the regular file at ``path``. What is not one (a FIFO, which would
     block; a device, which may never end) is an OSError naming why, as a missing file or
