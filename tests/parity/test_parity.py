@@ -143,7 +143,7 @@ def test_noqa_and_the_baseline_are_applied_by_the_engine(tree: Path):
         ("app/runtime/events.py", 8, "DOM101"),
         ("app/runtime/events.py", 12, "DOM102"),  # bare noqa
         ("app/runtime/census.py", 6, "DOM113"),
-        ("app/runtime/skipped.py", 6, "DOM101"),  # a file-wide "# flake8: noqa"
+        ("app/runtime/skipped.py", 6, "DOM101"),  # a file-wide flake8 noqa comment
     }
     assert [(f["path"], f["code"]) for f in by_id["boundary"]["baselined"]] == [("app/runtime/legacy.py", "DOM301")]
 
