@@ -128,9 +128,8 @@ CHANGES: dict[str, Callable[[Path], object]] = {
     "a module in a directory that is no package": lambda root: edit(root / "pkg" / "data" / "x.py", ""),
     "a module shadowed by a package": lambda root: edit(root / "pkg" / "sub.py", ""),
     "a module made a FIFO": lambda root: make_fifo(root / "pkg" / "b.py"),
-    # The run cache's walk does not enter __pycache__: it is looked at again.
+    # The run cache's walk enters a __pycache__ only when it is a package.
     "a __pycache__ made a package": lambda root: edit(root / "pkg" / "__pycache__" / "__init__.py", ""),
-    "a module in a __pycache__": lambda root: edit(root / "pkg" / "__pycache__" / "x.py", ""),
 }
 
 

@@ -5,7 +5,8 @@ Cases: a directory without ``__init__.py`` inside a package (Python imports its
 files, grimp does not see them), an unreadable directory, a symlinked subpackage
 (followed, as grimp follows it), a ``.py`` that is a FIFO or a device or too large,
 ``lm.py`` beside ``lm/__init__.py`` (Python imports the package), a symlinked file
-(shown where the project has it), and a wildcard module expression matching nothing.
+(shown where the project has it), a wildcard module expression matching nothing, and
+``__pycache__`` (no source, unless made a package).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
+
+from domain_fence.core.engine import runcache
 
 CONFIG = ".importlinter"
 STATS = "\n".join(
@@ -70,6 +73,49 @@ def test_a_namespace_directory_inside_a_package_is_reported_everywhere(pytester,
     tested = pytest_run(pytester, root)
     tested.assert_outcomes(passed=1, failed=3)
     assert finding in tested.stdout.lines
+
+
+# -- __pycache__ ---------------------------------------------------------------------------
+
+
+def settled(root: Path, *files: str) -> None:
+    """``files`` below ``root`` (all by default) an hour old: a check's results are kept
+    for the next run only when no file is a moment old."""
+    for path in [root / file for file in files] or [path for path in root.rglob("*") if path.is_file()]:
+        os.utime(path, (path.stat().st_mtime - 3600,) * 2)
+
+
+@pytest.mark.parametrize(
+    "file", ["app/runtime/__pycache__/leak.py", "app/runtime/ns/__pycache__/leak.py"], ids=["package", "namespace"]
+)
+def test_a_py_in_a_pycache_is_no_source_to_any_front_end(tmp_path, monkeypatch, file):
+    # Python writes compiled files there; flake8 and ruff pass it by, and so does the
+    # run cache's look at the tree: a check kept from the last run and one anew agree.
+    monkeypatch.setattr(runcache, "TOOLS", ())  # a tool's file a moment old keeps no run
+    root = project(tmp_path)
+    settled(root)
+    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+    (root / file).parent.mkdir(parents=True)
+    (root / file).write_text(STATS, encoding="utf-8")
+    settled(root, file)
+    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+    assert cli("check", "--quiet", "--no-cache", cwd=root) == Result(0, "", "")
+    assert flake8("app", cwd=root) == Result(0, "", "")
+    assert lint_imports(cwd=root).status == 0
+
+
+def test_a_pycache_made_a_package_is_checked_as_grimp_sees_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(runcache, "TOOLS", ())
+    root = project(tmp_path)
+    settled(root)
+    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+    (root / "app/runtime/__pycache__").mkdir()
+    (root / "app/runtime/__pycache__/__init__.py").write_text(STATS, encoding="utf-8")
+    settled(root, "app/runtime/__pycache__/__init__.py")
+    kept = cli("check", "--quiet", cwd=root)
+    assert kept.status == 1 and "app/runtime/__pycache__/__init__.py" in kept.stdout
+    assert kept == cli("check", "--quiet", "--no-cache", cwd=root)
+    assert lint_imports(cwd=root).status == 1
 
 
 # -- an unreadable directory --------------------------------------------------------------

@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.files import read_regular_file
-from domain_fence.core.source.listing import listed_since, listing, walked_names
+from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing, walked_names
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
 RUN_CACHE_VERSION = 5  # 5: a tree's names digested apart from its stamps
@@ -256,7 +256,7 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
         try:
             for entry in listing(directory):
                 name = entry.name
-                if name == "__pycache__":
+                if name == COMPILED_DIRECTORY and not os.path.isfile(os.path.join(entry.path, "__init__.py")):
                     continue
                 # A link is asked first: for any other entry, is_dir() (no keyword to
                 # parse) tells what is_dir(follow_symlinks=False) would.

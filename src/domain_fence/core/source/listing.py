@@ -18,6 +18,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from operator import attrgetter
 
+# Where Python writes compiled files. Every walk passes it by, as flake8 and ruff do,
+# unless someone made it a package (then grimp sees it, and so do they).
+COMPILED_DIRECTORY = "__pycache__"
+
 _shared: dict[str, list[os.DirEntry[str]]] | None = None
 _shared_since = 0  # when the shared listings began (ns): none of them is older
 _sharing: object | None = None  # a token of the outermost shared_listings, while it lasts

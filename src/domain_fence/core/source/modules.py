@@ -26,7 +26,7 @@ from operator import attrgetter, methodcaller
 from pathlib import Path
 
 from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
-from domain_fence.core.source.listing import listed_entries, listed_entry, listing, walked_names
+from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_entries, listed_entry, listing, walked_names
 from domain_fence.core.source.packages import ModuleNotFound as ModuleNotFound
 from domain_fence.core.source.packages import default_search_paths as default_search_paths
 from domain_fence.core.source.packages import locate_package as locate_package
@@ -313,7 +313,7 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     return discovery.modules
 
 
-KEPT_DISCOVERY_VERSION = 1
+KEPT_DISCOVERY_VERSION = 2
 
 
 def discovered(package: str, directories: list[Path], cache_dir: Path | None) -> Discovery:
@@ -462,7 +462,7 @@ class _Walk:
                         discovery.reusable = False
                     below_real = os.path.join(below, "") if linked else below + os.sep
                     self.below(module, entry.path, inside, below_real, ancestors | {below}, True)
-                else:
+                elif name != COMPILED_DIRECTORY:  # unless a package, it holds compiled files only
                     discovery.non_packages.append((entry.path, in_package))
                     _look_into_non_package(entry.path, in_package, discovery)
             elif name.endswith(".py") and name != "__init__.py" and (stem := name[:-3]).isidentifier():
@@ -489,8 +489,7 @@ def _look_into_non_package(directory: str, in_package: bool, discovery: Discover
 def _namespace_inside_package(directory: str, discovery: Discovery) -> None:
     """Python imports the files of a directory without ``__init__.py`` inside a package
     (a namespace portion); grimp does not see them: each is reported, not analysed.
-    A path is made only for what is reported: every package's ``__pycache__`` is such a
-    directory, and holds nothing to report."""
+    A path is made only for what is reported."""
     reason = namespace_reason(os.path.basename(directory))
 
     def unreadable(error: OSError) -> None:
@@ -498,7 +497,11 @@ def _namespace_inside_package(directory: str, discovery: Discovery) -> None:
         discovery.skipped.append(Skipped(path, f"cannot read directory: {error.strerror or error}"))
 
     for top, directories, files in os.walk(directory, onerror=unreadable):
-        directories.sort()
+        directories[:] = sorted(
+            name
+            for name in directories
+            if name != COMPILED_DIRECTORY or package_init(os.path.join(top, name)) is not None
+        )
         for name in sorted(files):
             if name.endswith(".py"):
                 path = Path(top) / name
