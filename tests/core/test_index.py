@@ -4,6 +4,7 @@ they are spelled."""
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import sys
 from pathlib import Path
@@ -55,18 +56,22 @@ def test_a_file_just_edited_is_read_once_for_its_facts_digest_and_text_until_for
     path = project / "app/runtime/loop.py"
     path.write_text("class Loop:\n    steps = 'many'\n", encoding="utf-8")  # just written: not settled
     index = index_of(project)
-    real_read_bytes = Path.read_bytes
+    digest = hashlib.blake2b(path.read_bytes()).digest()
     reads: list[str] = []
 
-    def read_bytes(self: Path) -> bytes:
-        reads.append(os.fspath(self))
-        return real_read_bytes(self)
+    def counted(real_open):  # every way a file is opened here: a descriptor, a file object
+        def opening(file, *args, **options):
+            reads.append(os.fspath(file))
+            return real_open(file, *args, **options)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+        return opening
+
+    monkeypatch.setattr(os, "open", counted(os.open))
+    monkeypatch.setattr(io, "open", counted(io.open))
     assert index.file_facts("app.runtime.loop").names.classes["Loop"].qualname == "Loop"
     stamp = Stamp.of(index.modules["app.runtime.loop"])
     assert stamp is not None and not stamp.settled
-    assert stamped_digest(stamp.path, stamp.key) == hashlib.blake2b(real_read_bytes(path)).digest()
+    assert stamped_digest(stamp.path, stamp.key) == digest
     assert index.text("app.runtime.loop") == "class Loop:\n    steps = 'many'\n"
     assert reads == [stamp.path]
     index.forget("app.runtime.loop")  # told it changed, within its stamp's tick as far as the index knows

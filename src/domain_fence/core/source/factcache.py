@@ -52,7 +52,7 @@ from domain_fence.core.source.cachedir import cache_directory as cache_directory
 from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
 from domain_fence.core.source.factpack import PACK_FORMAT as PACK_FORMAT
 from domain_fence.core.source.factpack import Entry, Pack, pack_bytes, read_pack
-from domain_fence.core.source.reading import read_version
+from domain_fence.core.source.reading import READ_CHUNK, read_version
 
 if TYPE_CHECKING:
     from domain_fence.core.source.facts import DeclarationFacts, FileFacts, ImportFacts
@@ -63,7 +63,6 @@ FACTS_VERSION = 34  # bump when the meaning of a fact changes without its code c
 # without its size changing; its facts are not kept until it has settled.
 RACY_WINDOW_NS = 2_000_000_000
 JOURNAL_SHARE = 8  # the journal is merged into the pack when it holds an eighth as many entries
-READ_CHUNK = 1 << 20
 HASHING_THREADS = 2  # this one and a helper: more only contend for the interpreter lock
 HASHED_PER_THREAD = 256  # fewer files are hashed faster than threads start
 
