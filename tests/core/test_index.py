@@ -3,6 +3,8 @@ they are spelled."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import sys
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 from domain_fence.core.index import blockers
 from domain_fence.core.index.blockers import graph_refused
 from domain_fence.core.index.project import ProjectIndex
+from domain_fence.core.source.factcache import Stamp, stamped_digest
 from domain_fence.core.source.listing import shared_listings
 
 
@@ -47,6 +50,33 @@ def test_a_file_reached_through_a_symbolic_link_is_found(project, tmp_path_facto
     assert index_of(link).module_for_path(project / "app/runtime/loop.py") == "app.runtime.loop"
     assert index_of(project).module_for_path(link / "app/runtime/loop.py") == "app.runtime.loop"
     assert index_of(project).module_for_path(link / "outside.py") is None
+
+
+def test_a_file_just_edited_is_read_once_for_its_facts_digest_and_text_until_forgotten(project, monkeypatch):
+    path = project / "app/runtime/loop.py"
+    path.write_text("class Loop:\n    steps = 'many'\n", encoding="utf-8")  # just written: not settled
+    index = index_of(project)
+    digest = hashlib.blake2b(path.read_bytes()).digest()
+    reads: list[str] = []
+
+    def counted(real_open):  # every way a file is opened here: a descriptor, a file object
+        def opening(file, *args, **options):
+            reads.append(os.fspath(file))
+            return real_open(file, *args, **options)
+
+        return opening
+
+    monkeypatch.setattr(os, "open", counted(os.open))
+    monkeypatch.setattr(io, "open", counted(io.open))
+    assert index.file_facts("app.runtime.loop").names.classes["Loop"].qualname == "Loop"
+    stamp = Stamp.of(index.modules["app.runtime.loop"])
+    assert stamp is not None and not stamp.settled
+    assert stamped_digest(stamp.path, stamp.key) == digest
+    assert index.text("app.runtime.loop") == "class Loop:\n    steps = 'many'\n"
+    assert reads == [stamp.path]
+    index.forget("app.runtime.loop")  # told it changed, within its stamp's tick as far as the index knows
+    assert index.text("app.runtime.loop") == "class Loop:\n    steps = 'many'\n"
+    assert reads == [stamp.path, stamp.path]
 
 
 def test_the_index_built_looks_files_up_by_the_paths_abspath_gives(project, monkeypatch):

@@ -40,9 +40,9 @@ def parsed(monkeypatch) -> list[Path]:
     for name in ("load_tree", "_read_tree"):  # the latter keeps the bytes too
         real = getattr(index_module, name)
 
-        def recording(path, _real=real):
+        def recording(path, *stamp, _real=real):
             files.append(Path(path))
-            return _real(path)
+            return _real(path, *stamp)
 
         monkeypatch.setattr(index_module, name, recording)
     return files

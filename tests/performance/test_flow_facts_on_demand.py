@@ -101,9 +101,9 @@ def parsed(monkeypatch) -> list[str]:
         files.append(Path(path).name)
         return real_load(path)
 
-    def reading(path):
+    def reading(path, stamp):
         files.append(Path(path).name)
-        return real_read(path)
+        return real_read(path, stamp)
 
     monkeypatch.setattr(index_module, "load_tree", loading)
     monkeypatch.setattr(index_module, "_read_tree", reading)

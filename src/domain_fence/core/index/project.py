@@ -59,7 +59,14 @@ from domain_fence.core.source.modules import (
     namespace_reason,
     shadowed_reason,
 )
-from domain_fence.core.source.reading import Unreadable, decode, load_tree, parse_source, read_source
+from domain_fence.core.source.reading import (
+    Unreadable,
+    decode,
+    forget_read,
+    load_tree,
+    parse_source,
+    read_version,
+)
 from domain_fence.core.source.statements import statement_imports
 
 
@@ -605,6 +612,7 @@ class ProjectIndex:
             self._flows.pop(module, None)
             self._statements.pop(module, None)
         self._texts.pop(module, None)
+        forget_read()
 
     def read_also(self, key: object, reads: Callable[[str, bytes], bool]) -> None:
         """Note (once per ``key``) which modules a contract will read, by their bytes:
@@ -733,16 +741,19 @@ class ProjectIndex:
         if path is None or not _is_source(path):
             return None
         # A module checked is asked for its text several times in a row (its statements,
-        # its columns, its noqa comments): a settled file's, while its stamp is the same,
-        # is read once.
+        # its columns, its noqa comments): while its stamp is the same, it is read and
+        # decoded once (even unsettled, as its facts are kept in _MEMORY: see read_version).
         stamp = Stamp.of(path)
         kept = self._texts.get(module)
         if kept is not None and kept[0] == stamp:
             return kept[1]
-        text = read_source(path)
+        try:
+            text = decode(read_version(path, stamp.key if stamp is not None else None))
+        except OSError:
+            return None
         if isinstance(text, Unreadable):
             return None
-        if stamp is not None and stamp.settled:
+        if stamp is not None:
             if len(self._texts) >= RECENT_TEXTS:
                 del self._texts[next(iter(self._texts))]
             self._texts[module] = (stamp, text)
@@ -807,7 +818,7 @@ def _extract(job: _Job, keep_walk: bool = False) -> tuple[FileFacts, Declaration
     ``keep_walk``: else its walk is kept for them (see _WALKED)."""
     if not job.trace and not keep_walk:
         return (*extract(job.module, job.is_package, load_tree(job.path)), None)
-    data, tree = _read_tree(job.path)
+    data, tree = _read_tree(job.path, job.stamp)
     if not isinstance(data, bytes) or isinstance(tree, Unreadable):
         return (*extract(job.module, job.is_package, tree), None)
     if job.trace and _may_build(job.trace, data):
@@ -868,10 +879,10 @@ def _traced_flows(traced: Traced | None) -> FlowFacts | None:
     return decode_flows(traced[0]) if isinstance(traced[0], bytes) else traced[0]
 
 
-def _read_tree(path: Path) -> tuple[bytes | None, ast.Module | Unreadable]:
+def _read_tree(path: Path, stamp: Stamp | None) -> tuple[bytes | None, ast.Module | Unreadable]:
     """The file's bytes (None when unreadable) and its tree, as :func:`load_tree` reads it."""
     try:
-        data = path.read_bytes()
+        data = read_version(path, stamp.key if stamp is not None else None)
     except OSError:
         return None, load_tree(path)  # says why
     text = decode(data)
@@ -886,7 +897,7 @@ def _extract_flows(job: _Job, every_return: bool = False) -> tuple[FlowFacts, by
         walked, walked_bytes = kept
         with paused_cyclic_collection():
             return walked_flows(walked, every_return, job.callees), bytes_digest(walked_bytes)
-    data, tree = _read_tree(job.path)
+    data, tree = _read_tree(job.path, job.stamp)
     with paused_cyclic_collection():
         flows = flow_facts(job.module, job.is_package, tree, every_return, job.callees)
     return flows, bytes_digest(data) if data is not None else None

@@ -12,6 +12,7 @@ always add up: recorded = still present + fixed, and counted = still present + n
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
 from domain_fence.core.model import fingerprints
@@ -89,7 +90,9 @@ def take_census(found: Iterable[Finding], recorded: Iterable[str]) -> Census | N
     if not leaks and not record:
         return None
     still_present = record & leaks.keys()
-    by_module = Counter(map(fingerprints.module_of, leaks))
+    # A leak's fingerprint is ``CODE:module:...``, never a crossing's: its module is read
+    # as fingerprints.module_of reads it, inline, for thousands.
+    by_module = Counter([fingerprint.partition(":")[2].partition(":")[0] for fingerprint in leaks])
     by_word = Counter(leaks.values())
     return Census(
         findings=len(leaks),
@@ -123,10 +126,11 @@ def _words(findings: Iterable[Finding]) -> tuple[dict[str, str], int]:
     counted = 0
     for finding in findings:
         if finding.code in CENSUS_CODES:  # vocabulary_word, inline: thousands of findings
-            word = dict(finding.fields).get("word")
-            if word is not None:
-                leaks.setdefault(finding.fingerprint, word)
-                counted += 1
+            for name, word in finding.fields:
+                if name == "word":
+                    leaks.setdefault(finding.fingerprint, word)
+                    counted += 1
+                    break
     return leaks, counted
 
 
@@ -143,4 +147,7 @@ def _leak_fingerprints(recorded: Iterable[str]) -> set[str]:
 
 
 def _ranked(counts: Counter[str]) -> tuple[Tally, ...]:
-    return tuple(Tally(name, count) for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+    """By count descending, then name: sorted by name, then stably by count."""
+    ranked = sorted(counts.items())
+    ranked.sort(key=itemgetter(1), reverse=True)
+    return tuple(Tally(name, count) for name, count in ranked)

@@ -52,6 +52,7 @@ from domain_fence.core.source.cachedir import cache_directory as cache_directory
 from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
 from domain_fence.core.source.factpack import PACK_FORMAT as PACK_FORMAT
 from domain_fence.core.source.factpack import Entry, Pack, pack_bytes, read_pack
+from domain_fence.core.source.reading import READ_CHUNK, read_version
 
 if TYPE_CHECKING:
     from domain_fence.core.source.facts import DeclarationFacts, FileFacts, ImportFacts
@@ -62,7 +63,6 @@ FACTS_VERSION = 34  # bump when the meaning of a fact changes without its code c
 # without its size changing; its facts are not kept until it has settled.
 RACY_WINDOW_NS = 2_000_000_000
 JOURNAL_SHARE = 8  # the journal is merged into the pack when it holds an eighth as many entries
-READ_CHUNK = 1 << 20
 HASHING_THREADS = 2  # this one and a helper: more only contend for the interpreter lock
 HASHED_PER_THREAD = 256  # fewer files are hashed faster than threads start
 
@@ -124,13 +124,21 @@ _SETTLED_DIGESTS: dict[str, tuple[tuple[int, int, int, int], bytes]] = {}
 def stamped_digest(path: str, key: tuple[int, int, int, int]) -> bytes | None:
     """:func:`file_digest` of the file at ``path``, whose stamp key (see :class:`Stamp`)
     was ``key`` before it is read. A settled file is read once per process for one
-    stamp: the import graph's cache and the stored results of a cold run both ask."""
+    stamp: the import graph's cache and the stored results of a cold run both ask. An
+    unsettled one (just edited) is read as :func:`~.reading.read_version` reads it: the
+    stored results, the cached facts and their flows ask for its digest, its parse for
+    its bytes."""
     known = _SETTLED_DIGESTS.get(path)
     if known is not None and known[0] == key:
         return known[1]
     before = time.time_ns()  # settled before it was read: no rewrite hides in its time's tick
+    if before - max(key[1], key[2]) <= RACY_WINDOW_NS:
+        try:
+            return bytes_digest(read_version(path, key))
+        except OSError:
+            return None
     digest = file_digest(path)
-    if digest is not None and before - max(key[1], key[2]) > RACY_WINDOW_NS:
+    if digest is not None:
         _SETTLED_DIGESTS[path] = (key, digest)
     return digest
 

@@ -3,8 +3,10 @@ traceback, so the caller can report the file and go on with the rest."""
 
 import ast
 import io
+import os
 import tokenize
 import warnings
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -43,6 +45,46 @@ def decode(data: bytes) -> str | Unreadable:
 def _undecodable(data: bytes, encoding: str, error: UnicodeDecodeError) -> Unreadable:
     line = data[: error.start].count(b"\n") + 1
     return Unreadable(f"cannot decode as {encoding}: {error.reason} at line {line}", line)
+
+
+READ_CHUNK = 1 << 20
+# The file read last: (its path, its stamp key, its bytes). See read_version.
+_last_read: tuple[str, Hashable, bytes] | None = None
+
+
+def read_version(path: Path | str, stamp_key: Hashable | None) -> bytes:
+    """The bytes of the file at ``path``, whose stamp key (``factcache.Stamp.key``) was
+    ``stamp_key`` before it is read (None: it could not be stat'ed, read without being
+    kept); OSError when it cannot be read. The file read last is read once while its
+    stamp holds: after an edit, one run reads that file for its digest (the stored
+    results, the cached facts, their flows), its facts and its text. Kept even while the
+    file is unsettled, so that every step of a run reads one version of it; a file
+    rewritten within its stamp's tick since is read again once :func:`forget_read` (the
+    index forgets a module the language server is told changed), or by the next run."""
+    global _last_read
+    text_path = os.fspath(path)
+    last = _last_read
+    if last is not None and last[0] == text_path and last[1] == stamp_key:
+        return last[2]
+    # Through the descriptor, unbuffered, as factcache.file_digest reads: a fresh
+    # checkout's files are all unsettled, and hashed through here.
+    descriptor = os.open(text_path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        chunks = []
+        while chunk := os.read(descriptor, READ_CHUNK):
+            chunks.append(chunk)
+    finally:
+        os.close(descriptor)
+    data = b"".join(chunks)
+    if stamp_key is not None:
+        _last_read = (text_path, stamp_key, data)
+    return data
+
+
+def forget_read() -> None:
+    """Read the file :func:`read_version` read last again when next asked."""
+    global _last_read
+    _last_read = None
 
 
 def read_source(path: Path) -> str | Unreadable:
