@@ -22,6 +22,7 @@ from domain_fence.core.families.config import BaselineOptions, WordRule
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.files import file_stamp
+from domain_fence.core.source.listing import listing, shared_listings
 
 FINDING = Finding("pkg/a.py", 3, 4, "DOM101", "event field 'episode'", "pkg.a.E.episode", "DOM101:pkg.a:E.episode")
 TABLE = (
@@ -632,13 +633,41 @@ def test_processes_saving_at_once_never_expose_half_a_file(tmp_path):
 
 def test_the_tool_s_files_are_found_in_the_order_rglob_finds_them(tmp_path):
     """The tool's digest reads its files found by a walk, not ``rglob``: the same files,
-    in the same order (by path parts: ``a/b.py`` before ``a.b/c.py``)."""
+    in the same order (by path parts: ``a/b.py`` before ``a.b/c.py``), but in Python's
+    compiled caches (unless made a package)."""
     for name in ("a/b.py", "a.b/c.py", "a/z/d.py", "top.py", "a/notes.txt", "a/__pycache__/b.cpython-311.pyc"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
     (tmp_path / "linked").symlink_to(tmp_path / "a", target_is_directory=True)  # rglob does not enter it
-    expected = [path.relative_to(tmp_path).as_posix() for path in sorted(tmp_path.rglob("*.py"))]
-    assert resultcache._python_files(str(tmp_path)) == expected == ["a/b.py", "a/z/d.py", "a.b/c.py", "top.py"]
+    (tmp_path / "dir.py").mkdir()  # no file
+    expected = [path.relative_to(tmp_path).as_posix() for path in sorted(tmp_path.rglob("*.py")) if path.is_file()]
+    (tmp_path / "a" / "__pycache__" / "stray.py").write_text("")
+    found = [name for name, entry in resultcache._python_files(str(tmp_path))]
+    assert found == expected == ["a/b.py", "a/z/d.py", "a.b/c.py", "top.py"]
+    for name in ("__init__.py", "e.py"):  # a package all the same, as grimp and every walk see it
+        (tmp_path / "a.b" / "__pycache__" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "a.b" / "__pycache__" / name).write_text("")
+    found = [name for name, entry in resultcache._python_files(str(tmp_path))]
+    assert found == ["a/b.py", "a/z/d.py", "a.b/__pycache__/__init__.py", "a.b/__pycache__/e.py", "a.b/c.py", "top.py"]
+
+
+def test_the_tool_s_files_are_listed_and_stamped_once_in_a_run(tmp_path, monkeypatch):
+    """Within the listings a run shares, the tool's digest takes its files' stamps from
+    the entries an earlier walk (the run cache's) listed and stamped: no file is asked again."""
+    monkeypatch.setattr(resultcache, "RACY_WINDOW_NS", -1)
+    top = tmp_path / "code"
+    (top / "sub").mkdir(parents=True)
+    (top / "a.py").write_text("a = 1\n")
+    (top / "sub" / "b.py").write_text("b = 1\n")
+    with shared_listings():
+        for entry in (*listing(top), *listing(top / "sub")):
+            entry.stat()
+        monkeypatch.setattr(os, "scandir", None)  # listing again would fail
+        monkeypatch.setattr(os, "stat", None)
+        stamps = resultcache._tool_stamps(resultcache._python_files(str(top)))
+    monkeypatch.undo()
+    monkeypatch.setattr(resultcache, "RACY_WINDOW_NS", -1)
+    assert stamps is not None and stamps == resultcache._tool_stamps(resultcache._python_files(str(top)))
 
 
 def test_the_code_s_digest_is_kept_under_its_files_stamps(tmp_path, monkeypatch):

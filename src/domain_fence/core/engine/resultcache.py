@@ -76,6 +76,7 @@ from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 from domain_fence.core.source.files import StampKey, file_stamp, packable
+from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing
 from domain_fence.core.source.plainpickle import plain_loads
 
 FORMAT = "domain-fence module results 8"  # 8: findings a field at a time; 7: each body a file of its own
@@ -185,16 +186,16 @@ def tool_digest(directory: Path | None = None) -> str:
 
 def code_digest(top: str, directory: Path | None = None) -> str:
     """The digest :func:`tool_digest` takes of the code below ``top``."""
-    names = _python_files(top)
-    stamps = _tool_stamps(top, names) if directory is not None else None
+    files = _python_files(top)
+    stamps = _tool_stamps(files) if directory is not None else None
     kept = _kept_tool_digest(directory, stamps) if directory is not None and stamps is not None else None
     if kept is not None:
         return kept
     digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
-    for name in names:
+    for name, entry in files:
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
         try:
-            with open(os.path.join(top, name), "rb") as file:
+            with open(entry.path, "rb") as file:
                 digest.update(hashlib.sha256(file.read()).digest())
         except OSError:
             digest.update(b"unreadable")
@@ -204,14 +205,15 @@ def code_digest(top: str, directory: Path | None = None) -> str:
     return found
 
 
-def _tool_stamps(top: str, names: list[str]) -> str | None:
+def _tool_stamps(files: list[tuple[str, os.DirEntry[str]]]) -> str | None:
     """A digest of the tool files' names and stamps, and of the Python version; None
-    when one cannot be stat'ed or changed a moment ago (it may change again unseen)."""
+    when one cannot be stat'ed or had changed a moment before it was listed (it may
+    change again unseen)."""
     digest = hashlib.sha256(f"{TOOL_FORMAT}\0{FORMAT}\0{sys.version}\0".encode())
-    settled_before = time.time_ns() - RACY_WINDOW_NS
-    for name in names:
+    settled_before = listed_since() - RACY_WINDOW_NS
+    for name, entry in files:
         try:
-            status = os.stat(os.path.join(top, name))
+            status = entry.stat()
         except OSError:
             return None
         if max(status.st_mtime_ns, status.st_ctime_ns) >= settled_before:
@@ -249,16 +251,36 @@ def _keep_tool_digest(directory: Path, stamps: str, digest: str) -> None:
 _TOOL_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
 
 
-def _python_files(top: str) -> list[str]:
+def _python_files(top: str) -> list[tuple[str, os.DirEntry[str]]]:
     """The ``.py`` files below ``top`` as ``Path.rglob`` finds them (not through a linked
-    directory), relative and in ``/``-separated form, in the order of their paths'
-    parts: found with ``os.walk``, which costs a fraction of ``rglob``."""
+    directory), but in Python's compiled caches (``__pycache__``, unless made a package,
+    as every walk), relative and in ``/``-separated form, with their directory entries,
+    in the order of their paths' parts. Listed as the run's other walks list
+    (:func:`~..source.listing.listing`): in a check, the run cache has listed the tool's
+    directories and taken the stamps of its files already."""
     found = []
-    for directory, _, files in os.walk(top):
-        below = os.path.relpath(directory, top).replace(os.sep, "/")
-        prefix = "" if below == "." else below + "/"
-        found += [prefix + name for name in files if name.endswith(".py")]
-    return sorted(found, key=lambda name: name.split("/"))
+    pending = [(top, "")]
+    while pending:
+        directory, prefix = pending.pop()
+        try:
+            entries = listing(directory)
+        except OSError:  # as os.walk, which rglob follows: an unreadable directory has no files
+            continue
+        for entry in entries:
+            try:
+                is_directory = entry.is_dir()
+            except OSError:
+                is_directory = False
+            if not is_directory:
+                if entry.name.endswith(".py"):
+                    found.append((prefix + entry.name, entry))
+            elif not entry.is_symlink() and (entry.name != COMPILED_DIRECTORY or _is_package(entry.path)):
+                pending.append((entry.path, f"{prefix}{entry.name}/"))
+    return sorted(found, key=lambda item: item[0].split("/"))
+
+
+def _is_package(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
 _GRAPH_BUILDER: str | None = None
