@@ -281,17 +281,21 @@ def test_stored_findings_of_another_shape_are_a_full_check(tmp_path, damage):
 
 def test_findings_are_stored_a_field_at_a_time_with_equal_values_once(tmp_path):
     """The modules that have findings, how many each has, then a column per field;
-    equal details and fields are pickled once."""
+    equal messages, details and fields are pickled once."""
     word = "episode"
-    first, second = (dataclasses.replace(FINDING, line=line, fields=(("word", word),)) for line in (3, 9))
+    first, second = (
+        dataclasses.replace(FINDING, line=line, message=f"event field '{word}'", fields=(("word", word),))
+        for line in (3, 9)
+    )
     fields = first.fields
-    assert fields == second.fields and fields is not second.fields
+    assert fields == second.fields and fields is not second.fields and first.message is not second.message
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(StoredResults(TABLE, VIEWS, ["pkg.a", "pkg.b"], {"pkg.a": [first], "pkg.b": [second]}))
     body = pickle.loads(store.path.read_bytes())[3]
     modules, counts, columns = pickle.loads(store.body_path(body).read_bytes())[2]
     assert (modules, counts) == (("pkg.a", "pkg.b"), (1, 1))
     assert columns[1] == (3, 9) and columns[11] == (fields, fields) and columns[11][0] is columns[11][1]
+    assert columns[4][0] is columns[4][1]
     loaded = store.load()
     assert loaded is not None and loaded.findings == {"pkg.a": [first], "pkg.b": [second]}
 
@@ -349,6 +353,49 @@ def test_what_a_report_shows_of_another_shape_is_a_full_check(tmp_path, extra):
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(dataclasses.replace(_stored(), extra=EXTRA))
     _rewrite(store, lambda parts: parts.__setitem__(7, extra))
+    assert store.load() is None
+
+
+def _body_part(store: ResultStore, at: int) -> Any:
+    body = pickle.loads(store.path.read_bytes())[3]
+    return pickle.loads(store.body_path(body).read_bytes())[at]
+
+
+def test_covered_modules_in_the_table_s_order_are_stored_as_a_mask_of_it(tmp_path):
+    """A byte for each module of the table, 1 for a covered one: read back without
+    decoding the names again."""
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    assert _body_part(store, 1) == b"\0\1\1"
+    loaded = store.load()
+    assert loaded is not None and loaded.covered == ["pkg.a", "pkg.b"]
+    assert loaded.covered[0] is loaded.table[0][1]  # the table's names, not new ones
+
+
+@pytest.mark.parametrize("covered", [["pkg.b", "pkg.a"], ["pkg.a", "pkg.a"], ["pkg.a", "pkg.c"], []])
+def test_covered_modules_in_another_order_or_not_in_the_table_are_stored_by_name(tmp_path, covered):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(dataclasses.replace(_stored(), covered=covered, findings={}))
+    assert _body_part(store, 1) == (covered if covered else b"\0\0\0")
+    loaded = store.load()
+    assert loaded is not None and loaded.covered == covered
+
+
+@pytest.mark.parametrize("written", [b"\0\1", b"\0\1\1\1", b"\0\2\1", "\0\1\1", ["pkg.a", 1], ("pkg.a", "pkg.b")])
+def test_covered_modules_of_another_shape_are_a_full_check(tmp_path, written):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    _rewrite(store, lambda parts: parts.__setitem__(1, written))
+    assert store.load() is None
+
+
+def test_results_stored_by_the_last_format_are_a_full_check(tmp_path):
+    """Format 8 stored the covered modules by name, and named itself so."""
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    _rewrite(store, lambda parts: parts.__setitem__(1, ["pkg.a", "pkg.b"]))
+    _, key, table, body = pickle.loads(store.path.read_bytes())
+    store.path.write_bytes(pickle.dumps(("domain-fence module results 8", key, table, body)))
     assert store.load() is None
 
 

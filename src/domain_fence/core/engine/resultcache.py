@@ -69,7 +69,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
@@ -79,13 +79,14 @@ from domain_fence.core.source.files import StampKey, file_stamp, packable
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing
 from domain_fence.core.source.plainpickle import plain_loads
 
-FORMAT = "domain-fence module results 8"  # 8: findings a field at a time; 7: each body a file of its own
+# 9: the covered modules as a mask of the table's, equal messages once; 8: findings a field at a time
+FORMAT = "domain-fence module results 9"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 _finding_values = operator.attrgetter(*_FINDING_FIELDS)
 # A stored finding's values by field, each of one type (a bool is no int here).
 _FINDING_COLUMNS = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
-_SHARED_COLUMNS = (8, 11)  # details and fields: equal ones recur
+_SHARED_COLUMNS = (4, 8, 11)  # messages, details and fields: equal ones recur
 
 # What is known of every module's file, as three columns: the names, the stamp each
 # digest was taken under (None: hash the file again) and the digest (None: unknown,
@@ -402,7 +403,7 @@ def _body(stored: StoredResults) -> bytes:
     """All of ``stored`` but its table, as plain data, pickled."""
     data = (
         tuple(stored.views),
-        list(stored.covered),
+        _covered_as_written(stored.covered, stored.table[0]),
         _finding_columns(stored.findings),
         tuple(stored.warnings),
         tuple(stored.failures),
@@ -411,6 +412,29 @@ def _body(stored: StoredResults) -> bytes:
         stored.extra,
     )
     return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _covered_as_written(covered: list[str], names: tuple[str, ...]) -> bytes | list[str]:
+    """The covered modules as stored: when they are modules of the table in its order (as
+    a family covers them), a byte for each of its modules, 1 for a covered one (read back
+    without decoding thousands of names again); else their names."""
+    at = positions(names)
+    found = [at.get(module, -1) for module in covered]  # -1: not in the table
+    if -1 in found or found != sorted(set(found)):
+        return list(covered)
+    mask = bytearray(len(names))
+    for position in found:
+        mask[position] = 1
+    return bytes(mask)
+
+
+def _covered_read(written: object, names: tuple[str, ...]) -> list[str] | None:
+    """The covered modules :func:`_covered_as_written` wrote; None when they are not."""
+    if type(written) is bytes:
+        if len(written) != len(names) or written.translate(None, b"\0\1"):
+            return None
+        return list(compress(names, written))
+    return written if type(written) is list and _only(written, str) else None
 
 
 def same_body(stored: StoredResults, loaded: StoredResults) -> bool:
@@ -440,10 +464,11 @@ def _parse(data: object, store: ResultStore) -> StoredResults | None:
     contents = plain_loads(store.body_path(body).read_bytes())
     if not (type(contents) is tuple and len(contents) == 8):
         return None
-    views, covered, raw_findings, warnings, failures, answers, noqa, extra = contents
+    views, written_covered, raw_findings, warnings, failures, answers, noqa, extra = contents
     if not (type(views) is tuple and len(views) == len(table[0]) and _only(views, bytes, type(None))):
         return None
-    if not (type(covered) is list and _only(covered, str)):
+    covered = _covered_read(written_covered, table[0])
+    if covered is None:
         return None
     findings = _findings(raw_findings, covered)
     if findings is None:
@@ -501,7 +526,8 @@ def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | Non
         return None
     if not all(_only(column, kind) for column, kind in zip(columns, _FINDING_COLUMNS, strict=True)):
         return None
-    details, pairs = chain.from_iterable(columns[8]), list(chain.from_iterable(columns[11]))
+    # Equal details and fields are one object (see _finding_columns): each looked at once.
+    details, pairs = chain.from_iterable(_distinct(columns[8])), list(chain.from_iterable(_distinct(columns[11])))
     if not (_only(details, str) and _only(pairs, tuple) and set(map(len, pairs)) <= {2}):
         return None
     if not _only(chain.from_iterable(pairs), str):
@@ -513,6 +539,14 @@ def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | Non
     deque(map(_set, found, repeat("__dict__"), map(_attributes, *columns)), maxlen=0)
     bounds = list(accumulate(counts, initial=0))  # where each module's findings begin, then their end
     return dict(zip(modules, map(found.__getitem__, map(slice, bounds, bounds[1:])), strict=True))
+
+
+_Value = TypeVar("_Value")
+
+
+def _distinct(values: Sequence[_Value]) -> Iterable[_Value]:
+    """Each object of ``values`` once (not each equal value: told apart in C, by identity)."""
+    return dict(zip(map(id, values), values, strict=True)).values()
 
 
 _new = object.__new__
