@@ -75,7 +75,7 @@ def _rewrite(store: ResultStore, change: Callable[[list[Any]], object] = list, t
     parts = list(pickle.loads(store.body_path(body).read_bytes()))
     change(parts)
     encoded = pickle.dumps(tuple(parts))
-    body = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    body = resultcache.content_name(encoded)
     store.body_path(body).write_bytes(encoded)
     store.path.write_bytes(pickle.dumps((kind, key, name if table is None else table, body)))
 
@@ -497,7 +497,7 @@ def test_a_contract_s_old_bodies_are_forgotten_not_another_s(tmp_path):
 
 def _table_name(encoded: bytes) -> str:
     """The name a table written as ``encoded`` is read under: a digest of its bytes."""
-    return hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    return hashlib.sha256(encoded).hexdigest()[:32]
 
 
 def _as_written(table: resultcache.Table) -> object:
@@ -518,6 +518,19 @@ def test_a_table_written_by_hand_as_a_run_writes_it_is_read(tmp_path, monkeypatc
     _rewrite(store, table=_table_name(encoded))
     monkeypatch.setattr(resultcache, "_tables", {})
     assert store.load() == _stored()
+
+
+def test_a_table_named_by_the_digest_the_last_format_took_is_a_full_check(tmp_path, monkeypatch):
+    """Format 8 named a table by its bytes' BLAKE2b: read now, its name is not its digest."""
+    monkeypatch.setattr(resultcache, "_tables", {})
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    encoded = pickle.dumps((resultcache.TABLE_FORMAT, None, _as_written(TABLE)))
+    named = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    (store.directory / f"modules-{named}.pickle").write_bytes(encoded)
+    _rewrite(store, table=named)
+    monkeypatch.setattr(resultcache, "_tables", {})
+    assert store.load() is None
 
 
 def _table_of(size: int) -> resultcache.Table:

@@ -79,7 +79,8 @@ from domain_fence.core.source.files import StampKey, file_stamp, packable
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing
 from domain_fence.core.source.plainpickle import plain_loads
 
-# 9: the covered modules as a mask of the table's, equal messages once; 8: findings a field at a time
+# 9: the covered modules as a mask of the table's, equal messages once, files named by their
+# SHA-256 (a table named by its BLAKE2b, as before, reads as damaged); 8: findings a field at a time
 FORMAT = "domain-fence module results 9"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
@@ -392,7 +393,7 @@ class ResultStore:
         """The name of ``stored``'s body, written; the contract's older bodies but the
         last forgotten."""
         encoded = _body(stored)
-        name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+        name = content_name(encoded)
         path = self.body_path(name)
         write_atomically(path, encoded)
         _forget_all_but_newest(self.directory.glob(f"body-{self.name}-*.pickle"), path, KEPT_BODIES)
@@ -598,6 +599,15 @@ TABLE_FORMAT = "domain-fence module table 3"  # 3: stamps packed; 2: a table may
 KEPT_TABLES = 16
 ROWS_ON_BASE = 16  # a table is written on its base while at most one row in this many differs
 _DIGEST_NAME = re.compile(r"[0-9a-f]{32}\Z")
+
+
+def content_name(data: bytes) -> str:
+    """The name of a file holding ``data``: a digest of its bytes, as 32 hex digits.
+    SHA-256's: the processors this runs on compute it with instructions of their own,
+    in half the time BLAKE2b takes (an edited run checks a table of 450 kB)."""
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
 # Tables this process read (their bytes checked) or wrote, by file, with their base's
 # file (None: whole): the last few only, as a language server writes one after each edit.
 _tables: dict[Path, tuple[Table, Path | None]] = {}
@@ -626,7 +636,7 @@ def _save_table(directory: Path, columns: Table) -> str:
         base, rows = on_base
         data = (TABLE_FORMAT, _table_name(base), _written(rows))
     encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
-    name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # of the very bytes written
+    name = content_name(encoded)  # of the very bytes written
     path = directory / f"modules-{name}.pickle"
     if not _still_there(path):
         write_atomically(path, encoded)
@@ -724,7 +734,7 @@ def _load_table(directory: Path, name: object, whole: bool = False) -> Table | N
         columns, base = _tables[path]
         return columns if not (whole and base) and _still_there(path) else None
     encoded = path.read_bytes()
-    if hashlib.blake2b(encoded, digest_size=16).hexdigest() != name:
+    if content_name(encoded) != name:
         return None
     data = plain_loads(encoded)
     if not (isinstance(data, tuple) and len(data) == 3 and data[0] == TABLE_FORMAT):
