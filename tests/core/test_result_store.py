@@ -756,6 +756,25 @@ def test_the_digest_of_code_changed_a_moment_ago_is_not_kept(tmp_path, monkeypat
     assert not (tmp_path / "cache" / "results" / "tool.json").exists()
 
 
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [
+        ("0123456789abcdef" * 2, True),
+        ("0123456789ABCDEF" * 2, False),
+        ("a" * 31, False),
+        ("a" * 33, False),
+        ("a" * 31 + "\n", False),
+        ("a" * 15 + "g" + "a" * 16, False),
+        ("a" * 15 + "/" + "a" * 16, False),
+        ("\u0661" * 32, False),  # digits of another script
+        (int("1" * 32), False),
+        (None, False),
+    ],
+)
+def test_a_file_s_name_is_a_digest_only_when_it_is_as_many_lowercase_hex_digits(text, digits):
+    assert resultcache._hex_digits(text, 32) is digits
+
+
 def test_the_key_digests_each_file_and_its_module_in_the_order_of_the_files():
     """The bytes every earlier version fed the key's digest, module then file, in the
     files' order: results stored before read back under the same key."""

@@ -59,7 +59,6 @@ import json
 import operator
 import os
 import pickle
-import re
 import struct
 import sys
 import time
@@ -238,7 +237,7 @@ def _kept_tool_digest(directory: Path, stamps: str) -> str | None:
     if not (isinstance(entry, dict) and entry.get("format") == TOOL_FORMAT and entry.get("stamps") == stamps):
         return None
     digest = entry.get("digest")
-    return digest if isinstance(digest, str) and _TOOL_DIGEST.match(digest) else None
+    return digest if _hex_digits(digest, 64) else None
 
 
 def _keep_tool_digest(directory: Path, stamps: str, digest: str) -> None:
@@ -250,7 +249,10 @@ def _keep_tool_digest(directory: Path, stamps: str, digest: str) -> None:
         return
 
 
-_TOOL_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
+def _hex_digits(text: object, count: int) -> bool:
+    """Whether ``text`` is ``count`` lowercase hex digits (a digest as written): told
+    without a regular expression, which a run would compile first."""
+    return isinstance(text, str) and len(text) == count and not text.strip("0123456789abcdef")
 
 
 def _python_files(top: str) -> list[tuple[str, os.DirEntry[str]]]:
@@ -457,7 +459,7 @@ def _parse(data: object, store: ResultStore) -> StoredResults | None:
     if not (isinstance(data, tuple) and len(data) == 4 and data[:2] == (FORMAT, store.key)):
         return None
     table_name, body = data[2:]
-    if not (isinstance(body, str) and _DIGEST_NAME.match(body)):
+    if not _hex_digits(body, 32):
         return None
     table = _load_table(store.directory, table_name)
     if table is None:
@@ -598,7 +600,6 @@ def _attributes(
 TABLE_FORMAT = "domain-fence module table 3"  # 3: stamps packed; 2: a table may be written on a base
 KEPT_TABLES = 16
 ROWS_ON_BASE = 16  # a table is written on its base while at most one row in this many differs
-_DIGEST_NAME = re.compile(r"[0-9a-f]{32}\Z")
 
 
 def content_name(data: bytes) -> str:
@@ -727,7 +728,7 @@ def _load_table(directory: Path, name: object, whole: bool = False) -> Table | N
     """The columns (names, stamps, digests) of the table ``name``; None when it is not
     there, or its bytes are not those it is named after, or it is no table, or it is
     written on a base that is not there or not a whole table (or ``whole`` is asked)."""
-    if not (isinstance(name, str) and _DIGEST_NAME.match(name)):
+    if not _hex_digits(name, 32):
         return None
     path = directory / f"modules-{name}.pickle"
     if path in _tables:
