@@ -22,6 +22,7 @@ from domain_fence.core.families.config import BaselineOptions, WordRule
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.files import file_stamp
+from domain_fence.core.source.listing import listing, shared_listings
 
 FINDING = Finding("pkg/a.py", 3, 4, "DOM101", "event field 'episode'", "pkg.a.E.episode", "DOM101:pkg.a:E.episode")
 TABLE = (
@@ -74,7 +75,7 @@ def _rewrite(store: ResultStore, change: Callable[[list[Any]], object] = list, t
     parts = list(pickle.loads(store.body_path(body).read_bytes()))
     change(parts)
     encoded = pickle.dumps(tuple(parts))
-    body = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    body = resultcache.content_name(encoded)
     store.body_path(body).write_bytes(encoded)
     store.path.write_bytes(pickle.dumps((kind, key, name if table is None else table, body)))
 
@@ -280,17 +281,21 @@ def test_stored_findings_of_another_shape_are_a_full_check(tmp_path, damage):
 
 def test_findings_are_stored_a_field_at_a_time_with_equal_values_once(tmp_path):
     """The modules that have findings, how many each has, then a column per field;
-    equal details and fields are pickled once."""
+    equal messages, details and fields are pickled once."""
     word = "episode"
-    first, second = (dataclasses.replace(FINDING, line=line, fields=(("word", word),)) for line in (3, 9))
+    first, second = (
+        dataclasses.replace(FINDING, line=line, message=f"event field '{word}'", fields=(("word", word),))
+        for line in (3, 9)
+    )
     fields = first.fields
-    assert fields == second.fields and fields is not second.fields
+    assert fields == second.fields and fields is not second.fields and first.message is not second.message
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(StoredResults(TABLE, VIEWS, ["pkg.a", "pkg.b"], {"pkg.a": [first], "pkg.b": [second]}))
     body = pickle.loads(store.path.read_bytes())[3]
     modules, counts, columns = pickle.loads(store.body_path(body).read_bytes())[2]
     assert (modules, counts) == (("pkg.a", "pkg.b"), (1, 1))
     assert columns[1] == (3, 9) and columns[11] == (fields, fields) and columns[11][0] is columns[11][1]
+    assert columns[4][0] is columns[4][1]
     loaded = store.load()
     assert loaded is not None and loaded.findings == {"pkg.a": [first], "pkg.b": [second]}
 
@@ -348,6 +353,49 @@ def test_what_a_report_shows_of_another_shape_is_a_full_check(tmp_path, extra):
     store = ResultStore(tmp_path, tmp_path, "contract", "key")
     store.save(dataclasses.replace(_stored(), extra=EXTRA))
     _rewrite(store, lambda parts: parts.__setitem__(7, extra))
+    assert store.load() is None
+
+
+def _body_part(store: ResultStore, at: int) -> Any:
+    body = pickle.loads(store.path.read_bytes())[3]
+    return pickle.loads(store.body_path(body).read_bytes())[at]
+
+
+def test_covered_modules_in_the_table_s_order_are_stored_as_a_mask_of_it(tmp_path):
+    """A byte for each module of the table, 1 for a covered one: read back without
+    decoding the names again."""
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    assert _body_part(store, 1) == b"\0\1\1"
+    loaded = store.load()
+    assert loaded is not None and loaded.covered == ["pkg.a", "pkg.b"]
+    assert loaded.covered[0] is loaded.table[0][1]  # the table's names, not new ones
+
+
+@pytest.mark.parametrize("covered", [["pkg.b", "pkg.a"], ["pkg.a", "pkg.a"], ["pkg.a", "pkg.c"], []])
+def test_covered_modules_in_another_order_or_not_in_the_table_are_stored_by_name(tmp_path, covered):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(dataclasses.replace(_stored(), covered=covered, findings={}))
+    assert _body_part(store, 1) == (covered if covered else b"\0\0\0")
+    loaded = store.load()
+    assert loaded is not None and loaded.covered == covered
+
+
+@pytest.mark.parametrize("written", [b"\0\1", b"\0\1\1\1", b"\0\2\1", "\0\1\1", ["pkg.a", 1], ("pkg.a", "pkg.b")])
+def test_covered_modules_of_another_shape_are_a_full_check(tmp_path, written):
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    _rewrite(store, lambda parts: parts.__setitem__(1, written))
+    assert store.load() is None
+
+
+def test_results_stored_by_the_last_format_are_a_full_check(tmp_path):
+    """Format 8 stored the covered modules by name, and named itself so."""
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    _rewrite(store, lambda parts: parts.__setitem__(1, ["pkg.a", "pkg.b"]))
+    _, key, table, body = pickle.loads(store.path.read_bytes())
+    store.path.write_bytes(pickle.dumps(("domain-fence module results 8", key, table, body)))
     assert store.load() is None
 
 
@@ -449,7 +497,7 @@ def test_a_contract_s_old_bodies_are_forgotten_not_another_s(tmp_path):
 
 def _table_name(encoded: bytes) -> str:
     """The name a table written as ``encoded`` is read under: a digest of its bytes."""
-    return hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    return hashlib.sha256(encoded).hexdigest()[:32]
 
 
 def _as_written(table: resultcache.Table) -> object:
@@ -470,6 +518,19 @@ def test_a_table_written_by_hand_as_a_run_writes_it_is_read(tmp_path, monkeypatc
     _rewrite(store, table=_table_name(encoded))
     monkeypatch.setattr(resultcache, "_tables", {})
     assert store.load() == _stored()
+
+
+def test_a_table_named_by_the_digest_the_last_format_took_is_a_full_check(tmp_path, monkeypatch):
+    """Format 8 named a table by its bytes' BLAKE2b: read now, its name is not its digest."""
+    monkeypatch.setattr(resultcache, "_tables", {})
+    store = ResultStore(tmp_path, tmp_path, "contract", "key")
+    store.save(_stored())
+    encoded = pickle.dumps((resultcache.TABLE_FORMAT, None, _as_written(TABLE)))
+    named = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+    (store.directory / f"modules-{named}.pickle").write_bytes(encoded)
+    _rewrite(store, table=named)
+    monkeypatch.setattr(resultcache, "_tables", {})
+    assert store.load() is None
 
 
 def _table_of(size: int) -> resultcache.Table:
@@ -632,13 +693,41 @@ def test_processes_saving_at_once_never_expose_half_a_file(tmp_path):
 
 def test_the_tool_s_files_are_found_in_the_order_rglob_finds_them(tmp_path):
     """The tool's digest reads its files found by a walk, not ``rglob``: the same files,
-    in the same order (by path parts: ``a/b.py`` before ``a.b/c.py``)."""
+    in the same order (by path parts: ``a/b.py`` before ``a.b/c.py``), but in Python's
+    compiled caches (unless made a package)."""
     for name in ("a/b.py", "a.b/c.py", "a/z/d.py", "top.py", "a/notes.txt", "a/__pycache__/b.cpython-311.pyc"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
     (tmp_path / "linked").symlink_to(tmp_path / "a", target_is_directory=True)  # rglob does not enter it
-    expected = [path.relative_to(tmp_path).as_posix() for path in sorted(tmp_path.rglob("*.py"))]
-    assert resultcache._python_files(str(tmp_path)) == expected == ["a/b.py", "a/z/d.py", "a.b/c.py", "top.py"]
+    (tmp_path / "dir.py").mkdir()  # no file
+    expected = [path.relative_to(tmp_path).as_posix() for path in sorted(tmp_path.rglob("*.py")) if path.is_file()]
+    (tmp_path / "a" / "__pycache__" / "stray.py").write_text("")
+    found = [name for name, entry in resultcache._python_files(str(tmp_path))]
+    assert found == expected == ["a/b.py", "a/z/d.py", "a.b/c.py", "top.py"]
+    for name in ("__init__.py", "e.py"):  # a package all the same, as grimp and every walk see it
+        (tmp_path / "a.b" / "__pycache__" / name).parent.mkdir(exist_ok=True)
+        (tmp_path / "a.b" / "__pycache__" / name).write_text("")
+    found = [name for name, entry in resultcache._python_files(str(tmp_path))]
+    assert found == ["a/b.py", "a/z/d.py", "a.b/__pycache__/__init__.py", "a.b/__pycache__/e.py", "a.b/c.py", "top.py"]
+
+
+def test_the_tool_s_files_are_listed_and_stamped_once_in_a_run(tmp_path, monkeypatch):
+    """Within the listings a run shares, the tool's digest takes its files' stamps from
+    the entries an earlier walk (the run cache's) listed and stamped: no file is asked again."""
+    monkeypatch.setattr(resultcache, "RACY_WINDOW_NS", -1)
+    top = tmp_path / "code"
+    (top / "sub").mkdir(parents=True)
+    (top / "a.py").write_text("a = 1\n")
+    (top / "sub" / "b.py").write_text("b = 1\n")
+    with shared_listings():
+        for entry in (*listing(top), *listing(top / "sub")):
+            entry.stat()
+        monkeypatch.setattr(os, "scandir", None)  # listing again would fail
+        monkeypatch.setattr(os, "stat", None)
+        stamps = resultcache._tool_stamps(resultcache._python_files(str(top)))
+    monkeypatch.undo()
+    monkeypatch.setattr(resultcache, "RACY_WINDOW_NS", -1)
+    assert stamps is not None and stamps == resultcache._tool_stamps(resultcache._python_files(str(top)))
 
 
 def test_the_code_s_digest_is_kept_under_its_files_stamps(tmp_path, monkeypatch):
@@ -665,6 +754,25 @@ def test_the_digest_of_code_changed_a_moment_ago_is_not_kept(tmp_path, monkeypat
     (tmp_path / "code" / "a.py").write_text("")
     resultcache.code_digest(str(tmp_path / "code"), tmp_path / "cache")
     assert not (tmp_path / "cache" / "results" / "tool.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [
+        ("0123456789abcdef" * 2, True),
+        ("0123456789ABCDEF" * 2, False),
+        ("a" * 31, False),
+        ("a" * 33, False),
+        ("a" * 31 + "\n", False),
+        ("a" * 15 + "g" + "a" * 16, False),
+        ("a" * 15 + "/" + "a" * 16, False),
+        ("\u0661" * 32, False),  # digits of another script
+        (int("1" * 32), False),
+        (None, False),
+    ],
+)
+def test_a_file_s_name_is_a_digest_only_when_it_is_as_many_lowercase_hex_digits(text, digits):
+    assert resultcache._hex_digits(text, 32) is digits
 
 
 def test_the_key_digests_each_file_and_its_module_in_the_order_of_the_files():

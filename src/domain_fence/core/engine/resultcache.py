@@ -59,7 +59,6 @@ import json
 import operator
 import os
 import pickle
-import re
 import struct
 import sys
 import time
@@ -69,22 +68,25 @@ from contextlib import suppress
 from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
 from domain_fence.core.source.cachedir import write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 from domain_fence.core.source.files import StampKey, file_stamp, packable
+from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing
 from domain_fence.core.source.plainpickle import plain_loads
 
-FORMAT = "domain-fence module results 8"  # 8: findings a field at a time; 7: each body a file of its own
+# 9: the covered modules as a mask of the table's, equal messages once, files named by their
+# SHA-256 (a table named by its BLAKE2b, as before, reads as damaged); 8: findings a field at a time
+FORMAT = "domain-fence module results 9"
 RACY_WINDOW_NS = 2_000_000_000  # a file this recent may change again within its timestamp's tick
 _FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 _finding_values = operator.attrgetter(*_FINDING_FIELDS)
 # A stored finding's values by field, each of one type (a bool is no int here).
 _FINDING_COLUMNS = (str, int, int, str, str, str, str, str, tuple, int, int, tuple)
-_SHARED_COLUMNS = (8, 11)  # details and fields: equal ones recur
+_SHARED_COLUMNS = (4, 8, 11)  # messages, details and fields: equal ones recur
 
 # What is known of every module's file, as three columns: the names, the stamp each
 # digest was taken under (None: hash the file again) and the digest (None: unknown,
@@ -185,16 +187,16 @@ def tool_digest(directory: Path | None = None) -> str:
 
 def code_digest(top: str, directory: Path | None = None) -> str:
     """The digest :func:`tool_digest` takes of the code below ``top``."""
-    names = _python_files(top)
-    stamps = _tool_stamps(top, names) if directory is not None else None
+    files = _python_files(top)
+    stamps = _tool_stamps(files) if directory is not None else None
     kept = _kept_tool_digest(directory, stamps) if directory is not None and stamps is not None else None
     if kept is not None:
         return kept
     digest = hashlib.sha256(f"{FORMAT}\0{sys.version}\0".encode())
-    for name in names:
+    for name, entry in files:
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
         try:
-            with open(os.path.join(top, name), "rb") as file:
+            with open(entry.path, "rb") as file:
                 digest.update(hashlib.sha256(file.read()).digest())
         except OSError:
             digest.update(b"unreadable")
@@ -204,14 +206,15 @@ def code_digest(top: str, directory: Path | None = None) -> str:
     return found
 
 
-def _tool_stamps(top: str, names: list[str]) -> str | None:
+def _tool_stamps(files: list[tuple[str, os.DirEntry[str]]]) -> str | None:
     """A digest of the tool files' names and stamps, and of the Python version; None
-    when one cannot be stat'ed or changed a moment ago (it may change again unseen)."""
+    when one cannot be stat'ed or had changed a moment before it was listed (it may
+    change again unseen)."""
     digest = hashlib.sha256(f"{TOOL_FORMAT}\0{FORMAT}\0{sys.version}\0".encode())
-    settled_before = time.time_ns() - RACY_WINDOW_NS
-    for name in names:
+    settled_before = listed_since() - RACY_WINDOW_NS
+    for name, entry in files:
         try:
-            status = os.stat(os.path.join(top, name))
+            status = entry.stat()
         except OSError:
             return None
         if max(status.st_mtime_ns, status.st_ctime_ns) >= settled_before:
@@ -234,7 +237,7 @@ def _kept_tool_digest(directory: Path, stamps: str) -> str | None:
     if not (isinstance(entry, dict) and entry.get("format") == TOOL_FORMAT and entry.get("stamps") == stamps):
         return None
     digest = entry.get("digest")
-    return digest if isinstance(digest, str) and _TOOL_DIGEST.match(digest) else None
+    return digest if _hex_digits(digest, 64) else None
 
 
 def _keep_tool_digest(directory: Path, stamps: str, digest: str) -> None:
@@ -246,19 +249,42 @@ def _keep_tool_digest(directory: Path, stamps: str, digest: str) -> None:
         return
 
 
-_TOOL_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
+def _hex_digits(text: object, count: int) -> bool:
+    """Whether ``text`` is ``count`` lowercase hex digits (a digest as written): told
+    without a regular expression, which a run would compile first."""
+    return isinstance(text, str) and len(text) == count and not text.strip("0123456789abcdef")
 
 
-def _python_files(top: str) -> list[str]:
+def _python_files(top: str) -> list[tuple[str, os.DirEntry[str]]]:
     """The ``.py`` files below ``top`` as ``Path.rglob`` finds them (not through a linked
-    directory), relative and in ``/``-separated form, in the order of their paths'
-    parts: found with ``os.walk``, which costs a fraction of ``rglob``."""
+    directory), but in Python's compiled caches (``__pycache__``, unless made a package,
+    as every walk), relative and in ``/``-separated form, with their directory entries,
+    in the order of their paths' parts. Listed as the run's other walks list
+    (:func:`~..source.listing.listing`): in a check, the run cache has listed the tool's
+    directories and taken the stamps of its files already."""
     found = []
-    for directory, _, files in os.walk(top):
-        below = os.path.relpath(directory, top).replace(os.sep, "/")
-        prefix = "" if below == "." else below + "/"
-        found += [prefix + name for name in files if name.endswith(".py")]
-    return sorted(found, key=lambda name: name.split("/"))
+    pending = [(top, "")]
+    while pending:
+        directory, prefix = pending.pop()
+        try:
+            entries = listing(directory)
+        except OSError:  # as os.walk, which rglob follows: an unreadable directory has no files
+            continue
+        for entry in entries:
+            try:
+                is_directory = entry.is_dir()
+            except OSError:
+                is_directory = False
+            if not is_directory:
+                if entry.name.endswith(".py"):
+                    found.append((prefix + entry.name, entry))
+            elif not entry.is_symlink() and (entry.name != COMPILED_DIRECTORY or _is_package(entry.path)):
+                pending.append((entry.path, f"{prefix}{entry.name}/"))
+    return sorted(found, key=lambda item: item[0].split("/"))
+
+
+def _is_package(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
 _GRAPH_BUILDER: str | None = None
@@ -369,7 +395,7 @@ class ResultStore:
         """The name of ``stored``'s body, written; the contract's older bodies but the
         last forgotten."""
         encoded = _body(stored)
-        name = hashlib.blake2b(encoded, digest_size=16).hexdigest()
+        name = content_name(encoded)
         path = self.body_path(name)
         write_atomically(path, encoded)
         _forget_all_but_newest(self.directory.glob(f"body-{self.name}-*.pickle"), path, KEPT_BODIES)
@@ -380,7 +406,7 @@ def _body(stored: StoredResults) -> bytes:
     """All of ``stored`` but its table, as plain data, pickled."""
     data = (
         tuple(stored.views),
-        list(stored.covered),
+        _covered_as_written(stored.covered, stored.table[0]),
         _finding_columns(stored.findings),
         tuple(stored.warnings),
         tuple(stored.failures),
@@ -389,6 +415,29 @@ def _body(stored: StoredResults) -> bytes:
         stored.extra,
     )
     return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _covered_as_written(covered: list[str], names: tuple[str, ...]) -> bytes | list[str]:
+    """The covered modules as stored: when they are modules of the table in its order (as
+    a family covers them), a byte for each of its modules, 1 for a covered one (read back
+    without decoding thousands of names again); else their names."""
+    at = positions(names)
+    found = [at.get(module, -1) for module in covered]  # -1: not in the table
+    if -1 in found or found != sorted(set(found)):
+        return list(covered)
+    mask = bytearray(len(names))
+    for position in found:
+        mask[position] = 1
+    return bytes(mask)
+
+
+def _covered_read(written: object, names: tuple[str, ...]) -> list[str] | None:
+    """The covered modules :func:`_covered_as_written` wrote; None when they are not."""
+    if type(written) is bytes:
+        if len(written) != len(names) or written.translate(None, b"\0\1"):
+            return None
+        return list(compress(names, written))
+    return written if type(written) is list and _only(written, str) else None
 
 
 def same_body(stored: StoredResults, loaded: StoredResults) -> bool:
@@ -410,7 +459,7 @@ def _parse(data: object, store: ResultStore) -> StoredResults | None:
     if not (isinstance(data, tuple) and len(data) == 4 and data[:2] == (FORMAT, store.key)):
         return None
     table_name, body = data[2:]
-    if not (isinstance(body, str) and _DIGEST_NAME.match(body)):
+    if not _hex_digits(body, 32):
         return None
     table = _load_table(store.directory, table_name)
     if table is None:
@@ -418,10 +467,11 @@ def _parse(data: object, store: ResultStore) -> StoredResults | None:
     contents = plain_loads(store.body_path(body).read_bytes())
     if not (type(contents) is tuple and len(contents) == 8):
         return None
-    views, covered, raw_findings, warnings, failures, answers, noqa, extra = contents
+    views, written_covered, raw_findings, warnings, failures, answers, noqa, extra = contents
     if not (type(views) is tuple and len(views) == len(table[0]) and _only(views, bytes, type(None))):
         return None
-    if not (type(covered) is list and _only(covered, str)):
+    covered = _covered_read(written_covered, table[0])
+    if covered is None:
         return None
     findings = _findings(raw_findings, covered)
     if findings is None:
@@ -479,7 +529,8 @@ def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | Non
         return None
     if not all(_only(column, kind) for column, kind in zip(columns, _FINDING_COLUMNS, strict=True)):
         return None
-    details, pairs = chain.from_iterable(columns[8]), list(chain.from_iterable(columns[11]))
+    # Equal details and fields are one object (see _finding_columns): each looked at once.
+    details, pairs = chain.from_iterable(_distinct(columns[8])), list(chain.from_iterable(_distinct(columns[11])))
     if not (_only(details, str) and _only(pairs, tuple) and set(map(len, pairs)) <= {2}):
         return None
     if not _only(chain.from_iterable(pairs), str):
@@ -491,6 +542,14 @@ def _findings(raw: object, covered: list[str]) -> dict[str, list[Finding]] | Non
     deque(map(_set, found, repeat("__dict__"), map(_attributes, *columns)), maxlen=0)
     bounds = list(accumulate(counts, initial=0))  # where each module's findings begin, then their end
     return dict(zip(modules, map(found.__getitem__, map(slice, bounds, bounds[1:])), strict=True))
+
+
+_Value = TypeVar("_Value")
+
+
+def _distinct(values: Sequence[_Value]) -> Iterable[_Value]:
+    """Each object of ``values`` once (not each equal value: told apart in C, by identity)."""
+    return dict(zip(map(id, values), values, strict=True)).values()
 
 
 _new = object.__new__
@@ -541,7 +600,15 @@ def _attributes(
 TABLE_FORMAT = "domain-fence module table 3"  # 3: stamps packed; 2: a table may be written on a base
 KEPT_TABLES = 16
 ROWS_ON_BASE = 16  # a table is written on its base while at most one row in this many differs
-_DIGEST_NAME = re.compile(r"[0-9a-f]{32}\Z")
+
+
+def content_name(data: bytes) -> str:
+    """The name of a file holding ``data``: a digest of its bytes, as 32 hex digits.
+    SHA-256's: the processors this runs on compute it with instructions of their own,
+    in half the time BLAKE2b takes (an edited run checks a table of 450 kB)."""
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
 # Tables this process read (their bytes checked) or wrote, by file, with their base's
 # file (None: whole): the last few only, as a language server writes one after each edit.
 _tables: dict[Path, tuple[Table, Path | None]] = {}
@@ -570,7 +637,7 @@ def _save_table(directory: Path, columns: Table) -> str:
         base, rows = on_base
         data = (TABLE_FORMAT, _table_name(base), _written(rows))
     encoded = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
-    name = hashlib.blake2b(encoded, digest_size=16).hexdigest()  # of the very bytes written
+    name = content_name(encoded)  # of the very bytes written
     path = directory / f"modules-{name}.pickle"
     if not _still_there(path):
         write_atomically(path, encoded)
@@ -661,14 +728,14 @@ def _load_table(directory: Path, name: object, whole: bool = False) -> Table | N
     """The columns (names, stamps, digests) of the table ``name``; None when it is not
     there, or its bytes are not those it is named after, or it is no table, or it is
     written on a base that is not there or not a whole table (or ``whole`` is asked)."""
-    if not (isinstance(name, str) and _DIGEST_NAME.match(name)):
+    if not _hex_digits(name, 32):
         return None
     path = directory / f"modules-{name}.pickle"
     if path in _tables:
         columns, base = _tables[path]
         return columns if not (whole and base) and _still_there(path) else None
     encoded = path.read_bytes()
-    if hashlib.blake2b(encoded, digest_size=16).hexdigest() != name:
+    if content_name(encoded) != name:
         return None
     data = plain_loads(encoded)
     if not (isinstance(data, tuple) and len(data) == 3 and data[0] == TABLE_FORMAT):

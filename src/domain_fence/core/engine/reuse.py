@@ -103,8 +103,11 @@ class ModuleResults:
         kept = {m: found for m, found in stored.findings.items() if m not in again_here}
         # A changed file's comments are read again: its findings may be kept, not its noqa.
         paths = {finding.path for m, found in kept.items() if m not in self.changed for finding in found}
+        # Most files whose findings are kept have no noqa comment: nothing to read for them.
         noqa = {
-            path: NoqaComments({line: None if codes is None else frozenset(codes) for line, codes in lines})
+            path: NoqaComments(
+                {line: None if codes is None else frozenset(codes) for line, codes in lines} if lines else {}
+            )
             for path, lines in stored.noqa.items()
             if path in paths
         }
