@@ -17,6 +17,10 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
 from operator import attrgetter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Where Python writes compiled files. Every walk passes it by, as flake8 and ruff do,
 # unless someone made it a package (then grimp sees it, and so do they).
@@ -27,20 +31,22 @@ _shared_since = 0  # when the shared listings began (ns): none of them is older
 _sharing: object | None = None  # a token of the outermost shared_listings, while it lasts
 # directory -> what the walk of every entry below it found (see :func:`walked`)
 _walked: dict[str, tuple[str, list[os.DirEntry[str]]]] | None = None
+# (package, search paths) -> its directories, as located in the listings shared now
+_located: dict[tuple[str, tuple[str, ...]], tuple[Path, ...]] | None = None
 
 
 @contextmanager
 def shared_listings() -> Iterator[None]:
     """Within it, :func:`listing` lists each directory once (nested: the outermost's)."""
-    global _shared, _shared_since, _sharing, _walked
+    global _shared, _shared_since, _sharing, _walked, _located
     if _shared is not None:
         yield
         return
-    _shared, _shared_since, _sharing, _walked = {}, time.time_ns(), object(), {}
+    _shared, _shared_since, _sharing, _walked, _located = {}, time.time_ns(), object(), {}, {}
     try:
         yield
     finally:
-        _shared = _sharing = _walked = None
+        _shared = _sharing = _walked = _located = None
 
 
 def walked() -> dict[str, tuple[str, list[os.DirEntry[str]]]]:
@@ -49,6 +55,14 @@ def walked() -> dict[str, tuple[str, list[os.DirEntry[str]]]]:
     digest lists the same such entries in the same order. For the trees walked whole in
     the listings shared now (none, and kept nowhere, when none are)."""
     return _walked if _walked is not None else {}
+
+
+def located() -> dict[tuple[str, tuple[str, ...]], tuple[Path, ...]]:
+    """(Package, search paths) -> the package's directories, for the packages located in
+    the listings shared now (see :func:`~.packages.locate_package`; none, and kept
+    nowhere, when none are): the run cache's look, the discovery and the graph's
+    blockers each locate the root packages."""
+    return _located if _located is not None else {}
 
 
 def sharing() -> object | None:
