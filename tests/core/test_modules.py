@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import importlib
 import os
 from pathlib import Path
 from types import SimpleNamespace
@@ -97,6 +98,19 @@ def test_namespace_root_is_located_and_walked(tmp_path):
     directories = locate_package("tbp.monty", [str(tmp_path / "src")])
     assert directories == [package]
     assert list(discover_modules("tbp.monty", directories)) == ["tbp.monty", "tbp.monty.sub", "tbp.monty.sub.mod"]
+
+
+def test_a_package_is_located_once_within_the_shared_listings(tmp_path):
+    # As each directory is listed once there: the walks of one run see one tree.
+    (tmp_path / "a" / "ns").mkdir(parents=True)
+    (tmp_path / "b").mkdir()
+    search = [str(tmp_path / "a"), str(tmp_path / "b")]
+    with shared_listings():
+        locate_package("ns", search).append(tmp_path / "the caller's own list")
+        (tmp_path / "b" / "ns").mkdir()
+        importlib.invalidate_caches()  # importlib's own listings, refreshed when a time changes
+        assert locate_package("ns", search) == [tmp_path / "a" / "ns"]
+    assert locate_package("ns", search) == [tmp_path / "a" / "ns", tmp_path / "b" / "ns"]
 
 
 def test_missing_package(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -196,6 +197,16 @@ def test_a_damaged_kept_discovery_is_found_anew(tmp_path, found_anew, damage):
     discovery_after_the_run_cache_s_walk(root)
     (kept,) = (root / "cache").glob("discovery-*.pickle")
     kept.write_bytes(damage)
+    assert as_found(discovery_after_the_run_cache_s_walk(root)) == as_found(discovery_now(root))
+    assert found_anew == ["pkg", "pkg"]
+
+
+def test_a_discovery_kept_in_an_older_form_is_found_anew(tmp_path, found_anew):
+    # Kept before each module's file was kept as its place among the walk's entries.
+    root = tree(tmp_path)
+    discovery_after_the_run_cache_s_walk(root)
+    (kept,) = (root / "cache").glob("discovery-*.pickle")
+    kept.write_bytes(pickle.dumps(pickle.loads(kept.read_bytes())[:-1]))
     assert as_found(discovery_after_the_run_cache_s_walk(root)) == as_found(discovery_now(root))
     assert found_anew == ["pkg", "pkg"]
 

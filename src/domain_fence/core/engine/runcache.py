@@ -47,15 +47,17 @@ import os
 import stat
 import struct
 import sys
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from domain_fence.core.source.cachedir import write_atomically
-from domain_fence.core.source.files import read_regular_file
-from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing, walked_names
+from domain_fence.core.source.files import read_regular_file, stamp_of
+from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing, walked
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
-RUN_CACHE_VERSION = 5  # 5: a tree's names digested apart from its stamps
+RUN_CACHE_VERSION = 6  # 6: a tree's stamps digested together, after its listings
 CONFIG_FILES = ("setup.cfg", ".importlinter", "pyproject.toml")  # what lint-imports looks at, in order
 TOOLS = ("domain_fence", "importlinter", "grimp", "rich")
 KEPT_RUNS = 32  # reports kept, one per invocation (directory, options); the oldest go first
@@ -239,19 +241,18 @@ def _trees_digest(directories: list[Path], digest: hashlib._Hash) -> str | None:
 
 def _walk(top: Path, digest: hashlib._Hash) -> int | None:
     """Feed every entry below ``top`` to ``digest``: names, kinds, and the size,
-    modification and change times and inode of Python files. The newest modification time, or None when a
-    symlinked directory is met. The names and kinds are digested on their own, each
-    directory's stamps fed beside them, and that digest is kept in the shared listings
-    (see :func:`~..source.listing.walked_names`)."""
-    newest = 0
+    modification and change times and inode of Python files. The newest modification
+    time, or None when a symlinked directory is met. The names and kinds are digested on
+    their own, and that digest is kept in the shared listings with the entries stamped
+    (see :func:`~..source.listing.walked`)."""
     names = hashlib.sha256()
+    stamped: list[os.DirEntry[str]] = []  # in the walk's order, each status kept by its entry
     pending = [str(top)]
     while pending:
         directory = pending.pop()
         # In the listing's order (by name): the records need no sorting to be the same
         # for the same tree.
         records, below = [directory], []
-        stamps: list[int] = []  # of the Python files, in their records' order
         record = records.append  # bound once per directory, called for each of thousands of entries
         try:
             for entry in listing(directory):
@@ -270,30 +271,31 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
                 try:
                     if linked and entry.is_dir():
                         return None  # its target may change while the tree does not
-                    status = entry.stat() if name.endswith(_STAMPED) else None
+                    if name.endswith(_STAMPED):
+                        entry.stat()
+                        record("p " + name)
+                        stamped.append(entry)
+                    else:
+                        record("f " + name)
                 except OSError as error:
                     record(f"x {name} {error.errno}")
-                    continue
-                if status is not None:
-                    modified = status.st_mtime_ns
-                    if modified > newest:
-                        newest = modified
-                    # The change time and inode too: a file rewritten with its size and
-                    # modification time kept (or set back) is a change all the same.
-                    record("p " + name)
-                    stamps += (status.st_size, modified, status.st_ctime_ns, status.st_ino)
-                else:
-                    record("f " + name)
         except OSError as error:
             records.append(f"unreadable {error.errno}")
         pending += reversed(below)  # depth first, in name order
         listed = "\0".join(records).encode("utf-8", "surrogateescape")
         names.update(len(listed).to_bytes(8, "little") + listed)
-        digest.update(_packed(stamps))  # counted: each directory's stamps apart
+    # The stamps of the whole tree at once, in C (the names tell which directory holds
+    # each). The change time and inode too: a file rewritten with its size and
+    # modification time kept (or set back) is a change all the same.
+    statuses = list(map(os.DirEntry.stat, stamped))
+    digest.update(_packed(list(chain.from_iterable(map(stamp_of, statuses)))))
     names_below = names.hexdigest()
     digest.update(names_below.encode())
-    walked_names()[str(top)] = names_below
-    return newest
+    walked()[str(top)] = (names_below, stamped)
+    return max(map(_MODIFIED, statuses), default=0)
+
+
+_MODIFIED = attrgetter("st_mtime_ns")
 
 
 _STAMPED = (".py", ".so", ".pyd")  # the files whose stamps are digested, not only their names

@@ -6,12 +6,16 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from operator import attrgetter
 from pathlib import Path
 
 # What identifies one version of a file without reading it: its size, modification and
 # change times (ns) and inode. A file rewritten with its size and modification time
 # kept, or set back, still gets a new change time.
 StampKey = tuple[int, int, int, int]
+
+# The :data:`StampKey` of an ``os.stat_result``, taken in C: thousands of files a run.
+stamp_of = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino")
 
 
 def packable(stamp: StampKey) -> bool:
@@ -52,4 +56,5 @@ def file_stamp(path: Path | str) -> StampKey | None:
         status = os.stat(path)
     except OSError:
         return None
-    return (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+    stamp: StampKey = stamp_of(status)
+    return stamp

@@ -6,7 +6,7 @@ import graph's build. Within :func:`shared_listings`, each directory is listed o
 and each entry's status taken once (an ``os.DirEntry`` keeps it), so the walks see
 one state of the tree, as it was at :func:`listed_since`. Anything that must see the
 tree as it is now runs outside. What a walk of every entry below a directory found
-in them is kept beside them (:func:`walked_names`), for a later walk to start from.
+in them is kept beside them (:func:`walked`), for a later walk to start from.
 """
 
 from __future__ import annotations
@@ -17,6 +17,10 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
 from operator import attrgetter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Where Python writes compiled files. Every walk passes it by, as flake8 and ruff do,
 # unless someone made it a package (then grimp sees it, and so do they).
@@ -25,36 +29,40 @@ COMPILED_DIRECTORY = "__pycache__"
 _shared: dict[str, list[os.DirEntry[str]]] | None = None
 _shared_since = 0  # when the shared listings began (ns): none of them is older
 _sharing: object | None = None  # a token of the outermost shared_listings, while it lasts
-# directory -> a digest of the names and kinds of every entry below it, for the trees
-# walked whole in the listings shared now (see runcache's walk)
-_walked_names: dict[str, str] | None = None
+# directory -> what the walk of every entry below it found (see :func:`walked`)
+_walked: dict[str, tuple[str, list[os.DirEntry[str]]]] | None = None
+# (package, search paths) -> its directories, as located in the listings shared now
+_located: dict[tuple[str, tuple[str, ...]], tuple[Path, ...]] | None = None
 
 
 @contextmanager
 def shared_listings() -> Iterator[None]:
     """Within it, :func:`listing` lists each directory once (nested: the outermost's)."""
-    global _shared, _shared_since, _sharing, _walked_names
+    global _shared, _shared_since, _sharing, _walked, _located
     if _shared is not None:
         yield
         return
-    _shared, _shared_since, _sharing, _walked_names = {}, time.time_ns(), object(), {}
+    _shared, _shared_since, _sharing, _walked, _located = {}, time.time_ns(), object(), {}, {}
     try:
         yield
     finally:
-        _shared = _sharing = _walked_names = None
+        _shared = _sharing = _walked = _located = None
 
 
-def walked_names() -> dict[str, str]:
-    """Directory -> the digest of the names and kinds of every entry below it, for the
-    trees walked whole in the listings shared now (none, and kept nowhere, when none are)."""
-    return _walked_names if _walked_names is not None else {}
+def walked() -> dict[str, tuple[str, list[os.DirEntry[str]]]]:
+    """Directory -> a digest of the names and kinds of every entry below it, and the
+    entries whose status the walk took (its stamped files) in the walk's order: the same
+    digest lists the same such entries in the same order. For the trees walked whole in
+    the listings shared now (none, and kept nowhere, when none are)."""
+    return _walked if _walked is not None else {}
 
 
-def listed_entries() -> dict[str, os.DirEntry[str]]:
-    """Every entry of the listings shared now, by its path (none when none are shared)."""
-    if _shared is None:
-        return {}
-    return {entry.path: entry for entries in _shared.values() for entry in entries}
+def located() -> dict[tuple[str, tuple[str, ...]], tuple[Path, ...]]:
+    """(Package, search paths) -> the package's directories, for the packages located in
+    the listings shared now (see :func:`~.packages.locate_package`; none, and kept
+    nowhere, when none are): the run cache's look, the discovery and the graph's
+    blockers each locate the root packages."""
+    return _located if _located is not None else {}
 
 
 def sharing() -> object | None:

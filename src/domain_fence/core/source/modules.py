@@ -22,11 +22,13 @@ from collections.abc import Collection, Iterable, Iterator, MutableMapping
 from contextlib import suppress
 from dataclasses import dataclass, fields
 from functools import cached_property
-from operator import attrgetter, methodcaller
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 
 from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
-from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_entries, listed_entry, listing, walked_names
+from domain_fence.core.source.files import stamp_of
+from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_entry, listing, walked
 from domain_fence.core.source.packages import ModuleNotFound as ModuleNotFound
 from domain_fence.core.source.packages import default_search_paths as default_search_paths
 from domain_fence.core.source.packages import locate_package as locate_package
@@ -313,33 +315,53 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     return discovery.modules
 
 
-KEPT_DISCOVERY_VERSION = 2
+KEPT_DISCOVERY_VERSION = 3  # 3: each module's file kept as its place among the walk's stamped entries
 
 
 def discovered(package: str, directories: list[Path], cache_dir: Path | None) -> Discovery:
     """What :func:`discover_modules` finds of ``package`` in ``directories``. With a
     ``cache_dir``, what an earlier run found and kept there, when the walks of the
     listings shared now found the same names and kinds below ``directories`` as it did
-    (see :func:`.listing.walked_names`), each module's file is still a regular file within
+    (see :func:`.listing.walked`), each module's file is still a regular file within
     the size limit and no directory that was not a package has become one."""
     key = _names_key(package, directories) if cache_dir is not None else None
     if cache_dir is None or key is None:
         return _discovered_now(package, directories)
     where = "\0".join([package, *map(os.fspath, directories)]).encode("utf-8", "surrogateescape")
     kept_at = cache_dir / f"discovery-{hashlib.sha256(where).hexdigest()[:16]}.pickle"
-    reused = _reused(kept_at, package, key)
+    # The entries whose status the run cache's walk took, in its order: the same names
+    # and kinds below the directories (the key) list the same ones in the same order.
+    stamped = list(chain.from_iterable(walked()[directory][1] for directory in map(os.fspath, directories)))
+    reused = _reused(kept_at, package, key, stamped)
     if reused is not None:
         return reused
     discovery = _discovered_now(package, directories)
-    if discovery.reusable:
-        names = tuple(discovery.modules.texts)
-        paths = tuple(discovery.modules.texts.values())
-        absolute = tuple(map(discovery.absolute.__getitem__, names))
-        kept = (key, names, paths, absolute, discovery.plain, tuple(discovery.non_packages))
+    kept = _kept(key, discovery, stamped) if discovery.reusable else None
+    if kept is not None:
         with suppress(OSError):  # an unwritable cache: discovered again next time
             make_cache_directory(cache_dir)  # a first run's: the next, after an edit, reuses it
             write_atomically(kept_at, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
     return discovery
+
+
+def _kept(key: tuple[object, ...], discovery: Discovery, stamped: list[os.DirEntry[str]]) -> tuple[object, ...] | None:
+    """What is kept of ``discovery`` under ``key``: its modules, each one's file as its
+    place among the walk's ``stamped`` entries; None when one is not among them."""
+    names = tuple(discovery.modules.texts)
+    paths = tuple(discovery.modules.texts.values())
+    absolute = tuple(map(discovery.absolute.__getitem__, names))
+    place = {entry.path: at for at, entry in enumerate(stamped)}
+    try:
+        places = tuple(map(place.__getitem__, paths[_first_filed(paths) :]))
+    except KeyError:
+        return None
+    return (key, names, paths, absolute, discovery.plain, tuple(discovery.non_packages), places)
+
+
+def _first_filed(paths: tuple[str, ...]) -> int:
+    """Where the modules with a file begin, in a discovery's order: after a namespace
+    root's directory, which is first (the other modules are below it)."""
+    return 0 if paths[0].endswith(".py") else 1
 
 
 def _discovered_now(package: str, directories: list[Path]) -> Discovery:
@@ -352,36 +374,34 @@ def _names_key(package: str, directories: list[Path]) -> tuple[object, ...] | No
     """What the discovery of ``package`` in ``directories`` follows from, apart from the
     statuses of the files below them; None when a walk of the shared listings did not
     see all of it."""
-    names = walked_names()
+    trees = walked()
     # Python's version too: which names are identifiers follows its Unicode tables, and
     # two versions may share one cache directory (tox, pre-commit beside CI).
     key: list[object] = [KEPT_DISCOVERY_VERSION, tuple(sys.version_info[:2]), package]
     for directory in map(os.fspath, directories):
-        below = names.get(directory)
+        below = trees.get(directory)
         if below is None:
             return None
-        key += (directory, os.path.abspath(directory), below, package_init(directory) is not None)
+        key += (directory, os.path.abspath(directory), below[0], package_init(directory) is not None)
     return tuple(key)
 
 
-def _reused(kept_at: Path, package: str, key: tuple[object, ...]) -> Discovery | None:
+def _reused(kept_at: Path, package: str, key: tuple[object, ...], stamped: list[os.DirEntry[str]]) -> Discovery | None:
     """The discovery of ``package`` kept at ``kept_at`` under ``key``, while it holds (see
-    :func:`discovered`)."""
+    :func:`discovered`); ``stamped``: the entries the walk took the status of."""
     try:
-        kept_key, names, paths, absolute, plain, non_packages = plain_loads(kept_at.read_bytes())
+        kept_key, names, paths, absolute, plain, non_packages, places = plain_loads(kept_at.read_bytes())
         if kept_key != key:
             return None
         texts = dict(zip(names, paths, strict=True))
-        # A namespace root's directory has no stamp; it is the first name, the others below it.
-        filed = names if texts[package].endswith(".py") else names[1:]
-        # Thousands of files, each's status as the walk took it (a file it did not list,
-        # below a __pycache__, is a KeyError), checked in C.
-        statuses = list(map(methodcaller("stat"), map(listed_entries().__getitem__, map(texts.__getitem__, filed))))
+        filed = names[_first_filed(paths) :]
+        # Thousands of files, each's status as the walk took it, checked in C.
+        statuses = list(map(os.DirEntry.stat, map(stamped.__getitem__, places)))
         if not all(map(stat.S_ISREG, map(attrgetter("st_mode"), statuses))):
             return None
         if max(map(attrgetter("st_size"), statuses), default=0) > max_file_size():
             return None
-        stamps = dict(zip(filed, map(_STAMP, statuses), strict=True))
+        stamps = dict(zip(filed, map(stamp_of, statuses), strict=True))
         if not all(map(attrgetter("st_ino"), statuses)):  # as _keep_stamp keeps them
             stamps = {module: stamp for module, stamp in stamps.items() if stamp[3]}
         if any(package_init(directory) is not None for directory, _ in non_packages):
@@ -397,9 +417,6 @@ def _reused(kept_at: Path, package: str, key: tuple[object, ...]) -> Discovery |
     except Exception:  # noqa: BLE001 -- missing, unreadable, damaged or foreign: discovered again
         return None
     return discovery
-
-
-_STAMP = attrgetter("st_size", "st_mtime_ns", "st_ctime_ns", "st_ino")  # as _keep_stamp makes it
 
 
 class _Walk:
@@ -567,7 +584,7 @@ def package_init(directory: str) -> os.stat_result | None:
 def _keep_stamp(stamps: dict[str, tuple[int, int, int, int]], module: str, status: os.stat_result | None) -> None:
     """Keep the stamp of ``module``'s file, from its ``status`` taken a moment ago."""
     if status is not None and status.st_ino:  # Windows gives a directory entry none: os.stat then
-        stamps[module] = (status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino)
+        stamps[module] = stamp_of(status)
 
 
 def resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str | None:

@@ -12,17 +12,29 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from domain_fence.core.source.listing import located
+
 
 class ModuleNotFound(Exception):
     """A root package could not be located."""
 
 
 def locate_package(name: str, search_paths: list[str]) -> list[Path]:
-    """Directories holding package ``name`` (several for a namespace package).
+    """Directories holding package ``name`` (several for a namespace package): once
+    within the listings shared now (see :func:`.listing.located`).
 
     Raises ModuleNotFound when it is not found on ``search_paths``, or is a single
     module rather than a package.
     """
+    known = located()
+    key = (name, tuple(search_paths))
+    found = known.get(key)
+    if found is None:
+        found = known[key] = tuple(_locate_package(name, search_paths))
+    return list(found)
+
+
+def _locate_package(name: str, search_paths: list[str]) -> list[Path]:
     top, *rest = name.split(".")
     spec = importlib.machinery.PathFinder.find_spec(top, search_paths)
     if spec is None:
