@@ -118,6 +118,25 @@ def test_a_pycache_made_a_package_is_checked_as_grimp_sees_it(tmp_path, monkeypa
     assert lint_imports(cwd=root).status == 1
 
 
+def test_a_pycache_whose_init_is_a_broken_link_is_looked_into(tmp_path, monkeypatch):
+    # grimp lists an __init__.py of any kind, and fails on it: no run replays a pass.
+    monkeypatch.setattr(runcache, "TOOLS", ())
+    root = project(tmp_path)
+    settled(root)
+    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+    (root / "app/runtime/__pycache__").mkdir()
+    (root / "app/runtime/__pycache__/__init__.py").symlink_to(root / "nowhere.py")
+    failed = dom001(
+        ".importlinter",
+        f"the import graph cannot be built: [Errno 2] No such file or directory: "
+        f"'{root / 'app/runtime/__pycache__/__init__.py'}'",
+        line=36,
+    )
+    for options in ([], ["--no-cache"]):
+        checked = cli("check", "--quiet", *options, cwd=root)
+        assert checked.status == 1 and failed in checked.lines
+
+
 # -- an unreadable directory --------------------------------------------------------------
 
 

@@ -257,7 +257,8 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
         try:
             for entry in listing(directory):
                 name = entry.name
-                if name == COMPILED_DIRECTORY and not os.path.isfile(os.path.join(entry.path, "__init__.py")):
+                # An __init__.py of any kind there, a broken link say, is one grimp lists.
+                if name == COMPILED_DIRECTORY and not os.path.lexists(os.path.join(entry.path, "__init__.py")):
                     continue
                 # A link is asked first: for any other entry, is_dir() (no keyword to
                 # parse) tells what is_dir(follow_symlinks=False) would.
