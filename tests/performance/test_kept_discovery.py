@@ -211,6 +211,20 @@ def test_a_discovery_kept_in_an_older_form_is_found_anew(tmp_path, found_anew):
     assert found_anew == ["pkg", "pkg"]
 
 
+@pytest.mark.parametrize("planted", ["swapped", "negative"])
+def test_a_kept_discovery_whose_places_are_not_its_files_is_found_anew(tmp_path, found_anew, planted):
+    # Each module's file is kept as its place among the walk's entries: a place that is
+    # not that file's (a damaged or planted file) must not lend a module another's stamp.
+    root = tree(tmp_path)
+    discovery_after_the_run_cache_s_walk(root)
+    (kept,) = (root / "cache").glob("discovery-*.pickle")
+    *rest, places = pickle.loads(kept.read_bytes())
+    places = [*places[1:], places[0]] if planted == "swapped" else [place - len(places) for place in places]
+    kept.write_bytes(pickle.dumps((*rest, places)))
+    assert as_found(discovery_after_the_run_cache_s_walk(root)) == as_found(discovery_now(root))
+    assert found_anew == ["pkg", "pkg"]
+
+
 def test_a_check_after_an_edit_reports_as_a_fresh_one(tmp_path, monkeypatch, found_anew):
     root = leaky_project(tmp_path)
     with contextlib.chdir(root):

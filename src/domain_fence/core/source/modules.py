@@ -395,8 +395,12 @@ def _reused(kept_at: Path, package: str, key: tuple[object, ...], stamped: list[
             return None
         texts = dict(zip(names, paths, strict=True))
         filed = names[_first_filed(paths) :]
-        # Thousands of files, each's status as the walk took it, checked in C.
-        statuses = list(map(os.DirEntry.stat, map(stamped.__getitem__, places)))
+        # Thousands of files, each's status as the walk took it, checked in C; each place
+        # must be its file's (a damaged or planted file is a miss, not others' stamps).
+        entries = list(map(stamped.__getitem__, places))
+        if min(places, default=0) < 0 or list(map(attrgetter("path"), entries)) != list(map(texts.__getitem__, filed)):
+            return None
+        statuses = list(map(os.DirEntry.stat, entries))
         if not all(map(stat.S_ISREG, map(attrgetter("st_mode"), statuses))):
             return None
         if max(map(attrgetter("st_size"), statuses), default=0) > max_file_size():
