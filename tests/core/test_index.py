@@ -79,6 +79,22 @@ def test_a_file_just_edited_is_read_once_for_its_facts_digest_and_text_until_for
     assert reads == [stamp.path, stamp.path]
 
 
+def test_a_file_rewritten_within_its_stamp_is_read_again_once_forgotten(project, monkeypatch):
+    # A coarse clock gives a file rewritten at its size within one tick its old stamp:
+    # told it changed (as a language server is), the index forgets what the process
+    # remembered of it by that stamp, and reads the new version.
+    path = project / "app/runtime/loop.py"
+    path.write_text("class Loop:\n    steps = 'many'\n", encoding="utf-8")
+    index = index_of(project)
+    assert "Loop" in index.file_facts("app.runtime.loop").names.classes
+    kept = Stamp.of(index.modules["app.runtime.loop"])
+    stamp_of = Stamp.of
+    monkeypatch.setattr(Stamp, "of", classmethod(lambda cls, at: kept if os.fspath(at) == kept.path else stamp_of(at)))
+    path.write_text("class Pool:\n    steps = 'many'\n", encoding="utf-8")
+    index.forget("app.runtime.loop")
+    assert list(index.file_facts("app.runtime.loop").names.classes) == ["Pool"]
+
+
 def test_the_index_built_looks_files_up_by_the_paths_abspath_gives(project, monkeypatch):
     monkeypatch.chdir(project)
     index = ProjectIndex.build(Path("."), ["app"], search_paths=["."], cache_dir=None)

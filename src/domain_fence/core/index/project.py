@@ -613,6 +613,12 @@ class ProjectIndex:
             self._statements.pop(module, None)
         self._texts.pop(module, None)
         forget_read()
+        # The process's memories are by the file's stamp, and a file rewritten within
+        # one tick of a coarse clock, at its size, keeps it: whatever they hold of the
+        # module is dropped too (one pass over them, once per change a client tells of).
+        for memory in (_MEMORY, _FLOWS, _WALKED):
+            for key in [key for key in memory if key[1] == module]:
+                del memory[key]
 
     def read_also(self, key: object, reads: Callable[[str, bytes], bool]) -> None:
         """Note (once per ``key``) which modules a contract will read, by their bytes:
