@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 from support import MINIMONTY_SRC, REPO
 
+# Imported before any test runs pytest in this process (pytester): that run forgets the
+# modules it imported, and a class it pickled would no longer be the class of its name.
+import domain_fence.core.engine.engine  # noqa: F401
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the package once, before any test starts the console scripts: with
