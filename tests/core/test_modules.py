@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from types import SimpleNamespace
 
+import grimp
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -98,6 +99,29 @@ def test_namespace_root_is_located_and_walked(tmp_path):
     directories = locate_package("tbp.monty", [str(tmp_path / "src")])
     assert directories == [package]
     assert list(discover_modules("tbp.monty", directories)) == ["tbp.monty", "tbp.monty.sub", "tbp.monty.sub.mod"]
+
+
+def test_a_namespace_root_s_plain_directories_are_namespace_packages_as_grimp_finds_them(tmp_path, monkeypatch):
+    files = {
+        "nsp/top.py": "",
+        "nsp/run/__init__.py": "",
+        "nsp/run/plain/p.py": "",  # inside a regular package: grimp goes no further
+        "nsp/sub/evil.py": "",
+        "nsp/sub/deeper/d.py": "",
+        "nsp/sub/pkg/__init__.py": "",
+        "nsp/empty/inner/notes.txt": "",  # no module below: no package
+        "nsp/__pycache__/c.py": "",
+        "nsp/shadowed.py": "",
+        "nsp/shadowed/s.py": "",  # Python imports shadowed.py
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = discover_modules("nsp", [tmp_path / "nsp"])
+    expected = sorted(grimp.build_graph("nsp", cache_dir=None).modules - {"nsp.shadowed.s"})
+    assert list(found) == expected
+    assert found.texts["nsp.sub"] == str(tmp_path / "nsp" / "sub")
 
 
 def test_a_package_is_located_once_within_the_shared_listings(tmp_path):

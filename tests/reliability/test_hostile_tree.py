@@ -137,6 +137,45 @@ def test_a_pycache_whose_init_is_a_broken_link_is_looked_into(tmp_path, monkeypa
         assert checked.status == 1 and failed in checked.lines
 
 
+# -- a namespace root ----------------------------------------------------------------------
+
+
+NAMESPACE_ROOT = """[importlinter]
+root_packages =
+    nsp
+contract_types =
+    boundary: domain_fence.integrations.importlinter.BoundaryContract
+
+[importlinter:contract:runtime]
+name = Runtime does not import experiment
+type = boundary
+source_modules =
+    nsp
+forbidden_modules =
+    nsp.exp
+"""
+
+
+@pytest.mark.parametrize("file", ["nsp/sub/evil.py", "nsp/__pycache__/evil.py"], ids=["plain", "pycache"])
+def test_a_namespace_root_s_plain_directories_are_checked_as_grimp_sees_them(tmp_path, monkeypatch, file):
+    # grimp finds modules in them (namespace packages): every run must see them change.
+    monkeypatch.setattr(runcache, "TOOLS", ())
+    root = tmp_path / "project"
+    for name, text in {".importlinter": NAMESPACE_ROOT, "nsp/run/__init__.py": "", "nsp/exp/__init__.py": ""}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    (root / file).parent.mkdir(parents=True, exist_ok=True)
+    (root / file).write_text("import nsp.exp\n", encoding="utf-8")
+    settled(root)
+    crossing = f"{file}:1:8: DOM301 {file[:-3].replace('/', '.')} imports forbidden nsp.exp"
+    assert cli("check", "--quiet", cwd=root) == Result(1, crossing + "\n", "")
+    assert cli("check", "--quiet", cwd=root) == Result(1, crossing + "\n", "")  # kept from the last run
+    (root / file).write_text("import nsp.run\n", encoding="utf-8")
+    settled(root, file)
+    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+    assert cli("check", "--quiet", "--no-cache", cwd=root) == Result(0, "", "")
+
+
 # -- an unreadable directory --------------------------------------------------------------
 
 

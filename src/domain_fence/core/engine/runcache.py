@@ -254,12 +254,20 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
         # for the same tree.
         records, below = [directory], []
         record = records.append  # bound once per directory, called for each of thousands of entries
+        compiled = os.path.basename(directory) == COMPILED_DIRECTORY  # walked only where grimp walks it
         try:
             for entry in listing(directory):
                 name = entry.name
-                # An __init__.py of any kind there, a broken link say, is one grimp lists.
-                if name == COMPILED_DIRECTORY and not os.path.lexists(os.path.join(entry.path, "__init__.py")):
+                # grimp passes a __pycache__ by inside a package, unless it holds an
+                # __init__.py of any kind (a broken link say); elsewhere it looks for modules.
+                if (
+                    name == COMPILED_DIRECTORY
+                    and _holds_init(records)
+                    and not os.path.lexists(os.path.join(entry.path, "__init__.py"))
+                ):
                     continue
+                if compiled and name.endswith(".pyc"):
+                    continue  # written whenever Python compiles: no module, and no change of the tree
                 # A link is asked first: for any other entry, is_dir() (no keyword to
                 # parse) tells what is_dir(follow_symlinks=False) would.
                 linked = entry.is_symlink()
@@ -297,6 +305,12 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
 
 
 _MODIFIED = attrgetter("st_mtime_ns")
+
+
+def _holds_init(records: list[str]) -> bool:
+    """Whether the directory whose entries ``records`` are so far (in name order,
+    ``__init__.py`` before ``__pycache__``) holds an ``__init__.py`` that is no directory."""
+    return "p __init__.py" in records or any(record.startswith("x __init__.py ") for record in records)
 
 
 _STAMPED = (".py", ".so", ".pyd")  # the files whose stamps are digested, not only their names

@@ -22,8 +22,8 @@ from collections.abc import Collection, Iterable, Iterator, MutableMapping
 from contextlib import suppress
 from dataclasses import dataclass, fields
 from functools import cached_property
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress
+from operator import attrgetter, methodcaller
 from pathlib import Path
 
 from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
@@ -315,7 +315,7 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     return discovery.modules
 
 
-KEPT_DISCOVERY_VERSION = 3  # 3: each module's file kept as its place among the walk's stamped entries
+KEPT_DISCOVERY_VERSION = 4  # 4: a namespace root's namespace packages, as grimp finds them; 3: each module's file kept as its place among the walk's stamped entries
 
 
 def discovered(package: str, directories: list[Path], cache_dir: Path | None) -> Discovery:
@@ -352,16 +352,13 @@ def _kept(key: tuple[object, ...], discovery: Discovery, stamped: list[os.DirEnt
     absolute = tuple(map(discovery.absolute.__getitem__, names))
     place = {entry.path: at for at, entry in enumerate(stamped)}
     try:
-        places = tuple(map(place.__getitem__, paths[_first_filed(paths) :]))
+        places = tuple(map(place.__getitem__, compress(paths, map(_IS_SOURCE, paths))))
     except KeyError:
         return None
     return (key, names, paths, absolute, discovery.plain, tuple(discovery.non_packages), places)
 
 
-def _first_filed(paths: tuple[str, ...]) -> int:
-    """Where the modules with a file begin, in a discovery's order: after a namespace
-    root's directory, which is first (the other modules are below it)."""
-    return 0 if paths[0].endswith(".py") else 1
+_IS_SOURCE = methodcaller("endswith", ".py")  # else a namespace package's directory, which has no stamp
 
 
 def _discovered_now(package: str, directories: list[Path]) -> Discovery:
@@ -394,7 +391,7 @@ def _reused(kept_at: Path, package: str, key: tuple[object, ...], stamped: list[
         if kept_key != key:
             return None
         texts = dict(zip(names, paths, strict=True))
-        filed = names[_first_filed(paths) :]
+        filed = list(compress(names, map(_IS_SOURCE, paths)))
         # Thousands of files, each's status as the walk took it, checked in C; each place
         # must be its file's (a damaged or planted file is a miss, not others' stamps).
         entries = list(map(stamped.__getitem__, places))
@@ -483,6 +480,20 @@ class _Walk:
                         discovery.reusable = False
                     below_real = os.path.join(below, "") if linked else below + os.sep
                     self.below(module, entry.path, inside, below_real, ancestors | {below}, True)
+                elif not in_package:
+                    # Outside any regular package (a namespace root's plain directories,
+                    # __pycache__ too), grimp makes a directory a namespace package when a
+                    # module is found below it: so must the modules the caches keep.
+                    if any(entry.name == f"{name}.py" for entry in entries):
+                        continue  # Python imports the module; nothing below it is importable
+                    module = f"{package}.{name}"
+                    found = len(modules)
+                    inside = where + name + os.sep
+                    below_real = os.path.join(below, "") if linked else below + os.sep
+                    self.below(module, entry.path, inside, below_real, ancestors | {below}, False)
+                    if len(modules) > found and module not in modules:
+                        modules[module] = entry.path
+                        absolute[module] = where + name
                 elif name != COMPILED_DIRECTORY:  # unless a package, it holds compiled files only
                     discovery.non_packages.append((entry.path, in_package))
                     _look_into_non_package(entry.path, in_package, discovery)
