@@ -156,12 +156,22 @@ forbidden_modules =
 """
 
 
-@pytest.mark.parametrize("file", ["nsp/sub/evil.py", "nsp/__pycache__/evil.py"], ids=["plain", "pycache"])
+@pytest.mark.parametrize(
+    "file",
+    ["nsp/sub/evil.py", "nsp/__pycache__/evil.py", "nsp/shadowed/evil.py"],
+    ids=["plain", "pycache", "beside a module of its name"],
+)
 def test_a_namespace_root_s_plain_directories_are_checked_as_grimp_sees_them(tmp_path, monkeypatch, file):
     # grimp finds modules in them (namespace packages): every run must see them change.
     monkeypatch.setattr(runcache, "TOOLS", ())
     root = tmp_path / "project"
-    for name, text in {".importlinter": NAMESPACE_ROOT, "nsp/run/__init__.py": "", "nsp/exp/__init__.py": ""}.items():
+    tree = {
+        ".importlinter": NAMESPACE_ROOT,
+        "nsp/run/__init__.py": "",
+        "nsp/exp/__init__.py": "",
+        "nsp/shadowed.py": "",
+    }
+    for name, text in tree.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     (root / file).parent.mkdir(parents=True, exist_ok=True)

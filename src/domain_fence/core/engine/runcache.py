@@ -254,7 +254,7 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
         # for the same tree.
         records, below = [directory], []
         record = records.append  # bound once per directory, called for each of thousands of entries
-        compiled = os.path.basename(directory) == COMPILED_DIRECTORY  # walked only where grimp walks it
+        compiled = directory.endswith(_IN_COMPILED)  # walked only where grimp walks it
         try:
             for entry in listing(directory):
                 name = entry.name
@@ -305,6 +305,7 @@ def _walk(top: Path, digest: hashlib._Hash) -> int | None:
 
 
 _MODIFIED = attrgetter("st_mtime_ns")
+_IN_COMPILED = os.sep + COMPILED_DIRECTORY  # the end of a __pycache__'s path
 
 
 def _holds_init(records: list[str]) -> bool:

@@ -456,6 +456,7 @@ class _Walk:
             if is_directory and (init := package_init(entry.path)) is not None
         }
         modules, stamps, absolute = discovery.modules.texts, discovery.stamps, discovery.absolute
+        names_here: set[str] | None = None  # made when first needed: few directories need it
         for entry, is_directory in kinds:
             name = entry.name
             if is_directory:
@@ -484,14 +485,14 @@ class _Walk:
                     # Outside any regular package (a namespace root's plain directories,
                     # __pycache__ too), grimp makes a directory a namespace package when a
                     # module is found below it: so must the modules the caches keep.
-                    if any(entry.name == f"{name}.py" for entry in entries):
-                        continue  # Python imports the module; nothing below it is importable
                     module = f"{package}.{name}"
+                    names_here = {entry.name for entry in entries} if names_here is None else names_here
                     found = len(modules)
                     inside = where + name + os.sep
                     below_real = os.path.join(below, "") if linked else below + os.sep
                     self.below(module, entry.path, inside, below_real, ancestors | {below}, False)
-                    if len(modules) > found and module not in modules:
+                    # Beside name.py, which Python imports, grimp still lists the modules below.
+                    if len(modules) > found and module not in modules and f"{name}.py" not in names_here:
                         modules[module] = entry.path
                         absolute[module] = where + name
                 elif name != COMPILED_DIRECTORY:  # unless a package, it holds compiled files only
