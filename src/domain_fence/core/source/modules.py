@@ -22,8 +22,8 @@ from collections.abc import Collection, Iterable, Iterator, MutableMapping
 from contextlib import suppress
 from dataclasses import dataclass, fields
 from functools import cached_property
-from itertools import chain, compress
-from operator import attrgetter, methodcaller
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 
 from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
@@ -352,13 +352,12 @@ def _kept(key: tuple[object, ...], discovery: Discovery, stamped: list[os.DirEnt
     absolute = tuple(map(discovery.absolute.__getitem__, names))
     place = {entry.path: at for at, entry in enumerate(stamped)}
     try:
-        places = tuple(map(place.__getitem__, compress(paths, map(_IS_SOURCE, paths))))
+        # A namespace package's directory has no stamp: its position is kept instead (few).
+        unfiled = tuple(at for at, path in enumerate(paths) if not path.endswith(".py"))
+        places = tuple(place[path] for at, path in enumerate(paths) if at not in unfiled)
     except KeyError:
         return None
-    return (key, names, paths, absolute, discovery.plain, tuple(discovery.non_packages), places)
-
-
-_IS_SOURCE = methodcaller("endswith", ".py")  # else a namespace package's directory, which has no stamp
+    return (key, names, paths, absolute, discovery.plain, tuple(discovery.non_packages), unfiled, places)
 
 
 def _discovered_now(package: str, directories: list[Path]) -> Discovery:
@@ -387,11 +386,13 @@ def _reused(kept_at: Path, package: str, key: tuple[object, ...], stamped: list[
     """The discovery of ``package`` kept at ``kept_at`` under ``key``, while it holds (see
     :func:`discovered`); ``stamped``: the entries the walk took the status of."""
     try:
-        kept_key, names, paths, absolute, plain, non_packages, places = plain_loads(kept_at.read_bytes())
+        kept_key, names, paths, absolute, plain, non_packages, unfiled, places = plain_loads(kept_at.read_bytes())
         if kept_key != key:
             return None
         texts = dict(zip(names, paths, strict=True))
-        filed = list(compress(names, map(_IS_SOURCE, paths)))
+        filed = list(names)
+        for at in reversed(unfiled):  # in C, each: thousands of names, a namespace package or two
+            del filed[at]
         # Thousands of files, each's status as the walk took it, checked in C; each place
         # must be its file's (a damaged or planted file is a miss, not others' stamps).
         entries = list(map(stamped.__getitem__, places))
