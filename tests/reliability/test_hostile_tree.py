@@ -85,16 +85,23 @@ def settled(root: Path, *files: str) -> None:
         os.utime(path, (path.stat().st_mtime - 3600,) * 2)
 
 
-@pytest.mark.parametrize(
-    "file", ["app/runtime/__pycache__/leak.py", "app/runtime/ns/__pycache__/leak.py"], ids=["package", "namespace"]
-)
-def test_a_py_in_a_pycache_is_no_source_to_any_front_end(tmp_path, monkeypatch, file):
-    # Python writes compiled files there; flake8 and ruff pass it by, and so does the
-    # run cache's look at the tree: a check kept from the last run and one anew agree.
+@pytest.fixture
+def checked_clean(tmp_path, monkeypatch) -> Path:
+    """The app project, settled and checked once: its clean report kept for the next run."""
     monkeypatch.setattr(runcache, "TOOLS", ())  # a tool's file a moment old keeps no run
     root = project(tmp_path)
     settled(root)
     assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+    return root
+
+
+@pytest.mark.parametrize(
+    "file", ["app/runtime/__pycache__/leak.py", "app/runtime/ns/__pycache__/leak.py"], ids=["package", "namespace"]
+)
+def test_a_py_in_a_pycache_is_no_source_to_any_front_end(checked_clean, file):
+    # Python writes compiled files there; flake8 and ruff pass it by, and so does the
+    # run cache's look at the tree: a check kept from the last run and one anew agree.
+    root = checked_clean
     (root / file).parent.mkdir(parents=True)
     (root / file).write_text(STATS, encoding="utf-8")
     settled(root, file)
@@ -104,11 +111,8 @@ def test_a_py_in_a_pycache_is_no_source_to_any_front_end(tmp_path, monkeypatch, 
     assert lint_imports(cwd=root).status == 0
 
 
-def test_a_pycache_made_a_package_is_checked_as_grimp_sees_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(runcache, "TOOLS", ())
-    root = project(tmp_path)
-    settled(root)
-    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+def test_a_pycache_made_a_package_is_checked_as_grimp_sees_it(checked_clean):
+    root = checked_clean
     (root / "app/runtime/__pycache__").mkdir()
     (root / "app/runtime/__pycache__/__init__.py").write_text(STATS, encoding="utf-8")
     settled(root, "app/runtime/__pycache__/__init__.py")
@@ -118,12 +122,9 @@ def test_a_pycache_made_a_package_is_checked_as_grimp_sees_it(tmp_path, monkeypa
     assert lint_imports(cwd=root).status == 1
 
 
-def test_a_pycache_whose_init_is_a_broken_link_is_looked_into(tmp_path, monkeypatch):
+def test_a_pycache_whose_init_is_a_broken_link_is_looked_into(checked_clean):
     # grimp lists an __init__.py of any kind, and fails on it: no run replays a pass.
-    monkeypatch.setattr(runcache, "TOOLS", ())
-    root = project(tmp_path)
-    settled(root)
-    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+    root = checked_clean
     (root / "app/runtime/__pycache__").mkdir()
     (root / "app/runtime/__pycache__/__init__.py").symlink_to(root / "nowhere.py")
     failed = dom001(
