@@ -77,6 +77,7 @@ from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 from domain_fence.core.source.files import StampKey, file_stamp, packable
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing
 from domain_fence.core.source.plainpickle import plain_loads
+from domain_fence.core.source.reading import ReadLedger
 
 # 9: the covered modules as a mask of the table's, equal messages once, files named by their
 # SHA-256 (a table named by its BLAKE2b, as before, reads as damaged); 8: findings a field at a time
@@ -884,6 +885,8 @@ class Digests:
 
     def __init__(self, paths: Mapping[str, str], began: int | None = None) -> None:
         self.began = time.time_ns() if began is None else began  # before the first stamp was taken
+        self.read = ReadLedger()  # opened before anything reads a file for this run
+        self._paths = paths
         self._modules = {module: path for path, module in paths.items()}
         self._stamps: dict[str, StampKey | None] = {}
         self._settled: dict[str, StampKey] = {}  # the stamps of the files that had settled when the run began
@@ -964,9 +967,18 @@ class Digests:
             self._digests[name] = stamped_digest(self._modules[name], stamp)
 
     def unchanged(self) -> bool:
-        """Every file is as it was when the run began: what was found is of these versions."""
+        """Every file the run read is as it was when the run began: what was found is of
+        these versions. The files it did not read were known by the digests their stamps
+        stand for, and everything about them came from what is kept under those digests;
+        when the graph builder read files of its own, or a file was read by a name that is
+        not a module's, every file is looked at."""
         paths = self._modules
-        for module, before in self._stamps.items():
+        checked: Iterable[tuple[str, StampKey | None]] = self._stamps.items()
+        if not self.read.unseen:
+            read = [self._paths.get(os.path.abspath(path)) for path in self.read.paths]
+            if None not in read:
+                checked = [(module, self._stamps.get(module)) for module in read if module is not None]
+        for module, before in checked:
             if before is None or module not in paths:
                 continue
             try:  # as file_stamp, inline: once per file of the project

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.findings import Finding
+from domain_fence.core.source.reading import note_unseen_reads
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
@@ -87,6 +88,7 @@ class Context:
             if self.build_graph is None:
                 self._graph_error = GraphUnavailableError("no import graph in this front end", [])
                 raise self._graph_error
+            note_unseen_reads()  # the builder (grimp) reads files of its own
             try:
                 self._graph = self.build_graph()
             except GraphUnavailableError as error:

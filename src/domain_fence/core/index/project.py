@@ -64,7 +64,9 @@ from domain_fence.core.source.reading import (
     decode,
     forget_read,
     load_tree,
+    note_reads,
     parse_source,
+    read_file,
     read_version,
 )
 from domain_fence.core.source.statements import statement_imports
@@ -655,7 +657,7 @@ class ProjectIndex:
         if path is None or not _is_source(path):
             return None
         try:
-            return path.read_bytes()
+            return read_file(path)
         except OSError:
             return None
 
@@ -974,6 +976,7 @@ def _in_workers(
     from domain_fence.core.index.workers import map_in_workers
 
     chunks = [jobs[start :: workers * chunks_per_worker] for start in range(workers * chunks_per_worker)]
+    note_reads(job.path for job in jobs)  # the workers read them: the run vouches for them
     try:
         with paused_cyclic_collection():
             done = map_in_workers(workers, work, chunks)

@@ -6,7 +6,8 @@ import io
 import os
 import tokenize
 import warnings
-from collections.abc import Hashable
+import weakref
+from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -47,6 +48,44 @@ def _undecodable(data: bytes, encoding: str, error: UnicodeDecodeError) -> Unrea
     return Unreadable(f"cannot decode as {encoding}: {error.reason} at line {line}", line)
 
 
+class ReadLedger:
+    """The project files read while it is open (one run's): what the run found about any
+    other file came from caches under the digest its stamp stands for, so only these
+    files can have been read in a version other than the one their digests record."""
+
+    __slots__ = ("__weakref__", "paths", "unseen")
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self.unseen = False  # something read files without saying which (the graph builder)
+        _LEDGERS.add(self)
+
+
+_LEDGERS: weakref.WeakSet[ReadLedger] = weakref.WeakSet()
+
+
+def note_reads(paths: Iterable[str | os.PathLike[str]]) -> None:
+    """Tell every open ledger these files are read (here, or by a worker process)."""
+    if _LEDGERS:
+        read = [os.fspath(path) for path in paths]
+        for ledger in _LEDGERS:
+            ledger.paths.update(read)
+
+
+def note_unseen_reads() -> None:
+    """Tell every open ledger that files were read it cannot name (grimp's build of the
+    import graph): each must vouch for every file."""
+    for ledger in _LEDGERS:
+        ledger.unseen = True
+
+
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a project file, noted in the open ledgers; raises OSError."""
+    note_reads((path,))
+    with open(path, "rb") as stream:
+        return stream.read()
+
+
 READ_CHUNK = 1 << 20
 # The file read last: (its path, its stamp key, its bytes). See read_version.
 _last_read: tuple[str, Hashable, bytes] | None = None
@@ -66,6 +105,7 @@ def read_version(path: Path | str, stamp_key: Hashable | None) -> bytes:
     last = _last_read
     if last is not None and last[0] == text_path and last[1] == stamp_key:
         return last[2]
+    note_reads((text_path,))
     # Through the descriptor, unbuffered, as factcache.file_digest reads: a fresh
     # checkout's files are all unsettled, and hashed through here.
     descriptor = os.open(text_path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
@@ -89,7 +129,7 @@ def forget_read() -> None:
 
 def read_source(path: Path) -> str | Unreadable:
     try:
-        data = path.read_bytes()
+        data = read_file(path)
     except OSError as error:
         return Unreadable(f"cannot read: {error.strerror or error}")
     return decode(data)

@@ -22,6 +22,7 @@ from domain_fence.core.families.placement.definitions import (
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.source.modules import matches_any
+from domain_fence.core.source.reading import read_file
 
 
 class PlacementFamily:
@@ -198,6 +199,6 @@ def _memo(context: Context, config: PlacementConfig) -> _Memo:
 def _bytes(index: ProjectIndex, module: str) -> bytes | None:
     path = index.modules.get(module)
     try:
-        return path.read_bytes() if path is not None else None
+        return read_file(path) if path is not None else None
     except OSError:
         return None

@@ -45,7 +45,7 @@ from domain_fence.core.source.facts import (
     top_level_definitions,
 )
 from domain_fence.core.source.modules import matches_any
-from domain_fence.core.source.reading import Unreadable, decode
+from domain_fence.core.source.reading import Unreadable, decode, read_file
 
 
 # A dataclass: users' tests get it from domain_fence.testing, and may hand it to dataclasses'
@@ -406,7 +406,7 @@ def passes_filter(
     if known is not None and known.unreadable is None:
         return _matches_facts(known, patterns)
     try:
-        return could_match(file.read_bytes())
+        return could_match(read_file(file))
     except OSError:
         return True  # the index reads it again and reports why it cannot
 
