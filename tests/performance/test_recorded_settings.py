@@ -126,6 +126,25 @@ def test_a_changed_configuration_is_read_again(project, monkeypatch):
     assert result.exit_code == 1 and "'epoch'" in result.output, result.output
 
 
+def test_settings_read_a_moment_after_an_edit_are_recorded_for_the_checks_that_follow(project, monkeypatch):
+    # The configuration changed (or the tools were upgraded), then each check runs a
+    # moment after a file is saved: no report can be vouched for, the settings can.
+    config = project / ".importlinter"
+    edit(config, config.read_text().replace("    episode\n", "    episode\n    epoch\n"))
+    telemetry = project / "leaky" / "runtime" / "telemetry.py"
+    telemetry.write_text(telemetry.read_text() + NEW_FIELD)  # modified now
+    assert check_here(project).exit_code == 1
+    stored = recorded_entry(project)
+    assert stored["digest"] is None and stored["settings"] is not None
+    taken = spy_on_recorded_checks(monkeypatch)
+    telemetry.write_text(telemetry.read_text() + NEW_EVENT)
+    second = check_here(project)
+    assert len(taken) == 1
+    assert "telemetry.py" in second.stdout
+    assert (second.exit_code, second.stdout) == uncached(project)
+    assert recorded_entry(project) == stored  # recorded already: not written again
+
+
 def test_a_configuration_with_import_linter_contracts_records_no_settings(tmp_path):
     root = leaky_project(tmp_path)
     assert check_here(root).exit_code == 1

@@ -276,7 +276,15 @@ def check(
     status = EXIT_CLEAN if report.passed else EXIT_FINDINGS
     # Stored under the inputs' digest before the check: a file that changed while the
     # check ran has a new stamp by now (its change time), so this report is never replayed.
-    if runs and inputs and digest is not None and digest.whole is not None:
+    # One that cannot be vouched for (a file modified a moment ago) is stored never to be
+    # replayed, when the settings it read are not recorded yet: the checks that follow
+    # edits, each a moment after one, start from them.
+    if (
+        runs
+        and inputs
+        and digest is not None
+        and (digest.whole is not None or (digest.setup is not None and runs.recorded is None))
+    ):
         runs.store(inputs, digest, text, status, record if isinstance(record, dict) else None)
     _emit(text, output_path, _aside(ratchet, format_))
     return status

@@ -154,7 +154,8 @@ class RunCache:
         version, invocation, digest, text, status = fields
         if version != RUN_CACHE_VERSION or invocation != _as_json(self.invocation):
             return None
-        if not (isinstance(text, str) and isinstance(status, int) and isinstance(digest, str)):
+        # (No digest: a report that could not be vouched for, kept for its settings.)
+        if not (isinstance(text, str) and isinstance(status, int) and isinstance(digest, str | None)):
             return None
         if not all(isinstance(item, str) for group in inputs for item in _items(group)):
             return None
