@@ -328,7 +328,7 @@ def test_an_edited_allowed_module_the_placement_scan_never_read_keeps_its_findin
         assert checked_modules(project)["experiment-owns-its-machinery"] == ["shop.experiment.runner"]
 
 
-def test_one_look_at_every_file_vouches_for_every_contract_stored(tmp_path, monkeypatch):
+def test_one_look_at_the_files_read_vouches_for_every_contract_stored(tmp_path, monkeypatch):
     from domain_fence.core.engine.resultcache import Digests
 
     root = write_project(tmp_path / "project")

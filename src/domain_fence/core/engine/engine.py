@@ -586,7 +586,7 @@ class Engine:
     def save(self) -> None:
         """Store what the run found and read, for the next run. Contracts' results are
         stored only when no file changed while the run read them, which one look at
-        every file tells for all of them; views a contract could not give when it was
+        the files it read tells for all of them; views a contract could not give when it was
         checked may be known once later contracts read more facts."""
         unsaved, self._unsaved = self._unsaved, []
         settled: dict[int, bool] = {}  # by the stamps each was checked against
