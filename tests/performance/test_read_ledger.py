@@ -164,3 +164,20 @@ def test_files_read_by_worker_processes_are_named_by_the_ledger(project, monkeyp
     [(named, unseen)] = ledgers
     assert not unseen
     assert set(sent) <= named
+
+
+def test_every_open_ledger_is_told_and_a_dropped_one_is_forgotten():
+    import gc
+
+    from domain_fence.core.source import reading
+
+    first, second = reading.ReadLedger(), reading.ReadLedger()
+    reading.note_reads([Path("a.py")])
+    reading.note_unseen_reads()
+    assert first.paths == second.paths == {"a.py"} and first.unseen and second.unseen
+    del first
+    gc.collect()
+    third = reading.ReadLedger()
+    assert all(reference() is not None for reference in reading._LEDGERS)
+    reading.note_reads(["b.py"])
+    assert second.paths == {"a.py", "b.py"} and third.paths == {"b.py"} and not third.unseen

@@ -7,7 +7,7 @@ import os
 import tokenize
 import warnings
 import weakref
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -56,26 +56,36 @@ class ReadLedger:
     __slots__ = ("__weakref__", "paths", "unseen")
 
     def __init__(self) -> None:
+        global _LEDGERS
         self.paths: set[str] = set()
         self.unseen = False  # something read files without saying which (the graph builder)
-        _LEDGERS.add(self)
+        _LEDGERS = (*(ledger for ledger in _LEDGERS if ledger() is not None), weakref.ref(self))
 
 
-_LEDGERS: weakref.WeakSet[ReadLedger] = weakref.WeakSet()
+# Replaced whole, never changed in place: hashing threads note their reads while
+# another thread may open a ledger.
+_LEDGERS: tuple[weakref.ref[ReadLedger], ...] = ()
+
+
+def _open_ledgers() -> Iterator[ReadLedger]:
+    for reference in _LEDGERS:
+        ledger = reference()
+        if ledger is not None:
+            yield ledger
 
 
 def note_reads(paths: Iterable[str | os.PathLike[str]]) -> None:
     """Tell every open ledger these files are read (here, or by a worker process)."""
     if _LEDGERS:
         read = [os.fspath(path) for path in paths]
-        for ledger in _LEDGERS:
+        for ledger in _open_ledgers():
             ledger.paths.update(read)
 
 
 def note_unseen_reads() -> None:
     """Tell every open ledger that files were read it cannot name (grimp's build of the
     import graph): each must vouch for every file."""
-    for ledger in _LEDGERS:
+    for ledger in _open_ledgers():
         ledger.unseen = True
 
 
