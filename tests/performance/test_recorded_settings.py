@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -148,7 +149,50 @@ def test_settings_read_a_moment_after_an_edit_are_recorded_for_the_checks_that_f
 def test_a_configuration_with_import_linter_contracts_records_no_settings(tmp_path):
     root = leaky_project(tmp_path)
     assert check_here(root).exit_code == 1
-    assert recorded_entry(root)["settings"] is None
+    [entry] = runs(root)
+    assert json.loads(entry.read_text())["settings"] is None
+    stored = entry.read_bytes()
+    with_new_event(root)
+    os.utime(root / "leaky" / "runtime" / "telemetry.py")  # modified now: no report kept
+    assert check_here(root).exit_code == 1
+    assert entry.read_bytes() == stored  # nor an entry holding no settings
+
+
+@pytest.mark.parametrize("before_read", [True, False], ids=["edited before it is read", "edited after it is read"])
+def test_a_configuration_edited_while_it_is_read_is_neither_recorded_nor_replayed(project, monkeypatch, before_read):
+    from domain_fence.integrations.importlinter import configuration as configuration_module
+
+    config = project / ".importlinter"
+    original = config.read_text()
+    edited = original.replace("    episode\n", "    unused\n")
+    real = configuration_module.load_configuration
+
+    def read_while_edited(path):
+        if before_read:
+            edit(config, edited)
+        read = real(path)
+        if not before_read:
+            edit(config, edited)
+        return read
+
+    [entry] = runs(project)
+    if before_read:  # the replay's digest, of the configuration before, records no settings
+        entry.write_text(json.dumps({**json.loads(entry.read_text()), "setup": "another"}))
+        stored: bytes | None = entry.read_bytes()
+    else:  # no entry: the digest is taken once the configuration is read
+        entry.unlink()
+        stored = None
+    with_new_event(project)
+    with monkeypatch.context() as patched:
+        patched.setattr(configuration_module, "load_configuration", read_while_edited)
+        assert check_here(project).exit_code == 1
+    assert (entry.read_bytes() if entry.exists() else None) == stored
+    # The configuration as a digest stored then would have stood for: never the settings read.
+    edit(config, original if before_read else edited)
+    telemetry = project / "leaky" / "runtime" / "telemetry.py"
+    edit(telemetry, telemetry.read_text() + "\n# edited again\n")
+    result = check_here(project)
+    assert (result.exit_code, result.stdout) == uncached(project)
 
 
 def test_an_unusable_baseline_is_one_line_and_status_2_as_when_the_configuration_is_read(project, monkeypatch):
@@ -240,14 +284,18 @@ def test_a_damaged_or_planted_record_is_not_used(tmp_path, damage):
     assert settings_from_record(damage(record), None) is None
 
 
-def test_a_damaged_record_in_the_run_cache_means_reading_the_configuration(project, monkeypatch):
+@pytest.mark.parametrize("settled", [True, False], ids=["settled", "a moment after an edit"])
+def test_a_damaged_record_in_the_run_cache_means_reading_the_configuration(project, monkeypatch, settled):
     taken = spy_on_recorded_checks(monkeypatch)
     [path] = runs(project)
     entry = json.loads(path.read_text())
     entry["settings"]["contracts"][0]["family"] = "no-such-family"
     path.write_text(json.dumps(entry))
     with_new_event(project)
-    settle(project / "leaky")
+    if settled:
+        settle(project / "leaky")
+    else:
+        os.utime(project / "leaky" / "runtime" / "telemetry.py")  # modified now: no report kept
     result = check_here(project)
     assert taken == []
     assert result.exit_code == 1 and "episode_count" in result.stdout and "Traceback" not in result.output

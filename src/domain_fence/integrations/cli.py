@@ -28,7 +28,14 @@ from domain_fence.core.index.collector import paused_cyclic_collection
 with paused_cyclic_collection():
     import click
 
-    from domain_fence.core.engine.runcache import InputDigest, Inputs, Invocation, RunCache, input_digest
+    from domain_fence.core.engine.runcache import (
+        InputDigest,
+        Inputs,
+        Invocation,
+        RunCache,
+        configuration_digest,
+        input_digest,
+    )
     from domain_fence.core.setup.preset_names import PRESET_NAMES
     from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
     from domain_fence.core.source.listing import shared_listings
@@ -277,13 +284,13 @@ def check(
     # Stored under the inputs' digest before the check: a file that changed while the
     # check ran has a new stamp by now (its change time), so this report is never replayed.
     # One that cannot be vouched for (a file modified a moment ago) is stored never to be
-    # replayed, when the settings it read are not recorded yet: the checks that follow
-    # edits, each a moment after one, start from them.
+    # replayed, when it read settings and none usable are recorded: the checks that
+    # follow edits, each a moment after one, start from them.
     if (
         runs
         and inputs
         and digest is not None
-        and (digest.whole is not None or (digest.setup is not None and runs.recorded is None))
+        and (digest.whole is not None or (digest.setup is not None and recorded is None and isinstance(record, dict)))
     ):
         runs.store(inputs, digest, text, status, record if isinstance(record, dict) else None)
     _emit(text, output_path, _aside(ratchet, format_))
@@ -302,9 +309,17 @@ def check_read(
     from domain_fence.integrations.importlinter.session import settings_record_of
 
     try:
+        # The configuration's files before and after they are read, and when the
+        # inputs' digest was taken, are one version: else what was read is not what
+        # that digest stands for, and nothing is stored under it.
+        before = configuration_digest(runs.invocation.config_candidates()) if runs else None
         configuration = load_configuration(config_path)
         configure_cache(configuration, no_cache, cache_dir)
         inputs, digest = run_inputs(configuration, runs) if runs else (None, None)
+        if inputs is not None and digest is not None:
+            after = configuration_digest(inputs.config_candidates)
+            if not before == digest.configuration == after:
+                inputs = None
         with progress.running() as update:
             report = check_configuration(configuration, update)
         record = settings_record_of(configuration) if inputs is not None else None

@@ -975,7 +975,9 @@ class Digests:
         paths = self._modules
         checked: Iterable[tuple[str, StampKey | None]] = self._stamps.items()
         if not self.read.unseen:
-            read = [self._paths.get(os.path.abspath(path)) for path in self.read.paths]
+            # Copied at once (in C): a hashing thread of a graph build that failed may
+            # still be noting what it reads.
+            read = [self._paths.get(os.path.abspath(path)) for path in tuple(self.read.paths)]
             if None not in read:
                 checked = [(module, self._stamps.get(module)) for module in read if module is not None]
         for module, before in checked:

@@ -47,13 +47,14 @@ import os
 import stat
 import struct
 import sys
+from collections.abc import Iterable
 from itertools import chain
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from domain_fence.core.source.cachedir import write_atomically
-from domain_fence.core.source.files import read_regular_file, stamp_of
+from domain_fence.core.source.files import read_regular_file, real_path, stamp_of
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing, walked
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
@@ -92,9 +93,10 @@ class Invocation(NamedTuple):
 
     def config_candidates(self) -> list[str]:
         """The files whose content decides which configuration is read, and how."""
+        # Links resolved as far as they resolve: a loop is the configuration's reading to report.
         if self.config is not None and not Path(self.directory, self.config).is_dir():
-            return [str(Path(self.directory, self.config).resolve())]
-        root = self.project_root.resolve()
+            return [str(real_path(Path(self.directory, self.config)))]
+        root = real_path(self.project_root)
         return [str(root / name) for name in CONFIG_FILES]
 
     def file_name(self) -> str:
@@ -122,6 +124,7 @@ class InputDigest(NamedTuple):
 
     setup: str | None  # the Python version, the configuration's files, the tools
     whole: str | None  # the setup, the baselines and the code: every input
+    configuration: bytes = b""  # the configuration's files alone (configuration_digest)
 
 
 class RunCache:
@@ -198,16 +201,15 @@ class RunCache:
 def input_digest(inputs: Inputs) -> InputDigest:
     """Digests of everything ``inputs`` names, and of the tools: the setup alone, and
     all of it (see :class:`InputDigest`)."""
-    setup = hashlib.sha256(f"{RUN_CACHE_VERSION}\0{sys.version}\0".encode())
-    for path in inputs.config_candidates:
-        setup.update(_file_content(path))
+    configuration = configuration_digest(inputs.config_candidates)
+    setup = hashlib.sha256(f"{RUN_CACHE_VERSION}\0{sys.version}\0".encode() + configuration)
     tools: list[Path] = []
     for name in TOOLS:
         spec = importlib.util.find_spec(name) if name not in sys.modules else sys.modules[name].__spec__
         tools += [Path(location) for location in (spec.submodule_search_locations or [])] if spec else []
     setup_digest = _trees_digest(tools, setup)
     if setup_digest is None:
-        return InputDigest(None, None)
+        return InputDigest(None, None, configuration)
     whole = hashlib.sha256(f"setup {setup_digest}\0".encode())
     for path in inputs.baselines:  # as written: the file read, and where a link sends it
         whole.update(_baseline_digest(path))
@@ -222,7 +224,17 @@ def input_digest(inputs: Inputs) -> InputDigest:
             whole.update(f"missing {package}\0".encode())
             continue
         directories += found
-    return InputDigest(setup_digest, _trees_digest(directories, whole))
+    return InputDigest(setup_digest, _trees_digest(directories, whole), configuration)
+
+
+def configuration_digest(config_candidates: Iterable[str]) -> bytes:
+    """A digest of the bytes of the configuration's files (or why each cannot be read):
+    a run that read the configuration after its inputs' digest was taken checks it
+    read what that digest stands for."""
+    digest = hashlib.sha256()
+    for path in config_candidates:
+        digest.update(_file_content(path))
+    return digest.digest()
 
 
 def _trees_digest(directories: list[Path], digest: hashlib._Hash) -> str | None:
