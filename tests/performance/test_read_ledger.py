@@ -181,3 +181,40 @@ def test_every_open_ledger_is_told_and_a_dropped_one_is_forgotten():
     assert all(reference() is not None for reference in reading._LEDGERS)
     reading.note_reads(["b.py"])
     assert second.paths == {"a.py", "b.py"} and third.paths == {"b.py"} and not third.unseen
+
+
+def test_reads_noted_by_a_thread_while_ledgers_open_and_are_looked_at_lose_nothing():
+    import threading
+
+    from domain_fence.core.engine.resultcache import Digests
+    from domain_fence.core.source import reading
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # a thread switch between almost any two bytecodes
+    done = threading.Event()
+    failures: list[BaseException] = []
+
+    def noting() -> None:
+        try:
+            count = 0
+            while not done.is_set():
+                reading.note_reads([f"/nowhere/{count % 500}.py"])
+                count += 1
+        except BaseException as error:  # noqa: BLE001 -- reported by the test
+            failures.append(error)
+
+    helper = threading.Thread(target=noting)
+    helper.start()
+    try:
+        kept = []
+        for _ in range(300):
+            digests = Digests({"/nowhere/x.py": "x"})
+            kept.append(digests)
+            assert digests.unchanged()
+    finally:
+        done.set()
+        helper.join()
+        sys.setswitchinterval(interval)
+    assert failures == []
+    reading.note_reads(["/nowhere/last.py"])  # every ledger opened is still told
+    assert all("/nowhere/last.py" in digests.read.paths for digests in kept)

@@ -158,14 +158,15 @@ def test_a_configuration_with_import_linter_contracts_records_no_settings(tmp_pa
     assert entry.read_bytes() == stored  # nor an entry holding no settings
 
 
-@pytest.mark.parametrize("before_read", [True, False], ids=["edited before it is read", "edited after it is read"])
-def test_a_configuration_edited_while_it_is_read_is_neither_recorded_nor_replayed(project, monkeypatch, before_read):
+@pytest.mark.parametrize("when", ["before it is read", "after it is read", "and undone while it is read"])
+def test_a_configuration_edited_while_it_is_read_is_neither_recorded_nor_replayed(project, monkeypatch, when):
     from domain_fence.integrations.importlinter import configuration as configuration_module
 
     config = project / ".importlinter"
     original = config.read_text()
     edited = original.replace("    episode\n", "    unused\n")
     real = configuration_module.load_configuration
+    before_read = when != "after it is read"
 
     def read_while_edited(path):
         if before_read:
@@ -173,6 +174,8 @@ def test_a_configuration_edited_while_it_is_read_is_neither_recorded_nor_replaye
         read = real(path)
         if not before_read:
             edit(config, edited)
+        elif when == "and undone while it is read":
+            config.write_text(original)  # the digest's bytes again, not its stamps
         return read
 
     [entry] = runs(project)

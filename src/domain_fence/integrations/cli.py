@@ -33,7 +33,7 @@ with paused_cyclic_collection():
         Inputs,
         Invocation,
         RunCache,
-        configuration_digest,
+        configuration_state,
         input_digest,
     )
     from domain_fence.core.setup.preset_names import PRESET_NAMES
@@ -312,13 +312,13 @@ def check_read(
         # The configuration's files before and after they are read, and when the
         # inputs' digest was taken, are one version: else what was read is not what
         # that digest stands for, and nothing is stored under it.
-        before = configuration_digest(runs.invocation.config_candidates()) if runs else None
+        before = configuration_state(runs.invocation.config_candidates()) if runs else None
         configuration = load_configuration(config_path)
         configure_cache(configuration, no_cache, cache_dir)
         inputs, digest = run_inputs(configuration, runs) if runs else (None, None)
         if inputs is not None and digest is not None:
-            after = configuration_digest(inputs.config_candidates)
-            if not before == digest.configuration == after:
+            after = configuration_state(inputs.config_candidates)
+            if before != after or digest.configuration != after[0]:
                 inputs = None
         with progress.running() as update:
             report = check_configuration(configuration, update)

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from domain_fence.core.source.cachedir import write_atomically
-from domain_fence.core.source.files import read_regular_file, real_path, stamp_of
+from domain_fence.core.source.files import StampKey, file_stamp, read_regular_file, real_path, stamp_of
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing, walked
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
 
@@ -225,6 +225,14 @@ def input_digest(inputs: Inputs) -> InputDigest:
             continue
         directories += found
     return InputDigest(setup_digest, _trees_digest(directories, whole), configuration)
+
+
+def configuration_state(config_candidates: Iterable[str]) -> tuple[bytes, tuple[StampKey | None, ...]]:
+    """The configuration's files' :func:`configuration_digest` and stamps: equal before
+    and after a read, that read saw this version (a change and its undoing meanwhile
+    leave new stamps)."""
+    candidates = tuple(config_candidates)
+    return configuration_digest(candidates), tuple(map(file_stamp, candidates))
 
 
 def configuration_digest(config_candidates: Iterable[str]) -> bytes:

@@ -4,6 +4,7 @@ traceback, so the caller can report the file and go on with the rest."""
 import ast
 import io
 import os
+import threading
 import tokenize
 import warnings
 import weakref
@@ -59,12 +60,14 @@ class ReadLedger:
         global _LEDGERS
         self.paths: set[str] = set()
         self.unseen = False  # something read files without saying which (the graph builder)
-        _LEDGERS = (*(ledger for ledger in _LEDGERS if ledger() is not None), weakref.ref(self))
+        with _OPENING:
+            _LEDGERS = (*(ledger for ledger in _LEDGERS if ledger() is not None), weakref.ref(self))
 
 
 # Replaced whole, never changed in place: hashing threads note their reads while
-# another thread may open a ledger.
+# another thread may open a ledger (one at a time, so that none is lost).
 _LEDGERS: tuple[weakref.ref[ReadLedger], ...] = ()
+_OPENING = threading.Lock()
 
 
 def _open_ledgers() -> Iterator[ReadLedger]:
