@@ -218,3 +218,21 @@ def test_reads_noted_by_a_thread_while_ledgers_open_and_are_looked_at_lose_nothi
     assert failures == []
     reading.note_reads(["/nowhere/last.py"])  # every ledger opened is still told
     assert all("/nowhere/last.py" in digests.read.paths for digests in kept)
+
+
+def test_the_files_handed_to_worker_processes_are_noted_before_they_go(monkeypatch):
+    from domain_fence.core.index import project as index_module
+    from domain_fence.core.index import workers
+    from domain_fence.core.source import reading
+
+    ledger = reading.ReadLedger()
+    handed: list[set[str]] = []
+
+    def as_if_in_workers(count, work, chunks):
+        handed.append(set(ledger.paths))  # what the ledger named when the workers started
+        return [[None] * len(chunk) for chunk in chunks]
+
+    monkeypatch.setattr(workers, "map_in_workers", as_if_in_workers)
+    jobs = [index_module._Job(f"shop.m{n}", False, Path(f"/nowhere/m{n}.py"), None) for n in range(6)]
+    assert index_module._in_workers(jobs, 2, 1, lambda chunk: chunk) == [None] * 6
+    assert handed == [{f"/nowhere/m{n}.py" for n in range(6)}]
