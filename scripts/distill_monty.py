@@ -115,7 +115,12 @@ def distil(module: str, path: Path, is_package: bool, words: Vocabulary, modules
     for call in facts.names.calls:
         event = call.callee.rsplit(".", 1)[-1]
         if call.callee.startswith(ROOT + ".telemetry") and event.endswith(("Event", "Schema")):
-            keywords = ", ".join(f"{k.text}=None" for k in call.keywords)
+            # A literal string is kept (a kind the events contract reads, DOM103); any other value is None.
+            literals = {at: string.text for at, string in call.strings}
+            keywords = ", ".join(
+                f"{k.text}={literals[at]!r}" if at in literals else f"{k.text}=None"
+                for at, k in enumerate(call.keywords)
+            )
             skeleton.calls[call.scope].append(f"{event}({keywords})")
             skeleton.functions.setdefault(call.scope, ["self"] if "." in call.scope else [])
             if "." in call.scope:

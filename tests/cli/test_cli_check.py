@@ -316,6 +316,15 @@ BAD_INPUTS = {
         ("boundary: domain_fence", "boundary:domain_fence"),
         "[importlinter] contract_types: 'boundary:domain_fence.integrations.importlinter.BoundaryContract'",
     ),
+    "contract_types on the key's line": (
+        (
+            "contract_types =\n    boundary: domain_fence.integrations.importlinter.BoundaryContract\n    vocabulary: "
+            "domain_fence.integrations.importlinter.VocabularyContract\n    placement: "
+            "domain_fence.integrations.importlinter.PlacementContract\n",
+            "contract_types = boundary: domain_fence.integrations.importlinter.BoundaryContract\n",
+        ),
+        "[importlinter] contract_types: put each entry on its own line below the key",
+    ),
     "missing root package": (("root_package = leaky", "root_package = nowhere"), "[importlinter] root_packages:"),
     "missing module in a built-in contract": (
         ("    leaky.shared\n", "    leaky.gone\n"),

@@ -234,6 +234,12 @@ TOML_ERRORS = {
         'id = "boundary"',
         f"{TOML_SECTION} id: more than one contract has the id 'boundary'; ids must be unique",
     ),
+    "contract_types a string": (
+        'contract_types = [\n    "boundary: domain_fence.integrations.importlinter.BoundaryContract",\n'
+        '    "vocabulary: domain_fence.integrations.importlinter.VocabularyContract",\n]',
+        'contract_types = "boundary: domain_fence.integrations.importlinter.BoundaryContract"',
+        '[tool.importlinter] contract_types: give a list, contract_types = ["name: dotted.path.Class"]',
+    ),
     "contract_types without the space": (
         '"boundary: domain_fence',
         '"boundary:domain_fence',

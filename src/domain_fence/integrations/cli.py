@@ -242,8 +242,9 @@ def check(
     """Check every contract of the configuration and report all findings.
 
     Exit status 0 when every contract is kept, 1 when a contract is broken (a new
-    finding or a stale baseline entry) or, with --ratchet-since, a baseline grew;
-    2 when the configuration cannot be used.
+    finding, a stale baseline entry, a file that cannot be analysed, or a contract that
+    could not run) or, with --ratchet-since, a baseline grew; 2 when the configuration
+    cannot be used.
     """
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose exclude each other")

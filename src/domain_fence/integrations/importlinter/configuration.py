@@ -252,10 +252,16 @@ def _contract_types(configuration: Configuration) -> dict[str, type[Contract]]:
 
 def _types_of(session_options: dict[str, Any], path: Path, used: Collection[str]) -> dict[str, type[Contract]]:
     """The built-in types named in ``used`` (import-linter's modules, imported only for a
-    contract of theirs) plus the file's ``contract_types``, parsed strictly: import-linter
-    silently misreads a single-line value or a missing space after the colon."""
+    contract of theirs) plus the file's ``contract_types``, parsed strictly: lint-imports
+    stops without a word on a single-line value or a missing space after the colon."""
     entries = session_options.get("contract_types", [])
-    entries = [entries] if isinstance(entries, str) else entries
+    if isinstance(entries, str):  # lint-imports would read each character as an entry, and fail without a word
+        layout = (
+            'give a list, contract_types = ["name: dotted.path.Class"]'
+            if path.suffix == ".toml"
+            else "put each entry on its own line below the key"
+        )
+        raise ConfigurationError(f"{path}: {session_section(path)} contract_types: {layout}")
     types: dict[str, type[Contract]] = {}
     for name, dotted in BUILT_IN_TYPES.items():
         if name in used:
