@@ -363,6 +363,18 @@ class Engine:
             self._graph_follows_bytes = self._graph_from_bytes()
         return self._graph_follows_bytes
 
+    def graph_blockers(self) -> list[Blocker]:
+        """The files keeping the import graph from being built, when a contract needs it
+        (none when it builds): a front end that shows findings only in the files it
+        visits places those elsewhere (see :meth:`_blocked`)."""
+        if not any(spec.family.needs_graph for spec in self.contracts):
+            return []
+        try:
+            self.context.graph()
+        except GraphUnavailableError as error:
+            return list(error.blockers)
+        return []
+
     def _blocked(self, spec: ContractSpec) -> list[Finding] | None:
         """DOM001 for each file keeping the import graph from being built, when the
         contract needs it; None when it can run."""

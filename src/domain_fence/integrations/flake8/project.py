@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import glob
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,19 +83,36 @@ class Project:
         yield from self.engine.findings_in(filename, text if self.reads_stdin else None, noqa).reported
         module = self.index.module_for_path(filename)
         if module is not None and self.index.is_package(module):
-            yield from unvisited_below(self.index, self.index.modules[module].parent, self.paths)
+            package = self.index.modules[module].parent
+            yield from unvisited_below(self.index, package, self.paths, self.engine.graph_blockers())
 
 
-def unvisited_below(index: ProjectIndex, package: Path, paths: list[str]) -> Iterator[Finding]:
+def unvisited_below(
+    index: ProjectIndex, package: Path, paths: list[str], graph_blockers: Iterable[Blocker] = ()
+) -> Iterator[Finding]:
     """DOM001, at a package's ``__init__.py``, for what flake8 never hands the plugin
     right below it: an unreadable directory, a FIFO, device or oversized file (kept
     from flake8, which would read it), a symlinked subpackage (flake8 does not enter
-    directory links) unless it is named among flake8's paths. The engine reports each
-    where it is; flake8 can only show a finding in a file it checks."""
+    directory links) unless it is named among flake8's paths, and what else keeps the
+    import graph from being built that is no module's file (a symlink loop, a name
+    that is not UTF-8: ``graph_blockers``). The engine reports each where it is;
+    flake8 can only show a finding in a file it checks."""
     init = package / "__init__.py"
     for skipped in index.skipped:
         if not skipped.seen_by_flake8 and _nearest_package(index, skipped.path) == package:
             yield blocker_finding(_blocker(index, init, f"{_shown(index, skipped.path)}: {skipped.reason}"), "", ())
+    # What the index skipped is shown above, or at its own file; a module's file is one
+    # flake8 checks, its finding shown there.
+    reported = {_shown(index, skipped.path) for skipped in index.skipped}
+    for blocker in graph_blockers:
+        path = index.root / blocker.path
+        if (
+            blocker.path not in reported
+            and index.module_for_path(path) is None
+            and _nearest_package(index, path) == package
+        ):
+            reported.add(blocker.path)
+            yield blocker_finding(_blocker(index, init, f"{blocker.path}: {blocker.reason}"), "", ())
     for link in index.linked:
         named = any(path == str(link) or path.startswith(str(link) + os.sep) for path in paths)
         if link.parent == package and not named:
