@@ -37,7 +37,7 @@ with paused_cyclic_collection():
         input_digest,
     )
     from domain_fence.core.setup.preset_names import PRESET_NAMES
-    from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory
+    from domain_fence.core.source.cachedir import CACHE_DIR_ENV, DEFAULT_DIRECTORY, cache_directory, usable_directory
     from domain_fence.core.source.listing import shared_listings
     from domain_fence.integrations.reporters.options import FORMATS, RenderOptions
 
@@ -88,7 +88,7 @@ def configure_cache(configuration: Configuration, no_cache: bool, cache_dir: Pat
     if no_cache:
         configuration.cache_dir = None
     elif cache_dir is not None:
-        configuration.cache_dir = cache_dir.resolve()
+        configuration.cache_dir = usable_directory(cache_dir)
 
 
 class UsageFailure(click.ClickException):
@@ -340,7 +340,7 @@ def recorded_settings(runs: RunCache | None, cache_dir: Path | None) -> Recorded
     if recorded is None:
         return None
     root = recorded.settings.root
-    directory = cache_dir.resolve() if cache_dir is not None else cache_directory(root)
+    directory = usable_directory(cache_dir) if cache_dir is not None else cache_directory(root)
     return recorded._replace(settings=recorded.settings._replace(cache_dir=directory))
 
 
@@ -435,7 +435,7 @@ def run_cache(
 
         rendering.append(("checkout", str(repository_root(invocation.project_root))))
     invocation = invocation._replace(options=tuple(sorted(rendering)))
-    directory = cache_dir.resolve() if cache_dir is not None else cache_directory(invocation.project_root)
+    directory = usable_directory(cache_dir) if cache_dir is not None else cache_directory(invocation.project_root)
     return RunCache(directory, invocation) if directory is not None else None
 
 

@@ -28,7 +28,30 @@ def cache_directory(root: Path, environ: Mapping[str, str] | None = None) -> Pat
     if environ.get(NO_CACHE_ENV, "").strip().lower() not in ("", "0", "false", "no"):
         return None
     relocated = environ.get(CACHE_DIR_ENV, "").strip()
-    return Path(relocated).resolve() if relocated else Path(root) / DEFAULT_DIRECTORY
+    if relocated:
+        return usable_directory(Path(relocated))
+    directory = Path(root) / DEFAULT_DIRECTORY
+    return directory if _inspectable(directory) else None
+
+
+def usable_directory(directory: Path) -> Path | None:
+    """``directory`` made absolute, its links resolved (``Path.resolve`` raises on a
+    loop), when it can be looked at; else None: see :func:`_inspectable`."""
+    directory = Path(os.path.realpath(directory))
+    return directory if _inspectable(directory) else None
+
+
+def _inspectable(directory: Path) -> bool:
+    """Whether ``directory`` can be looked at (missing is fine: it is made when first
+    written to); not with a name too long, a parent that cannot be searched or a loop
+    of links: caching is then off, which only costs time, as an unwritable cache does."""
+    try:
+        os.stat(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except OSError:
+        return False
+    return True
 
 
 _CACHEDIR_TAG = (

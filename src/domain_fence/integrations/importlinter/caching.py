@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from domain_fence.core.source.cachedir import usable_directory
 from domain_fence.core.source.factcache import cache_directory
 
 
@@ -25,7 +26,7 @@ def fence_cache_dir(root: Path) -> Path | None:
         return None
     chosen = params.get("cache_dir")
     # Relative to the current directory, as grimp reads it.
-    return Path(str(chosen)).resolve() if chosen else environment
+    return usable_directory(Path(str(chosen))) if chosen else environment
 
 
 def _lint_imports_params() -> dict[str, object]:
