@@ -39,6 +39,50 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, args)
     )
 
 
+@pytest.mark.parametrize(
+    "args", [["check"], ["check", "--format", "sarif"], ["baseline"], ["explain"], ["explain", "DOM101"]]
+)
+def test_an_output_pipe_closed_by_its_reader_is_one_line_and_exit_2(tmp_path, args):
+    # Not status 1 in silence (click's own), which would read as findings.
+    root = project(tmp_path, LEAK)
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        completed = subprocess.run(
+            [str(BIN / "domain-fence"), *args],
+            cwd=root,
+            env=environment,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        os.close(writer)
+    assert (completed.returncode, completed.stderr) == (
+        2,
+        "domain-fence: error: cannot write the output: Broken pipe\n",
+    )
+
+
+def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path):
+    root = project(tmp_path, LEAK)
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
+    completed = subprocess.run(
+        [str(BIN / "domain-fence"), "check"],
+        cwd=root,
+        env=environment,
+        stdout=None,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert (completed.returncode, completed.stderr) == (
+        2,
+        "domain-fence: error: cannot write the output: standard output is closed\n",
+    )
+
+
 def test_init_writes_all_or_nothing(tmp_path):
     root = project(tmp_path)
     (root / ".importlinter").unlink()

@@ -123,6 +123,10 @@ class OneLineErrors(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except BrokenPipeError as error:  # click would end it with status 1, in silence: "findings"
+            if _output_unwritable(error):
+                raise UsageFailure(f"cannot write the output: {error.strerror or error}") from None
+            raise
 
     def main(
         self,
@@ -485,6 +489,8 @@ def prune_command(config_path: Path | None) -> str:
 def _emit(text: str, output_path: Path | None, aside: str = "") -> None:
     """The report on stdout and ``aside`` on stderr, or both into ``output_path``."""
     if output_path is None:
+        if sys.stdout is None:  # closed by the shell (>&-): click would drop the report in silence
+            raise UsageFailure("cannot write the output: standard output is closed")
         click.echo(text, nl=False)
         if aside:
             click.echo(aside, nl=False, err=True)
