@@ -751,6 +751,17 @@ def test_a_cache_path_that_cannot_be_looked_at_is_done_without(tmp_path, case):
     assert linted == run("lint-imports", "--no-logo", cwd=root) and linted.stderr == "", linted
 
 
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "1e3"])
+def test_a_file_size_limit_that_is_no_positive_number_is_refused(tmp_path, value):
+    # Else the limit would stay at its default, and a typo go unseen.
+    root = project(tmp_path)
+    environment = {"DOMAIN_FENCE_MAX_FILE_SIZE": value}
+    message = f"domain-fence: error: DOMAIN_FENCE_MAX_FILE_SIZE={value!r}: expected a positive whole number of bytes\n"
+    for command in ("check", "baseline"):
+        assert run("domain-fence", command, cwd=root, env=environment) == Result(2, "", message), command
+    assert flake8("app", cwd=root, env=environment) == Result(2, "", f"flake8: {message}")
+
+
 def test_an_empty_cache_directory_is_refused_not_taken_for_the_project(tmp_path):
     root = project(tmp_path)
     before = sorted(path.name for path in root.iterdir())

@@ -381,11 +381,13 @@ def test_a_file_above_the_size_limit_is_not_read(tmp_path):
 
 
 @pytest.mark.parametrize("limit", ["0", "-1", "many"])
-def test_a_size_limit_that_is_no_positive_number_is_the_default(tmp_path, limit):
-    # Taken as given, -1 would have every file skipped, and the configuration blamed.
-    root = project(tmp_path, {"app/runtime/leak.py": "from app.experiment import setup\n"})
-    checked = run("domain-fence", "check", "--quiet", cwd=root, env={"DOMAIN_FENCE_MAX_FILE_SIZE": limit})
-    assert checked.status == 1 and "DOM001" not in checked.stdout and " DOM303 " in checked.stdout
+def test_a_size_limit_that_is_no_positive_number_breaks_our_contracts_under_lint_imports(tmp_path, limit):
+    # Taken as given, -1 would have every file skipped; taken as the default, a typo would
+    # go unseen. domain-fence's own front ends refuse it (test_hostile_inputs).
+    root = project(tmp_path)
+    linted = lint_imports(cwd=root, env={"DOMAIN_FENCE_MAX_FILE_SIZE": limit})
+    assert linted.status == 1
+    assert f"DOMAIN_FENCE_MAX_FILE_SIZE={limit!r}: expected a positive whole number of bytes" in linted.stdout
 
 
 # -- lm.py beside lm/__init__.py ---------------------------------------------------------

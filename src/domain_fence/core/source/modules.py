@@ -278,12 +278,26 @@ DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024  # bytes: far above any hand-written mo
 def max_file_size() -> int:
     """The size above which a source file is not read (``$DOMAIN_FENCE_MAX_FILE_SIZE``
     in bytes, else 64 MiB: also for a value that is no positive number, which would
-    have every file skipped)."""
+    have every file skipped; the front ends refuse one, see :func:`max_file_size_problem`)."""
     try:
         size = int(os.environ.get(MAX_FILE_SIZE_ENV, ""))
     except ValueError:
         return DEFAULT_MAX_FILE_SIZE
     return size if size > 0 else DEFAULT_MAX_FILE_SIZE
+
+
+def max_file_size_problem() -> str | None:
+    """What is wrong with ``$DOMAIN_FENCE_MAX_FILE_SIZE``, when set to no positive whole
+    number of bytes (a typo would otherwise leave the limit at its default unseen)."""
+    value = os.environ.get(MAX_FILE_SIZE_ENV, "")
+    if not value.strip():
+        return None
+    try:
+        if int(value) > 0:
+            return None
+    except ValueError:
+        pass
+    return f"{MAX_FILE_SIZE_ENV}={value!r}: expected a positive whole number of bytes"
 
 
 def discover_modules(root_package: str, directories: list[Path], discovery: Discovery | None = None) -> ModuleFiles:

@@ -23,6 +23,7 @@ from domain_fence.core.families.config import ConfigError
 from domain_fence.core.index.collector import kept_until_exit
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import ContractResult
+from domain_fence.core.source.modules import max_file_size_problem
 
 if TYPE_CHECKING:
     from grimp import ImportGraph
@@ -103,7 +104,8 @@ class FenceContract(Contract):
 
         with kept_until_exit():
             engine, spec = lint_imports_engine(self, graph)
-            problems = self.problems(engine, spec, graph)
+            size_problem = max_file_size_problem()  # refused as the configuration's problems are
+            problems = [*([size_problem] if size_problem else []), *self.problems(engine, spec, graph)]
             if problems:
                 return ContractCheck(kept=False, warnings=[], metadata={"problems": problems})
             try:

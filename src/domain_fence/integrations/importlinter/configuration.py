@@ -33,6 +33,7 @@ from domain_fence.core.families.config import FLAG_OPTIONS
 from domain_fence.core.model.text import one_line
 from domain_fence.core.source.factcache import DEFAULT_DIRECTORY, cache_directory
 from domain_fence.core.source.files import real_path
+from domain_fence.core.source.modules import max_file_size_problem
 
 from .base import FenceContract, project_root
 from .reading import FlagTest, OptionsError, has_section, quoted, read_options
@@ -201,6 +202,9 @@ def load_configuration(path: Path | str | None = None, directory: Path | None = 
 
     ``path`` may also name a directory, in which case it is searched.
     """
+    problem = max_file_size_problem()
+    if problem is not None:
+        raise ConfigurationError(problem)
     if path is None:
         path = find_configuration((directory or Path.cwd()).resolve())
     path = real_path(path)
