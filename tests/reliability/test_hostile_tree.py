@@ -380,6 +380,28 @@ def test_a_file_above_the_size_limit_is_not_read(tmp_path):
     )
 
 
+@pytest.mark.parametrize("named", ["app.runtime.events", "app.experiment.setup"])
+def test_a_module_the_configuration_names_is_skipped_not_called_misspelt(tmp_path, named):
+    # The event base's module, or a forbidden one, too large to read: a DOM001 where it
+    # is, never "names no class of the project" or "does not exist" (exit 2), which
+    # would send the user hunting for a typo.
+    root = project(tmp_path)
+    path = named.replace(".", "/") + ".py"
+    edit_config(
+        root,
+        "    app.experiment\n\n[importlinter:contract:vocabulary]",
+        f"    {named}\n\n[importlinter:contract:vocabulary]",
+    )
+    environment = {"DOMAIN_FENCE_MAX_FILE_SIZE": str((root / path).stat().st_size - 1)}
+    finding = dom001(path, f"larger than {(root / path).stat().st_size - 1} bytes (see DOMAIN_FENCE_MAX_FILE_SIZE)")
+    checked = run("domain-fence", "check", "--quiet", cwd=root, env=environment)
+    assert (checked.status, checked.stderr) == (1, "") and finding in checked.lines, checked
+    package = path.rsplit("/", 1)[0]
+    at_init = dom001(f"{package}/__init__.py", f"{path}: {finding.split('DOM001 skipped: ', 1)[1]}")
+    linted = flake8("app", cwd=root, env=environment)
+    assert (linted.status, linted.stderr) == (1, "") and at_init in linted.lines, linted
+
+
 @pytest.mark.parametrize("limit", ["0", "-1", "many"])
 def test_a_size_limit_that_is_no_positive_number_breaks_our_contracts_under_lint_imports(tmp_path, limit):
     # Taken as given, -1 would have every file skipped; taken as the default, a typo would

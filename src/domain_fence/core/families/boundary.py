@@ -78,8 +78,8 @@ class BoundaryFamily:
             for expression in expressions:
                 name = str(expression)
                 inside = any(name == root or name.startswith(root + ".") for root in context.root_packages)
-                if expression.has_wildcard or not inside or name in modules:
-                    continue
+                if expression.has_wildcard or not inside or name in modules or context.index.names_skipped(name):
+                    continue  # (a module the index skipped is a DOM001, not a missing one)
                 missing.append(f"{option}: module {name!r} does not exist")
         missing += unmatched_wildcards(config, context.index.modules, context.root_packages)
         missing = missing or nothing_to_check(config, modules)

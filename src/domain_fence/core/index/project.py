@@ -213,6 +213,27 @@ class ProjectIndex:
         path = self.modules.get(module)
         return path is not None and (path.name == "__init__.py" or (not _is_source(path) and path.is_dir()))
 
+    def names_skipped(self, dotted: str) -> bool:
+        """Whether ``dotted``, no module of the index, may name one it skipped (a file too
+        large, a FIFO, a directory without ``__init__.py`` inside a package, ...), or
+        something in one: its DOM001 says why, and the name is no misspelling."""
+        parts = dotted.split(".")
+        for end in range(len(parts) - 1, 0, -1):
+            package = ".".join(parts[:end])
+            if package in self.modules:
+                break
+        else:
+            return False
+        if not self.is_package(package):
+            return False
+        path = self.modules[package]
+        below = os.path.join(os.path.abspath(path.parent if path.name == "__init__.py" else path), parts[end])
+        for skipped in self.skipped:
+            at = os.path.abspath(skipped.path)
+            if at == below + ".py" or at == below or at.startswith(below + os.sep):
+                return True
+        return False
+
     def module_for_path(self, path: Path | str) -> str | None:
         """The module whose source is ``path``, or None when it is outside the project."""
         module = self.absolute_paths().get(os.path.abspath(path))  # no symbolic link on the way: the usual case

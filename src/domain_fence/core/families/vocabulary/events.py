@@ -230,15 +230,16 @@ def unmatched_module_expressions(config: VocabularyConfig, index: ProjectIndex) 
 def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
     """Event bases that name a module of the project but nothing it defines or binds:
     a misspelt base would make every event pass unchecked. A base outside the project
-    (``pydantic.BaseModel``), or in a module that cannot be read or that star-imports,
-    cannot be told apart from a correct one and is not reported."""
+    (``pydantic.BaseModel``), or in a module that cannot be read (or was not: see
+    ``ProjectIndex.names_skipped``) or that star-imports, cannot be told apart from a
+    correct one and is not reported."""
     resolver = EventResolver(index, ())
     index.prefetch(module for module in (resolver.split(base)[0] for base in config.event_bases) if module)
     unmatched = []
     for base in config.event_bases:
         module, rest = resolver.split(base)
         facts = resolver.facts(module) if module and rest else None
-        if facts is None or facts.unreadable is not None or facts.star_imports:
+        if facts is None or facts.unreadable is not None or facts.star_imports or index.names_skipped(base):
             continue
         if rest not in facts.classes and rest.split(".", 1)[0] not in facts.bindings:
             unmatched.append(base)
