@@ -92,6 +92,34 @@ def test_init_writes_all_or_nothing(tmp_path):
     assert sorted(p.name for p in root.iterdir()) == [".flake8", "app"]  # no .importlinter left behind
 
 
+def test_init_refuses_a_configuration_file_every_front_end_would_stop_at(tmp_path):
+    # setup.cfg is looked in before .importlinter: a damaged one would keep check and
+    # flake8 from ever reading what init writes.
+    root = project(tmp_path)
+    (root / ".importlinter").unlink()
+    (root / "setup.cfg").write_text("[flake8\n")
+    result = cli("init", cwd=root)
+    assert result == Result(
+        2,
+        "",
+        f"domain-fence: error: {root / 'setup.cfg'}: cannot read configuration: File contains no section headers. "
+        "[line 1]: '[flake8\\n'; init wrote nothing\n",
+    )
+    assert sorted(p.name for p in root.iterdir()) == ["app", "setup.cfg"]
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "forced"])
+def test_init_where_its_configuration_would_go_is_a_directory(tmp_path, force):
+    root = project(tmp_path)
+    (root / ".importlinter").unlink()
+    (root / ".importlinter").mkdir()
+    message = (
+        f"domain-fence: error: {root / '.importlinter'}: is not a regular file; init writes its configuration there\n"
+    )
+    assert cli("init", *force, cwd=root) == Result(2, "", message)
+    assert sorted(p.name for p in root.iterdir()) == [".importlinter", "app"]
+
+
 def test_init_on_a_file_python_cannot_parse_writes_nothing_and_says_why(tmp_path):
     root = project(tmp_path, {"app/runtime/legacy.py": 'print "py2"\n'})
     (root / ".importlinter").unlink()

@@ -693,17 +693,25 @@ def _leave_as_it_was(target: Path, created: list[Path], replaced: str | None) ->
 
 
 def _refuse_existing_configuration(directory: Path, target: Path, force: bool) -> None:
-    from domain_fence.integrations.importlinter.configuration import ConfigurationError, find_configuration
+    from domain_fence.integrations.importlinter.configuration import (
+        ConfigurationError,
+        ConfigurationNotFound,
+        find_configuration,
+    )
 
     try:
         found = find_configuration(directory)
-    except ConfigurationError:
+    except ConfigurationNotFound:
         found = None
+    except ConfigurationError as error:  # every front end would stop at it, before the file init writes
+        raise UsageFailure(f"{error}; init wrote nothing") from None
     if found is not None and found != target:
         raise UsageFailure(
             f"{found}: already holds the import-linter configuration; init writes {INIT_CONFIG} "
             f"and does not edit {found.name} (remove its importlinter section first)"
         )
+    if os.path.lexists(target) and not target.is_file():  # --force could not replace it either
+        raise UsageFailure(f"{target}: is not a regular file; init writes its configuration there")
     if target.exists() and not force:
         raise UsageFailure(f"{target}: already exists; pass --force to replace it")
 
