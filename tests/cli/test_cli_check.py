@@ -373,6 +373,7 @@ def test_syntax_error_in_the_project_is_a_finding_and_the_rest_is_still_checked(
         (("check", "--format", "xml"), "Invalid value for '--format'"),
         (("check", "--quiet", "--verbose"), "--quiet and --verbose exclude each other"),
         (("check", "--config", "missing.cfg"), "missing.cfg: configuration file not found"),
+        ((), "error: missing command (see '"),  # click's own message: its whole help
     ],
 )
 def test_usage_errors_exit_2_with_one_line(leaky, args, expected):

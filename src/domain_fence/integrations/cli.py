@@ -142,7 +142,10 @@ class OneLineErrors(click.Group):
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as error:
             command = error.ctx.command_path if error.ctx else "domain-fence"
-            click.echo(f"domain-fence: error: {error.format_message()} (see '{command} --help')", err=True)
+            # click 8.2 and later give a bare command its whole help as the error's message
+            no_arguments = type(error).__name__ == "NoArgsIsHelpError"
+            problem = "missing command" if no_arguments else error.format_message()
+            click.echo(f"domain-fence: error: {problem} (see '{command} --help')", err=True)
             sys.exit(EXIT_ERROR)
         except click.ClickException as error:
             error.show()
