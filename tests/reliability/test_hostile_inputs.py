@@ -8,6 +8,7 @@ Exit statuses: 0 clean, 1 findings, 2 configuration or usage error.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -328,6 +329,32 @@ def test_a_symlink_loop_in_the_tree(tmp_path):
         for name in ("back", "loop")
     ]
     assert flake8("app", cwd=root) == Result(1, "".join(f"{line}\n" for line in at_init), "")
+
+
+@pytest.mark.parametrize("tree", ["clean, results kept", "clean", "a symlink loop"])
+def test_flake8_workers_never_build_the_import_graph(tmp_path, tree):
+    # Forked after grimp's native threads ran in the parent (a check in the same process,
+    # an earlier build), a worker starting grimp waits on them forever: what a package's
+    # __init__.py reports is known before flake8 forks.
+    from domain_fence.integrations.flake8.project import Project
+
+    root = project(tmp_path)
+    settled(root)
+    if tree == "a symlink loop":
+        os.symlink("..", root / "app/runtime/loop")
+    if tree == "clean, results kept":
+        cli("check", cwd=root)
+    with contextlib.chdir(root):
+        linted = Project.load(None)
+        linted.prepare(["app"])
+
+        def forked_build():
+            raise AssertionError("the import graph built in a flake8 worker")
+
+        linted.engine.context.build_graph = forked_build
+        found = [f.describe() for f in linted.findings(str(root / "app/runtime/__init__.py"), None)]
+    looped = ["app/runtime/__init__.py:1:1: DOM001 skipped: app/runtime/loop: symlink loop: leads back to app"]
+    assert found == (looped if tree == "a symlink loop" else [])
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="file names are bytes on Linux only")

@@ -69,6 +69,7 @@ class Project:
             return  # stdin: one file, read when checked
         under = modules_below(self.index, paths or ["."])
         self.engine.prepare(under)
+        self.engine.graph_blockers()  # known before flake8 forks its workers
         global _FROZEN
         if not _FROZEN and len(under) >= FREEZE_AFTER:  # a handful of files costs the collector nothing
             gc.freeze()
