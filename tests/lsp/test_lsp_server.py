@@ -34,6 +34,21 @@ async def test_open_file_receives_its_findings_at_their_place(client: LanguageCl
     assert found.source == "domain-fence"
 
 
+@pytest.mark.parametrize("place", ["a space in the project's path", "a non-ASCII file name"])
+async def test_a_uri_the_client_percent_encodes_gets_its_findings(client: LanguageClient, tmp_path: Path, place):
+    # The client sends and expects "sp%20ace", "%C3%A9v%C3%A9nement.py"; pygls keeps open
+    # documents under the URI decoded.
+    station = copy_station(tmp_path / "sp ace") if "space" in place else copy_station(tmp_path)
+    target = station / "station/runtime" / ("model.py" if "space" in place else "évènement.py")
+    target.write_text(FORBIDDEN_IMPORT, encoding="utf-8")
+    await initialize(client, station)
+    editor = Editor(client, target)
+    assert "%" in editor.uri
+    assert codes(await editor.open()) == [(0, 38, "DOM301")]
+    assert codes(await editor.replace("x = 1\n" + FORBIDDEN_IMPORT)) == [(1, 38, "DOM301")]  # unsaved
+    assert await editor.replace("") == []
+
+
 async def test_unsaved_edits_are_checked_and_cleared(client: LanguageClient, station: Path):
     await initialize(client, station)
     editor = Editor(client, station / "station/runtime/model.py")

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from flake8.defaults import NOQA_INLINE_REGEXP
 from lsprotocol import types
@@ -201,8 +202,8 @@ class DomainFenceServer(LanguageServer):
     # -- diagnostics ----------------------------------------------------------------
 
     def check_open_documents(self) -> None:
-        for uri in list(self.workspace.text_documents):
-            self.check(uri)
+        for document in list(self.workspace.text_documents.values()):
+            self.check(document.uri)  # as the client wrote it: pygls keys them decoded
 
     def check_later(self, uri: str) -> None:
         loop = asyncio.get_running_loop()
@@ -216,9 +217,9 @@ class DomainFenceServer(LanguageServer):
 
     def check(self, uri: str) -> None:
         self._pending.pop(uri, None)
-        if uri not in self.workspace.text_documents:
+        document = self.open_document(uri)
+        if document is None:
             return  # closed meanwhile
-        document = self.workspace.get_text_document(uri)
         path = real_path(document.path)
         if uri in self.broken or not (path.suffix == ".py" or document.language_id == "python"):
             return  # a configuration file keeps its diagnostic; other files are not ours
@@ -228,6 +229,12 @@ class DomainFenceServer(LanguageServer):
         self.publish(uri, diagnostics, document.version)  # even none: the client may wait for it
         if folder is not None and not folder.validated:
             asyncio.get_running_loop().call_soon(self.validate, folder)
+
+    def open_document(self, uri: str) -> TextDocument | None:
+        """The open document at ``uri``: pygls keeps them under the URI percent-decoded
+        (a space, a non-ASCII name), the client sends and expects it encoded."""
+        document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
+        return document
 
     def forget(self, uri: str) -> None:
         self._changed.pop(uri, None)
@@ -256,7 +263,7 @@ class DomainFenceServer(LanguageServer):
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
         # Only an open document is edited: another one is the file on disk, which may be gone.
-        document = self.workspace.text_documents.get(params.text_document.uri)
+        document = self.open_document(params.text_document.uri)
         actions: list[types.CodeAction | types.Command] = []
         explained = set()
         for diagnostic in params.context.diagnostics:
@@ -266,7 +273,7 @@ class DomainFenceServer(LanguageServer):
             # No noqa comment silences DOM001 (the file may hide anything), and DOM002 is
             # at an entry of a baseline file, which holds no comments.
             silenced = document is not None and code not in UNSILENCEABLE
-            edit = noqa_edit(document, diagnostic.range.start.line, code) if silenced else None
+            edit = noqa_edit(document, diagnostic.range.start.line, code) if document and silenced else None
             if edit is not None:
                 actions.append(
                     types.CodeAction(
