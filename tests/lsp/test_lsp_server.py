@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,23 @@ async def test_a_uri_the_client_percent_encodes_gets_its_findings(client: Langua
     assert codes(await editor.open()) == [(0, 38, "DOM301")]
     assert codes(await editor.replace("x = 1\n" + FORBIDDEN_IMPORT)) == [(1, 38, "DOM301")]  # unsaved
     assert await editor.replace("") == []
+
+
+async def test_files_parsed_in_worker_processes_while_the_server_waits_for_a_message(
+    client: LanguageClient, station: Path
+):
+    # Once journal.py's buffer makes Journal an event class, the vocabulary contract reads
+    # the 70 modules that mention it, in worker processes forked while a thread of the
+    # server waits for the next message on stdin: a worker must not wait for that thread.
+    for number in range(70):
+        user = station / f"station/runtime/user{number:02d}.py"
+        user.write_text(f"from station.runtime.journal import Journal\n\n\nclass Use{number}(Journal):\n    pass\n")
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/journal.py")
+    await editor.open()
+    await asyncio.sleep(0.5)  # the server idle, its reader in readline
+    event = "from station.runtime.telemetry import Event\n\n\nclass Journal(Event):\n    episode: int\n"
+    assert codes(await editor.replace(event)) == [(4, 4, "DOM101")]
 
 
 async def test_unsaved_edits_are_checked_and_cleared(client: LanguageClient, station: Path):

@@ -25,7 +25,9 @@ import gc
 import io
 import logging
 import math
+import os
 import re
+import sys
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -547,4 +549,9 @@ def build_server() -> DomainFenceServer:
 def serve() -> None:
     """Run the server on stdin and stdout until the client says exit."""
     logging.basicConfig(level=logging.WARNING, format="domain-fence lsp: %(levelname)s: %(message)s")
-    build_server().start_io()
+    # A thread waits for the next message in sys.stdin's readline, holding its lock; a
+    # worker forked meanwhile (parsing many files at once) closes sys.stdin as it starts
+    # (multiprocessing does) and would wait for that lock forever, and the server for it.
+    messages = sys.stdin.buffer  # (sys.__stdin__ keeps it open)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 -- open for the process's life
+    build_server().start_io(stdin=messages, stdout=sys.stdout.buffer)
