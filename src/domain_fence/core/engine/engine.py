@@ -498,11 +498,14 @@ class Engine:
         return views
 
     def drop_buffer(self, path: Path | str) -> bool:
-        """Check the file at ``path`` from the file again. True when its buffer was a new
-        module never saved: the project no longer holds it, and what other files find
-        may change."""
+        """Check the file at ``path`` from the file again. True when what other files
+        find may change: its buffer was a new module never saved (the project no longer
+        holds it), or what they read of it differs from its file's (see :meth:`_views`)."""
         module = self.index.module_for_path(path)
-        if module is None or not self.index.drop_buffer(module):
+        if module is None or not self.index.has_buffer(module):
+            return False
+        before = self._views(module)
+        if not self.index.drop_buffer(module):
             return False
         self._noqa.clear()
         self._known.clear()
@@ -510,7 +513,7 @@ class Engine:
             self.context.forget()
             return True
         self.context.forget_module(module, reshaped=True)  # read from its file again
-        return False
+        return before is None or self._views(module) != before
 
     def file_changed(self, path: Path | str) -> None:
         """A file changed on disk: what depended on it is computed again. The import

@@ -69,9 +69,9 @@ class Analysis:
         return list(self.engine.findings_in(path, text).reported)
 
     def close(self, path: Path) -> bool:
-        """The editor closed ``path``: check it from its file again. True when it was a
-        new module never saved, which the project no longer holds: the other open files'
-        findings may change."""
+        """The editor closed ``path``: check it from its file again. True when the other
+        open files' findings may change (a new module never saved, which the project no
+        longer holds, or a buffer whose edits they saw)."""
         if path not in self._buffers:
             return False
         self._buffers.discard(path)

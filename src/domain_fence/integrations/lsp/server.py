@@ -248,7 +248,7 @@ class DomainFenceServer(LanguageServer):
         forgotten = folder is not None and folder.analysis is not None and folder.analysis.close(path[0])
         if self.shown.get(uri) and uri not in self.broken:
             self.publish(uri, [])
-        if forgotten:  # a new module closed unsaved: the files that saw it no longer do
+        if forgotten:  # closed unsaved: the files that saw its buffer no longer do
             self.check_open_documents()
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None = None) -> None:
