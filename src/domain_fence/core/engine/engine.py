@@ -367,7 +367,9 @@ class Engine:
         """The files keeping the import graph from being built, when a contract needs it
         (none when it builds): a front end that shows findings only in the files it
         visits places those elsewhere (see :meth:`_blocked`)."""
-        if not any(spec.family.needs_graph for spec in self.contracts) or self._graph_would_build():
+        if self.context.graph_built() or not any(spec.family.needs_graph for spec in self.contracts):
+            return []
+        if self._graph_would_build():
             return []  # (asked before any graph is built: a kept result needs none)
         try:  # refused before grimp runs, which a forked flake8 worker must never start
             self.context.graph()

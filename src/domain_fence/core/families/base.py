@@ -96,6 +96,10 @@ class Context:
                 raise
         return self._graph
 
+    def graph_built(self) -> bool:
+        """Whether the import graph has been built (asking for it then costs nothing)."""
+        return self._graph is not None
+
     def session_flag(self, key: str) -> bool:
         return str(self.session.get(key, "")).strip() in ("True", "true")
 
