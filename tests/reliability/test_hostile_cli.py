@@ -16,6 +16,16 @@ from reliability_support import BIN, Result, cli, project, run
 LEAK = {"app/runtime/leak.py": "from app.experiment import setup\n"}
 
 
+def run_with_stdout(root, args: list[str], **stdout) -> tuple[int, str]:
+    """``domain-fence ARGS`` in a subprocess whose stdout is ``stdout=`` (or closed by
+    ``preexec_fn``): its exit status and stderr."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
+    completed = subprocess.run(
+        [str(BIN / "domain-fence"), *args], cwd=root, env=environment, stderr=subprocess.PIPE, text=True, **stdout
+    )
+    return completed.returncode, completed.stderr
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize(
     "args",
@@ -23,20 +33,9 @@ LEAK = {"app/runtime/leak.py": "from app.experiment import setup\n"}
 )
 def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, args):
     root = project(tmp_path, LEAK)
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
     with open("/dev/full", "w") as full:
-        completed = subprocess.run(
-            [str(BIN / "domain-fence"), *args],
-            cwd=root,
-            env=environment,
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-    assert (completed.returncode, completed.stderr) == (
-        2,
-        "domain-fence: error: cannot write the output: No space left on device\n",
-    )
+        result = run_with_stdout(root, args, stdout=full)
+    assert result == (2, "domain-fence: error: cannot write the output: No space left on device\n")
 
 
 @pytest.mark.parametrize(
@@ -45,42 +44,19 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, args)
 def test_an_output_pipe_closed_by_its_reader_is_one_line_and_exit_2(tmp_path, args):
     # Not status 1 in silence (click's own), which would read as findings.
     root = project(tmp_path, LEAK)
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        completed = subprocess.run(
-            [str(BIN / "domain-fence"), *args],
-            cwd=root,
-            env=environment,
-            stdout=writer,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        result = run_with_stdout(root, args, stdout=writer)
     finally:
         os.close(writer)
-    assert (completed.returncode, completed.stderr) == (
-        2,
-        "domain-fence: error: cannot write the output: Broken pipe\n",
-    )
+    assert result == (2, "domain-fence: error: cannot write the output: Broken pipe\n")
 
 
 def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path):
     root = project(tmp_path, LEAK)
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
-    completed = subprocess.run(
-        [str(BIN / "domain-fence"), "check"],
-        cwd=root,
-        env=environment,
-        stdout=None,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: os.close(1),
-    )
-    assert (completed.returncode, completed.stderr) == (
-        2,
-        "domain-fence: error: cannot write the output: standard output is closed\n",
-    )
+    result = run_with_stdout(root, ["check"], preexec_fn=lambda: os.close(1))
+    assert result == (2, "domain-fence: error: cannot write the output: standard output is closed\n")
 
 
 def test_init_writes_all_or_nothing(tmp_path):
