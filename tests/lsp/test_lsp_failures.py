@@ -50,7 +50,7 @@ def test_lsp_without_pygls_is_one_line_and_status_2(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(builtins, "__import__", without_pygls)
     result = CliRunner().invoke(main, ["lsp"])
     assert result.exit_code == 2
-    command = "pip install 'pygls>=2,<3' 'lsprotocol>=2025'"
+    command = "pip install 'pygls>=2.1,<3' 'lsprotocol>=2025'"
     assert result.output == f"domain-fence: error: the language server needs pygls (the lsp extra): {command}\n"
     # What it says to install is the lsp extra, which the README and init's recipe name too.
     extra = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["lsp"]

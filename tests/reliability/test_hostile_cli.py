@@ -39,7 +39,17 @@ def test_an_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path, args)
 
 
 @pytest.mark.parametrize(
-    "args", [["check"], ["check", "--format", "sarif"], ["baseline"], ["explain"], ["explain", "DOM101"]]
+    "args",
+    [
+        ["check"],
+        ["check", "--format", "sarif"],
+        ["baseline"],
+        ["explain"],
+        ["explain", "DOM101"],
+        ["--help"],  # printed as click reads the options
+        ["--version"],
+        ["check", "--help"],
+    ],
 )
 def test_an_output_pipe_closed_by_its_reader_is_one_line_and_exit_2(tmp_path, args):
     # Not status 1 in silence (click's own), which would read as findings.
@@ -53,10 +63,18 @@ def test_an_output_pipe_closed_by_its_reader_is_one_line_and_exit_2(tmp_path, ar
     assert result == (2, "domain-fence: error: cannot write the output: Broken pipe\n")
 
 
-def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path):
+@pytest.mark.parametrize("args", [["check"], ["baseline"], ["explain", "DOM101"]])
+def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path, args):
     root = project(tmp_path, LEAK)
-    result = run_with_stdout(root, ["check"], preexec_fn=lambda: os.close(1))
+    result = run_with_stdout(root, args, preexec_fn=lambda: os.close(1))
     assert result == (2, "domain-fence: error: cannot write the output: standard output is closed\n")
+
+
+def test_a_report_written_to_a_file_needs_no_standard_output(tmp_path):
+    root = project(tmp_path, LEAK)
+    result = run_with_stdout(root, ["check", "--output", "report.txt"], preexec_fn=lambda: os.close(1))
+    assert result == (1, "")
+    assert "DOM301" in (root / "report.txt").read_text()
 
 
 def test_init_writes_all_or_nothing(tmp_path):

@@ -118,15 +118,28 @@ class OneLineErrors(click.Group):
     """click prints usage errors as a usage block; ours are one line, like every other
     error of the command, so a CI log or a pre-commit hook shows what is wrong at once."""
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        with _output_failures():  # --help, --version: printed as the options are read
+            return super().make_context(info_name, args, parent, **extra)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        # check may write its report to --output (else it says so itself); every other
+        # command writes to stdout, which click would silently not print to once closed (>&-).
+        if sys.stdout is None and name != "check":
+            raise UsageFailure("cannot write the output: standard output is closed")
+        return name, command, rest
+
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
+            with _output_failures():
+                return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
-        except BrokenPipeError as error:  # click would end it with status 1, in silence: "findings"
-            if _output_unwritable(error):
-                raise UsageFailure(f"cannot write the output: {error.strerror or error}") from None
-            raise
 
     def main(
         self,
@@ -167,6 +180,18 @@ class OneLineErrors(click.Group):
             click.echo(f"domain-fence: internal error: {type(error).__name__}: {one_line(error)}", err=True)
             sys.exit(EXIT_ERROR)
         sys.exit(status if isinstance(status, int) else EXIT_CLEAN)
+
+
+@contextmanager
+def _output_failures() -> Iterator[None]:
+    """A pipe closed by its reader while the output is written: one line and status 2,
+    where click would end the run with status 1 in silence, which reads as findings."""
+    try:
+        yield
+    except BrokenPipeError as error:
+        if _output_unwritable(error):
+            raise UsageFailure(f"cannot write the output: {error.strerror or error}") from None
+        raise
 
 
 def _output_unwritable(error: OSError) -> bool:
@@ -753,7 +778,7 @@ def lsp(stdio: bool) -> None:
         if missing not in LSP_REQUIREMENTS:
             raise
         raise UsageFailure(
-            f"the language server needs {missing} (the lsp extra): pip install 'pygls>=2,<3' 'lsprotocol>=2025'"
+            f"the language server needs {missing} (the lsp extra): pip install 'pygls>=2.1,<3' 'lsprotocol>=2025'"
         ) from None
     gc.enable()  # a long-lived process: the cycles it makes must be collected (see run())
     serve()

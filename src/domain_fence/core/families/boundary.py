@@ -81,7 +81,8 @@ class BoundaryFamily:
                 if expression.has_wildcard or not inside or name in modules or context.index.names_skipped(name):
                     continue  # (a module the index skipped is a DOM001, not a missing one)
                 missing.append(f"{option}: module {name!r} does not exist")
-        missing += unmatched_wildcards(config, context.index.modules, context.root_packages)
+        # (what the index skipped is a DOM001, not a typo)
+        missing += unmatched_wildcards(config, [*modules, *context.index.skipped_names()], context.root_packages)
         missing = missing or nothing_to_check(config, modules)
         return missing + self.unclassified_problems(config, context)
 

@@ -213,26 +213,38 @@ class ProjectIndex:
         path = self.modules.get(module)
         return path is not None and (path.name == "__init__.py" or (not _is_source(path) and path.is_dir()))
 
-    def names_skipped(self, dotted: str) -> bool:
-        """Whether ``dotted``, no module of the index, may name one it skipped (a file too
-        large, a FIFO, a directory without ``__init__.py`` inside a package, ...), or
-        something in one: its DOM001 says why, and the name is no misspelling."""
-        parts = dotted.split(".")
-        for end in range(len(parts) - 1, 0, -1):
-            package = ".".join(parts[:end])
-            if package in self.modules:
-                break
-        else:
-            return False
-        if not self.is_package(package):
-            return False
-        path = self.modules[package]
-        below = os.path.join(os.path.abspath(path.parent if path.name == "__init__.py" else path), parts[end])
+    def skipped_names(self) -> list[str]:
+        """The module names of what the index skipped below its packages (a file too
+        large, a FIFO, a directory without ``__init__.py`` inside a package, ...), as
+        Python would import them: its DOM001 says why they are not analysed."""
+        if not self.skipped:
+            return []
+        directories = {
+            os.path.abspath(path.parent if path.name == "__init__.py" else path): module
+            for module, path in self.modules.items()
+            if self.is_package(module)
+        }
+        names = []
         for skipped in self.skipped:
+            parts: list[str] = []
             at = os.path.abspath(skipped.path)
-            if at == below + ".py" or at == below or at.startswith(below + os.sep):
-                return True
-        return False
+            while at not in directories:
+                parent, name = os.path.split(at)
+                if parent == at:
+                    break
+                parts.append(name.removesuffix(".py"))
+                at = parent
+            else:
+                names.append(".".join([directories[at], *reversed(parts)]))
+        return names
+
+    def names_skipped(self, dotted: str) -> bool:
+        """Whether ``dotted``, no module of the index, may name one it skipped, or
+        something in one (see :meth:`skipped_names`): no misspelt name, then."""
+        return any(
+            name == dotted or name.startswith(dotted + ".") or dotted.startswith(name + ".")
+            for name in self.skipped_names()
+        )
 
     def module_for_path(self, path: Path | str) -> str | None:
         """The module whose source is ``path``, or None when it is outside the project."""

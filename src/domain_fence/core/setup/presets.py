@@ -348,7 +348,7 @@ select = DOM
 
 # ruff cannot load flake8 plugins: in the editor, domain-fence's language server runs beside ruff's.
 EDITOR_RECIPE = (
-    "editor: run the language server beside ruff's (the lsp extra: pip install 'pygls>=2,<3' 'lsprotocol>=2025'); in Neovim:",
+    "editor: run the language server beside ruff's (the lsp extra: pip install 'pygls>=2.1,<3' 'lsprotocol>=2025'); in Neovim:",
     "  vim.lsp.config('domain_fence', { cmd = { 'domain-fence', 'lsp' }, filetypes = { 'python' },",
     "    root_markers = { '.importlinter', 'setup.cfg', 'pyproject.toml' } })",
     "  vim.lsp.enable({ 'ruff', 'domain_fence' })",

@@ -37,7 +37,10 @@ def cache_directory(root: Path, environ: Mapping[str, str] | None = None) -> Pat
 def usable_directory(directory: Path) -> Path | None:
     """``directory`` made absolute, its links resolved (``Path.resolve`` raises on a
     loop), when it can be looked at; else None: see :func:`_inspectable`."""
-    directory = Path(os.path.realpath(directory))
+    try:
+        directory = Path(os.path.realpath(directory))
+    except OSError:  # a link it may not read (under /proc, say)
+        return None
     return directory if _inspectable(directory) else None
 
 

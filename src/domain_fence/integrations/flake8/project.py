@@ -35,6 +35,8 @@ class Project:
     engine: Engine
     paths: list[str] = field(default_factory=list)  # what flake8 was asked to check
     reads_stdin: bool = False  # else the engine reads each file's bytes as check does
+    # The first file flake8 checks, by path: it shows what lies in no package (see findings).
+    first_checked: str | None = None
 
     @classmethod
     def load(cls, path: Path | None) -> Project:
@@ -68,6 +70,9 @@ class Project:
             self.reads_stdin = True
             return  # stdin: one file, read when checked
         under = modules_below(self.index, paths or ["."])
+        checked = set(under)
+        files = self.index.absolute_paths().items()
+        self.first_checked = min((f for f, module in files if module in checked and f.endswith(".py")), default=None)
         self.engine.prepare(under)
         self.engine.graph_blockers()  # known before flake8 forks its workers
         global _FROZEN
@@ -77,48 +82,50 @@ class Project:
 
     def findings(self, filename: str, text: str | None, noqa: bool = True) -> Iterator[Finding]:
         """The engine's findings for the file (``noqa=False``: those ``noqa`` comments
-        suppress too), and (at a package's ``__init__.py``) the DOM001 of what lies right
-        below it that flake8 never hands the plugin."""
+        suppress too), and the DOM001 of what flake8 never hands the plugin (see
+        :func:`unvisited`): at a package's ``__init__.py``, of what lies right below it;
+        at the first file flake8 checks (or the one it reads from stdin), of what lies in
+        no package (right in a namespace root)."""
         # flake8's text of a saved file is its own decoding (latin-1 when the file's
         # declared encoding fails): the engine decodes the bytes, as every front end does.
         yield from self.engine.findings_in(filename, text if self.reads_stdin else None, noqa).reported
         module = self.index.module_for_path(filename)
-        if module is not None and self.index.is_package(module):
-            package = self.index.modules[module].parent
-            yield from unvisited_below(self.index, package, self.paths, self.engine.graph_blockers())
+        if module is None:
+            return
+        package = self.index.modules[module].parent if self.index.is_package(module) else None
+        first = self.reads_stdin or os.path.abspath(filename) == self.first_checked
+        for below, reason in unvisited(self.index, self.paths, self.engine.graph_blockers()):
+            if (below is None and first) or (below is not None and below == package):
+                yield blocker_finding(_blocker(self.index, Path(filename), reason), "", ())
 
 
-def unvisited_below(
-    index: ProjectIndex, package: Path, paths: list[str], graph_blockers: Iterable[Blocker] = ()
-) -> Iterator[Finding]:
-    """DOM001, at a package's ``__init__.py``, for what flake8 never hands the plugin
-    right below it: an unreadable directory, a FIFO, device or oversized file (kept
-    from flake8, which would read it), a symlinked subpackage (flake8 does not enter
-    directory links) unless it is named among flake8's paths, and what else keeps the
-    import graph from being built that is no module's file (a symlink loop, a name
-    that is not UTF-8: ``graph_blockers``). The engine reports each where it is;
-    flake8 can only show a finding in a file it checks."""
-    init = package / "__init__.py"
+def unvisited(
+    index: ProjectIndex, paths: list[str], graph_blockers: Iterable[Blocker] = ()
+) -> Iterator[tuple[Path | None, str]]:
+    """What flake8 never hands the plugin, each with the directory of the innermost
+    package holding it (None: none does, it lies right in a namespace root) and why:
+    an unreadable directory, a FIFO, device or oversized file (kept from flake8, which
+    would read it), a symlinked subpackage (flake8 does not enter directory links)
+    unless it is named among flake8's paths, and what else keeps the import graph from
+    being built that is no module's file (a symlink loop, a name that is not UTF-8:
+    ``graph_blockers``). The engine reports each where it is; flake8 can only show a
+    finding in a file it checks."""
     for skipped in index.skipped:
-        if not skipped.seen_by_flake8 and _nearest_package(index, skipped.path) == package:
-            yield blocker_finding(_blocker(index, init, f"{_shown(index, skipped.path)}: {skipped.reason}"), "", ())
+        if not skipped.seen_by_flake8:
+            yield _nearest_package(index, skipped.path), f"{_shown(index, skipped.path)}: {skipped.reason}"
     # What the index skipped is shown above, or at its own file; a module's file is one
     # flake8 checks, its finding shown there.
     reported = {_shown(index, skipped.path) for skipped in index.skipped}
     for blocker in graph_blockers:
         path = index.root / blocker.path
-        if (
-            blocker.path not in reported
-            and index.module_for_path(path) is None
-            and _nearest_package(index, path) == package
-        ):
+        checked = blocker.path.endswith(".py") and index.module_for_path(path) is not None
+        if blocker.path not in reported and not checked:
             reported.add(blocker.path)
-            yield blocker_finding(_blocker(index, init, f"{blocker.path}: {blocker.reason}"), "", ())
+            yield _nearest_package(index, path), f"{blocker.path}: {blocker.reason}"
     for link in index.linked:
-        named = any(path == str(link) or path.startswith(str(link) + os.sep) for path in paths)
-        if link.parent == package and not named:
+        if not any(path == str(link) or path.startswith(str(link) + os.sep) for path in paths):
             reason = f"{_shown(index, link)}/ is a symlinked subpackage, which flake8 does not enter; name it as a path"
-            yield blocker_finding(_blocker(index, init, reason), "", ())
+            yield _nearest_package(index, link), reason
 
 
 def _nearest_package(index: ProjectIndex, path: Path) -> Path | None:

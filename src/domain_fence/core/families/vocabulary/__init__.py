@@ -60,7 +60,7 @@ class VocabularyFamily:
         problems += [
             f"exclude_modules: {str(expression)!r} matches no module of the root packages; is it misspelt?"
             for expression in config.exclude_modules
-            if not expression.matches_some(context.index.modules.keys())
+            if not expression.matches_some([*context.index.modules.keys(), *context.index.skipped_names()])
         ]
         if not problems and context.index.modules and not any(map(config.covers, context.index.modules)):
             # Kept whatever the project holds: a problem of the configuration, not a pass.

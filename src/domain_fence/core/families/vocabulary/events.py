@@ -223,8 +223,10 @@ def _references(facts: ModuleFacts | None) -> Iterator[str]:
 
 
 def unmatched_module_expressions(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
-    """Expressions in ``modules`` that match no module of the project."""
-    return [str(e) for e in config.modules if not e.matches_some(index.modules.keys())]
+    """Expressions in ``modules`` that match no module of the project (nor one it
+    skipped: that is a DOM001, not a typo)."""
+    names = [*index.modules.keys(), *index.skipped_names()]
+    return [str(e) for e in config.modules if not e.matches_some(names)]
 
 
 def unmatched_event_bases(config: VocabularyConfig, index: ProjectIndex) -> list[str]:
