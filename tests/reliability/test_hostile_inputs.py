@@ -331,43 +331,6 @@ def test_a_symlink_loop_in_the_tree(tmp_path):
     assert flake8("app", cwd=root) == Result(1, "".join(f"{line}\n" for line in at_init), "")
 
 
-NAMESPACE_ROOT_CONFIG = """\
-[importlinter]
-root_package = app
-contract_types =
-    boundary: domain_fence.integrations.importlinter.BoundaryContract
-
-[importlinter:contract:boundary]
-name = Sub does not import other
-type = boundary
-source_modules =
-    app.sub
-forbidden_modules =
-    app.other
-"""
-
-
-def test_a_symlink_loop_right_in_a_namespace_root_is_shown_by_flake8(tmp_path):
-    # No package holds it, so no __init__.py: it is shown at the first file flake8
-    # checks (or the one it reads), else the boundary, which cannot run, passes in silence.
-    root = tmp_path / "ns"
-    for name, text in {
-        "app/sub/__init__.py": "",
-        "app/other/__init__.py": "",
-        "app/sub/a.py": "import app.other\n",
-    }.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    (root / ".importlinter").write_text(NAMESPACE_ROOT_CONFIG)
-    os.symlink("..", root / "app/loop")
-    assert cli("check", "--quiet", cwd=root) == Result(
-        1, dom001("app/loop/app", 1, "symlink loop: leads back to app") + "\n", ""
-    )
-    reason = "app/loop/app: symlink loop: leads back to app"
-    assert flake8("app", cwd=root) == Result(1, dom001("app/other/__init__.py", 1, reason) + "\n", "")
-    assert flake8("app/sub/a.py", cwd=root) == Result(1, dom001("app/sub/a.py", 1, reason) + "\n", "")
-
-
 @pytest.mark.parametrize("tree", ["clean, results kept", "clean", "a symlink loop"])
 def test_flake8_workers_never_build_the_import_graph(tmp_path, tree):
     # Forked after grimp's native threads ran in the parent (a check in the same process,

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
+from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run, write_files
 
 from domain_fence.core.engine import runcache
 
@@ -165,18 +165,14 @@ forbidden_modules =
 def test_a_namespace_root_s_plain_directories_are_checked_as_grimp_sees_them(tmp_path, monkeypatch, file):
     # grimp finds modules in them (namespace packages): every run must see them change.
     monkeypatch.setattr(runcache, "TOOLS", ())
-    root = tmp_path / "project"
     tree = {
         ".importlinter": NAMESPACE_ROOT,
         "nsp/run/__init__.py": "",
         "nsp/exp/__init__.py": "",
         "nsp/shadowed.py": "",
+        file: "import nsp.exp\n",
     }
-    for name, text in tree.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    (root / file).parent.mkdir(parents=True, exist_ok=True)
-    (root / file).write_text("import nsp.exp\n", encoding="utf-8")
+    root = write_files(tmp_path / "project", tree)
     settled(root)
     crossing = f"{file}:1:8: DOM301 {file[:-3].replace('/', '.')} imports forbidden nsp.exp"
     assert cli("check", "--quiet", cwd=root) == Result(1, crossing + "\n", "")
@@ -190,6 +186,20 @@ def test_a_namespace_root_s_plain_directories_are_checked_as_grimp_sees_them(tmp
     assert cli("check", "--quiet", "--no-cache", cwd=root) == Result(0, "", "")
     assert flake8("nsp", cwd=root) == Result(0, "", "")
     assert lint_imports(cwd=root).status == 0
+
+
+def test_a_symlink_loop_right_in_a_namespace_root_is_shown_by_flake8(tmp_path):
+    # No package holds it, so no __init__.py: it is shown at the first file flake8
+    # checks (or the one it reads), else the boundary, which cannot run, passes in silence.
+    tree = {".importlinter": NAMESPACE_ROOT, "nsp/exp/__init__.py": "", "nsp/run/__init__.py": "", "nsp/run/a.py": ""}
+    root = write_files(tmp_path / "project", tree)
+    os.symlink("..", root / "nsp/loop")
+    assert cli("check", "--quiet", cwd=root) == Result(
+        1, dom001("nsp/loop/nsp", "symlink loop: leads back to nsp") + "\n", ""
+    )
+    reason = "nsp/loop/nsp: symlink loop: leads back to nsp"
+    assert flake8("nsp", cwd=root) == Result(1, dom001("nsp/exp/__init__.py", reason) + "\n", "")
+    assert flake8("nsp/run/a.py", cwd=root) == Result(1, dom001("nsp/run/a.py", reason) + "\n", "")
 
 
 # -- an unreadable directory --------------------------------------------------------------
