@@ -95,6 +95,14 @@ def checked_clean(tmp_path, monkeypatch) -> Path:
     return root
 
 
+def assert_clean_everywhere(root: Path, package: str) -> None:
+    """check kept from the last run and anew, flake8 and lint-imports: all clean."""
+    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
+    assert cli("check", "--quiet", "--no-cache", cwd=root) == Result(0, "", "")
+    assert flake8(package, cwd=root) == Result(0, "", "")
+    assert lint_imports(cwd=root).status == 0
+
+
 @pytest.mark.parametrize(
     "file", ["app/runtime/__pycache__/leak.py", "app/runtime/ns/__pycache__/leak.py"], ids=["package", "namespace"]
 )
@@ -105,10 +113,7 @@ def test_a_py_in_a_pycache_is_no_source_to_any_front_end(checked_clean, file):
     (root / file).parent.mkdir(parents=True)
     (root / file).write_text(STATS, encoding="utf-8")
     settled(root, file)
-    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
-    assert cli("check", "--quiet", "--no-cache", cwd=root) == Result(0, "", "")
-    assert flake8("app", cwd=root) == Result(0, "", "")
-    assert lint_imports(cwd=root).status == 0
+    assert_clean_everywhere(root, "app")
 
 
 def test_a_pycache_made_a_package_is_checked_as_grimp_sees_it(checked_clean):
@@ -182,10 +187,7 @@ def test_a_namespace_root_s_plain_directories_are_checked_as_grimp_sees_them(tmp
     assert lint_imports(cwd=root).status == 1
     (root / file).write_text("import nsp.run\n", encoding="utf-8")
     settled(root, file)
-    assert cli("check", "--quiet", cwd=root) == Result(0, "", "")
-    assert cli("check", "--quiet", "--no-cache", cwd=root) == Result(0, "", "")
-    assert flake8("nsp", cwd=root) == Result(0, "", "")
-    assert lint_imports(cwd=root).status == 0
+    assert_clean_everywhere(root, "nsp")
 
 
 def test_a_symlink_loop_right_in_a_namespace_root_is_shown_by_flake8(tmp_path):
