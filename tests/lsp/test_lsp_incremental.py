@@ -21,6 +21,7 @@ RECORDS = "station/runtime/records.py"
 JOURNAL = "station/runtime/journal.py"
 INIT = "station/runtime/__init__.py"
 TELEMETRY = "station/runtime/telemetry.py"
+RUNNER = "station/experiment/runner.py"
 MODEL_WITH_HELPER = (
     "from station.runtime.telemetry import Event\n\n\n"
     "class Reading(Event):\n    value: float\n\n\n"
@@ -106,6 +107,23 @@ def test_fields_reordered_in_another_buffer_reach_the_kinds_given_by_position(st
     # The string now binds ``note``: the journal's finding goes, though the journal is unchanged.
     assert codes(analysis, records, record.replace(fields, "    note: str\n    kind: str = ''\n")) == []
     assert codes(analysis, journal, built) == []
+
+
+def test_a_field_added_in_another_buffer_to_a_mixin_experiment_code_lends_reaches_the_event(station: Path):
+    analysis = Analysis(station / ".importlinter")
+    runner, journal = station / RUNNER, station / JOURNAL
+    lent = "class Tagged:\n    label: str = ''\n"
+    borrowing = (
+        "from station.experiment.runner import Tagged\nfrom station.runtime.telemetry import Event\n\n\n"
+        "class Entry(Event, Tagged):\n    pass\n"
+    )
+    assert codes(analysis, runner, lent) == []
+    assert codes(analysis, journal, borrowing) == [(1, 38, "DOM301")]
+    # The journal is unchanged: the field is reported where its class inherits it.
+    assert codes(analysis, runner, lent + "    episode: int = 0\n") == []
+    assert codes(analysis, journal, borrowing) == [(1, 38, "DOM301"), (5, 0, "DOM101")]
+    assert codes(analysis, runner, lent) == []
+    assert codes(analysis, journal, borrowing) == [(1, 38, "DOM301")]
 
 
 def test_a_constant_changed_in_another_buffer_reaches_the_kinds_given_from_it(station: Path):

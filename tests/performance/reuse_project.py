@@ -1,6 +1,6 @@
 """A small project whose findings cross modules every way a check can: an event base
 re-exported by a package, a hierarchy through another module, a mixin elsewhere, a
-helper one call deep (DOM105), a kind constant of another module (DOM103), a kind
+class code outside the contract lends an event, a helper one call deep (DOM105), a kind constant of another module (DOM103), a kind
 given by position to an emit function another module defines (DOM103), placement
 matches in allowed modules, a forbidden import; and the edits that move findings
 between modules."""
@@ -118,7 +118,13 @@ FILES = {
     "shop/runtime/leaf.py": "def area(width, height):\n    return width * height\n",
     "shop/runtime/setup.py": "def init_telemetry():\n    return None\n",
     "shop/runtime/bad.py": "from shop.experiment import runner\n\nVALUE = runner\n",
+    "shop/runtime/borrowing.py": (
+        "from shop.tools.lent import Lent\nfrom shop.runtime.base import Event\n\n\n"
+        "class Borrowing(Event, Lent):\n    pass\n"
+    ),
     "shop/experiment/__init__.py": "",
+    "shop/tools/__init__.py": "",
+    "shop/tools/lent.py": "class Lent:\n    size: int = 0\n",
     "shop/experiment/runner.py": "from shop.runtime import leaf\n\n\ndef init_telemetry():\n    return leaf\n",
     # After runner in module order: its pattern is matched by then, so it is never parsed.
     "shop/experiment/zlate.py": '"""Not yet: def init_telemetry() moves here."""\n',
@@ -187,6 +193,12 @@ EDITS = {
     ),
     "a helper's lines moved": lambda root: replace(
         root, "shop/runtime/helpers.py", "def current_step", "\n\n# moved down\ndef current_step"
+    ),
+    "a field added to a class code outside the contract lends": lambda root: replace(
+        root, "shop/tools/lent.py", "size: int = 0", "size: int = 0\n    episode_size: int = 0"
+    ),
+    "a class code outside the contract lends moves down": lambda root: replace(
+        root, "shop/tools/lent.py", "class Lent:", "# moved down\n\n\nclass Lent:"
     ),
     "a module added": lambda root: create(
         root,

@@ -1,8 +1,9 @@
 """Event hierarchies include their mixins: the fields of every class an event
-inherits from (pydantic, dataclass, attrs or plain annotations), reported once where
-they are declared and naming the event that receives them; a mixin's name is
-checked like an event's. Annotated fixture files, in-process and through flake8,
-lint-imports and ``domain-fence check``."""
+inherits from (pydantic, dataclass, attrs or plain annotations). A mixin the contract
+covers is reported once where it is declared, naming the event that receives it; a
+class from a module it does not cover (experiment code) is reported where a covered
+class inherits it. A mixin's name is checked like an event's. Annotated fixture files,
+in-process and through flake8, lint-imports and ``domain-fence check``."""
 
 from __future__ import annotations
 
@@ -44,15 +45,15 @@ def test_mixin_fields_and_names_match_the_annotations(project):
         reported = [(f.line, f.code, f.col) for f in found if f.path == path]
         missing, unexpected = unmet(wanted, reported)
         assert not missing and not unexpected, (path, missing, unexpected)
-    assert sum(len(w) for w in expected(project).values()) == 12
+    assert sum(len(w) for w in expected(project).values()) == 19
 
 
 def test_a_mixin_field_names_the_event_receiving_it_once(project):
     messages = [f.describe() for f in findings(project)]
     mode = "DOM101 event field 'mode' (inherited by AnotherMatchEvent): experiment vocabulary 'mode'"
-    assert f"mixed/context.py:15:5: {mode}" in messages
+    assert f"mixed/context.py:17:5: {mode}" in messages
     assert (
-        "mixed/context.py:14:1: DOM102 event class EpisodeContext (mixin of AnotherMatchEvent): experiment "
+        "mixed/context.py:16:1: DOM102 event class EpisodeContext (mixin of AnotherMatchEvent): experiment "
         "vocabulary 'episode'" in messages
     )
     assert sum("'mode'" in m for m in messages) == 1
@@ -61,11 +62,46 @@ def test_a_mixin_field_names_the_event_receiving_it_once(project):
     assert "DOM101:mixed.context:RunContext.epoch" in fingerprints  # a mixin's own mixin
     # A kind a mixin's method sets on its instance: the event's kind too.
     assert (
-        "mixed/context.py:26:21: DOM103 event kind 'EpochTimed' (set in __post_init__) (inherited by TimedEvent): "
+        "mixed/context.py:28:21: DOM103 event kind 'EpochTimed' (set in __post_init__) (inherited by TimedEvent): "
         "experiment vocabulary 'epoch'" in messages
     )
     assert "DOM103:mixed.context:TimingMixin.__post_init__:TimingMixin[self](kind='EpochTimed')" in fingerprints
-    assert "DOM101:mixed.experiment.stats:ExperimentOnly.episode_total" in fingerprints
+    assert "DOM101:mixed.seeds:SeedMixin.step_seed" in fingerprints  # covered, reached through experiment code
+
+
+def test_what_experiment_code_lends_is_reported_where_a_runtime_class_inherits_it(project):
+    found = findings(project)
+    assert not [f for f in found if f.path.startswith("mixed/experiment/")]
+    messages = [f.describe() for f in found]
+    assert (
+        "mixed/telemetry/events.py:29:1: DOM101 event field 'episode_total' (inherited from ExperimentOnly): "
+        "experiment vocabulary 'episode'" in messages
+    )
+    assert (
+        "mixed/replay.py:14:1: DOM102 event class ExperimentStats (base of StatsEvent): experiment vocabulary "
+        "'experiment'" in messages
+    )
+    fingerprints = {f.fingerprint for f in found}
+    # Named by the inheriting class and the finding in the class it inherits.
+    assert "DOM101:mixed.telemetry.events:TimedEvent(mixed.experiment.stats:ExperimentOnly.episode_total)" in (
+        fingerprints
+    )
+    assert "DOM101:mixed.replay:StatsEvent(mixed.experiment.stats:EpochCounter.epoch_count)" in fingerprints
+    assert "DOM101:mixed.context:CountingMixin(mixed.experiment.stats:EpochCounter.epoch_count)" in fingerprints
+    # The event inheriting the covered mixin that inherits experiment code: nothing more.
+    assert not [f for f in found if f.fingerprint.startswith("DOM101:mixed.replay:CountedEvent")]
+
+
+def test_a_noqa_on_the_inheriting_class_silences_what_it_borrows(project):
+    replay = project / "mixed" / "replay.py"
+    text = replay.read_text()
+    replay.write_text(text.replace("Quiet):  # DOM101:0,DOM101:0,DOM102:0,DOM102:0", "Quiet):  # noqa: DOM101"))
+    check = run_tool("domain-fence", "check", cwd=project)
+    assert check.returncode == 1, check.output
+    assert [line.split(" DOM")[1][:3] for line in check.stdout.splitlines() if "mixed/replay.py" in line] == [
+        "102",
+        "102",
+    ]
 
 
 def test_every_front_end_reports_the_mixin_fields(project):

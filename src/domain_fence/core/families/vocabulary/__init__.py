@@ -20,7 +20,7 @@ from domain_fence.core.families.vocabulary.events import (
     unmatched_event_bases,
     unmatched_module_expressions,
 )
-from domain_fence.core.families.vocabulary.mixins import Mixins
+from domain_fence.core.families.vocabulary.mixins import Mixins, Place, Statement
 from domain_fence.core.families.vocabulary.prefilter import Prefilter
 from domain_fence.core.model.findings import Finding
 
@@ -75,12 +75,11 @@ class VocabularyFamily:
         return problems
 
     def covered(self, config: VocabularyConfig, context: Context) -> list[str]:
-        """The modules the contract covers, and those defining a mixin of their events
-        (its fields are reported where they are declared, in any module)."""
-        covered = [module for module in context.index.modules if config.covers(module)]
-        if EVENTS_SCOPE not in config.scope:
-            return covered
-        return sorted({*covered, *self.checker(config, context).mixins.modules()})
+        """The modules the contract covers (a mixin of their events is reported where it
+        is declared when the contract covers it, else where a covered class inherits it)."""
+        if EVENTS_SCOPE in config.scope:  # which of them are read is known before any is (see .prefilter)
+            self.checker(config, context).covered()
+        return sorted(module for module in context.index.modules if config.covers(module))
 
     def prepare(self, config: VocabularyConfig, context: Context, modules: list[str]) -> None:
         checker = self.checker(config, context)
@@ -114,7 +113,7 @@ class VocabularyFamily:
 
     def answers(self, config: VocabularyConfig, context: Context) -> object:
         checker = self.checker(config, context)
-        mixins = tuple(sorted(checker.mixins.receiver.items()))
+        mixins = (tuple(checker.mixins.receiver.items()), tuple(checker.mixins.borrowed.items()))
         consulted = tuple(
             sorted((module, tuple(sorted(names))) for module, names in checker.consulted.items() if names)
         )
@@ -130,13 +129,14 @@ class VocabularyFamily:
         return (mixins, consulted, kept, read)
 
     def reuse_answers(self, config: VocabularyConfig, context: Context, answers: object) -> None:
-        mixins: tuple[tuple[tuple[str, str], str], ...]
+        mixins: tuple[tuple[tuple[Place, str], ...], tuple[tuple[Statement, tuple[Place, ...]], ...]]
         consulted: tuple[tuple[str, tuple[str, ...]], ...]
         kept: tuple[tuple[str, ...], bool, tuple[str, ...]] | None
         read: tuple[str, ...]
         mixins, consulted, kept, read = answers  # type: ignore[misc]
         checker = self.checker(config, context)
-        checker.use_mixins(Mixins({(module, qualname): event for (module, qualname), event in mixins}))
+        receivers, borrowed = mixins
+        checker.use_mixins(Mixins(dict(receivers), dict(borrowed)))
         for module, names in consulted:
             checker.consulted.setdefault(module, set()).update(names)
         if kept is not None:

@@ -31,7 +31,7 @@ from domain_fence.core.families.vocabulary.derived import (
     shown_callee,
     unpacked_into_a_call,
 )
-from domain_fence.core.families.vocabulary.mixins import Mixins, find_mixins
+from domain_fence.core.families.vocabulary.mixins import NO_MIXINS, Mixins, find_mixins
 from domain_fence.core.families.vocabulary.prefilter import (
     Prefilter,
     adds_names,
@@ -124,7 +124,7 @@ def _checker(config: VocabularyConfig, index: ProjectIndex) -> VocabularyChecker
 def all_vocabulary_findings(config: VocabularyConfig, index: ProjectIndex) -> list[Finding]:
     """The vocabulary findings of every module the contract covers."""
     checker = VocabularyChecker(config, index)
-    modules = sorted({*checker.covered(), *checker.mixins.modules()})
+    modules = sorted(checker.covered())
     return sorted((finding for module in modules for finding in checker.module(module)), key=FINDING_ORDER)
 
 
@@ -303,8 +303,9 @@ class VocabularyChecker:
     @functools.cached_property
     def mixins(self) -> Mixins:
         if EVENTS_SCOPE not in self.config.scope:
-            return Mixins({})
-        return find_mixins(self.resolver, [module for module in self.covered() if self.accepts(module)])
+            return NO_MIXINS
+        covered = [module for module in self.covered() if self.accepts(module)]
+        return find_mixins(self.resolver, covered, self.config.covers)
 
     def covered(self) -> list[str]:
         """The modules the contract covers, those it must read read ahead when first
@@ -410,6 +411,17 @@ class VocabularyChecker:
             ),
             names.star_imports,
             tuple(looked_up),
+            self.lent_view(facts),
+        )
+
+    def lent_view(self, facts: FileFacts) -> tuple[object, ...]:
+        """What the findings of covered classes read of the classes an uncovered module
+        lends them (see :mod:`.mixins`): all their statements say but where."""
+        if self.config.covers(facts.module) or EVENTS_SCOPE not in self.config.scope:
+            return ()
+        return tuple(
+            (qualname, _without_places(facts.names.statements(qualname)))
+            for qualname in self.mixins.lent_by(facts.module)
         )
 
     def module(self, module: str) -> Iterator[Finding]:
@@ -560,13 +572,43 @@ class VocabularyChecker:
         """DOM101-DOM103 for the mixins ``module`` defines: classes an event inherits
         from that are not events themselves, wherever in the project they are."""
         receivers = self.mixins.in_module(module)
-        if not receivers:
-            return
-        facts = self.resolver.facts(module)
+        facts = self.resolver.facts(module) if receivers else None
         for qualname, event in receivers:
             for fact in facts.statements(qualname) if facts else ():
                 receiver = event.rsplit(".", 1)[-1]
                 yield from self.event(module, fact, f" (mixin of {receiver})", f" (inherited by {receiver})")
+        yield from self.borrowed_findings(module)
+
+    def borrowed_findings(self, module: str) -> Iterator[Finding]:
+        """DOM101-DOM103 for what the class statements of ``module`` inherit from modules
+        the contract does not cover (see :mod:`.mixins`): at the statement, where the fix
+        goes, the fingerprint naming the statement's class and the finding in the class
+        borrowed."""
+        borrowed = self.mixins.borrowed_in(module)
+        facts = self.resolver.facts(module) if borrowed else None
+        for qualname, at, places in borrowed:
+            statements = facts.statements(qualname) if facts else ()
+            if at >= len(statements):
+                continue
+            entry = statements[at]
+            heir = qualname.rsplit(".", 1)[-1]
+            path = self.index.relative_path(module)
+            for lender, lent in places:
+                lender_facts = self.resolver.facts(lender)
+                name = lent.rsplit(".", 1)[-1]
+                for fact in lender_facts.statements(lent) if lender_facts else ():
+                    for found in self.event(lender, fact, f" (base of {heir})", f" (inherited from {name})"):
+                        yield dataclasses.replace(
+                            found,
+                            path=path,
+                            line=entry.line,
+                            col=entry.col,
+                            end_line=0,
+                            end_col=0,
+                            fingerprint=fingerprints.located(
+                                found.code, module, f"{qualname}({found.fingerprint.split(':', 1)[1]})"
+                            ),
+                        )
 
     def event(self, module: str, fact: ClassFact, via_class: str = "", via: str = "") -> Iterator[Finding]:
         owner = fact.qualname.rsplit(".", 1)[-1]
@@ -1176,6 +1218,16 @@ def _checked_names(fact: ClassFact) -> Iterator[Text]:
     for attribute in fact.attributes:
         if not attribute.class_var:
             yield attribute.method or attribute.name
+
+
+def _without_places(value: object) -> object:
+    """``value`` with every :class:`Text` reduced to its text, recursively through
+    tuples (named ones too): what it says, not where."""
+    if isinstance(value, Text):
+        return value.text
+    if isinstance(value, tuple):
+        return tuple(map(_without_places, value))
+    return value
 
 
 class _ConsultingIndex:
