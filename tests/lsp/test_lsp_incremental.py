@@ -109,75 +109,67 @@ def test_fields_reordered_in_another_buffer_reach_the_kinds_given_by_position(st
     assert codes(analysis, journal, built) == []
 
 
-def test_a_field_added_in_another_buffer_to_a_mixin_experiment_code_lends_reaches_the_event(station: Path):
-    analysis = Analysis(station / ".importlinter")
-    runner, journal = station / RUNNER, station / JOURNAL
-    lent = "class Tagged:\n    label: str = ''\n"
-    borrowing = (
+# An edit in one buffer that changes what another, unchanged, reads of it: (the module
+# edited, its text before, its text after, the reader's text, the reader's findings
+# before, and after).
+_LENT = "class Tagged:\n    label: str = ''\n"
+_KINDS = 'from enum import Enum\n\nDONE = "StepDone"\n\n\nclass Kinds(str, Enum):\n    RESET = "Reset"\n'
+_STR_KINDS = "from enum import Enum\n\n\nclass StrKinds(str, Enum):\n    pass\n"
+_TABLE = 'KINDS = {"done": "EpisodeDone", "step": "Step"}\n'
+_IMPORTED = [(1, 38, "DOM301")]
+REACHING_EDITS = {
+    # The field is reported where the reader's class inherits it.
+    "a field added to a mixin experiment code lends": (
+        RUNNER,
+        _LENT,
+        _LENT + "    episode: int = 0\n",
         "from station.experiment.runner import Tagged\nfrom station.runtime.telemetry import Event\n\n\n"
-        "class Entry(Event, Tagged):\n    pass\n"
-    )
-    assert codes(analysis, runner, lent) == []
-    assert codes(analysis, journal, borrowing) == [(1, 38, "DOM301")]
-    # The journal is unchanged: the field is reported where its class inherits it.
-    assert codes(analysis, runner, lent + "    episode: int = 0\n") == []
-    assert codes(analysis, journal, borrowing) == [(1, 38, "DOM301"), (5, 0, "DOM101")]
-    assert codes(analysis, runner, lent) == []
-    assert codes(analysis, journal, borrowing) == [(1, 38, "DOM301")]
-
-
-def test_a_constant_changed_in_another_buffer_reaches_the_kinds_given_from_it(station: Path):
-    analysis = Analysis(station / ".importlinter")
-    records, journal = station / RECORDS, station / JOURNAL
-    kinds = 'from enum import Enum\n\nDONE = "StepDone"\n\n\nclass Kinds(str, Enum):\n    RESET = "Reset"\n'
-    built = (
+        "class Entry(Event, Tagged):\n    pass\n",
+        _IMPORTED,
+        [*_IMPORTED, (5, 0, "DOM101")],
+    ),
+    # The reader's findings follow the strings the constants now hold.
+    "constants given as kinds changed": (
+        RECORDS,
+        _KINDS,
+        _KINDS.replace("StepDone", "EpisodeDone").replace('"Reset"', '"EpisodeReset"'),
         "from station.runtime.records import DONE, Kinds\nfrom station.runtime.telemetry import Event\n\n\n"
-        "def noted():\n    return Event(kind=DONE), Event(kind=Kinds.RESET)\n"
-    )
-    assert codes(analysis, records, kinds) == []
-    assert codes(analysis, journal, built) == []
-    # The journal is unchanged: its findings follow the strings the constants now hold.
-    worded = kinds.replace("StepDone", "EpisodeDone").replace('"Reset"', '"EpisodeReset"')
-    assert codes(analysis, records, worded) == []
-    assert codes(analysis, journal, built) == [(6, 22, "DOM103"), (6, 40, "DOM103")]
-    assert codes(analysis, records, kinds) == []
-    assert codes(analysis, journal, built) == []
-
-
-def test_a_hook_added_to_an_enumeration_in_another_buffer_reaches_the_values_read_from_it(station: Path):
-    analysis = Analysis(station / ".importlinter")
-    records, journal = station / RECORDS, station / JOURNAL
-    base = "from enum import Enum\n\n\nclass StrKinds(str, Enum):\n    pass\n"
-    hooked = base.replace("pass", "def __new__(cls, value):\n        return str.__new__(cls, value.lower())")
-    built = (
+        "def noted():\n    return Event(kind=DONE), Event(kind=Kinds.RESET)\n",
+        [],
+        [(6, 22, "DOM103"), (6, 40, "DOM103")],
+    ),
+    # The base's ``__new__`` now decides what the members hold.
+    "a hook added to an enumeration's base": (
+        RECORDS,
+        _STR_KINDS,
+        _STR_KINDS.replace("pass", "def __new__(cls, value):\n        return str.__new__(cls, value.lower())"),
         "from station.runtime.records import StrKinds\nfrom station.runtime.telemetry import Event\n\n\n"
         'class Kinds(StrKinds):\n    DONE = "EpisodeDone"\n\n\n'
-        "def noted():\n    return Event(kind=Kinds.DONE.value), Event(kind=Kinds.DONE)\n"
-    )
-    assert codes(analysis, records, base) == []
-    assert codes(analysis, journal, built) == [(10, 22, "DOM103"), (10, 52, "DOM103")]
-    # The journal is unchanged: its base's ``__new__`` now decides what the members hold.
-    assert codes(analysis, records, hooked) == []
-    assert codes(analysis, journal, built) == []
-    assert codes(analysis, records, base) == []
-    assert codes(analysis, journal, built) == [(10, 22, "DOM103"), (10, 52, "DOM103")]
-
-
-def test_a_table_changed_in_another_buffer_reaches_the_kinds_given_from_it(station: Path):
-    analysis = Analysis(station / ".importlinter")
-    records, journal = station / RECORDS, station / JOURNAL
-    table = 'KINDS = {"done": "EpisodeDone", "step": "Step"}\n'
-    built = (
+        "def noted():\n    return Event(kind=Kinds.DONE.value), Event(kind=Kinds.DONE)\n",
+        [(10, 22, "DOM103"), (10, 52, "DOM103")],
+        [],
+    ),
+    # The finding goes once the table's module changes the entry.
+    "an entry of a table of kinds changed": (
+        RECORDS,
+        _TABLE,
+        _TABLE + 'KINDS["done"] = "Done"\n',
         "from station.runtime.records import KINDS\nfrom station.runtime.telemetry import Event\n\n\n"
-        'def noted():\n    return Event(kind=KINDS["done"])\n'
-    )
-    assert codes(analysis, records, table) == []
-    assert codes(analysis, journal, built) == [(6, 22, "DOM103")]
-    # The journal is unchanged: its finding goes once its table's module changes the entry.
-    assert codes(analysis, records, table + 'KINDS["done"] = "Done"\n') == []
-    assert codes(analysis, journal, built) == []
-    assert codes(analysis, records, table) == []
-    assert codes(analysis, journal, built) == [(6, 22, "DOM103")]
+        'def noted():\n    return Event(kind=KINDS["done"])\n',
+        [(6, 22, "DOM103")],
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(REACHING_EDITS))
+def test_an_edit_in_another_buffer_reaches_the_findings_read_from_it(station: Path, edit: str):
+    edited, before, after, read, found, found_after = REACHING_EDITS[edit]
+    analysis = Analysis(station / ".importlinter")
+    # The reader's buffer is never edited.
+    for version, expected in ((before, found), (after, found_after), (before, found)):
+        assert codes(analysis, station / edited, version) == []
+        assert codes(analysis, station / JOURNAL, read) == expected
 
 
 def test_a_function_made_to_build_an_event_in_another_buffer_reaches_its_callers(station: Path):
