@@ -75,6 +75,20 @@ def test_a_namespace_directory_inside_a_package_is_reported_everywhere(pytester,
     assert finding in tested.stdout.lines
 
 
+def test_a_linked_namespace_directory_inside_a_package_is_reported_by_flake8_too(tmp_path):
+    # flake8 does not go through the directory link unless it is named: it shows the
+    # files below at the package's __init__.py, and at each file when it is named.
+    root = project(tmp_path)
+    write_files(tmp_path / "elsewhere", {"leak.py": STATS})
+    os.symlink(tmp_path / "elsewhere", root / "app/runtime/ns")
+    finding = dom001("app/runtime/ns/leak.py", NAMESPACE)
+    assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n", "")
+    shown = dom001("app/runtime/__init__.py", f"app/runtime/ns/leak.py: {NAMESPACE}")
+    assert flake8("app", cwd=root) == Result(1, f"{shown}\n", "")
+    assert flake8("app/runtime/ns", cwd=root) == Result(1, f"{finding}\n", "")
+    assert flake8("app/runtime/ns/leak.py", cwd=root) == Result(1, f"{finding}\n", "")
+
+
 # -- __pycache__ ---------------------------------------------------------------------------
 
 

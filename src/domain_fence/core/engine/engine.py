@@ -443,8 +443,12 @@ class Engine:
         )
 
     def _skipped_at(self, path: Path | str) -> tuple[Finding, ...]:
-        shown = self._relative(Path(os.path.abspath(path)))
-        found = {f for spec in self.contracts for f in skipped_findings(self.index, spec.id) if f.path == shown}
+        absolute = Path(os.path.abspath(path))
+        # As the project has it (below a directory link, too), or where it really is.
+        shown = {self._relative(absolute)}
+        if absolute.is_relative_to(self.index.root):
+            shown.add(absolute.relative_to(self.index.root).as_posix())
+        found = {f for spec in self.contracts for f in skipped_findings(self.index, spec.id) if f.path in shown}
         unique = {(f.line, f.col, f.code, f.message): f for f in sorted(found, key=FINDING_ORDER)}
         return tuple(sorted(unique.values()))
 

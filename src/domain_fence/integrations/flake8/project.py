@@ -37,6 +37,7 @@ class Project:
     reads_stdin: bool = False  # else the engine reads each file's bytes as check does
     # The first file flake8 checks, by path: it shows what lies in no package (see findings).
     first_checked: str | None = None
+    _unvisited: list[tuple[Path | None, str]] | None = None  # found once (see :func:`unvisited`)
 
     @classmethod
     def load(cls, path: Path | None) -> Project:
@@ -94,7 +95,9 @@ class Project:
             return
         package = self.index.modules[module].parent if self.index.is_package(module) else None
         first = self.reads_stdin or os.path.abspath(filename) == self.first_checked
-        for below, reason in unvisited(self.index, self.paths, self.engine.graph_blockers()):
+        if self._unvisited is None:
+            self._unvisited = list(unvisited(self.index, self.paths, self.engine.graph_blockers()))
+        for below, reason in self._unvisited:
             if (below is None and first) or (below is not None and below == package):
                 yield blocker_finding(_blocker(self.index, Path(filename), reason), "", ())
 
@@ -111,7 +114,11 @@ def unvisited(
     ``graph_blockers``). The engine reports each where it is; flake8 can only show a
     finding in a file it checks."""
     for skipped in index.skipped:
-        if not skipped.seen_by_flake8:
+        # Below a directory link (a namespace directory's, inside a package) flake8 does
+        # not go unless it is named; a symlinked subpackage is shown on its own, below.
+        link = _directory_link(index, skipped.path)
+        hidden = link is not None and link not in index.linked and not _named(paths, link)
+        if not skipped.seen_by_flake8 or hidden:
             yield _nearest_package(index, skipped.path), f"{_shown(index, skipped.path)}: {skipped.reason}"
     # What the index skipped is shown above, or at its own file; a module's file is one
     # flake8 checks, its finding shown there.
@@ -123,9 +130,25 @@ def unvisited(
             reported.add(blocker.path)
             yield _nearest_package(index, path), f"{blocker.path}: {blocker.reason}"
     for link in index.linked:
-        if not any(path == str(link) or path.startswith(str(link) + os.sep) for path in paths):
+        if not _named(paths, link):
             reason = f"{_shown(index, link)}/ is a symlinked subpackage, which flake8 does not enter; name it as a path"
             yield _nearest_package(index, link), reason
+
+
+def _named(paths: list[str], link: Path) -> bool:
+    """flake8 goes through ``link``: it is, or holds, one of the paths it was given."""
+    return any(path == str(link) or path.startswith(str(link) + os.sep) for path in paths)
+
+
+def _directory_link(index: ProjectIndex, path: Path) -> Path | None:
+    """The outermost directory link between the project's root and ``path``."""
+    found = None
+    for parent in path.parents:
+        if parent == index.root or index.root not in parent.parents:
+            break
+        if parent.is_symlink():
+            found = parent
+    return found
 
 
 def _nearest_package(index: ProjectIndex, path: Path) -> Path | None:
