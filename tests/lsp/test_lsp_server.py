@@ -223,6 +223,25 @@ async def test_a_change_on_disk_updates_the_open_files(client: LanguageClient, s
     assert codes(diagnostics) == [(4, 4, "DOM101")]
 
 
+async def test_what_keeps_the_import_graph_from_being_built_is_shown_in_the_open_files(
+    client: LanguageClient, station: Path
+):
+    # A symlink loop is no file an editor opens, and the boundary cannot run with it:
+    # else the forbidden import would pass in silence.
+    loop = station / "station/runtime/loop"
+    loop.symlink_to("..")
+    target = station / "station/runtime/model.py"
+    target.write_text(FORBIDDEN_IMPORT + target.read_text())
+    await initialize(client, station)
+    model = Editor(client, target)
+    (shown,) = await model.open()
+    assert (shown.range.start.line, shown.code) == (0, "DOM001")
+    assert shown.message == "skipped: station/runtime/loop: symlink loop: leads back to station"
+    loop.unlink()
+    diagnostics = await model.after(lambda: client.workspace_did_change_watched_files(watched_change(loop)))
+    assert codes(diagnostics) == [(0, 38, "DOM301")]
+
+
 async def test_saving_a_file_updates_the_open_files_that_depend_on_it(client: LanguageClient, station: Path):
     await initialize(client, station)
     journal = Editor(client, station / "station/runtime/journal.py")

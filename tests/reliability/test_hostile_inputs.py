@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
-from support import NEWER_SYNTAX, NEWER_SYNTAX_ERROR, NEWER_SYNTAX_LINE, PARSES_NEWER_SYNTAX
+from support import NEWER_SYNTAX, NEWER_SYNTAX_ERROR, NEWER_SYNTAX_LINE, PARSES_NEWER_SYNTAX, flake8_stdin
 
 NOT_RUN = "      contract not run: the import graph cannot be built until this is fixed"
 CONFIG = ".importlinter"
@@ -329,6 +329,14 @@ def test_a_symlink_loop_in_the_tree(tmp_path):
         for name in ("back", "loop")
     ]
     assert flake8("app", cwd=root) == Result(1, "".join(f"{line}\n" for line in at_init), "")
+    # Given changed files only (pre-commit) or stdin (an editor), flake8 checks no
+    # __init__.py: they are shown at the file it checks.
+    changed = "app/runtime/events.py"
+    at_file = [line.replace("app/runtime/__init__.py", changed) for line in at_init]
+    assert flake8(changed, cwd=root) == Result(1, "".join(f"{line}\n" for line in at_file), "")
+    source = (root / changed).read_text(encoding="utf-8")
+    piped = flake8_stdin(root, changed, source)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (1, "".join(f"{line}\n" for line in at_file), "")
 
 
 @pytest.mark.parametrize("tree", ["clean, results kept", "clean", "a symlink loop"])

@@ -369,6 +369,9 @@ class Engine:
         visits places those elsewhere (see :meth:`_blocked`)."""
         if self.context.graph_built() or not any(spec.family.needs_graph for spec in self.contracts):
             return []
+        failed = self.context.graph_error()
+        if failed is not None:
+            return list(failed.blockers)
         if self._graph_would_build():
             return []  # (asked before any graph is built: a kept result needs none)
         try:  # refused before grimp runs, which a forked flake8 worker must never start

@@ -100,6 +100,10 @@ class Context:
         """Whether the import graph has been built (asking for it then costs nothing)."""
         return self._graph is not None
 
+    def graph_error(self) -> GraphUnavailableError | None:
+        """Why the import graph could not be built, once a build was asked for and failed."""
+        return self._graph_error
+
     def session_flag(self, key: str) -> bool:
         return str(self.session.get(key, "")).strip() in ("True", "true")
 

@@ -56,6 +56,13 @@ def blocker_finding(blocker: Blocker, contract: str, details: tuple[str, ...] = 
     )
 
 
+def shown_at(root: Path, path: Path | str, reason: str) -> Finding:
+    """DOM001 of ``reason`` at the first line of the file at ``path``: what a front end
+    that shows only the files it visits cannot show where it is."""
+    shown = printable_path(root, Path(os.path.abspath(path)))
+    return blocker_finding(Blocker(shown, 1, reason, shown), "", ())
+
+
 def skipped_blockers(index: ProjectIndex, graph_only: bool = False) -> list[Blocker]:
     """What the index did not analyse (see :class:`~.modules.Skipped`), as blockers;
     with ``graph_only``, only what keeps the import graph from being built."""

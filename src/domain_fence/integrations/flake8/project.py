@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from domain_fence.core.engine import Engine
-from domain_fence.core.index.blockers import Blocker, blocker_finding, printable_path
+from domain_fence.core.index.blockers import Blocker, printable_path, shown_at
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.source.files import real_path
@@ -37,6 +37,7 @@ class Project:
     reads_stdin: bool = False  # else the engine reads each file's bytes as check does
     # The first file flake8 checks, by path: it shows what lies in no package (see findings).
     first_checked: str | None = None
+    checked: frozenset[str] = frozenset()  # the modules whose files flake8 checks (none read from stdin)
     _unvisited: list[tuple[Path | None, str]] | None = None  # found once (see :func:`unvisited`)
 
     @classmethod
@@ -67,11 +68,13 @@ class Project:
         ``gc.freeze`` is for; the workers inherit the facts instead of each reading
         its share."""
         self.paths = [os.path.abspath(path) for path in paths or ["."]]
+        # A project is kept for the next run in this process: nothing of the last one stays.
+        self.reads_stdin, self.checked, self.first_checked, self._unvisited = False, frozenset(), None, None
         if any(path in STDIN_NAMES for path in paths):
             self.reads_stdin = True
             return  # stdin: one file, read when checked
         under = modules_below(self.index, paths or ["."])
-        checked = set(under)
+        checked = self.checked = frozenset(under)
         files = self.index.absolute_paths().items()
         self.first_checked = min((f for f, module in files if module in checked and f.endswith(".py")), default=None)
         self.engine.prepare(under)
@@ -86,7 +89,8 @@ class Project:
         suppress too), and the DOM001 of what flake8 never hands the plugin (see
         :func:`unvisited`): at a package's ``__init__.py``, of what lies right below it;
         at the first file flake8 checks (or the one it reads from stdin), of what lies in
-        no package (right in a namespace root)."""
+        no package (right in a namespace root) or in a package whose ``__init__.py``
+        flake8 does not check (it was given changed files only, or stdin)."""
         # flake8's text of a saved file is its own decoding (latin-1 when the file's
         # declared encoding fails): the engine decodes the bytes, as every front end does.
         yield from self.engine.findings_in(filename, text if self.reads_stdin else None, noqa).reported
@@ -98,8 +102,12 @@ class Project:
         if self._unvisited is None:
             self._unvisited = list(unvisited(self.index, self.paths, self.engine.graph_blockers()))
         for below, reason in self._unvisited:
-            if (below is None and first) or (below is not None and below == package):
-                yield blocker_finding(_blocker(self.index, Path(filename), reason), "", ())
+            if (below == package) if self._checked_at(below) else first:
+                yield shown_at(self.index.root, filename, reason)
+
+    def _checked_at(self, package: Path | None) -> bool:
+        """flake8 checks the ``__init__.py`` of the package whose directory is ``package``."""
+        return package is not None and self.index.module_for_path(package / "__init__.py") in self.checked
 
 
 def unvisited(
@@ -163,11 +171,6 @@ def _nearest_package(index: ProjectIndex, path: Path) -> Path | None:
 def flake8_must_not_read(index: ProjectIndex) -> list[str]:
     """Exclude patterns for the files flake8 would hang on or read without end."""
     return [glob.escape(os.path.abspath(s.path)) for s in index.skipped if not s.seen_by_flake8]
-
-
-def _blocker(index: ProjectIndex, path: Path, reason: str) -> Blocker:
-    shown = _shown(index, path)
-    return Blocker(shown, 1, reason, shown)
 
 
 def _shown(index: ProjectIndex, path: Path) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from domain_fence.core.engine import ConfigurationProblems, Engine
 from domain_fence.core.engine.baseline import BaselineError
 from domain_fence.core.engine.runcache import CONFIG_FILES
+from domain_fence.core.index.blockers import shown_at
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.source.files import real_path
 from domain_fence.integrations.importlinter.configuration import (
@@ -66,7 +67,16 @@ class Analysis:
         for the other files' checks until :meth:`close`); none outside the project. A
         file not saved yet is checked as the module it will be once saved."""
         self._buffers.add(path)
-        return list(self.engine.findings_in(path, text).reported)
+        found = list(self.engine.findings_in(path, text).reported)
+        if self.engine.index.module_for_path(path) is None:
+            return found
+        # What keeps the import graph from being built is no file an editor opens, and
+        # the contracts needing the graph cannot run: said in every module's file.
+        shown = {finding.path for finding in found}
+        for blocker in self.engine.graph_blockers():
+            if blocker.path not in shown:
+                found.append(shown_at(self.root, path, f"{blocker.path}: {blocker.reason}"))
+        return found
 
     def close(self, path: Path) -> bool:
         """The editor closed ``path``: check it from its file again. True when the other
@@ -83,12 +93,16 @@ class Analysis:
         a module changed, and what depended on it is computed again."""
         inputs = self.inputs()
         sources = [path for path in changed if path.suffix == ".py" and self._in_project(path)]
+        # A graph that could not be built is tried again from a fresh start after any change.
+        blocked = self.engine.context.graph_error() is not None
         index = self.engine.index
         known = index.module_for_path
         # A new module saved (the index held it from its buffer only) may make a new
         # package of its directory: the project is discovered again, as for a new file.
-        if any(real_path(path) in inputs for path in changed) or any(
-            known(path) is None or index.is_unsaved(known(path)) or not path.exists() for path in sources
+        if (
+            blocked
+            or any(real_path(path) in inputs for path in changed)
+            or any(known(path) is None or index.is_unsaved(known(path)) or not path.exists() for path in sources)
         ):
             self.engine = _engine(self.config_path)
             self._buffers.clear()
