@@ -46,14 +46,6 @@ def project(destination: Path, files: dict[str, str | bytes] | None = None, fixt
     return root
 
 
-def write_files(root: Path, files: dict[str, str]) -> Path:
-    """``files`` (relative path -> text) written below ``root``, directories made."""
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    return root
-
-
 def edit_config(root: Path, old: str, new: str) -> None:
     config = root / ".importlinter"
     text = config.read_text(encoding="utf-8")

@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run, write_files
+from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
+from support import write_tree
 
 from domain_fence.core.engine import runcache
 
@@ -79,7 +80,7 @@ def test_a_linked_namespace_directory_inside_a_package_is_reported_by_flake8_too
     # flake8 does not go through the directory link unless it is named: it shows the
     # files below at the package's __init__.py, and at each file when it is named.
     root = project(tmp_path)
-    write_files(tmp_path / "elsewhere", {"leak.py": STATS})
+    write_tree(tmp_path / "elsewhere", {"leak.py": STATS})
     os.symlink(tmp_path / "elsewhere", root / "app/runtime/ns")
     finding = dom001("app/runtime/ns/leak.py", NAMESPACE)
     assert cli("check", "--quiet", cwd=root) == Result(1, f"{finding}\n", "")
@@ -191,7 +192,8 @@ def test_a_namespace_root_s_plain_directories_are_checked_as_grimp_sees_them(tmp
         "nsp/shadowed.py": "",
         file: "import nsp.exp\n",
     }
-    root = write_files(tmp_path / "project", tree)
+    root = tmp_path / "project"
+    write_tree(root, tree)
     settled(root)
     crossing = f"{file}:1:8: DOM301 {file[:-3].replace('/', '.')} imports forbidden nsp.exp"
     assert cli("check", "--quiet", cwd=root) == Result(1, crossing + "\n", "")
@@ -208,7 +210,8 @@ def test_a_symlink_loop_right_in_a_namespace_root_is_shown_by_flake8(tmp_path):
     # No package holds it, so no __init__.py: it is shown at the first file flake8
     # checks (or the one it reads), else the boundary, which cannot run, passes in silence.
     tree = {".importlinter": NAMESPACE_ROOT, "nsp/exp/__init__.py": "", "nsp/run/__init__.py": "", "nsp/run/a.py": ""}
-    root = write_files(tmp_path / "project", tree)
+    root = tmp_path / "project"
+    write_tree(root, tree)
     os.symlink("..", root / "nsp/loop")
     assert cli("check", "--quiet", cwd=root) == Result(
         1, dom001("nsp/loop/nsp", "symlink loop: leads back to nsp") + "\n", ""
