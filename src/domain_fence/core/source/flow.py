@@ -599,7 +599,8 @@ class _Collector:
         for qualname in wanted:
             # Defined twice (a property's setter): the last definition that returns anything.
             for definition, receiver in self.untraced.get(qualname, ()):
-                returned = _Shape.of(definition, receiver).returned_sources(_arguments(definition.args))
+                shape = _Shape.of(definition, receiver, walrus=qualname in self.walrus_scopes)
+                returned = shape.returned_sources(_arguments(definition.args))
                 if returned:
                     self.returns[qualname] = _compact(returned)
             if not every_return:
@@ -1153,7 +1154,14 @@ class _Frame:
             found |= self.value(node.key) | self.value(node.value)
         else:
             found |= self.value(node.elt)  # type: ignore[attr-defined]
-        self.env = saved
+        inner, self.env = self.env, saved
+        # Its ``for`` targets are its own; what else it binds or fills is the function's:
+        # ``(name := ...)`` binds in the enclosing function, ``out.append(...)`` fills a
+        # local. It may run no iteration: what held before may hold after.
+        own = _bound_names(generator.target for generator in node.generators)  # type: ignore[attr-defined]
+        for name, sources in inner.items():
+            if name not in own and saved.get(name) is not sources:
+                self.env[name] = saved.get(name, _EMPTY) | sources
         return frozenset(found)
 
     def lambda_value(self, node: ast.Lambda) -> Sources:
@@ -1166,6 +1174,23 @@ class _Frame:
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _bound_names(targets: Iterable[ast.expr]) -> set[str]:
+    """The names assigning to ``targets`` binds (``for a, (b, *c) in ...``)."""
+    names: set[str] = set()
+    pending = list(targets)
+    while pending:
+        target = pending.pop()
+        if isinstance(target, ast.Name):
+            names.add(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            pending.extend(target.elts)
+        elif isinstance(target, ast.Starred):
+            pending.append(target.value)
+    return names
+
+
 _BUILTINS = frozenset(dir(builtins)) - {"__name__", "__file__", "__doc__"}
 _NOT_EXPRESSIONS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "conversion", "type_comment"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -1345,8 +1370,8 @@ class _Slice:
             return self.assigns(node.target)  # type: ignore[attr-defined]
         if kind is ast.Expr:
             value = node.value  # type: ignore[attr-defined]
-            if type(value) is ast.NamedExpr:
-                return True
+            if type(value) is ast.NamedExpr or type(value) in _COMPREHENSIONS:
+                return True  # a comprehension run for what it does (``[out.append(x) for ...]``)
             func = value.func if type(value) is ast.Call else None
             return (
                 type(func) is ast.Attribute
@@ -1400,12 +1425,19 @@ class _Shape:
         self.assigned: dict[str, list[ast.expr]] = {}
 
     @classmethod
-    def of(cls, function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None) -> "_Shape":
+    def of(
+        cls, function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None, walrus: bool = False
+    ) -> "_Shape":
+        """``walrus``: the function holds an assignment expression (``(name := ...)``),
+        which binds wherever it sits in a statement, in a comprehension too."""
         shape = cls()
         pending: list[ast.AST] = list(function.body)
         while pending:
             statement = pending.pop()
             kind = type(statement)
+            if walrus:
+                for named in _assignment_expressions(statement):
+                    shape.assign(named.target, named.value, receiver)
             if kind is ast.Return:
                 value = statement.value  # type: ignore[attr-defined]
                 if value is not None and type(value) is not ast.Constant:
@@ -1413,7 +1445,7 @@ class _Shape:
             elif kind is ast.Assign:
                 for target in statement.targets:  # type: ignore[attr-defined]
                     shape.assign(target, statement.value, receiver)  # type: ignore[attr-defined]
-            elif kind is ast.Expr and type(statement.value) is ast.NamedExpr:  # type: ignore[attr-defined]
+            elif kind is ast.Expr and type(statement.value) is ast.NamedExpr and not walrus:  # type: ignore[attr-defined]
                 named = statement.value  # type: ignore[attr-defined]
                 shape.assign(named.target, named.value, receiver)
             elif kind is ast.Expr and type(statement.value) is ast.Call:  # type: ignore[attr-defined]
@@ -1501,6 +1533,32 @@ class _Shape:
                 elif isinstance(child, ast.AST):
                     pending.append(child)
         return found
+
+
+def _assignment_expressions(statement: ast.AST) -> Iterator[ast.NamedExpr]:
+    """The assignment expressions of ``statement`` itself: in its expressions, in their
+    comprehensions too, not in the statements it holds (walked on their own), nor in a
+    function, class or lambda it defines (their own scopes)."""
+    kind = type(statement)
+    if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        return
+    blocks = _BLOCKS.get(kind, ())
+    pending: list[ast.AST] = [
+        child for name, child in ast.iter_fields(statement) if name not in blocks and isinstance(child, ast.AST)
+    ]
+    pending += [
+        item
+        for name, child in ast.iter_fields(statement)
+        if name not in blocks and type(child) is list
+        for item in child
+        if isinstance(item, ast.AST)
+    ]
+    while pending:
+        node = pending.pop()
+        if type(node) is ast.NamedExpr:
+            yield node  # type: ignore[misc]
+        if type(node) is not ast.Lambda:
+            pending.extend(ast.iter_child_nodes(node))
 
 
 def _captures(pattern: ast.pattern) -> list[str]:
