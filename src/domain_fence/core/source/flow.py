@@ -1556,7 +1556,7 @@ def _assignment_expressions(statement: ast.AST) -> Iterator[ast.NamedExpr]:
     while pending:
         node = pending.pop()
         if type(node) is ast.NamedExpr:
-            yield node  # type: ignore[misc]
+            yield node
         if type(node) is not ast.Lambda:
             pending.extend(ast.iter_child_nodes(node))
 
