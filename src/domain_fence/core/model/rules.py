@@ -156,7 +156,8 @@ _RULES = [
             "order of the fields is certain, for a dataclass (one `@dataclass` decorator, no "
             "`init=False` or `kw_only`, no `__init__` of its own, fields read in the class "
             "body, `KW_ONLY`, `ClassVar`, `InitVar` and `field(init=..., kw_only=...)` "
-            "honoured) or a class-form NamedTuple, whose bases are plain project classes "
+            "honoured) or a class-form NamedTuple (`Generic[T]` beside it adds no field), whose "
+            "bases are plain project classes "
             "with no constructor or dataclasses alike, one base each (a pydantic model "
             "takes no positional field). So is a literal string given by position to an emit "
             'function called by name (`emit_step("EpisodeEnd", n)`) where it binds a parameter '

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 _DATACLASS_DECORATOR = "dataclasses.dataclass"
 _DATACLASS_FIELD = "dataclasses.field"
 _NAMEDTUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+_GENERIC_BASES = frozenset({"typing.Generic", "typing_extensions.Generic"})
 _CONSTRUCTORS = frozenset({"__init__", "__new__", "__init_subclass__"})
 # What an annotation's outermost name says of the attribute it annotates, in a dataclass.
 _NOT_A_FIELD, _KEYWORDS_AFTER = "ClassVar", "KW_ONLY"

@@ -22,6 +22,7 @@ from domain_fence.core.source.facts.class_body import (
 from domain_fence.core.source.facts.folding import _STRING_NODES, _is_str_format, _literal_text, _string_value
 from domain_fence.core.source.facts.init_order import (
     _DATACLASS_DECORATOR,
+    _GENERIC_BASES,
     _NAMEDTUPLE_BASES,
     _NOT_A_FIELD,
     _declared_fields,
@@ -460,7 +461,10 @@ class _Resolver:
         if node.keywords or _defines_constructor(node.body):
             return "", ()
         if not node.decorator_list:
-            if len(node.bases) == 1 and self.resolve(_unsubscripted(node.bases[0])) in _NAMEDTUPLE_BASES:
+            # ``class Pair(NamedTuple, Generic[T])`` (Python 3.11): Generic adds no field.
+            bases = [self.resolve(_unsubscripted(base)) for base in node.bases]
+            named = [base for base in bases if base not in _GENERIC_BASES]
+            if len(named) == 1 and named[0] in _NAMEDTUPLE_BASES:
                 fields = _declared_fields(node.body, self, dataclass=False)
                 return ("", ()) if fields is None else (NAMEDTUPLE, fields)
             return INHERITED, ()
