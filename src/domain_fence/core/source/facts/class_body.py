@@ -115,8 +115,14 @@ def _default_value(value: ast.expr | None) -> ast.expr | None:
 def _annotation_parts(annotation: ast.expr) -> tuple[tuple[Text, ...], list[ast.Call]]:
     """The strings of ``Literal["a", "b"]`` (also inside ``ClassVar[Literal[...]]``),
     and the calls in ``Annotated[...]``'s metadata (``Annotated[str, Field(alias="a")]``:
-    pydantic reads a field's aliases there as from its value)."""
+    pydantic reads a field's aliases there as from its value); of a string annotation
+    too (``"Literal['EpisodeEnd']"``)."""
     found, calls = [], []
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        parsed = _parsed_annotation(annotation)
+        if parsed is None:
+            return (), []
+        annotation = parsed
     for node in ast.walk(annotation):
         if not isinstance(node, ast.Subscript):
             continue
@@ -130,6 +136,38 @@ def _annotation_parts(annotation: ast.expr) -> tuple[tuple[Text, ...], list[ast.
         elif name == "Annotated" and isinstance(node.slice, ast.Tuple):
             calls += [item for item in node.slice.elts[1:] if isinstance(item, ast.Call)]
     return tuple(found), calls
+
+
+def _parsed_annotation(written: ast.Constant) -> ast.expr | None:
+    """The expression a string annotation holds, its nodes placed in the file: where
+    they are written, inside a plain one-line string; else at the string's quote."""
+    text = str(written.value)
+    plain = (
+        written.lineno == written.end_lineno
+        and (written.end_col_offset or 0) - written.col_offset == len(text.encode("utf-8")) + 2
+    )
+    parsed = _expression(text) if plain else None
+    if parsed is None:  # escapes, lines, or spaces around it (``" Literal['x']"``)
+        plain, parsed = False, _expression(text.strip())
+        if parsed is None:
+            return None
+    for node in ast.walk(parsed):
+        if isinstance(node, (ast.expr, ast.keyword)):
+            if plain:  # the string's characters, one line, after its quote
+                node.lineno = node.end_lineno = written.lineno
+                node.col_offset += written.col_offset + 1
+                node.end_col_offset = (node.end_col_offset or 0) + written.col_offset + 1
+            else:
+                node.lineno, node.col_offset = written.lineno, written.col_offset
+                node.end_lineno, node.end_col_offset = written.end_lineno, written.end_col_offset
+    return parsed
+
+
+def _expression(text: str) -> ast.expr | None:
+    try:
+        return ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # no expression: no annotation to read
+        return None
 
 
 def _aliases(value: ast.expr | None) -> tuple[Text, ...]:
