@@ -1,5 +1,6 @@
-"""Signals: Ctrl-C while the import graph is built ends ``domain-fence`` with one line
-and status 130 (never SIGABRT or SIGSEGV from grimp's native threads), and a
+"""Signals: Ctrl-C (or SIGTERM, taken as one) ends ``domain-fence`` with one line and
+status 130, from its start (while the command line is imported) to its end (never
+SIGABRT or SIGSEGV from grimp's native threads while the import graph is built), and a
 ``kill -9`` during the parallel parse leaves no worker process behind.
 
 No timing is asserted: each run waits for a sign that the moment has come (grimp's
@@ -96,15 +97,37 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")  # a zombie has ended; only its parent's wait is missing
 
 
+def test_ctrl_c_while_the_command_line_is_imported_exits_130_with_one_line(tmp_path):
+    # The signal comes as click is imported (a module of that name, first on the path,
+    # sends it): before the command line could handle it. (domain-fence-lint-imports
+    # imports its hosts from the interpreter's own directories alone: see
+    # tests/cli/test_console.py.)
+    root = project(tmp_path)
+    shadow = tmp_path / "shadow" / "click"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("import os, signal\n\nos.kill(os.getpid(), signal.SIGINT)\n")
+    done = subprocess.run(
+        [str(BIN / "domain-fence")],
+        cwd=root,
+        env={**environment(), "PYTHONPATH": str(shadow.parent)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_default_interrupt,
+    )
+    assert (done.returncode, done.stderr) == (130, "domain-fence: interrupted\n"), done.stdout
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.05, 0.2])
-def test_ctrl_c_while_the_graph_is_built_exits_130_with_one_line(tmp_path, delay):
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_sigterm_while_the_graph_is_built_exits_130_with_one_line(tmp_path, delay, sent):
     root = many_modules(tmp_path, 600)
     lock = root / ".import_linter_cache" / "domain-fence.lock"
     process = started(root, "check", "--quiet")
     try:
         wait_for(lambda: lock.exists() or process.poll() is not None, "the graph build start")
         time.sleep(delay)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(sent)
         stdout, stderr = process.communicate(timeout=120)
     finally:
         leave_nothing_behind(process, set())
@@ -133,7 +156,10 @@ def test_kill_9_during_the_parallel_parse_leaves_no_worker(tmp_path, command):
 
 
 @pytest.mark.parametrize("workers_seen", [1, 2])
-def test_ctrl_c_while_the_workers_start_or_work_exits_130_with_one_line_and_leaves_no_worker(tmp_path, workers_seen):
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_sigterm_while_the_workers_start_or_work_exits_130_with_one_line_and_leaves_no_worker(
+    tmp_path, workers_seen, sent
+):
     # Raised inside fork's own handlers, a Ctrl-C was lost (the run went on to exit 0) or
     # left a worker the pool did not know of, which the parent then waited for at exit.
     root = many_modules(tmp_path, 200)  # enough for two workers
@@ -143,7 +169,7 @@ def test_ctrl_c_while_the_workers_start_or_work_exits_130_with_one_line_and_leav
         workers: set[int] = set()
         try:
             workers = wait_for_workers(process, workers_seen)
-            process.send_signal(signal.SIGINT)
+            process.send_signal(sent)
             working = any(alive(pid) for pid in workers)  # then they were when it came
             stdout, stderr = process.communicate(timeout=60)
         finally:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from domain_fence.core.index.collector import paused_cyclic_collection
+from domain_fence.integrations.interrupts import EXIT_INTERRUPTED, INTERRUPTED
 
 # What click and the run cache create as they are imported lives until the process ends:
 # a collection meanwhile would walk it all again for nothing (see run).
@@ -49,7 +50,6 @@ if TYPE_CHECKING:
     from domain_fence.integrations.importlinter.configuration import Configuration
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
 
 config_option = click.option(
     "--config",
@@ -111,7 +111,7 @@ class Interrupted(click.ClickException):
         super().__init__("interrupted")
 
     def show(self, file: object = None) -> None:
-        click.echo("domain-fence: interrupted", err=True)
+        click.echo(INTERRUPTED, err=True)
 
 
 class OneLineErrors(click.Group):

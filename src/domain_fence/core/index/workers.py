@@ -5,7 +5,8 @@ imported, so a module of the project named like one of ours is never imported by
 worker. A ``kill -9`` of the parent gives a worker no chance to be told, and a forked
 worker holds both ends of the pool's pipes, so it would wait forever: each worker asks
 the kernel to kill it when its parent dies (Linux), or watches its parent (elsewhere).
-SIGINT is the parent's to handle (:func:`map_in_workers`): a Ctrl-C while the workers
+SIGINT (and a SIGTERM the process handles in Python, as the console scripts do) is the
+parent's to handle (:func:`map_in_workers`): a Ctrl-C while the workers
 are forked is held until they are (raised inside ``fork``'s own handlers it would be
 lost, or leave a worker the pool does not know of, which the parent then waits for at
 exit, forever); a Ctrl-C while they work drops the shares not started, and the run ends
@@ -22,7 +23,8 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TypeVar
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -46,8 +48,10 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def die_with_parent(parent: int) -> None:
-    """In a worker: end when ``parent`` ends, and leave SIGINT to it."""
+    """In a worker: end when ``parent`` ends, leave SIGINT to it, and end quietly on the
+    SIGTERM the pool ends it with (the console script takes one as a Ctrl-C)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if not _kernel_kills_orphan():
         threading.Thread(target=_watch, args=(parent,), name="domain-fence-parent-watch", daemon=True).start()
     if os.getppid() != parent:  # it died before the request was made
@@ -102,18 +106,26 @@ def _fork_warning_silenced() -> Iterator[None]:
 @contextmanager
 def _interrupt_held() -> Iterator[None]:
     """A Ctrl-C meanwhile is raised once the block is done (from the main thread, where
-    SIGINT has Python's default handler; a host handling it itself keeps its handler)."""
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
+    SIGINT has Python's default handler; a host handling it itself keeps its handler),
+    and a SIGTERM the process handles in Python (the console scripts take it as a
+    Ctrl-C) is handed to its handler then: raised inside fork's own handlers, either
+    was lost or left a worker the pool did not know of."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
+    held: dict[int, Callable[[int, FrameType | None], Any]] = {}
+    interrupt, terminate = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    if interrupt is signal.default_int_handler:
+        held[signal.SIGINT] = interrupt
+    if callable(terminate):
+        held[signal.SIGTERM] = terminate
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    for signum in held:
+        signal.signal(signum, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
+        for signum, handler in held.items():
+            signal.signal(signum, handler)
+    for signum in dict.fromkeys(caught):
+        held[signum](signum, None)

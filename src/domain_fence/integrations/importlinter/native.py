@@ -13,6 +13,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
+from domain_fence.integrations.interrupts import EXIT_INTERRUPTED, INTERRUPTED
+
 T = TypeVar("T")
 
 # grimp's parser recurses: a long enough chain of operators overflows a thread's stack
@@ -20,8 +22,6 @@ T = TypeVar("T")
 # ours. 256 MiB of (reserved, not committed) stack holds several million levels.
 NATIVE_STACK = 256 * 1024 * 1024
 
-INTERRUPTED = "domain-fence: interrupted"
-EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
 _held_stderr: list[int] = []  # the real descriptor 2 while native_stderr_held holds it
 
 
