@@ -86,6 +86,30 @@ def test_init_writes_all_or_nothing(tmp_path):
     assert sorted(p.name for p in root.iterdir()) == [".flake8", "app"]  # no .importlinter left behind
 
 
+@pytest.mark.parametrize("replacing", [False, True], ids=["new", "--force"])
+def test_init_interrupted_leaves_the_project_as_it_was(tmp_path, monkeypatch, replacing):
+    # A Ctrl-C (or SIGTERM) while the baseline is recorded, after the configuration files
+    # are written: else the next check fails on every finding and init refuses to run again.
+    from domain_fence.integrations import cli as command_line
+
+    root = project(tmp_path)
+    before = (root / ".importlinter").read_text() if replacing else None
+    if not replacing:
+        (root / ".importlinter").unlink()
+
+    def interrupted(*args: object, **kwargs: object) -> list[str]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command_line, "record_baselines", interrupted)
+    result = cli("init", *(["--force"] if replacing else []), cwd=root)
+    assert result == Result(130, "", "domain-fence: interrupted\n")
+    if replacing:
+        assert (root / ".importlinter").read_text() == before
+        assert sorted(p.name for p in root.iterdir()) == [".importlinter", "app"]
+    else:
+        assert sorted(p.name for p in root.iterdir()) == ["app"]
+
+
 def test_init_refuses_a_configuration_file_every_front_end_would_stop_at(tmp_path):
     # setup.cfg is looked in before .importlinter: a damaged one would keep check and
     # flake8 from ever reading what init writes.

@@ -667,10 +667,6 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
     )
     replaced = target.read_text(encoding="utf-8") if target.exists() else None
     created = [] if replaced is not None else [target]
-    try:
-        target.write_text(render_importlinter(plan, command), encoding="utf-8")
-    except OSError as error:
-        raise UsageFailure(f"{target}: cannot write: {error.strerror or error}") from None
     contracts = ", ".join(f"{kind} {name}" for kind, name in contract_ids(plan))
     lines = [
         f"wrote {INIT_CONFIG}: root package {', '.join(plan.root_packages)} ({plan.origin}); {contracts}",
@@ -690,17 +686,25 @@ def init(preset: str | None, force: bool, experiment_helpers: bool) -> None:
         lines.append(f"  left out (not in this project): {', '.join(plan.left_out)}")
     lines += [f"  note: {note}" for note in plan.notes]
     try:
-        lines.append(_configure_flake8(directory, created, ruff))
-    except OSError as error:  # all or nothing: no half-configured project
+        try:
+            target.write_text(render_importlinter(plan, command), encoding="utf-8")
+        except OSError as error:
+            raise UsageFailure(f"{target}: cannot write: {error.strerror or error}") from None
+        try:
+            lines.append(_configure_flake8(directory, created, ruff))
+        except OSError as error:  # all or nothing: no half-configured project
+            _leave_as_it_was(target, created, replaced)
+            raise UsageFailure(f"{error.filename or directory}: cannot write: {error.strerror or error}") from None
+        try:
+            lines += record_baselines(load_configuration(target))
+        except (ConfigurationError, ContractFailed, BaselineError) as error:
+            _leave_as_it_was(target, created, replaced)
+            # The configuration the message names is no longer there: say what was not done.
+            problem = str(error).removeprefix(f"{target}: ")
+            raise UsageFailure(f"{directory}: cannot record the baseline, so init wrote nothing: {problem}") from None
+    except KeyboardInterrupt:  # a Ctrl-C or SIGTERM meanwhile: no half-set-up project either
         _leave_as_it_was(target, created, replaced)
-        raise UsageFailure(f"{error.filename or directory}: cannot write: {error.strerror or error}") from None
-    try:
-        lines += record_baselines(load_configuration(target))
-    except (ConfigurationError, ContractFailed, BaselineError) as error:
-        _leave_as_it_was(target, created, replaced)
-        # The configuration the message names is no longer there: say what was not done.
-        problem = str(error).removeprefix(f"{target}: ")
-        raise UsageFailure(f"{directory}: cannot record the baseline, so init wrote nothing: {problem}") from None
+        raise
     if layout.src_layout:
         lines.append(
             f"note: src layout: lint-imports finds {plan.root_packages[0]} only when the project is installed "
