@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from domain_fence.core.source.cachedir import sealed, unsealed
 
 REPO = Path(__file__).resolve().parents[1]
 MINIMONTY_SRC = REPO / "examples" / "minimonty" / "src" / "minimonty"
@@ -113,3 +117,23 @@ def flake8_stdin(project: Path, path: str, text: str) -> subprocess.CompletedPro
         text=True,
         timeout=120,
     )
+
+
+def kept_bytes(path: Path) -> bytes:
+    """What a cache file behind its checksum holds (see cachedir.sealed)."""
+    data = unsealed(path.read_bytes())
+    assert data is not None, f"{path}: not as written"
+    return data
+
+
+def keep_bytes(path: Path, data: bytes) -> None:
+    """``data`` written as the tool writes a cache file, behind its checksum."""
+    path.write_bytes(sealed(data))
+
+
+def kept_json(path: Path) -> Any:
+    return json.loads(kept_bytes(path))
+
+
+def keep_json(path: Path, value: Any) -> None:
+    keep_bytes(path, json.dumps(value).encode("utf-8"))

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from perf_support import SETTLED, edit, settle
 from support import Result, run_tool
 
+from domain_fence.core.engine import resultcache
 from domain_fence.core.engine.engine import Engine
 from domain_fence.integrations.cli import main
 from domain_fence.integrations.importlinter.configuration import load_configuration
@@ -267,11 +268,16 @@ def checked_engine(root: Path, cache: bool = True) -> Engine:
 def rewrite_stored(path: Path, change: Callable[[list[Any]], object]) -> None:
     """Change the stored results at ``path`` by hand: ``change`` is given the parts of
     their body (views, covered modules, findings, warnings, failures, answers, noqa
-    comments, extra) as a list to change in place; their body's file is rewritten."""
+    comments, extra) as a list to change in place; the body is written anew, under the
+    digest of its bytes, and the stored results name it."""
     body = stored_body(path)
     parts = list(pickle.loads(body.read_bytes()))
     change(parts)
-    body.write_bytes(pickle.dumps(tuple(parts)))
+    data = pickle.dumps(tuple(parts))
+    name = resultcache.content_name(data)
+    (path.parent / f"body-{path.stem}-{name}.pickle").write_bytes(data)
+    stored = pickle.loads(path.read_bytes())
+    path.write_bytes(pickle.dumps((*stored[:3], name)))
 
 
 def stored_body(path: Path) -> Path:

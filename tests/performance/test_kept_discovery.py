@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from perf_support import edit, leaky_project, settle
+from support import keep_bytes, kept_bytes
 
 from domain_fence.core.engine import runcache
 from domain_fence.core.engine.runcache import Inputs, input_digest
@@ -206,7 +207,7 @@ def test_a_discovery_kept_in_an_older_form_is_found_anew(tmp_path, found_anew):
     root = tree(tmp_path)
     discovery_after_the_run_cache_s_walk(root)
     (kept,) = (root / "cache").glob("discovery-*.pickle")
-    kept.write_bytes(pickle.dumps(pickle.loads(kept.read_bytes())[:-1]))
+    keep_bytes(kept, pickle.dumps(pickle.loads(kept_bytes(kept))[:-1]))
     assert as_found(discovery_after_the_run_cache_s_walk(root)) == as_found(discovery_now(root))
     assert found_anew == ["pkg", "pkg"]
 
@@ -218,9 +219,9 @@ def test_a_kept_discovery_whose_places_are_not_its_files_is_found_anew(tmp_path,
     root = tree(tmp_path)
     discovery_after_the_run_cache_s_walk(root)
     (kept,) = (root / "cache").glob("discovery-*.pickle")
-    *rest, places = pickle.loads(kept.read_bytes())
+    *rest, places = pickle.loads(kept_bytes(kept))
     places = [*places[1:], places[0]] if planted == "swapped" else [place - len(places) for place in places]
-    kept.write_bytes(pickle.dumps((*rest, places)))
+    keep_bytes(kept, pickle.dumps((*rest, places)))
     assert as_found(discovery_after_the_run_cache_s_walk(root)) == as_found(discovery_now(root))
     assert found_anew == ["pkg", "pkg"]
 

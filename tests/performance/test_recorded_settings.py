@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from perf_support import edit, imports_of_a_check, leaky_project, settle
+from support import keep_json, kept_json
 from test_run_cache import runs
 
 from domain_fence.core.engine.recorded import RECORD_VERSION, settings_from_record, settings_record
@@ -40,7 +41,7 @@ def check_here(root: Path, *args: str):
 
 def recorded_entry(root: Path) -> dict:
     [path] = runs(root)
-    return json.loads(path.read_text())
+    return kept_json(path)
 
 
 @pytest.fixture
@@ -150,7 +151,7 @@ def test_a_configuration_with_import_linter_contracts_records_no_settings(tmp_pa
     root = leaky_project(tmp_path)
     assert check_here(root).exit_code == 1
     [entry] = runs(root)
-    assert json.loads(entry.read_text())["settings"] is None
+    assert kept_json(entry)["settings"] is None
     stored = entry.read_bytes()
     with_new_event(root)
     os.utime(root / "leaky" / "runtime" / "telemetry.py")  # modified now: no report kept
@@ -180,7 +181,7 @@ def test_a_configuration_edited_while_it_is_read_is_neither_recorded_nor_replaye
 
     [entry] = runs(project)
     if before_read:  # the replay's digest, of the configuration before, records no settings
-        entry.write_text(json.dumps({**json.loads(entry.read_text()), "setup": "another"}))
+        keep_json(entry, {**kept_json(entry), "setup": "another"})
         stored: bytes | None = entry.read_bytes()
     else:  # no entry: the digest is taken once the configuration is read
         entry.unlink()
@@ -291,9 +292,9 @@ def test_a_damaged_or_planted_record_is_not_used(tmp_path, damage):
 def test_a_damaged_record_in_the_run_cache_means_reading_the_configuration(project, monkeypatch, settled):
     taken = spy_on_recorded_checks(monkeypatch)
     [path] = runs(project)
-    entry = json.loads(path.read_text())
+    entry = kept_json(path)
     entry["settings"]["contracts"][0]["family"] = "no-such-family"
-    path.write_text(json.dumps(entry))
+    keep_json(path, entry)
     with_new_event(project)
     if settled:
         settle(project / "leaky")

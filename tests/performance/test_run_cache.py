@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from perf_support import SETTLED, among, edit, imports_of_a_check, leaky_project, python, recorded, settle
-from support import run_tool
+from support import keep_json, kept_json, run_tool
 
 from domain_fence.core.engine import runcache
 from domain_fence.core.engine.engine import Engine
 from domain_fence.core.engine.runcache import Inputs, input_digest
+from domain_fence.core.source.cachedir import sealed
 from domain_fence.integrations.cli import main
 
 MARKER = "REPLAYED FROM THE RUN CACHE\n"
@@ -39,14 +40,14 @@ def runs(root: Path) -> list[Path]:
 def replayable(root: Path) -> list[Path]:
     """The stored reports that may be replayed: a report whose inputs could not be
     vouched for is kept without a digest, for the settings it read."""
-    return [path for path in runs(root) if json.loads(path.read_text())["digest"] is not None]
+    return [path for path in runs(root) if kept_json(path)["digest"] is not None]
 
 
 def mark_stored_reports(root: Path) -> None:
     for path in runs(root):
-        entry = json.loads(path.read_text())
+        entry = kept_json(path)
         entry["text"] = MARKER
-        path.write_text(json.dumps(entry))
+        keep_json(path, entry)
 
 
 def check_here(root: Path, *args: str):
@@ -215,10 +216,16 @@ def test_no_cache_neither_replays_nor_stores(project):
 
 def test_a_damaged_run_entry_is_ignored(project):
     [entry] = runs(project)
-    for damage in ("", "{", "[]", '{"version": 1}', json.dumps({**json.loads(entry.read_text()), "status": "1"})):
-        entry.write_text(damage)
+    stored = entry.read_bytes()
+    flipped = bytearray(stored)
+    flipped[stored.index(b"REPLAYED")] ^= 1  # a bit of the report flipped on disk: still JSON
+    as_written = [b"", b"{", stored[4:], bytes(flipped)]
+    shaped = ["[]", '{"version": 1}', json.dumps({**kept_json(entry), "status": "1"})]
+    for damage in [*as_written, *(sealed(text.encode()) for text in shaped)]:
+        entry.write_bytes(damage)
         rerun = check(project)
-        assert rerun.returncode == 1 and rerun.stdout != MARKER and "Traceback" not in rerun.output
+        replayed = "EPLAYED FROM THE RUN CACHE" in rerun.stdout  # as written, or as damaged
+        assert rerun.returncode == 1 and not replayed and "Traceback" not in rerun.output
 
 
 def test_fresh_files_are_not_replayed_until_they_settle(tmp_path):

@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,8 @@ from pathlib import Path
 import pytest
 from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
 from support import NEWER_SYNTAX, NEWER_SYNTAX_ERROR, NEWER_SYNTAX_LINE, PARSES_NEWER_SYNTAX, flake8_stdin
+
+from domain_fence.core.engine import runcache
 
 NOT_RUN = "      contract not run: the import graph cannot be built until this is fixed"
 CONFIG = ".importlinter"
@@ -757,6 +760,51 @@ def test_a_corrupt_or_planted_fact_cache_is_never_trusted(tmp_path):
     for _ in range(2):  # rebuilt, then read back
         assert cli("check", "--quiet", cwd=root) == Result(1, LEAK + LAYERS_LEAK, "")
     assert not marker.exists()
+
+
+EVENT_WITH_AN_EPISODE = "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n"
+
+
+def test_a_bit_flipped_in_any_cache_file_costs_time_never_the_answer(tmp_path, monkeypatch):
+    # A bit flipped on disk or in a restored copy mostly leaves a valid pickle or JSON:
+    # each file the tool keeps is checked against what it wrote (a checksum, or the
+    # digest it is named by), or it is a miss. (grimp's own files are grimp's.)
+    monkeypatch.setattr(runcache, "TOOLS", ())  # a tool's file a moment old keeps no run
+    root = project(
+        tmp_path,
+        {"app/runtime/leak.py": "from app.experiment import setup\n", "app/runtime/stats.py": EVENT_WITH_AN_EPISODE},
+    )
+    settled(root)
+    assert cli("baseline", cwd=root).status == 0  # its entries kept, parsed, in the cache too
+    (root / "app/runtime/stats.py").write_text(EVENT_WITH_AN_EPISODE + "    episode_count: int\n")
+    settled(root)
+    an_hour_ago = time.time() - 3600
+    os.utime(root / ".domain-fence-baseline.json", (an_hour_ago, an_hour_ago))  # else no report is kept
+    expected = cli("check", "--quiet", "--no-cache", cwd=root)
+    assert expected.status == 1 and "episode_count" in expected.stdout
+    assert cli("check", "--quiet", cwd=root) == expected
+    cache = root / ".domain_fence_cache"
+    pristine = tmp_path / "pristine"
+    shutil.copytree(cache, pristine)
+    kept = sorted(p.relative_to(pristine) for p in pristine.rglob("*") if p.is_file() and p.stat().st_size > 8)
+    assert {p.parts[0] for p in kept} >= {"baselines", "runs", "results"} and any("facts" in p.name for p in kept)
+    for name in kept:
+        data = (pristine / name).read_bytes()
+        # Here and there, and in a name a finding is made of (still a valid pickle or JSON).
+        named = [found.start() + 2 for found in re.finditer(rb"episode_count|app\.runtime\.leak", data)]
+        for at in (len(data) // 3, len(data) // 2, len(data) - 5, *named):
+            shutil.rmtree(cache)
+            shutil.copytree(pristine, cache)
+            flipped = bytearray(data)
+            flipped[at] ^= 0x04
+            (cache / name).write_bytes(flipped)
+            # Else the run's report is replayed, or the kept findings, and nothing else read.
+            for other in ("runs", "results"):
+                if name.parts[0] != other:
+                    shutil.rmtree(cache / other, ignore_errors=True)
+            # (This process keeps the facts it read: a flipped fact pack entry is
+            # tests/performance/test_fact_cache.py's.)
+            assert cli("check", "--quiet", cwd=root) == expected, (name, at)
 
 
 def test_a_cache_path_that_cannot_be_a_directory_is_done_without(tmp_path):

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
 from domain_fence.core.model.text import one_line
-from domain_fence.core.source.cachedir import write_atomically
+from domain_fence.core.source.cachedir import sealed, unsealed, write_atomically
 from domain_fence.core.source.files import StampKey, file_stamp, read_regular_file
 from domain_fence.core.source.plainpickle import plain_loads
 
@@ -213,7 +213,7 @@ def _kept_baseline(kept_at: Path) -> Kept | None:
     """What :func:`_keep_baseline` kept; None when there is nothing, or it is not what it
     writes (damaged, foreign, or of another parser)."""
     try:
-        kept = plain_loads(kept_at.read_bytes())
+        kept = plain_loads(unsealed(kept_at.read_bytes()) or b"")
     except Exception:  # noqa: BLE001 -- missing, unreadable or damaged: the file is parsed
         return None
     if not (type(kept) is tuple and len(kept) == 6 and kept[0] == PARSED_FORMAT and type(kept[1]) is bytes):
@@ -238,7 +238,7 @@ def _keep_baseline(kept_at: Path, kept: Kept) -> None:
     data = pickle.dumps((PARSED_FORMAT, digest, stamp, *columns), protocol=pickle.HIGHEST_PROTOCOL)
     try:
         kept_at.parent.mkdir(exist_ok=True)  # never a cache directory without its markers
-        write_atomically(kept_at, data)
+        write_atomically(kept_at, sealed(data))
     except OSError:  # an unwritable cache: the file is parsed again next time
         return
 

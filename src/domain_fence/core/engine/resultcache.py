@@ -465,7 +465,10 @@ def _parse(data: object, store: ResultStore) -> StoredResults | None:
     table = _load_table(store.directory, table_name)
     if table is None:
         return None
-    contents = plain_loads(store.body_path(body).read_bytes())
+    encoded = store.body_path(body).read_bytes()
+    if content_name(encoded) != body:  # not the bytes it was written with
+        return None
+    contents = plain_loads(encoded)
     if not (type(contents) is tuple and len(contents) == 8):
         return None
     views, written_covered, raw_findings, warnings, failures, answers, noqa, extra = contents

@@ -53,7 +53,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from domain_fence.core.source.cachedir import write_atomically
+from domain_fence.core.source.cachedir import sealed, unsealed, write_atomically
 from domain_fence.core.source.files import StampKey, file_stamp, read_regular_file, real_path, stamp_of
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing, walked
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
@@ -143,7 +143,7 @@ class RunCache:
     def replay(self) -> Replay | None:
         """The stored report, when every input is as it was; else None."""
         try:
-            entry = json.loads(self.path.read_text(encoding="utf-8"))
+            entry = json.loads(unsealed(self.path.read_bytes()) or b"")
             inputs = Inputs(
                 tuple(entry["inputs"]["config_candidates"]),
                 tuple(entry["inputs"]["baselines"]),
@@ -187,7 +187,7 @@ class RunCache:
         }
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomically(self.path, json.dumps(entry).encode("utf-8"))
+            write_atomically(self.path, sealed(json.dumps(entry).encode("utf-8")))
             self._forget_old_runs()
         except Exception:  # noqa: BLE001 -- an unwritable cache only costs the next run its speed
             return

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
+import zlib
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,6 +76,21 @@ def make_cache_directory(directory: Path) -> None:
 
 
 _TEMPORARY_NUMBERS = itertools.count()
+
+
+def sealed(data: bytes) -> bytes:
+    """``data`` behind a checksum of it (CRC-32): a cache file whose bytes changed after
+    they were written (a bit flipped on disk or in a copy) reads as missing, never as
+    other facts (see :func:`unsealed`)."""
+    return zlib.crc32(data).to_bytes(4, "big") + data
+
+
+def unsealed(raw: bytes) -> bytes | None:
+    """What :func:`sealed` wrapped; None when ``raw`` is not what it wrote."""
+    data = memoryview(raw)[4:]
+    if len(raw) < 4 or int.from_bytes(raw[:4], "big") != zlib.crc32(data):
+        return None
+    return data.tobytes()
 
 
 def write_atomically(target: Path, data: bytes) -> None:

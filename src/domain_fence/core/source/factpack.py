@@ -5,7 +5,9 @@ thousands, not a pack of megabytes).
 
 The index is a pickle of ``(PACK_FORMAT, key, {path: row})``, each row an entry's
 module, digest, and the rest packed (:data:`INDEX_ROW`): its stamp key, whether it
-is a package, and the place of each of its pickles after the index.
+is a package, the place of each of its pickles after the index, and a checksum of
+them (CRC-32), so that a pickle whose bytes changed since they were written (a bit
+flipped on disk) is a missing entry, never other facts.
 Reading the index with :class:`pickle.Unpickler` stops at its end, where the pickles
 begin. Anything wrong (a short file, a foreign or damaged index, a place out of
 bounds) is an empty pack or a missing entry: the cache's only answer to damage is to
@@ -18,6 +20,7 @@ import os
 import pickle
 import struct
 import weakref
+import zlib
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from pathlib import Path
@@ -25,12 +28,13 @@ from typing import IO
 
 from domain_fence.core.source.files import packable
 
-PACK_FORMAT = "domain-fence facts 3"
+PACK_FORMAT = "domain-fence facts 4"  # 4: each entry's checksum
 # A row's stamp key (size, mtime, ctime, inode), is_package, then (offset, length) of its
-# facts, declarations and flows (of length -1 while not extracted). Packed, a row is
-# three objects to unpickle instead of about fifteen: a check after one edit reads the
-# index of every file of the project, for the facts of a few.
-INDEX_ROW = struct.Struct("<QqqQ?QQQQQq")
+# facts, declarations and flows (of length -1 while not extracted), and the CRC-32 of
+# those pickles, one after the other. Packed, a row is three objects to unpickle instead
+# of about fifteen: a check after one edit reads the index of every file of the
+# project, for the facts of a few.
+INDEX_ROW = struct.Struct("<QqqQ?QQQQQqI")
 
 # An entry: (stamp key, digest of the bytes, module, is_package, pickled FileFacts,
 # pickled DeclarationFacts, pickled FlowFacts or None while not extracted); of a file read
@@ -48,12 +52,14 @@ def pack_bytes(key: str, entries: Mapping[str, Entry]) -> bytes:
         if not packable(stamp):
             continue  # not kept: read again next time, the others kept all the same
         places: list[int] = []
+        checksum = 0
         for blob in blobs:
             places += (offset, -1) if blob is None else (offset, len(blob))
             if blob is not None:
                 pickles.append(blob)
                 offset += len(blob)
-        index[path] = (module, digest, INDEX_ROW.pack(*stamp, is_package, *places))
+                checksum = zlib.crc32(blob, checksum)
+        index[path] = (module, digest, INDEX_ROW.pack(*stamp, is_package, *places, checksum))
     return pickle.dumps((PACK_FORMAT, key, index), protocol=pickle.HIGHEST_PROTOCOL) + b"".join(pickles)
 
 
@@ -90,13 +96,18 @@ class Pack:
             return None
         if len(packed) != INDEX_ROW.size:
             return None
-        size, mtime, ctime, inode, is_package, *places = INDEX_ROW.unpack(packed)
+        size, mtime, ctime, inode, is_package, *places, checksum = INDEX_ROW.unpack(packed)
         spans: list[Span] = [(places[0], places[1]), (places[2], places[3])]
         if places[5] >= 0:
             spans.append((places[4], places[5]))
         try:
-            facts, declarations, *flows = map(self._pickle, spans)
+            facts, declarations, *flows = blobs = list(map(self._pickle, spans))
         except (OSError, ValueError):
+            return None
+        found = 0
+        for blob in blobs:
+            found = zlib.crc32(blob, found)
+        if found != checksum:
             return None
         # An entry's pickles lie one after the other, as written: a damaged index that
         # sends one of them to another entry's is no entry.

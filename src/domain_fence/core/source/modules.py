@@ -26,7 +26,7 @@ from itertools import chain
 from operator import attrgetter
 from pathlib import Path
 
-from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
+from domain_fence.core.source.cachedir import make_cache_directory, sealed, unsealed, write_atomically
 from domain_fence.core.source.files import stamp_of
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_entry, listing, walked
 from domain_fence.core.source.packages import ModuleNotFound as ModuleNotFound
@@ -354,7 +354,7 @@ def discovered(package: str, directories: list[Path], cache_dir: Path | None) ->
     if kept is not None:
         with suppress(OSError):  # an unwritable cache: discovered again next time
             make_cache_directory(cache_dir)  # a first run's: the next, after an edit, reuses it
-            write_atomically(kept_at, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
+            write_atomically(kept_at, sealed(pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)))
     return discovery
 
 
@@ -400,7 +400,9 @@ def _reused(kept_at: Path, package: str, key: tuple[object, ...], stamped: list[
     """The discovery of ``package`` kept at ``kept_at`` under ``key``, while it holds (see
     :func:`discovered`); ``stamped``: the entries the walk took the status of."""
     try:
-        kept_key, names, paths, absolute, plain, non_packages, unfiled, places = plain_loads(kept_at.read_bytes())
+        kept_key, names, paths, absolute, plain, non_packages, unfiled, places = plain_loads(
+            unsealed(kept_at.read_bytes()) or b""
+        )
         if kept_key != key:
             return None
         texts = dict(zip(names, paths, strict=True))
