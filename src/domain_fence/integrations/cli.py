@@ -229,9 +229,11 @@ def run() -> None:
         sys.exit(EXIT_INTERRUPTED)
     finally:
         gc.freeze()
-        # The report is out: a Ctrl-C while the interpreter tears down (its handlers
-        # are gone by then) must not turn the run's status into a death by signal.
+        # The report is out: a Ctrl-C (or a SIGTERM, taken as one) while the interpreter
+        # tears down (its handlers are gone by then) must not turn the run's status into
+        # a death by signal, nor print a traceback.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
