@@ -185,3 +185,28 @@ def test_ctrl_c_or_sigterm_while_the_workers_start_or_work_exits_130_with_one_li
             return
     if not sampled:
         pytest.skip("every run ended before the signal came")
+
+
+def test_sigterm_ends_the_language_server_while_its_pipes_are_open(tmp_path):
+    # An editor stops its server so (Neovim's forced stop): taken as a Ctrl-C, pygls
+    # swallowed it while a thread waited on stdin, and the server went on.
+    root = project(tmp_path)
+    process = subprocess.Popen(
+        [str(BIN / "domain-fence"), "lsp"],
+        cwd=root,
+        env=environment(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_default_interrupt,
+    )
+    try:
+        body = b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}'
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        process.stdin.flush()
+        assert process.stdout.readline().startswith(b"Content-Length")  # it serves: the moment has come
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == -signal.SIGTERM
+    finally:
+        leave_nothing_behind(process, set())

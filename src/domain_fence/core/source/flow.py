@@ -599,7 +599,7 @@ class _Collector:
         for qualname in wanted:
             # Defined twice (a property's setter): the last definition that returns anything.
             for definition, receiver in self.untraced.get(qualname, ()):
-                shape = _Shape.of(definition, receiver, walrus=qualname in self.walrus_scopes)
+                shape = _Shape.of(definition, receiver, inner=True)
                 returned = shape.returned_sources(_arguments(definition.args))
                 if returned:
                     self.returns[qualname] = _compact(returned)
@@ -1365,21 +1365,25 @@ class _Slice:
             return True  # holds a call with keywords
         kind = type(node)
         if kind is ast.Assign:
-            return any(self.assigns(target) for target in node.targets)  # type: ignore[attr-defined]
-        if kind is ast.AugAssign or kind is ast.AnnAssign:
-            return self.assigns(node.target)  # type: ignore[attr-defined]
-        if kind is ast.Expr:
+            if any(self.assigns(target) for target in node.targets):  # type: ignore[attr-defined]
+                return True
+        elif kind is ast.AugAssign or kind is ast.AnnAssign:
+            if self.assigns(node.target):  # type: ignore[attr-defined]
+                return True
+        elif kind is ast.Expr:
             value = node.value  # type: ignore[attr-defined]
-            if type(value) is ast.NamedExpr or type(value) in _COMPREHENSIONS:
-                return True  # a comprehension run for what it does (``[out.append(x) for ...]``)
+            if type(value) is ast.NamedExpr:
+                return True
             func = value.func if type(value) is ast.Call else None
-            return (
+            if (
                 type(func) is ast.Attribute
                 and func.attr in _MUTATORS
                 and type(func.value) is ast.Name
                 and func.value.id in self.names
-            )
-        return False
+            ):
+                return True
+        # A comprehension filling a local, wherever it is (``_ = [out.append(x) for ...]``).
+        return any(target.id in self.names for target, _ in _inner_bindings(node) if type(target) is ast.Name)
 
     def assigns(self, target: ast.expr) -> bool:
         kind = type(target)
@@ -1426,18 +1430,19 @@ class _Shape:
 
     @classmethod
     def of(
-        cls, function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None, walrus: bool = False
+        cls, function: ast.FunctionDef | ast.AsyncFunctionDef, receiver: str | None, inner: bool = False
     ) -> "_Shape":
-        """``walrus``: the function holds an assignment expression (``(name := ...)``),
-        which binds wherever it sits in a statement, in a comprehension too."""
+        """``inner``: also what the statements' expressions bind or fill (see
+        :func:`_inner_bindings`), as a helper's return value needs."""
         shape = cls()
         pending: list[ast.AST] = list(function.body)
         while pending:
             statement = pending.pop()
             kind = type(statement)
-            if walrus:
-                for named in _assignment_expressions(statement):
-                    shape.assign(named.target, named.value, receiver)
+            if inner:
+                for target, values in _inner_bindings(statement):
+                    for value in values:
+                        shape.assign(target, value, receiver)
             if kind is ast.Return:
                 value = statement.value  # type: ignore[attr-defined]
                 if value is not None and type(value) is not ast.Constant:
@@ -1445,7 +1450,7 @@ class _Shape:
             elif kind is ast.Assign:
                 for target in statement.targets:  # type: ignore[attr-defined]
                     shape.assign(target, statement.value, receiver)  # type: ignore[attr-defined]
-            elif kind is ast.Expr and type(statement.value) is ast.NamedExpr and not walrus:  # type: ignore[attr-defined]
+            elif kind is ast.Expr and type(statement.value) is ast.NamedExpr and not inner:  # type: ignore[attr-defined]
                 named = statement.value  # type: ignore[attr-defined]
                 shape.assign(named.target, named.value, receiver)
             elif kind is ast.Expr and type(statement.value) is ast.Call:  # type: ignore[attr-defined]
@@ -1535,30 +1540,34 @@ class _Shape:
         return found
 
 
-def _assignment_expressions(statement: ast.AST) -> Iterator[ast.NamedExpr]:
-    """The assignment expressions of ``statement`` itself: in its expressions, in their
-    comprehensions too, not in the statements it holds (walked on their own), nor in a
-    function, class or lambda it defines (their own scopes)."""
+def _inner_bindings(statement: ast.AST) -> Iterator[tuple[ast.expr, list[ast.expr]]]:
+    """What the expressions of ``statement`` itself bind or fill, as (the local, its
+    values): an assignment expression (``(name := value)``) anywhere in them, and a local
+    container a comprehension fills (``[out.append(x) for ...]``); not in the statements it
+    holds (walked on their own), nor in a function, class or lambda it defines (their
+    own scopes)."""
     kind = type(statement)
     if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
         return
     blocks = _BLOCKS.get(kind, ())
-    pending: list[ast.AST] = [
-        child for name, child in ast.iter_fields(statement) if name not in blocks and isinstance(child, ast.AST)
-    ]
-    pending += [
-        item
-        for name, child in ast.iter_fields(statement)
-        if name not in blocks and type(child) is list
-        for item in child
-        if isinstance(item, ast.AST)
-    ]
+    pending: list[tuple[ast.AST, bool]] = []  # (node, inside a comprehension)
+    for name, child in ast.iter_fields(statement):
+        if name not in blocks:
+            pending += [
+                (item, False) for item in (child if type(child) is list else [child]) if isinstance(item, ast.AST)
+            ]
     while pending:
-        node = pending.pop()
-        if type(node) is ast.NamedExpr:
-            yield node
-        if type(node) is not ast.Lambda:
-            pending.extend(ast.iter_child_nodes(node))
+        node, inside = pending.pop()
+        kind = type(node)
+        if kind is ast.NamedExpr:
+            yield node.target, [node.value]  # type: ignore[attr-defined]
+        elif kind is ast.Call and inside:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is ast.Attribute and func.attr in _MUTATORS and type(func.value) is ast.Name:
+                yield func.value, [*node.args, *(k.value for k in node.keywords)]  # type: ignore[attr-defined]
+        if kind is not ast.Lambda:
+            inside = inside or kind in _COMPREHENSIONS
+            pending += [(child, inside) for child in ast.iter_child_nodes(node)]
 
 
 def _captures(pattern: ast.pattern) -> list[str]:

@@ -27,7 +27,9 @@ import logging
 import math
 import os
 import re
+import signal
 import sys
+import threading
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -554,4 +556,9 @@ def serve() -> None:
     # (multiprocessing does) and would wait for that lock forever, and the server for it.
     messages = sys.stdin.buffer  # (sys.__stdin__ keeps it open)
     sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 -- open for the process's life
+    # An editor stops a server with SIGTERM, its pipes still open: the console script takes
+    # one as a Ctrl-C, which pygls swallows while a thread waits on stdin. It ends the
+    # server, as it ends any process.
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     build_server().start_io(stdin=messages, stdout=sys.stdout.buffer)
