@@ -187,7 +187,7 @@ def test_no_noqa_quick_fix_edits_a_string_flake8_reads_as_the_comment():
 
     from domain_fence.integrations.lsp.server import noqa_edit
 
-    # flake8 reads the first "# noqa" of a line, even inside a string: only editing the
+    # flake8 reads the first noqa comment of a line, even inside a string: only editing the
     # string would change what it silences, so no fix is offered.
     in_string = 'c = Event(epoch=n, note="# noqa: DOM105")\n'
     assert noqa_edit(TextDocument("file:///t.py", in_string), 0, "DOM104") is None

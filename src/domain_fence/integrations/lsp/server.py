@@ -393,7 +393,7 @@ def noqa_edit(document: TextDocument, line: int, code: str) -> types.TextEdit | 
     if match is not None and match.group("codes") is None:
         return None  # a noqa comment without codes hides everything already
     if match is not None and not _in_comment(document.source, line, match.start()):
-        # flake8 reads the first "# noqa" of the line, here inside a string: only editing
+        # flake8 reads the first noqa comment of the line, here inside a string: only editing
         # the string (the program's data) would change what it silences.
         return None
     if match is not None:
