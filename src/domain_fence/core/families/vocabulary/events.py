@@ -583,7 +583,7 @@ class VocabularyChecker:
         """DOM101-DOM103 for what the class statements of ``module`` inherit from modules
         the contract does not cover (see :mod:`.mixins`): at the statement, where the fix
         goes, the fingerprint naming the statement's class and the finding in the class
-        borrowed."""
+        borrowed (``Heir(Lent.field)``)."""
         borrowed = self.mixins.borrowed_in(module)
         facts = self.resolver.facts(module) if borrowed else None
         for qualname, at, places in borrowed:
@@ -605,8 +605,10 @@ class VocabularyChecker:
                             col=entry.col,
                             end_line=0,
                             end_col=0,
+                            # The lent class by its name, not its module: moving it
+                            # within experiment code leaves the baseline's entries.
                             fingerprint=fingerprints.located(
-                                found.code, module, f"{qualname}({found.fingerprint.split(':', 1)[1]})"
+                                found.code, module, f"{qualname}({found.fingerprint.split(':', 2)[2]})"
                             ),
                         )
 
