@@ -132,3 +132,18 @@ def test_a_lent_mixin_moved_within_experiment_code_keeps_its_baseline_entries(pr
     )
     check = run_tool("domain-fence", "check", cwd=project)
     assert check.returncode == 0, check.output
+
+
+def test_two_lent_mixins_of_one_name_are_told_apart(project):
+    for name in ("a", "b"):
+        (project / "mixed" / "experiment" / f"{name}.py").write_text("class Lent:\n    episode_total: int\n")
+    (project / "mixed" / "twins.py").write_text(
+        "from mixed.experiment import a, b\nfrom mixed.telemetry.events import TelemetryEvent\n\n\n"
+        "class TwinEvent(TelemetryEvent, a.Lent, b.Lent):\n    pass\n"
+    )
+    messages = [f.describe() for f in findings(project) if f.path == "mixed/twins.py"]
+    assert messages == [
+        f"mixed/twins.py:5:1: DOM101 event field 'episode_total' (inherited from mixed.experiment.{name}.Lent): "
+        "experiment vocabulary 'episode'"
+        for name in ("a", "b")
+    ]

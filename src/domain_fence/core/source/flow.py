@@ -1030,8 +1030,10 @@ class _Frame:
         if self.field_method is not None and self.is_setattr_on_self(node):
             field_name = node.args[1].value  # type: ignore[attr-defined]
             self.collector.sink(FIELD, self.owner or "", self.qualname, field_name, node, arguments[2])
+        given_by_name: list[Sources] = []
         for keyword in node.keywords:
             sources = self.value(keyword.value)
+            given_by_name.append(sources)
             found |= sources
             if resolved and keyword.arg is not None:
                 self.collector.sink(KEYWORD, resolved, self.qualname, keyword.arg, keyword, sources)
@@ -1048,7 +1050,8 @@ class _Frame:
             for mapping in construction_spreads(node, form):
                 self.spread(built, mapping, None, form)
         if isinstance(func, ast.Attribute) and func.attr in _MUTATORS and isinstance(func.value, ast.Name):
-            self.into(func.value, frozenset().union(*arguments) if arguments else _EMPTY)
+            filled = [*arguments, *given_by_name]  # ``parts.update(v=...)`` fills it too
+            self.into(func.value, frozenset().union(*filled) if filled else _EMPTY)
         self.last_call = (node, resolved)
         return frozenset(found)
 
@@ -1550,24 +1553,29 @@ def _inner_bindings(statement: ast.AST) -> Iterator[tuple[ast.expr, list[ast.exp
     if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
         return
     blocks = _BLOCKS.get(kind, ())
-    pending: list[tuple[ast.AST, bool]] = []  # (node, inside a comprehension)
+    # (node, the names the comprehensions around it bind: None outside any)
+    pending: list[tuple[ast.AST, frozenset[str] | None]] = []
     for name, child in ast.iter_fields(statement):
         if name not in blocks:
             pending += [
-                (item, False) for item in (child if type(child) is list else [child]) if isinstance(item, ast.AST)
+                (item, None) for item in (child if type(child) is list else [child]) if isinstance(item, ast.AST)
             ]
     while pending:
-        node, inside = pending.pop()
+        node, own = pending.pop()
         kind = type(node)
         if kind is ast.NamedExpr:
             yield node.target, [node.value]  # type: ignore[attr-defined]
-        elif kind is ast.Call and inside:
+        elif kind is ast.Call and own is not None:
             func = node.func  # type: ignore[attr-defined]
-            if type(func) is ast.Attribute and func.attr in _MUTATORS and type(func.value) is ast.Name:
-                yield func.value, [*node.args, *(k.value for k in node.keywords)]  # type: ignore[attr-defined]
+            # A name a comprehension binds is its own (``[found.append(x) for found in ...]``).
+            filled = func.value if type(func) is ast.Attribute and func.attr in _MUTATORS else None
+            if type(filled) is ast.Name and filled.id not in own:
+                yield filled, [*node.args, *(k.value for k in node.keywords)]  # type: ignore[attr-defined]
         if kind is not ast.Lambda:
-            inside = inside or kind in _COMPREHENSIONS
-            pending += [(child, inside) for child in ast.iter_child_nodes(node)]
+            if kind in _COMPREHENSIONS:
+                bound = _bound_names(generator.target for generator in node.generators)  # type: ignore[attr-defined]
+                own = (own or frozenset()) | bound
+            pending += [(child, own) for child in ast.iter_child_nodes(node)]
 
 
 def _captures(pattern: ast.pattern) -> list[str]:

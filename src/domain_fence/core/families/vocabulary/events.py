@@ -593,9 +593,11 @@ class VocabularyChecker:
             entry = statements[at]
             heir = qualname.rsplit(".", 1)[-1]
             path = self.index.relative_path(module)
+            names = [lent.rsplit(".", 1)[-1] for _, lent in places]
             for lender, lent in places:
                 lender_facts = self.resolver.facts(lender)
                 name = lent.rsplit(".", 1)[-1]
+                name = f"{lender}.{lent}" if names.count(name) > 1 else name  # two of one name: which
                 for fact in lender_facts.statements(lent) if lender_facts else ():
                     for found in self.event(lender, fact, f" (base of {heir})", f" (inherited from {name})"):
                         yield dataclasses.replace(
