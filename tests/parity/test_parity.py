@@ -99,6 +99,10 @@ EXPECTED: set[Located] = {
     ("app/runtime/census.py", 31, 36, "DOM201"),  # a helper imported under the reserved name
     ("app/runtime/census.py", 34, 7, "DOM201"),  # a function attached to a class from outside its body
     ("app/runtime/census.py", 35, 14, "DOM201"),  # by setattr, at the name it is given
+    ("app/runtime/shapes.py", 5, 33, "DOM301"),
+    ("app/runtime/shapes.py", 9, 1, "DOM101"),  # a field of a mixin experiment code lends, at the class inheriting it
+    ("app/runtime/shapes.py", 14, 20, "DOM103"),  # a kind in a string annotation, where it is written
+    ("app/runtime/shapes.py", 19, 22, "DOM105"),  # a value an assignment expression binds in a comprehension
     (".domain-fence-baseline.json", 12, 1, "DOM002"),
 }
 # flake8 reports the file it cannot parse itself (E999), not as DOM001.
