@@ -12,7 +12,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from domain_fence.core.source import flow
 from domain_fence.core.source.factcache import decode_flows, encode
 from domain_fence.core.source.facts import EmitterFact, Text, extract, flow_facts
 from domain_fence.core.source.facts.extraction import _flows, _walked
@@ -33,6 +32,7 @@ from domain_fence.core.source.flow import (
     callee_names,
     traced_callee,
 )
+from domain_fence.core.source.flow.sources import _compact as compact
 
 SOURCE = """
 from pkg.events import Recognized as R
@@ -765,6 +765,6 @@ def test_which_of_two_same_named_reads_names_the_source_does_not_depend_on_set_o
     )
     reads = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "filter"]
     raw = [("filter", node, READ, "") for node in reads]
-    kept = [flow._compact(order) for order in (raw, raw[::-1])]
+    kept = [compact(order) for order in (raw, raw[::-1])]
     assert kept[0] == kept[1]
     assert [(s.identifier, s.base) for s in kept[0]] == [("filter", "self.manager.using()")]

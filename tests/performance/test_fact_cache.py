@@ -20,9 +20,10 @@ from domain_fence.core.families.config import parse_vocabulary
 from domain_fence.core.families.vocabulary.events import all_vocabulary_findings
 from domain_fence.core.index import project as index_module
 from domain_fence.core.index.project import ProjectIndex
-from domain_fence.core.source import factcache, factpack, facts, flow, reading
+from domain_fence.core.source import factcache, factpack, facts, reading
 from domain_fence.core.source.factcache import FactCache, Stamp, cache_key
 from domain_fence.core.source.facts import records
+from domain_fence.core.source.flow import records as flow_records
 from domain_fence.core.source.modules import ModuleFiles
 
 
@@ -121,8 +122,12 @@ def test_the_key_follows_every_module_of_the_extractor(monkeypatch):
     # And every module of the source layer the package imports (flow, keys, reading...).
     imported = {m for path in package for m in _SOURCE_IMPORT.findall(path.read_text())} - {"facts"}
     source = Path(facts.__file__).parent.parent
-    modules = package + [source / f"{name}.py" for name in sorted(imported)]
-    assert len(package) > 1 and {"flow", "keys"} <= imported
+
+    def files(name: str) -> list[Path]:  # a module, or every module of a package
+        return sorted((source / name).glob("*.py")) if (source / name).is_dir() else [source / f"{name}.py"]
+
+    modules = package + [path for name in sorted(imported) for path in files(name)]
+    assert len(package) > 1 and {"flow", "keys"} <= imported and len(files("flow")) > 1
     for module in modules:
 
         def edited(path: Path, module: Path = module) -> bytes:
@@ -138,7 +143,7 @@ def test_every_fact_class_is_one_the_cache_reads_back():
     look damaged: parsed again on every run, without a word."""
     classes = {
         (module.__name__, name)
-        for module in (records, flow, reading)
+        for module in (records, flow_records, reading)
         for name, value in vars(module).items()
         if isinstance(value, type)
         and (dataclasses.is_dataclass(value) or issubclass(value, tuple))
@@ -146,7 +151,11 @@ def test_every_fact_class_is_one_the_cache_reads_back():
         and not name.startswith("_")
         and name != "PayloadSite"  # flow's own, never stored: it holds syntax nodes
     }
-    assert {(records.__name__, "Text"), (flow.__name__, "FlowFacts"), (reading.__name__, "Unreadable")} <= classes
+    assert {
+        (records.__name__, "Text"),
+        (flow_records.__name__, "FlowFacts"),
+        (reading.__name__, "Unreadable"),
+    } <= classes
     assert classes <= factcache._FACT_CLASSES
 
 

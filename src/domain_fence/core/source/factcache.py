@@ -421,9 +421,11 @@ def cache_key() -> str:
         from domain_fence.core.source import facts, flow, keys, modules, reading
 
         digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
-        # Every module of the facts package, not its ``__init__`` alone, in order.
-        package = sorted(f"{facts.__name__}.{found.name}" for found in iter_modules(facts.__path__))
-        extractor = (facts, *map(import_module, package), flow, keys, reading, modules, sys.modules[__name__])
+        # Every module of the facts and flow packages, not their ``__init__`` alone, in order.
+        package = sorted(
+            f"{parent.__name__}.{found.name}" for parent in (facts, flow) for found in iter_modules(parent.__path__)
+        )
+        extractor = (facts, flow, *map(import_module, package), keys, reading, modules, sys.modules[__name__])
         for module in extractor:
             try:
                 digest.update(Path(module.__file__ or "").read_bytes())
@@ -459,7 +461,7 @@ _FACT_CLASSES = {
         "FileFacts",
     )
 } | {("domain_fence.core.source.reading", "Unreadable")}
-_FACT_CLASSES |= {("domain_fence.core.source.flow", name) for name in ("FlowFacts", "Sink", "Source", "Given")}
+_FACT_CLASSES |= {("domain_fence.core.source.flow.records", name) for name in ("FlowFacts", "Sink", "Source", "Given")}
 
 
 class _FactUnpickler(pickle.Unpickler):

@@ -426,7 +426,7 @@ class DerivedValues:
         """``module.written`` when ``written`` is a bare name (no import binds it: the
         module's facts resolve an imported name) of a function ``module`` defines at
         module level; else "". Its calls are calls of that function, as the flow facts
-        take them (:meth:`flow._Collector.callee`)."""
+        take them (:meth:`flow.collector._Collector.callee`)."""
         if "." in written:
             return ""
         return f"{module}.{written}" if written in self.module_functions(module) else ""

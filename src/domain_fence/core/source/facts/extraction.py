@@ -51,7 +51,6 @@ from domain_fence.core.source.flow import (
     Given,
     PayloadSite,
     callee_names,
-    module_flows,
     traced_callee,
 )
 from domain_fence.core.source.reading import Unreadable
@@ -233,6 +232,10 @@ def _flows(
         for name, where, value, statement in entries:
             payloads.setdefault(statement, []).append(PayloadSite(name, where, value, built, form))
     arguments = _arguments_given(walk, resolver)
+    # Imported when a body is first traced: a run whose flow facts all come from the
+    # cache never loads the interpreter.
+    from domain_fence.core.source.flow.tracing import module_flows
+
     flows = module_flows(
         module,
         tree,
