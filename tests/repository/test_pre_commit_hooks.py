@@ -171,3 +171,19 @@ def test_the_readme_local_recipe_runs_the_installed_domain_fence(project, layout
     assert hook_status(violating.stdout, "lint-imports") == "Failed"
     finding = f"{layout}proj/runtime/model.py:1:29: DOM301 proj.runtime.model imports forbidden proj.experiment.run"
     assert violating.stdout.count(finding) == 2, violating.stdout
+
+
+@pytest.mark.skipif(not (REPO / ".git").exists(), reason="not a git checkout")
+@pytest.mark.parametrize("hook", ["ruff-check", "ruff-format", "domain-fence-flake8"])
+def test_the_repository_s_own_hooks_pass_on_every_file(hook, tmp_path):
+    """The hooks CONTRIBUTING asks for run on every file they are handed, the fixtures
+    (code written to break the rules) included, as `pre-commit run --all-files` hands them."""
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "home"), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    completed = subprocess.run(
+        [str(BIN / "pre-commit"), "run", hook, "--all-files", "--color", "never"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
