@@ -153,6 +153,33 @@ def test_a_multi_line_root_package_is_refused(pytester, tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ("root_package = app", "root_pakage = app", "root_pakage: Unrecognized option. Did you mean 'root_package'?"),
+        ("contract_types =", "contract_type =", "contract_type: Unrecognized option. Did you mean 'contract_types'?"),
+        (
+            "root_package = app",
+            "root_package = app\nexclude_type_checking_import = true",
+            "exclude_type_checking_import: Unrecognized option. Did you mean 'exclude_type_checking_imports'?",
+        ),
+        ("root_package = app", "root_package = app\ncolour = blue", "colour: Unrecognized option."),
+    ],
+    ids=["root_package", "contract_types", "a flag", "nothing close"],
+)
+def test_a_misspelt_session_option_is_refused_naming_it(pytester, tmp_path, old, new, message):
+    # lint-imports passes over it in silence: the setting meant would be lost unseen.
+    root = project(tmp_path, LEAK)
+    edit_config(root, old, new)
+    assert_refused_everywhere(pytester, root, f"{root / CONFIG}: [importlinter] {message}")
+
+
+def test_a_misspelt_session_option_in_pyproject_is_refused(tmp_path):
+    root = toml_project(tmp_path, 'root_packages = ["app"]', 'root_packages = ["app"]\nroot_pakages = ["app"]')
+    message = "[tool.importlinter] root_pakages: Unrecognized option. Did you mean 'root_packages'?"
+    assert cli("check", cwd=root) == Result(2, "", f"domain-fence: error: {root / 'pyproject.toml'}: {message}\n")
+
+
 def test_comma_separated_modules_are_read_alike_by_every_front_end(pytester, tmp_path):
     # import-linter reads one module expression per line: so do we, everywhere.
     root = project(tmp_path, LEAK)

@@ -11,6 +11,7 @@ share an id (``lint-imports`` refuses them too; their baseline entries would mix
 from __future__ import annotations
 
 import configparser
+import difflib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,9 @@ INI_SECTION = "importlinter"
 # Session options that are one value each; every other session option may be a list.
 SINGLE_SESSION_OPTIONS = ("root_package", "include_external_packages", "exclude_type_checking_imports")
 SESSION_FLAGS = ("include_external_packages", "exclude_type_checking_imports")
+# Every session option lint-imports reads: it passes over any other in silence, so a
+# misspelt one (``root_pakages``, ``contract_type``) would be a setting lost unseen.
+SESSION_OPTIONS = ("root_package", "root_packages", "contract_types", "show_timings", *SESSION_FLAGS)
 
 
 class OptionsError(Exception):
@@ -60,10 +64,22 @@ def read_options(path: Path, flags_for: Callable[[dict[str, Any]], FlagTest]) ->
     options = _toml_options(loads_toml(text), flags_for) if toml else _ini_options(_ini_parser(text))
     _refuse_control_characters(options, toml=toml)
     session = options["session_options"]
+    _refuse_unknown_session_options(session, toml)
     if "root_packages" not in session and "root_package" in session:  # as import-linter does
         session["root_packages"] = [session["root_package"]]
     session.pop("root_package", None)
     return options
+
+
+def _refuse_unknown_session_options(session: Mapping[str, Any], toml: bool) -> None:
+    """One line for the first option of the session section that lint-imports does not
+    read, with the option meant when one is close (as import-linter says of a contract's)."""
+    for key in sorted(session):
+        if key not in SESSION_OPTIONS:
+            close = difflib.get_close_matches(key, SESSION_OPTIONS, n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            where = "[tool.importlinter]" if toml else f"[{INI_SECTION}]"
+            raise OptionsError(f"{where} {key}: Unrecognized option.{hint}")
 
 
 def _refuse_control_characters(options: dict[str, Any], toml: bool) -> None:
