@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from reliability_support import BIN, Result, cli, project, run
@@ -75,6 +76,27 @@ def test_a_report_written_to_a_file_needs_no_standard_output(tmp_path):
     result = run_with_stdout(root, ["check", "--output", "report.txt"], preexec_fn=lambda: os.close(1))
     assert result == (1, "")
     assert "DOM301" in (root / "report.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    "output, what",
+    [
+        (".importlinter", "the configuration file"),
+        ("./.importlinter", "the configuration file"),
+        (".domain-fence-baseline.json", "a baseline file"),  # not recorded yet: the next run would read the report
+        ("linked", "the configuration file"),
+    ],
+)
+def test_a_report_is_never_written_over_the_configuration_or_a_baseline(tmp_path, output, what):
+    root = project(tmp_path, LEAK)
+    (root / "linked").symlink_to(".importlinter")
+    before = (root / ".importlinter").read_bytes()
+    result = cli("check", "--output", output, cwd=root)
+    assert result == Result(
+        2, "", f"domain-fence: error: --output {Path(output)}: is {what}, which the report would overwrite\n"
+    )
+    assert (root / ".importlinter").read_bytes() == before
+    assert not (root / ".domain-fence-baseline.json").exists()
 
 
 def test_init_writes_all_or_nothing(tmp_path):

@@ -282,6 +282,8 @@ def check(
     """
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose exclude each other")
+    if output_path is not None:
+        _refuse_output_over_an_input(config_path, output_path)
     workspace = os.environ.get("GITHUB_WORKSPACE")
     options = RenderOptions(
         quiet=quiet,
@@ -514,6 +516,30 @@ def prune_command(config_path: Path | None) -> str:
     import shlex  # only here: a run without --config does not import it
 
     return f"{command} --config {shlex.quote(str(config_path))}"
+
+
+def _refuse_output_over_an_input(config_path: Path | None, output_path: Path) -> None:
+    """``--output`` naming the configuration or a baseline file would put the report where
+    the next run reads its contracts or its recorded findings."""
+    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+    from domain_fence.integrations.review import baseline_files
+
+    try:
+        configuration = load_configuration(config_path)
+        inputs = [("the configuration file", configuration.path)]
+        inputs += [("a baseline file", path) for path in baseline_files(configuration)]
+    except ConfigurationError:
+        return  # the check says what is wrong with it
+    for what, path in inputs:
+        if _same_file(output_path, path):
+            raise UsageFailure(f"--output {output_path}: is {what}, which the report would overwrite")
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.resolve() == other.resolve() or os.path.samefile(one, other)
+    except (OSError, RuntimeError):  # either missing (no file to overwrite yet), or a loop of links
+        return False
 
 
 def _emit(text: str, output_path: Path | None, aside: str = "") -> None:
