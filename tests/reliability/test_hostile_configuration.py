@@ -382,3 +382,18 @@ def test_a_contract_broken_without_a_finding_is_shown_in_every_format(tmp_path):
     assert notification["level"] == "error" and notification["message"]["text"] == f"boundary: {failure}"
     assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == CONFIG
     assert json.loads(cli("check", "--format", "json", cwd=root).stdout)["contracts"][0]["failures"] == [failure]
+
+
+def test_a_configuration_kept_away_from_its_packages_says_where_they_are(tmp_path):
+    # lint-imports looks in the current directory; the root here is the configuration's.
+    root = project(tmp_path, LEAK)
+    (root / "lint").mkdir()
+    (root / CONFIG).rename(root / "lint" / "contracts.ini")
+    message = (
+        f"domain-fence: error: {root / 'lint' / 'contracts.ini'}: [importlinter] root_packages: cannot find app "
+        f"(looked in {root / 'lint'}, its src/ and sys.path); {root} holds it: the configuration's directory is "
+        "the project's root, put the configuration there\n"
+    )
+    assert cli("check", "--config", "lint/contracts.ini", cwd=root) == Result(2, "", message)
+    alone = message.split("; ")[0] + "\n"  # from where nothing holds it: no hint to give
+    assert cli("check", "--config", "contracts.ini", cwd=root / "lint") == Result(2, "", alone)

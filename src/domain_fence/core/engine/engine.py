@@ -143,6 +143,12 @@ class FileFindings(NamedTuple):
     baselined: tuple[Finding, ...] = ()
 
 
+def _holds_package(directory: Path, dotted: str) -> bool:
+    """Whether ``directory`` holds the package (or module) ``dotted``, a namespace one included."""
+    place = directory.joinpath(*dotted.split("."))
+    return place.is_dir() or place.with_suffix(".py").is_file()
+
+
 class Engine:
     """Checks one configuration's contracts against one project.
 
@@ -238,10 +244,19 @@ class Engine:
     def missing_root_packages(self) -> str | None:
         if not self.index.missing:
             return None
-        return (
-            f"root_packages: cannot find {', '.join(sorted(self.index.missing))} "
-            f"(looked in {self.settings.root}, its src/ and sys.path)"
+        missing = sorted(self.index.missing)
+        text = (
+            f"root_packages: cannot find {', '.join(missing)} (looked in {self.settings.root}, its src/ and sys.path)"
         )
+        # lint-imports looks in the current directory: a configuration kept in a
+        # subdirectory (lint/contracts.ini) works there, and not here, without a word why.
+        here = Path.cwd()
+        holder = next((d for d in (here, here / "src") if any(_holds_package(d, name) for name in missing)), None)
+        if holder is not None and real_path(holder) != real_path(self.settings.root):
+            text += (
+                f"; {holder} holds it: the configuration's directory is the project's root, put the configuration there"
+            )
+        return text
 
     @without_cyclic_collection
     def contract_problems(self, spec: ContractSpec) -> list[str]:
