@@ -372,6 +372,8 @@ def test_syntax_error_in_the_project_is_a_finding_and_the_rest_is_still_checked(
         (("check", "--bogus"), "No such option '--bogus'"),
         (("check", "--format", "xml"), "Invalid value for '--format'"),
         (("check", "--quiet", "--verbose"), "--quiet and --verbose exclude each other"),
+        (("check", "--no-cache", "--cache-dir", "cache"), "--no-cache and --cache-dir exclude each other"),
+        (("baseline", "--cache-dir", "cache", "--no-cache"), "--no-cache and --cache-dir exclude each other"),
         (("check", "--config", "missing.cfg"), "missing.cfg: configuration file not found"),
         ((), "error: missing command (see '"),  # click's own message: its whole help
     ],

@@ -67,7 +67,19 @@ def _cache_directory(context: click.Context, parameter: click.Parameter, value: 
     # An empty path would be the current directory: the project itself as the cache.
     if value is not None and not value.strip():
         raise click.BadParameter("an empty path; name a directory, or use --no-cache")
+    if value is not None and context.params.get("no_cache"):
+        raise click.UsageError(_NO_CACHE_AND_DIRECTORY)
     return None if value is None else Path(value)
+
+
+# Each option's callback looks for the other: click runs them in the order they were given.
+_NO_CACHE_AND_DIRECTORY = "--no-cache and --cache-dir exclude each other"
+
+
+def _no_cache(context: click.Context, parameter: click.Parameter, value: bool) -> bool:
+    if value and context.params.get("cache_dir") is not None:
+        raise click.UsageError(_NO_CACHE_AND_DIRECTORY)
+    return value
 
 
 def cache_options(command: Callable[P, R]) -> Callable[P, R]:
@@ -81,7 +93,9 @@ def cache_options(command: Callable[P, R]) -> Callable[P, R]:
         callback=_cache_directory,
         help=f"Cache directory (default: {DEFAULT_DIRECTORY} in the project, or ${CACHE_DIR_ENV}).",
     )(command)
-    return click.option("--no-cache", is_flag=True, help="Read every file afresh and write no cache.")(command)
+    return click.option(
+        "--no-cache", is_flag=True, callback=_no_cache, help="Read every file afresh and write no cache."
+    )(command)
 
 
 def configure_cache(configuration: Configuration, no_cache: bool, cache_dir: Path | None) -> None:
