@@ -364,7 +364,13 @@ def test_kinds_restrict_findings_and_matches(index):
     nested = ("EvidenceLM.PostEpisodeRows", "EvidenceLM.Cfg.PostEpisode*")  # nothing attaches these
     methods = check_placement(make_config(kinds="method", symbols=nested), index)
     assert [f for f in methods.findings if f.code == "DOM201"] == []
-    assert methods.unmatched_patterns == nested
+    # The files that cannot be parsed may define the wildcard's match, as far as their
+    # bytes tell: their DOM001s are the contract's, and it is not said to match nothing.
+    assert methods.unmatched_patterns == nested[:1]
+    assert sorted(f.path.rsplit("/", 1)[1] for f in methods.findings if f.code == "DOM001") == [
+        "broken.py",
+        "broken_elsewhere.py",
+    ]
 
 
 def test_unmatched_patterns_keep_configuration_order(index):

@@ -79,6 +79,17 @@ def test_an_unmatched_pattern_is_a_warning(project):
     assert "- symbols: 'init_telemtry' matches no function, class, method or binding; is it misspelt?" in result.stdout
 
 
+def test_a_pattern_an_unreadable_file_may_define_is_no_misspelling(project):
+    # The only init_telemetry is in a file that cannot be parsed: its DOM001 says why the
+    # pattern matched nothing, not a typo. (check: lint-imports stops at grimp's build.)
+    telemetry = project / "minimonty/experiment/telemetry.py"
+    telemetry.write_text(telemetry.read_text() + "\ndef broken(:\n")
+    result = run_tool("domain-fence", "check", cwd=project)
+    assert result.returncode == 1, result.output
+    assert "minimonty/experiment/telemetry.py:116:1: DOM001" in result.stdout
+    assert "misspelt" not in result.output
+
+
 def test_an_unmatched_pattern_breaks_the_contract_with_require_match(project):
     config = CONFIG.replace("    init_telemetry\n", "    init_telemtry\n") + "require_match = true\n"
     (project / ".importlinter").write_text(config)

@@ -456,6 +456,10 @@ def check_placement(
     unmatched = [p for p in symbols if not any(d.matches(p, symbols) for d in relevant)]
     examined: list[str] = []
     unmatched, hiding = _match_in(index, allowed, unmatched, config, examined)
+    # What an unreadable file may define is not known to match nothing: its DOM001 says
+    # why, where "is it misspelt?" would send the user after a typo.
+    hidden = _maybe_defined_in(index, [finding.symbol for finding in (*scan.unreadable, *hiding)], unmatched)
+    unmatched = [pattern for pattern in unmatched if pattern not in hidden]
     findings = placement_findings(config, relevant)
     matches: dict[str, list[Definition]] = {}
     for definition in scan.definitions:
@@ -498,6 +502,12 @@ def _match_in(
         kept = [d for d in facts_definitions(module, "", facts) if d.counted_in(config.kinds)]
         unmatched = [p for p in unmatched if not any(d.matches(p, tuple(config.symbols)) for d in kept)]
     return unmatched, [finding for finding, wanted in unreadable if set(wanted) & set(unmatched)]
+
+
+def _maybe_defined_in(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str]) -> set[str]:
+    """The patterns a name defined in one of ``modules`` (unreadable files) may match,
+    as far as their bytes tell."""
+    return {p for module in modules for p in patterns if passes_filter(index, module, [p], bytes_filter([p]))}
 
 
 def placement_findings(config: PlacementConfig, definitions: Iterable[Definition]) -> list[Finding]:
