@@ -25,7 +25,8 @@ BROKEN = "DOM001:tbp.monty.frameworks.models.broken"
 
 
 @pytest.fixture(autouse=True)
-def root():
+def root(monkeypatch, tmp_path):
+    monkeypatch.setenv("DOMAIN_FENCE_CACHE_DIR", str(tmp_path / "cache"))  # not into the repository's fixture
     token = project_root.set(PROJECT)
     yield PROJECT
     project_root.reset(token)
@@ -147,7 +148,7 @@ def test_core_ratchet_splits_placement_findings_by_fingerprint():
     config = parse_placement(
         CONTRACT, "n", {"symbols": "init_telemetry", "allowed_modules": "tbp.monty.experiment"}, PROJECT
     )
-    findings = check_placement(config, ProjectIndex.build(PROJECT, ["tbp.monty"])).findings
+    findings = check_placement(config, ProjectIndex.build(PROJECT, ["tbp.monty"], cache_dir=None)).findings
     gone = "DOM201:tbp.monty.frameworks.gone:init_telemetry"
     ratchet = apply_baseline(findings, frozenset({SETUP, gone}))
     assert [f.fingerprint for f in ratchet.baselined] == [SETUP]

@@ -53,7 +53,7 @@ def make_config(symbols=("init_telemetry", "*PostEpisode*"), allowed="tbp.monty.
 
 @pytest.fixture(scope="module")
 def index() -> ProjectIndex:
-    return ProjectIndex.build(PROJECT, ["tbp.monty"])
+    return ProjectIndex.build(PROJECT, ["tbp.monty"], cache_dir=None)  # nothing written into the repository
 
 
 def module_of(relative: str) -> str:

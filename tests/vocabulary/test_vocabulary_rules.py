@@ -34,7 +34,7 @@ OPTIONS = {
 
 
 def index_of(root: Path) -> ProjectIndex:
-    return ProjectIndex.build(root, ["vocab"], search_paths=[str(root)])
+    return ProjectIndex.build(root, ["vocab"], search_paths=[str(root)], cache_dir=None)
 
 
 @pytest.fixture(scope="module")
