@@ -94,6 +94,20 @@ def test_syntax_error_is_reported_and_the_rest_of_the_project_still_checked(tmp_
     assert linted.status == 1 and f"Syntax error in {root / 'app/runtime/broken.py'}, line 4" in unwrapped
 
 
+def test_flake8_not_given_the_file_that_does_not_parse_shows_it_at_the_files_it_checks(tmp_path):
+    # pre-commit hands flake8 the changed files, an editor pipes one through stdin: the
+    # boundary cannot run, and a new violation beside would pass in silence.
+    changed = "app/runtime/new.py"
+    root = project(tmp_path, {"app/runtime/broken.py": "def broken(:\n", changed: "from app.experiment import setup\n"})
+    blocked = dom001(changed, 1, "app/runtime/broken.py: syntax error at line 1: invalid syntax")
+    assert run("flake8", "--select", "DOM,E9", changed, cwd=root) == Result(1, f"{blocked}\n", "")
+    piped = flake8_stdin(root, changed, (root / changed).read_text(encoding="utf-8"))
+    assert (piped.returncode, piped.stdout, piped.stderr) == (1, f"{blocked}\n", "")
+    # Given it too, flake8 shows its own E999 there (it runs no plugin on the file).
+    both = run("flake8", "--select", "DOM,E9", changed, "app/runtime/broken.py", cwd=root)
+    assert both == Result(1, "app/runtime/broken.py:1:13: E999 SyntaxError: invalid syntax\n", "")
+
+
 def test_a_baseline_cannot_be_recorded_while_a_file_does_not_parse(tmp_path):
     root = project(tmp_path, {"app/runtime/broken.py": "def broken(:\n"})
     assert_one_line_error(

@@ -100,7 +100,7 @@ class Project:
         package = self.index.modules[module].parent if self.index.is_package(module) else None
         first = self.reads_stdin or os.path.abspath(filename) == self.first_checked
         if self._unvisited is None:
-            self._unvisited = list(unvisited(self.index, self.paths, self.engine.graph_blockers()))
+            self._unvisited = list(unvisited(self.index, self.paths, self.engine.graph_blockers(), self.checked))
         for below, reason in self._unvisited:
             if (below == package) if self._checked_at(below) else first:
                 yield shown_at(self.index.root, filename, reason)
@@ -111,7 +111,10 @@ class Project:
 
 
 def unvisited(
-    index: ProjectIndex, paths: list[str], graph_blockers: Iterable[Blocker] = ()
+    index: ProjectIndex,
+    paths: list[str],
+    graph_blockers: Iterable[Blocker] = (),
+    checked: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[Path | None, str]]:
     """What flake8 never hands the plugin, each with the directory of the innermost
     package holding it (None: none does, it lies right in a namespace root) and why:
@@ -119,8 +122,9 @@ def unvisited(
     would read it), a symlinked subpackage (flake8 does not enter directory links)
     unless it is named among flake8's paths, and what else keeps the import graph from
     being built that is no module's file (a symlink loop, a name that is not UTF-8:
-    ``graph_blockers``). The engine reports each where it is; flake8 can only show a
-    finding in a file it checks."""
+    ``graph_blockers``), and a module's file among those that flake8 does not check
+    (of the modules ``checked``: none when it reads stdin). The engine reports each where
+    it is; flake8 can only show a finding in a file it checks."""
     for skipped in index.skipped:
         # Below a directory link (a namespace directory's, inside a package) flake8 does
         # not go unless it is named; a symlinked subpackage is shown on its own, below.
@@ -128,13 +132,14 @@ def unvisited(
         hidden = link is not None and link not in index.linked and not _named(paths, link)
         if not skipped.seen_by_flake8 or hidden:
             yield _nearest_package(index, skipped.path), f"{_shown(index, skipped.path)}: {skipped.reason}"
-    # What the index skipped is shown above, or at its own file; a module's file is one
-    # flake8 checks, its finding shown there.
+    # What the index skipped is shown above, or at its own file; a module's file that
+    # flake8 checks shows its own finding (or flake8's E999 when it cannot parse it).
+    # One it does not check (given changed files only, or stdin) would block in silence.
     reported = {_shown(index, skipped.path) for skipped in index.skipped}
     for blocker in graph_blockers:
         path = index.root / blocker.path
-        checked = blocker.path.endswith(".py") and index.module_for_path(path) is not None
-        if blocker.path not in reported and not checked:
+        at_own_file = blocker.path.endswith(".py") and index.module_for_path(path) in checked
+        if blocker.path not in reported and not at_own_file:
             reported.add(blocker.path)
             yield _nearest_package(index, path), f"{blocker.path}: {blocker.reason}"
     for link in index.linked:
