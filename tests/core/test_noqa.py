@@ -95,6 +95,11 @@ JOINED = {
     "brackets: each line its own": "x = f(\n    a,  # noqa: DOM104\n    b,\n)\n",
     "two comments: the first counts": 'x = """a  # noqa: DOM101\nb"""  # noqa: DOM104\n',
     "a form feed ends no line": 'x = """a\n\x0cb"""  # noqa\nz = 1\n',
+    "a comment on a string's middle line": 'def f(x="""\n# noqa: DOM1\n"""):\n    pass\n',
+    "an f-string's middle line": 'x = f"""\n{y}  # noqa\n"""\nz = 1\n',
+    "codes continued on the next line": 'x = """# noqa:\nDOM104\n"""\n',
+    "a string continued by a backslash": 'x = "a  # noqa: DOM104\\\nb"\ny = 2\n',
+    "inside a string on one line": 'x = "# noqa: DOM101"\ny = 2  # noqa\n',
 }
 
 
@@ -103,16 +108,36 @@ def flake8_file_ignores(text: str, line: int, code: str) -> bool:
     from flake8.processor import FileProcessor
 
     options = argparse.Namespace(hang_closing=False, indent_size=4, max_line_length=79, max_doc_length=None, verbose=0)
-    processor = FileProcessor("f.py", options=options, lines=io.StringIO(text).readlines())  # as it reads files
-    return Violation(code, "f.py", line, 0, "message", processor.noqa_line_for(line)).is_inline_ignored(False)
+    lines = io.StringIO(text).readlines()  # as it reads files
+    processor = FileProcessor("f.py", options=options, lines=lines)
+    # A file it cannot tokenize maps no line: flake8 then reads the line itself (linecache).
+    searched = processor.noqa_line_for(line)
+    searched = lines[line - 1] if searched is None else searched
+    return Violation(code, "f.py", line, 0, "message", searched).is_inline_ignored(False)
 
 
-@given(case=st.sampled_from(sorted(JOINED)), code=st.sampled_from(CODES))
-def test_a_comment_covers_the_lines_flake8_joins(case, code):
+@pytest.mark.parametrize("case", sorted(JOINED))
+def test_a_comment_covers_the_lines_flake8_joins(case):
     text = JOINED[case]
     comments = NoqaComments.of(text)
     for line in range(1, text.count("\n") + 1):
-        assert comments.suppresses(line, code) == flake8_file_ignores(text, line, code), (case, line)
+        for code in CODES:
+            assert comments.suppresses(line, code) == flake8_file_ignores(text, line, code), (case, line, code)
+
+
+# Whole lines: a string over lines, an f-string's, a backslash continuation, brackets, noqa
+# comments in and out of them (most sequences tokenize, as flake8 needs).
+JOINING_LINES = ['x = """', 'x = f"""{y}', "x = (", ")", '"""', '"""  # noqa: DOM104', "x = 1 + \\", "2"]
+JOINING_LINES += ["# noqa", "a  # noqa: DOM101", "b  #NOQA:DOM1,E501", "# noqa:", "DOM112", "{y}  # noqa"]
+
+
+@given(st.lists(st.sampled_from(JOINING_LINES), min_size=1, max_size=8))
+def test_every_line_is_read_as_flake8_reads_it_whatever_joins_the_lines(lines):
+    text = "".join(line + "\n" for line in lines)
+    comments = NoqaComments.of(text)
+    for line in range(1, len(lines) + 1):
+        for code in CODES:
+            assert comments.suppresses(line, code) == flake8_file_ignores(text, line, code), (line, code)
 
 
 def test_the_lines_of_a_string_closed_before_a_comment_are_covered():

@@ -1,6 +1,6 @@
 """Every front end reports the same findings, at the same line and column.
 
-On a fixture tree where every rule fires (one of them after a non-ASCII character), with noqa comments (one for a whole file), a baseline (one entry
+On a fixture tree where every rule fires (one of them after a non-ASCII character), with noqa comments (one for a whole file, some inside strings), a baseline (one entry
 still matching, one stale), a chain through a module outside the runtime and a file
 Python cannot parse, the set of ``(path, line, column, code)`` is identical from:
 ``domain-fence check --format json``, ``flake8`` (on the files, and on each file
@@ -81,6 +81,7 @@ EXPECTED: set[Located] = {
     ("app/runtime/publishing.py", 12, 23, "DOM103"),  # a kind by position alone, no keyword
     ("app/runtime/computed.py", 13, 9, "DOM101"),  # a computed field (beside ClassVars: no fields)
     ("app/runtime/accents.py", 3, 31, "DOM104"),  # in characters: 32 in UTF-8 bytes
+    ("app/runtime/described.py", 14, 5, "DOM101"),  # a noqa inside its string names another code
     ("app/runtime/events.py", 6, 12, "DOM103"),
     ("app/runtime/events.py", 7, 5, "DOM101"),
     ("app/runtime/events.py", 16, 1, "DOM102"),
@@ -148,6 +149,11 @@ def test_noqa_and_the_baseline_are_applied_by_the_engine(tree: Path):
         ("app/runtime/events.py", 12, "DOM102"),  # bare noqa
         ("app/runtime/census.py", 6, "DOM113"),
         ("app/runtime/skipped.py", 6, "DOM101"),  # a file-wide flake8 noqa comment
+        # what a noqa written inside a string silences, as flake8 reads it: on a middle line
+        # of a string over lines (read with every line of it), an f-string's too, and on one line
+        ("app/runtime/described.py", 7, "DOM101"),
+        ("app/runtime/described.py", 10, "DOM101"),
+        ("app/runtime/described.py", 13, "DOM101"),
     }
     assert [(f["path"], f["code"]) for f in by_id["boundary"]["baselined"]] == [("app/runtime/legacy.py", "DOM301")]
 
@@ -179,6 +185,7 @@ def test_flake8_on_the_files_reports_the_same(tree: Path):
         "app/runtime/census.py",
         "app/runtime/legacy.py",
         "app/runtime/accents.py",
+        "app/runtime/described.py",
     ],
 )
 def test_flake8_on_stdin_reports_the_same(tree: Path, path: str):

@@ -7,8 +7,9 @@ The grammar is flake8's (``flake8.defaults.NOQA_INLINE_REGEXP`` and
 codes or not) silences the whole file, as flake8 then skips it. So is the line a comment covers (flake8's ``noqa_line_for``): every
 line of a statement that spans lines without a newline token between them (a string
 over several lines, a backslash continuation) is read as one, so a comment after a
-closing triple quote covers each line of the string. flake8 cannot be imported here;
-tests hold the two to agreement.
+closing triple quote covers each line of the string, and so does ``# noqa`` written
+inside it, on any of its lines: flake8 searches the text, comment or not.
+flake8 cannot be imported here; tests hold the two to agreement.
 """
 
 import io
@@ -49,13 +50,12 @@ class NoqaComments(NamedTuple):
         offsets = _noqa_offsets(text)
         if not offsets:  # the usual case
             return cls(found)
-        joins = whole_file = False
-        for number, line, before in _lines_at(text, offsets):
+        whole_file = False
+        for number, line in _lines_at(text, offsets):
             if number not in found and re.search(_NOQA, line):
                 found[number] = codes_of(line)
-                joins = joins or _may_join(line, before)
             whole_file = whole_file or re.match(_NOQA_FILE, line) is not None
-        if joins:
+        if found and _may_join(text):
             _cover_joined_lines(text, found)
         if whole_file:
             found[WHOLE_FILE] = ALL
@@ -74,10 +74,8 @@ def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> N
     """Give every line of a multi-line range holding a noqa comment what the range's
     text, read as one (its first match, as flake8 reads it), says.
 
-    Tokenizing a file costs about what parsing it does: it is asked only when a line
-    holding noqa may begin or end such a range (:func:`_may_join`). A noqa written on a
-    middle line of a string over three lines or more, as the string's own text, is
-    then read for its line alone."""
+    Tokenizing a file costs about what parsing it does: it is asked only of a file
+    holding a noqa comment whose lines may join (:func:`_may_join`)."""
     lines = text.split("\n")
     try:
         ranges = list(_joined_ranges(text))
@@ -92,11 +90,12 @@ def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> N
             found[number] = codes
 
 
-def _may_join(line: str, before: str) -> bool:
-    """Whether ``line`` (after the line ``before``) may begin or end a range of lines
-    flake8 reads as one: it holds triple quotes, or a backslash continues it or the
-    line before."""
-    return before.endswith("\\") or '"""' in line or "'''" in line or line.endswith("\\")
+def _may_join(text: str) -> bool:
+    """Whether ``text`` (its lines ended by "\n") may hold a range of lines flake8 reads
+    as one: only a token over several lines (a triple-quoted string, a string continued
+    by a backslash) or a backslash continuation makes one, as a newline in brackets, in
+    an f-string's replacement field too, is a token of its own."""
+    return '"""' in text or "'''" in text or "\\\n" in text
 
 
 def comment_line(text: str, line: int) -> int:
@@ -142,17 +141,16 @@ def _noqa_offsets(text: str) -> list[int]:
     return sorted(found)
 
 
-def _lines_at(text: str, offsets: Iterable[int]) -> Iterator[tuple[int, str, str]]:
+def _lines_at(text: str, offsets: Iterable[int]) -> Iterator[tuple[int, str]]:
     """The number and text of the line of each offset (ascending) of a text whose
-    lines all end with "\n", and the text of the line before it ("" for the first)."""
+    lines all end with "\n"."""
     number, counted = 1, 0
     for at in offsets:
         number += text.count("\n", counted, at)
         counted = at
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
-        before = text[text.rfind("\n", 0, start - 1) + 1 : start - 1] if start else ""
-        yield number, text[start : end if end != -1 else len(text)], before
+        yield number, text[start : end if end != -1 else len(text)]
 
 
 def codes_of(line: str) -> frozenset[str] | None:
