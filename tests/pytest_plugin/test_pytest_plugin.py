@@ -391,6 +391,29 @@ def test_a_name_bound_by_assignment_is_a_definition(project):
     )
 
 
+def test_a_definition_on_a_line_that_is_not_ascii_is_placed_in_characters(project):
+    # The AST counts UTF-8 bytes: "ééé" is six of them, three characters.
+    setup = project.path / "proto/frameworks/setup.py"
+    setup.write_text('s = "ééé"; init_telemetry = len\n', encoding="utf-8")
+    project.makepyfile(
+        test_columns="""
+        def test_definitions_count_characters(fence):
+            [definition] = [d for d in fence.definitions("init_telemetry") if d.module == "proto.frameworks.setup"]
+            [finding] = fence.findings()
+            assert (definition.line, definition.col) == (finding.line, finding.col) == (1, 11)
+
+
+        def test_the_failure_points_where_the_finding_does(fence):
+            fence.assert_defined_only_under("init_telemetry", "proto.experiment")
+        """
+    )
+    result = project.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["proto/frameworks/setup.py:1:12: DOM201 binding init_telemetry is defined outside proto.experiment; *"]
+    )
+
+
 def test_findings_lists_every_domain_fence_finding(project):
     write(project.path, {"proto/frameworks/setup.py": "async def init_telemetry():\n    pass\n"})
     project.makepyfile(

@@ -98,8 +98,8 @@ class Fence:
         = _setup``; not a re-export of an imported name) or attached to a class from
         outside its body (``Class.post_episode = f``: ``attached``), that ``pattern`` matches
         (fnmatch-style, case-sensitive; ``Class.method`` or ``*.method`` names a method,
-        or a binding in a class body, by its qualified name): module, path, line, kind,
-        name and owner.
+        or a binding in a class body, by its qualified name): module, path, line, column
+        (in characters, as a finding's), kind, name and owner.
 
         Fails when a file that could hold a match cannot be parsed.
         """

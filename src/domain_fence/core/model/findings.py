@@ -94,6 +94,19 @@ def in_characters(findings: list[Finding], path: str, text: str | None) -> list[
     them, points at the same character. Only a non-ASCII line differs."""
     if text is None or text.isascii() or not findings:
         return findings
+    column = character_columns(text)
+    return [
+        replace(f, col=column(f.line, f.col), end_col=column(f.end_line, f.end_col)) if f.path == path else f
+        for f in findings
+    ]
+
+
+def character_columns(text: str | None) -> Callable[[int, int], int]:
+    """What turns a 1-based line and a column in UTF-8 bytes of ``text`` (as the AST
+    gives it) into a column in characters; the same column on an ASCII line, or
+    where the text is unknown."""
+    if text is None or text.isascii():
+        return lambda line, col: col
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
     def column(line: int, col: int) -> int:
@@ -101,7 +114,4 @@ def in_characters(findings: list[Finding], path: str, text: str | None) -> list[
             return col
         return len(lines[line - 1].encode("utf-8")[:col].decode("utf-8", "ignore"))
 
-    return [
-        replace(f, col=column(f.line, f.col), end_col=column(f.end_line, f.end_col)) if f.path == path else f
-        for f in findings
-    ]
+    return column

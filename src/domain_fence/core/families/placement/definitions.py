@@ -24,7 +24,7 @@ import keyword
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from fnmatch import fnmatchcase
 from operator import attrgetter
 from typing import NamedTuple
@@ -32,7 +32,7 @@ from typing import NamedTuple
 from domain_fence.core.families.config import PlacementConfig
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model import fingerprints
-from domain_fence.core.model.findings import Finding, sorted_findings
+from domain_fence.core.model.findings import Finding, character_columns, sorted_findings
 from domain_fence.core.model.rules import get_rule
 from domain_fence.core.source.facts import (
     BINDING,
@@ -60,7 +60,9 @@ class Definition:
     # 1-based line of the ``def``/``class`` keyword (after any decorators), or of a
     # binding's name (the assignment's line unless its target spans lines)
     line: int
-    col: int  # 0-based column of that keyword (of ``async`` for ``async def``), or of the name
+    # 0-based column of that keyword (of ``async`` for ``async def``), or of the name: in
+    # UTF-8 bytes, as the AST counts, but from scan_definitions, which counts characters
+    col: int
     kind: str  # "function", "class", "method" or "binding"
     name: str
     owner: str = ""  # a method's (or class-level binding's) class, by its qualified name ("Outer.Inner")
@@ -353,8 +355,18 @@ class Scan(NamedTuple):
 
 
 def scan_definitions(index: ProjectIndex, patterns: Sequence[str], contract: str = "") -> Scan:
-    """Every module-level definition in the project whose name matches a pattern."""
-    return _scan(index, index.modules, patterns, contract)
+    """Every module-level definition in the project whose name matches a pattern, its
+    column counted in characters, as a finding's is (the facts count UTF-8 bytes)."""
+    scan = _scan(index, index.modules, patterns, contract)
+    columns: dict[str, Callable[[int, int], int]] = {}
+    found = []
+    for d in scan.definitions:
+        if d.col:  # a column 0 is the same in bytes: its module's text need not be read
+            if d.module not in columns:
+                columns[d.module] = character_columns(index.text(d.module))
+            d = replace(d, col=columns[d.module](d.line, d.col))
+        found.append(d)
+    return scan._replace(definitions=tuple(found))
 
 
 def prefetch_candidates(index: ProjectIndex, modules: Iterable[str], patterns: Sequence[str]) -> list[str]:
