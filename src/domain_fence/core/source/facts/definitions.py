@@ -89,7 +89,7 @@ def _bindings(body: list[ast.stmt]) -> list[_Binding]:
     what it binds is an attribute of the class.
     """
     imported, local = _module_names(body)
-    found = _module_bindings(body, {name: imported[name] for name in imported.keys() - local}, local)
+    found = _module_bindings(body, {name: imported[name] for name in imported.keys() - local}, local, set())
     return sorted(found, key=lambda binding: (binding.fact.line, binding.fact.col))
 
 
@@ -142,7 +142,11 @@ def _bound_targets(target: ast.expr) -> Iterator[ast.Name]:
         yield from _bound_targets(target.value)
 
 
-def _module_bindings(body: list[ast.stmt], reexported: dict[str, str], local: set[str]) -> Iterator[_Binding]:
+def _module_bindings(
+    body: list[ast.stmt], reexported: dict[str, str], local: set[str], plain_classes: set[str]
+) -> Iterator[_Binding]:
+    """The bindings of module-level ``body``; ``plain_classes`` gets the names of the
+    plain classes it defines (:func:`_is_plain`), in source order: a subclass follows."""
     for node in body:
         assigned = _assigned(node)
         if assigned is not None:
@@ -161,12 +165,15 @@ def _module_bindings(body: list[ast.stmt], reexported: dict[str, str], local: se
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             yield from _renaming_imports(node)
         elif isinstance(node, ast.ClassDef):
-            yield from _class_bindings(node.body, node.name, enum=_is_enum(node))
+            plain = _is_plain(node, plain_classes)
+            if plain:
+                plain_classes.add(node.name)
+            yield from _class_bindings(node.body, node.name, plain_classes, enum=_is_enum(node), plain=plain)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue  # a new scope: what it binds is local
         else:
             for block in _run_time_blocks(node):
-                yield from _module_bindings(block, reexported, local)
+                yield from _module_bindings(block, reexported, local, plain_classes)
 
 
 def _renaming_imports(node: ast.Import | ast.ImportFrom) -> Iterator[_Binding]:
@@ -220,11 +227,36 @@ def _defines_function(value: ast.expr, local: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in local
 
 
+# Bases that make no field of an annotated assignment (``Generic[T]`` written subscripted).
+_PLAIN_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
+
+
+def _is_plain(node: ast.ClassDef, plain_classes: set[str]) -> bool:
+    """A class whose annotated assignments bind class attributes as plain ones do
+    (``init_telemetry: Callable = _setup`` makes a method): no decorator (a dataclass's
+    or attrs' make fields of them), no keyword (a metaclass may), and no base but
+    :data:`_PLAIN_BASES` and the module's plain classes (``plain_classes``). A base read
+    elsewhere may be a pydantic model, a NamedTuple, a TypedDict: not plain."""
+    if node.decorator_list or node.keywords:
+        return False
+    for base in node.bases:
+        name = dotted_name(base.value if type(base) is ast.Subscript else base)
+        if name is None or (name.rsplit(".", 1)[-1] not in _PLAIN_BASES and name not in plain_classes):
+            return False
+    return True
+
+
 def _class_bindings(
-    body: list[ast.stmt], owner: str, methods: set[str] | None = None, enum: bool = False
+    body: list[ast.stmt],
+    owner: str,
+    plain_classes: set[str],
+    methods: set[str] | None = None,
+    enum: bool = False,
+    plain: bool = False,
 ) -> Iterator[_Binding]:
     """The bindings of a class body, and those of the classes it nests (``enum``: the
-    body is an enumeration's)."""
+    body is an enumeration's; ``plain``: a plain class's, see :func:`_is_plain`, whose
+    annotated assignments bind as plain ones do)."""
     if methods is None:
         methods = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for node in body:
@@ -233,7 +265,7 @@ def _class_bindings(
             targets, value = assigned
             # What DOM111 leaves out as no attribute (``_attributes``): a method.
             method_like = _is_method_like(value, methods)
-            if type(node) is ast.AnnAssign and not method_like:
+            if type(node) is ast.AnnAssign and not method_like and not plain:
                 continue  # an annotated field (a dataclass's, a model's): an attribute, not a definition
             if not method_like and (enum or _is_data(value)):
                 continue  # an enumeration's member, a constant: data, which nothing calls
@@ -242,12 +274,13 @@ def _class_bindings(
                 for name in _bound_targets(target):
                     yield _Binding(BoundName(owner, name.id, name.lineno, name.col_offset), method_like)
         elif isinstance(node, ast.ClassDef):
-            yield from _class_bindings(node.body, f"{owner}.{node.name}", enum=_is_enum(node))
+            nested, plain_nested = f"{owner}.{node.name}", _is_plain(node, plain_classes)
+            yield from _class_bindings(node.body, nested, plain_classes, enum=_is_enum(node), plain=plain_nested)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         else:
             for block in _run_time_blocks(node):
-                yield from _class_bindings(block, owner, methods, enum)
+                yield from _class_bindings(block, owner, plain_classes, methods, enum, plain)
 
 
 def method_definitions(body: list[ast.stmt]) -> Iterator[MethodDefinition]:
