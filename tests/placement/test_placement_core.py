@@ -357,7 +357,12 @@ def test_kinds_restrict_findings_and_matches(index):
         "Hooks.Inner.PostEpisodeX",
     }
     # A function attached to a class from outside its body is a method of the class.
-    assert {f.path.rsplit("/", 1)[1] for f in methods_only} == {"annotated.py", "bindings.py", "patches.py"}
+    assert {f.path.rsplit("/", 1)[1] for f in methods_only} == {
+        "annotated.py",
+        "bindings.py",
+        "patches.py",
+        "type_checking_aliases.py",
+    }
     assert not any(f.path.endswith("/patches.py") for f in found)
     # A nested class is a class: kinds = class counts it, kinds = method does not.
     assert "class EvidenceLM.Cfg.PostEpisodeMode" in {" ".join(f.message.split()[:2]) for f in found}

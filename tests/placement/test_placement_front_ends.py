@@ -26,7 +26,10 @@ symbols =
 allowed_modules =
     tbp.monty.experiment
 """
-FILES = ["src/tbp/monty/frameworks/telemetry/annotated.py"]
+FILES = [
+    "src/tbp/monty/frameworks/telemetry/annotated.py",
+    "src/tbp/monty/frameworks/telemetry/type_checking_aliases.py",
+]
 
 
 @pytest.fixture

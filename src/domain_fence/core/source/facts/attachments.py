@@ -108,7 +108,7 @@ class _AttachedNames:
                     return "local", name
                 return None
         if self._module is None:
-            self._module = _module_bound(self.body)
+            self._module = _module_bound(self.body, self.walk.type_checking_aliases)
         return self._module.get(name)
 
     def sites(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.AST]]:
@@ -169,7 +169,7 @@ class _AttachedNames:
         return last
 
 
-def _module_bound(body: list[ast.stmt]) -> dict[str, tuple[str, str]]:
+def _module_bound(body: list[ast.stmt], aliases: frozenset[str]) -> dict[str, tuple[str, str]]:
     """What the module binds at run time that an attachment may name (see
     :meth:`_AttachedNames.bound`): its classes, then its functions, then what it
     imports, then the names it binds to a lambda, a partial or a function of its own."""
@@ -191,7 +191,7 @@ def _module_bound(body: list[ast.stmt]) -> dict[str, tuple[str, str]]:
         elif type(node) is ast.Assign or type(node) is ast.AnnAssign:
             assigned.append(node)
         else:
-            for block in _run_time_blocks(node):
+            for block in _run_time_blocks(node, aliases):
                 pending += block
     bound: dict[str, tuple[str, str]] = {name: ("imported", original) for name, original in imported.items()}
     for node in assigned:

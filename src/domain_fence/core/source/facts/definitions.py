@@ -17,7 +17,7 @@ from domain_fence.core.source.facts.records import (
     TopLevelDefinition,
 )
 from domain_fence.core.source.facts.scopes import _blocks, _run_time_blocks
-from domain_fence.core.source.facts.syntax import _is_dunder, _simple_assignment, dotted_name
+from domain_fence.core.source.facts.syntax import _is_dunder, _simple_assignment, dotted_name, type_checking_aliases
 
 
 def _top_level_classes(statements: list[ast.stmt]) -> set[str]:
@@ -55,7 +55,7 @@ def top_level_definitions(body: list[ast.stmt]) -> Iterator[TopLevelDefinition]:
 def bound_names(body: list[ast.stmt]) -> Iterator[BoundName]:
     """The names bound by assignment that placement counts as definitions, in source
     order (see :func:`_bindings`)."""
-    for binding in _bindings(body):
+    for binding in _bindings(body, type_checking_aliases(body)):
         yield binding.fact
 
 
@@ -70,7 +70,7 @@ class _Binding(NamedTuple):
     evident: bool
 
 
-def _bindings(body: list[ast.stmt]) -> list[_Binding]:
+def _bindings(body: list[ast.stmt], aliases: frozenset[str]) -> list[_Binding]:
     """Names bound by assignment (``=`` with plain names as targets, in tuples and
     lists too, starred or not, and annotated assignments with a value) at module level
     and in the bodies of the module-level classes and of the classes nested in them;
@@ -79,7 +79,8 @@ def _bindings(body: list[ast.stmt]) -> list[_Binding]:
 
     Not bindings: what a function body binds (local), augmented assignments (they
     rebind a name bound already), annotations without a value, what is bound under
-    ``if TYPE_CHECKING:`` (never at run time), and dunders (``__all__``). At module
+    ``if TYPE_CHECKING:`` (never at run time; or under one of ``aliases``, the module's
+    other names for it), and dunders (``__all__``). At module
     level, an assignment that only names something imported (``Alias =
     imported.Handler``: the head of the reference is bound by an import and by no
     ``def`` or ``class`` of the module) is a re-export, as ``from x import Handler as
@@ -89,7 +90,8 @@ def _bindings(body: list[ast.stmt]) -> list[_Binding]:
     what it binds is an attribute of the class.
     """
     imported, local = _module_names(body)
-    found = _module_bindings(body, {name: imported[name] for name in imported.keys() - local}, local, set())
+    reexported = {name: imported[name] for name in imported.keys() - local}
+    found = _module_bindings(body, reexported, local, set(), aliases)
     return sorted(found, key=lambda binding: (binding.fact.line, binding.fact.col))
 
 
@@ -143,7 +145,7 @@ def _bound_targets(target: ast.expr) -> Iterator[ast.Name]:
 
 
 def _module_bindings(
-    body: list[ast.stmt], reexported: dict[str, str], local: set[str], plain_classes: set[str]
+    body: list[ast.stmt], reexported: dict[str, str], local: set[str], plain_classes: set[str], aliases: frozenset[str]
 ) -> Iterator[_Binding]:
     """The bindings of module-level ``body``; ``plain_classes`` gets the names of the
     plain classes it defines (:func:`_is_plain`), in source order: a subclass follows."""
@@ -168,12 +170,12 @@ def _module_bindings(
             plain = _is_plain(node, plain_classes)
             if plain:
                 plain_classes.add(node.name)
-            yield from _class_bindings(node.body, node.name, plain_classes, enum=_is_enum(node), plain=plain)
+            yield from _class_bindings(node.body, node.name, plain_classes, aliases, enum=_is_enum(node), plain=plain)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue  # a new scope: what it binds is local
         else:
-            for block in _run_time_blocks(node):
-                yield from _module_bindings(block, reexported, local, plain_classes)
+            for block in _run_time_blocks(node, aliases):
+                yield from _module_bindings(block, reexported, local, plain_classes, aliases)
 
 
 def _renaming_imports(node: ast.Import | ast.ImportFrom) -> Iterator[_Binding]:
@@ -250,6 +252,7 @@ def _class_bindings(
     body: list[ast.stmt],
     owner: str,
     plain_classes: set[str],
+    aliases: frozenset[str],
     methods: set[str] | None = None,
     enum: bool = False,
     plain: bool = False,
@@ -275,12 +278,14 @@ def _class_bindings(
                     yield _Binding(BoundName(owner, name.id, name.lineno, name.col_offset), method_like)
         elif isinstance(node, ast.ClassDef):
             nested, plain_nested = f"{owner}.{node.name}", _is_plain(node, plain_classes)
-            yield from _class_bindings(node.body, nested, plain_classes, enum=_is_enum(node), plain=plain_nested)
+            yield from _class_bindings(
+                node.body, nested, plain_classes, aliases, enum=_is_enum(node), plain=plain_nested
+            )
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         else:
-            for block in _run_time_blocks(node):
-                yield from _class_bindings(block, owner, plain_classes, methods, enum, plain)
+            for block in _run_time_blocks(node, aliases):
+                yield from _class_bindings(block, owner, plain_classes, aliases, methods, enum, plain)
 
 
 def method_definitions(body: list[ast.stmt]) -> Iterator[MethodDefinition]:

@@ -44,6 +44,7 @@ from domain_fence.core.source.facts.records import (
 )
 from domain_fence.core.source.facts.resolver import _Resolver
 from domain_fence.core.source.facts.scopes import _module_statements
+from domain_fence.core.source.facts.syntax import type_checking_aliases
 from domain_fence.core.source.facts.walk import _Context, _StatementsOnly, _Walk
 from domain_fence.core.source.flow import (
     ALL_CALLEES,
@@ -185,7 +186,7 @@ def _facts(
         own_emitter_calls=own_emitter_calls,
         properties=_properties(walk, resolver),
     )
-    bound = list(_bindings(tree.body))
+    bound = list(_bindings(tree.body, walk.type_checking_aliases))
     facts = FileFacts(
         module=module,
         is_package=is_package,
@@ -271,13 +272,13 @@ def _flows(
 
 def _walked(module: str, is_package: bool, tree: ast.Module) -> tuple[_Walk, list[ast.stmt], _Resolver]:
     """The module's statements walked once, and how its names resolve."""
-    walk = _Walk(module, is_package)
+    walk = _Walk(module, is_package, type_checking_aliases(tree.body))
     statements = list(_module_statements(tree))
     walk.functional_classes(statements)
     walk.body(tree.body, 1, (), _Context())
     local_classes = _top_level_classes(statements)
     bindings, walk.stars = walk.bindings(statements, local_classes)
-    constants, tables = ({}, {}) if walk.stars else _string_constants(tree)
+    constants, tables = ({}, {}) if walk.stars else _string_constants(tree, walk.type_checking_aliases)
     resolver = _Resolver(module, bindings, local_classes, bool(walk.stars), tree, constants, tables)
     resolver._binding_counts = walk.bound  # the walk visited every node
     return walk, statements, resolver

@@ -14,10 +14,11 @@ from domain_fence.core.source.facts.scopes import _children, _run_time_blocks
 from domain_fence.core.source.facts.syntax import _simple_assignment
 
 
-def _string_constants(tree: ast.Module) -> tuple[dict[str, ast.expr], dict[str, ast.Dict]]:
+def _string_constants(tree: ast.Module, aliases: frozenset[str]) -> tuple[dict[str, ast.expr], dict[str, ast.Dict]]:
     """Module-level names assigned what may be a string (``KIND = "post_episode"``,
     ``END_KIND = PREFIX + "End"``, ``f"{PREFIX}Start"``, ``KIND = OTHER``), in source
-    order, outside the blocks that run for type checkers only (and in ``if``/``try``
+    order, outside the blocks that run for type checkers only (``aliases``: the module's
+    other names of ``TYPE_CHECKING``; and in ``if``/``try``
     blocks, as before: not in loops or ``with``); and those assigned a dict display
     whose keys are all literals, which may be a table of strings (``KINDS = {"reset":
     "EpisodeReset"}``). What each holds, and whether it is bound only there, is asked
@@ -29,7 +30,7 @@ def _string_constants(tree: ast.Module) -> tuple[dict[str, ast.expr], dict[str, 
         statement = pending.pop()
         kind = type(statement)
         if kind is ast.If or kind is ast.Try or kind is ast.TryStar:
-            for block in reversed(list(_run_time_blocks(statement))):
+            for block in reversed(list(_run_time_blocks(statement, aliases))):
                 pending += reversed(block)
             continue
         target, value = _simple_assignment(statement)

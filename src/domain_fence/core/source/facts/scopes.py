@@ -140,16 +140,17 @@ def _blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
         yield handler.body
 
 
-def _run_time_blocks(node: ast.stmt) -> Iterator[list[ast.stmt]]:
+def _run_time_blocks(node: ast.stmt, aliases: frozenset[str]) -> Iterator[list[ast.stmt]]:
     """The blocks of a compound statement that run: not the branch of ``if
     TYPE_CHECKING:`` (nor the ``else`` of ``if not TYPE_CHECKING:``) that exists for type
-    checkers only."""
+    checkers only; ``aliases``: the module's other names of ``TYPE_CHECKING`` (see
+    :func:`~.syntax.type_checking_aliases`)."""
     if isinstance(node, ast.If):
-        if _is_type_checking(node.test):
+        if _is_type_checking(node.test, aliases):
             yield node.orelse
             return
         test = node.test
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _is_type_checking(test.operand):
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _is_type_checking(test.operand, aliases):
             yield node.body
             return
     yield from _blocks(node)

@@ -67,11 +67,37 @@ def _target_names(target: ast.expr) -> list[ast.Name]:
     return []
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``."""
+def _is_type_checking(test: ast.expr, aliases: frozenset[str] = frozenset()) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:`` (any module's, as grimp
+    reads it); or ``if TC:`` for one of ``aliases``, the other names the module's imports
+    give it (:func:`type_checking_aliases`), which grimp does not read."""
     if isinstance(test, ast.Name):
-        return test.id == "TYPE_CHECKING"
+        return test.id == "TYPE_CHECKING" or test.id in aliases
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
+def type_checking_aliases(body: list[ast.stmt]) -> frozenset[str]:
+    """The names module-level imports (in its ``if`` and ``try`` blocks too) give
+    ``TYPE_CHECKING`` besides its own: ``from typing import TYPE_CHECKING as TC``, from
+    any module, as a bare ``TYPE_CHECKING`` is read whatever it was imported from. Only
+    the module's statements are looked at, not its expressions: most bind none."""
+    found: set[str] = set()
+    pending = list(body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.ImportFrom):
+            found.update(
+                alias.asname
+                for alias in statement.names
+                if alias.name == "TYPE_CHECKING" and alias.asname and alias.asname != "TYPE_CHECKING"
+            )
+        elif isinstance(statement, ast.If):
+            pending += statement.body + statement.orelse
+        elif isinstance(statement, (ast.Try, ast.TryStar)):
+            pending += statement.body + statement.orelse + statement.finalbody
+            for handler in statement.handlers:
+                pending += handler.body
+    return frozenset(found)
 
 
 def _contains(outer: ast.stmt, inner: ast.expr) -> bool:

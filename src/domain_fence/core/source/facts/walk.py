@@ -51,7 +51,11 @@ class _Context(NamedTuple):
     owner: str | None = None  # qualname of the class whose methods are declared here
     receiver: str | None = None  # ``self`` of the method whose attributes are assigned here
     member_owner: str | None = None  # the class those attributes belong to
-    type_checking: bool = False  # under ``if TYPE_CHECKING:``
+    # Under ``if TYPE_CHECKING:`` as grimp reads it: what an import's fact says, so that
+    # every front end leaves out the imports the graph leaves out.
+    type_checking: bool = False
+    # Under it or under another name the module gives it (``if TC:``): never runs.
+    checkers_only: bool = False
 
 
 class _Walk:
@@ -62,9 +66,10 @@ class _Walk:
     deep, are walked with an explicit stack.
     """
 
-    def __init__(self, module: str, is_package: bool) -> None:
+    def __init__(self, module: str, is_package: bool, aliases: frozenset[str] = frozenset()) -> None:
         self.module = module
         self.is_package = is_package
+        self.type_checking_aliases = aliases  # the module's other names of TYPE_CHECKING
         # How many times each name is bound anywhere in the module, as _binding_sites
         # counts them, counted on the way (a walk of its own costs more than this one).
         self.bound: dict[str, int] = {}
@@ -150,7 +155,9 @@ class _Walk:
                 self.definitions.append(DefinitionFact("class", qualname, _text(node, node.name)))
                 self.members += [MemberFact(qualname, a.name, True) for a in attributes]
                 self.other_members += [MemberFact(qualname, slot, True) for slot in _slots(node.body)]
-                inner_context = _Context(owner=qualname, type_checking=context.type_checking)
+                inner_context = _Context(
+                    owner=qualname, type_checking=context.type_checking, checkers_only=context.checkers_only
+                )
         elif type(node) is ast.FunctionDef or type(node) is ast.AsyncFunctionDef:
             inner = (*scope, node.name)
             self.functions.setdefault(inner, []).append(node)
@@ -159,21 +166,21 @@ class _Walk:
             self.import_statement(node, depth, context)
         elif context.receiver and type(node) in _DECLARING_MEMBERS:
             owner = context.member_owner or ""  # set with the receiver
-            self.receiver_members(node, context.receiver, owner, scope, context.type_checking)
+            self.receiver_members(node, context.receiver, owner, scope, context.checkers_only)
         elif (
             not context.in_function
-            and not context.type_checking  # bound for type checkers only: never called
+            and not context.checkers_only  # bound for type checkers only: never called
             and (type(node) is ast.Assign or type(node) is ast.AnnAssign)
             and type(node.value) is ast.Lambda
         ):  # ``name = lambda ...:`` defines a function (a method in a class)
             self.bound_lambda(node, node.value, scope)
         if type(node) in _ASSIGNING:
             self.local_assignment(node, scope)
-            if (kind is ast.Assign or kind is ast.AnnAssign) and not context.type_checking:
+            if (kind is ast.Assign or kind is ast.AnnAssign) and not context.checkers_only:
                 self.attachment(node, scope)  # type: ignore[arg-type]
         elif type(node) is ast.Expr and type(node.value) is ast.Call and len(node.value.args) == 3:
             self.set_through_call(node.value, scope)
-            if not context.type_checking:
+            if not context.checkers_only:
                 self.attachment_through_call(node.value, scope)
         for name in node._fields:
             value = getattr(node, name)
@@ -198,10 +205,15 @@ class _Walk:
             elif isinstance(value, ast.AST):
                 self.expressions(value, inner)
 
-    @staticmethod
-    def block_context(node: ast.stmt, field_name: str, context: _Context) -> _Context:
-        if type(node) is ast.If and field_name == "body" and not context.type_checking and _is_type_checking(node.test):
-            return _Context(context.in_function, context.owner, context.receiver, context.member_owner, True)
+    def block_context(self, node: ast.stmt, field_name: str, context: _Context) -> _Context:
+        if type(node) is not ast.If or field_name != "body":
+            return context
+        if not context.type_checking and _is_type_checking(node.test):
+            return _Context(context.in_function, context.owner, context.receiver, context.member_owner, True, True)
+        if not context.checkers_only and _is_type_checking(node.test, self.type_checking_aliases):
+            return _Context(
+                context.in_function, context.owner, context.receiver, context.member_owner, context.type_checking, True
+            )
         return context
 
     def function(
@@ -215,9 +227,11 @@ class _Walk:
             name = _text(node, node.name)
             self.definitions.append(DefinitionFact(kind, ".".join(inner), name, _parameters(node.args)))
             receiver = _receiver(node) if context.owner else None
-            return _Context(True, None, receiver, context.owner if receiver else None, context.type_checking)
+            owner = context.owner if receiver else None
+            return _Context(True, None, receiver, owner, context.type_checking, context.checkers_only)
         if context.receiver and any(arg.arg == context.receiver for arg in _argument_nodes(node.args)):
-            return _Context(True, None, None, None, context.type_checking)  # a nested function with its own ``self``
+            # a nested function with its own ``self``
+            return _Context(True, None, None, None, context.type_checking, context.checkers_only)
         return context
 
     def bound_lambda(self, node: ast.Assign | ast.AnnAssign, value: ast.Lambda, scope: tuple[str, ...]) -> None:
