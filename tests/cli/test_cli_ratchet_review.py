@@ -5,6 +5,7 @@ package (their entries carried, green); and `baseline` listing what it changed."
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import jsonschema
@@ -246,6 +247,35 @@ def test_a_rename_does_not_carry_an_entry_to_a_violation_elsewhere(project):
     pruned = domain_fence("baseline", "--prune", cwd=project)
     assert "re-keyed" not in pruned.stdout
     assert domain_fence("check", cwd=project).returncode == 1
+
+
+def test_a_deleted_module_does_not_carry_its_entry_to_an_unrelated_new_one(project):
+    # git sees legacy deleted and another module added, no rename: the same import in
+    # fresh.py is a new violation, and pruning strikes legacy's entry without carrying it.
+    git("rm", "-q", "app/runtime/legacy.py", cwd=project)
+    (project / "app/runtime/fresh.py").write_text(
+        '"""Sampling."""\n\nimport random\n\nfrom app.experiment import modes\n\n\n'
+        "def draw():\n    return random.random() if modes.TRAIN else 0.0\n"
+    )
+    assert "re-keyed" not in domain_fence("baseline", "--prune", cwd=project).stdout
+    assert fingerprints(project) == ["boundary:app.runtime.oldpkg.worker->app.experiment.modes"]
+    checked = domain_fence("check", cwd=project)
+    assert checked.returncode == 1
+    assert (
+        "app/runtime/fresh.py:5:28: DOM301 app.runtime.fresh imports forbidden app.experiment.modes" in checked.stdout
+    )
+
+
+def test_a_rename_git_does_not_see_is_carried_outside_a_checkout(project):
+    # Without git's history, an unambiguous pairing of fingerprints is all there is.
+    shutil.rmtree(project / ".git")
+    (project / "app/runtime/legacy.py").unlink()
+    (project / "app/runtime/fresh.py").write_text("from app.experiment import modes\n")
+    pruned = domain_fence("baseline", "--prune", cwd=project)
+    assert pruned.stdout.splitlines()[1:] == [
+        f"  re-keyed {CONTRACT} boundary:app.runtime.legacy->app.experiment.modes, "
+        "now boundary:app.runtime.fresh->app.experiment.modes"
+    ]
 
 
 def test_an_unknown_revision_is_one_line_and_status_2(project):

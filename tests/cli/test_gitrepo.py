@@ -10,6 +10,7 @@ from cli_support import git, write_tree
 
 from domain_fence.integrations.gitrepo import (
     GitError,
+    file_changes,
     last_commit_touching,
     renamed_files,
     repository_root,
@@ -69,6 +70,13 @@ def test_renames_not_staged_yet_count_and_the_index_is_left_alone(repository):
     }
     assert git("status", "--porcelain", "-z", cwd=repository) == status
     assert git("diff", "--cached", "--name-only", "-z", cwd=repository) == "pkg/modèle_2.py\0"
+
+
+def test_a_file_deleted_and_another_added_is_no_rename(repository):
+    git("rm", "-q", "pkg/old name.py", cwd=repository)
+    (repository / "pkg/unrelated.py").write_text("import random\n\nDRAW = random.random()\n")
+    git("mv", "pkg/modèle.py", "pkg/modèle_2.py", cwd=repository)
+    assert file_changes(repository, "HEAD") == ({"pkg/modèle.py": "pkg/modèle_2.py"}, ("pkg/old name.py",))
 
 
 def test_the_last_commit_of_a_file_else_head(repository):

@@ -3,7 +3,7 @@ fingerprints, and which stay where they are."""
 
 from __future__ import annotations
 
-from domain_fence.core.engine.rekey import Rekeyed, carried_entries, module_renames, renamed_modules
+from domain_fence.core.engine.rekey import Rekeyed, carried_entries, deleted_modules, module_renames, renamed_modules
 
 LEGACY = "boundary:app.runtime.legacy->app.experiment.modes"
 HERITAGE = "boundary:app.runtime.heritage->app.experiment.modes"
@@ -49,6 +49,21 @@ def test_history_decides_one_pair_and_the_fingerprints_the_rest_unless_only_hist
     both = [Rekeyed("c", LEGACY, HERITAGE), Rekeyed("c", OLD_WORKER, NEW_WORKER)]
     assert carried_entries(stale, new, MODULES, history) == both
     assert carried_entries(stale, new, MODULES, history, only_confirmed=True) == [Rekeyed("c", LEGACY, HERITAGE)]
+
+
+def test_a_module_git_saw_deleted_or_renamed_elsewhere_is_not_paired_by_fingerprints():
+    stale, new = [("c", LEGACY)], [("c", HERITAGE)]
+    assert carried_entries(stale, new, MODULES, {}, deleted={"app.runtime.legacy"}) == []
+    assert carried_entries(stale, new, MODULES, {"app.runtime.legacy": "app.runtime.other"}) == []
+    assert carried_entries(stale, new, MODULES, {}, deleted={"app.runtime.unrelated"}) == [
+        Rekeyed("c", LEGACY, HERITAGE)
+    ]
+
+
+def test_deleted_files_name_modules_in_the_project_source_directories():
+    module_of = {"src/app/__init__.py": "app", "src/app/runtime/heritage.py": "app.runtime.heritage"}
+    deleted = ["src/app/runtime/legacy.py", "src/app/oldpkg/__init__.py", "README.md", "docs/conf.py"]
+    assert deleted_modules(deleted, module_of) == {"app.runtime.legacy", "app.oldpkg"}
 
 
 def test_file_renames_name_module_renames_in_any_source_directory():

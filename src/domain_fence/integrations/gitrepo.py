@@ -1,5 +1,6 @@
 """The few questions we ask git, each one ``git`` process (renames: a few): where a
-checkout's top is, what a file held at a revision, which files were renamed since one.
+checkout's top is, what a file held at a revision, which files were renamed or deleted
+since one.
 
 Every function returns None (or raises :class:`GitError` with git's own one-line
 reason) instead of letting a missing git or a failed command escape as a traceback.
@@ -13,6 +14,7 @@ import subprocess
 import tempfile
 from contextlib import suppress
 from pathlib import Path
+from typing import NamedTuple
 
 
 class GitError(Exception):
@@ -61,10 +63,23 @@ def resolve_revision(repository: Path, revision: str) -> str:
     return output.decode("ascii").strip()
 
 
+class FileChanges(NamedTuple):
+    """What became of the files a revision held, in the working tree."""
+
+    renamed: dict[str, str]  # old path -> new path
+    deleted: tuple[str, ...]  # gone, and renamed to no file git could pair it with
+
+
 def renamed_files(repository: Path, revision: str) -> dict[str, str]:
     """Old path -> new path of every file git sees renamed between ``revision`` and the
-    working tree (paths relative to the repository's top), as ``git add -A`` would
-    stage it: a file renamed by a plain ``mv``, its new name untracked yet, counts.
+    working tree (see :func:`file_changes`)."""
+    return file_changes(repository, revision).renamed
+
+
+def file_changes(repository: Path, revision: str) -> FileChanges:
+    """The files git sees renamed, and those it sees deleted, between ``revision`` and
+    the working tree (paths relative to the repository's top), as ``git add -A`` would
+    stage them: a file renamed by a plain ``mv``, its new name untracked yet, counts.
 
     git's rename detection pairs only the files its index knows, so it is asked with
     a copy of the index in which every untracked file (the ignored ones aside) is
@@ -82,13 +97,14 @@ def renamed_files(repository: Path, revision: str) -> dict[str, str]:
             output = run_git(repository, *diff, index=index)
         except (GitError, OSError):  # an index git cannot copy (a split index...): the index as it is
             output = run_git(repository, *diff)
-    return _renames(output)
+    return _changes(output)
 
 
-def _renames(output: bytes) -> dict[str, str]:
-    """The renames of ``git diff --name-status -z``: old path -> new path."""
+def _changes(output: bytes) -> FileChanges:
+    """The renames (old path -> new path) and deletions of ``git diff --name-status -z``."""
     fields = output.decode("utf-8", "surrogateescape").split("\0")
     renames: dict[str, str] = {}
+    deleted: list[str] = []
     index = 0
     while index < len(fields) and fields[index]:
         status = fields[index]
@@ -97,8 +113,10 @@ def _renames(output: bytes) -> dict[str, str]:
                 renames[fields[index + 1]] = fields[index + 2]
             index += 3
         else:
+            if status == "D":
+                deleted.append(fields[index + 1])
             index += 2
-    return renames
+    return FileChanges(renames, tuple(sorted(deleted)))
 
 
 def last_commit_touching(repository: Path, path: str) -> str | None:

@@ -17,12 +17,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain_fence.core.engine.baseline import Baseline, load_baseline, parse_baseline
-from domain_fence.core.engine.rekey import changes, might_carry, module_renames
+from domain_fence.core.engine.rekey import ModuleHistory, changes, deleted_modules, might_carry, module_renames
 from domain_fence.core.index.project import ProjectIndex
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Ratchet, added_finding, baseline_entry_lines
 
-from .gitrepo import GitError, last_commit_touching, renamed_files, repository_root, resolve_revision, show_file
+from .gitrepo import (
+    GitError,
+    file_changes,
+    last_commit_touching,
+    renamed_files,
+    repository_root,
+    resolve_revision,
+    show_file,
+)
 
 if TYPE_CHECKING:
     from domain_fence.integrations.importlinter.configuration import Configuration
@@ -83,9 +91,10 @@ def baseline_at(top: Path, commit: str, revision: str, path: Path) -> Baseline:
     return parse_baseline(data, Path(f"{revision}:{relative}")) if data is not None else Baseline(path)
 
 
-def renames_since_recorded(root: Path, baseline: Path, index: ProjectIndex) -> dict[str, str] | None:
-    """The module renames git sees between the commit that last changed ``baseline``
-    and the working tree; None outside a git checkout (or before its first commit)."""
+def renames_since_recorded(root: Path, baseline: Path, index: ProjectIndex) -> ModuleHistory | None:
+    """The module renames and deletions git sees between the commit that last changed
+    ``baseline`` and the working tree; None outside a git checkout (or before its first
+    commit)."""
     top = repository_root(root)
     resolved = baseline.resolve()
     if top is None or not resolved.is_relative_to(top):
@@ -94,19 +103,27 @@ def renames_since_recorded(root: Path, baseline: Path, index: ProjectIndex) -> d
     if commit is None:
         return None
     try:
-        return project_module_renames(index, top, renamed_files(top, commit))
+        files = file_changes(top, commit)
     except GitError:
         return None
+    return ModuleHistory(
+        project_module_renames(index, top, files.renamed), deleted_modules(files.deleted, _module_of(index, top))
+    )
 
 
 def project_module_renames(index: ProjectIndex, top: Path, renamed: Mapping[str, str]) -> dict[str, str]:
     """old module -> new module for the project's files git sees renamed."""
+    return module_renames(renamed, _module_of(index, top))
+
+
+def _module_of(index: ProjectIndex, top: Path) -> dict[str, str]:
+    """The project's module of each file in the checkout (posix path from its top)."""
     module_of = {}
     for module, file in index.modules.items():
         resolved = file.resolve()
         if resolved.is_relative_to(top):
             module_of[resolved.relative_to(top).as_posix()] = module
-    return module_renames(renamed, module_of)
+    return module_of
 
 
 def _text(path: Path) -> str:

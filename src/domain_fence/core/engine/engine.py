@@ -77,6 +77,7 @@ from domain_fence.core.source.modules import Skipped
 if TYPE_CHECKING:
     from grimp import ImportGraph
 
+    from domain_fence.core.engine.rekey import ModuleHistory
     from domain_fence.core.source.facts import FileFacts, ImportFacts
 
 UNANALYSABLE = fingerprints.UNANALYSABLE
@@ -789,7 +790,8 @@ class Engine:
 
         An entry of a module renamed since is re-keyed to the module's new name, with
         ``prune`` too (:mod:`.rekey`); ``renames`` tells, for a baseline file, the module
-        renames the project's history shows since it was recorded (None: unknown).
+        renames and deletions the project's history shows since it was recorded (None:
+        unknown).
 
         Raises GraphUnavailableError when a contract needs the import graph and it
         cannot be built: recording without it would strike every boundary entry."""
@@ -835,8 +837,12 @@ class Engine:
         found = Baseline(path, tuple(e for entries in by_contract.values() for e in entries))
         modules = frozenset(self.index.modules)
         # The history is asked only when an entry went and another came.
-        confirmed = renames(path) if renames is not None and rekey.might_carry(recorded, found) else None
-        carried = {(r.contract, r.new) for r in rekey.changes(recorded, found, modules, confirmed).rekeyed}
+        history = renames(path) if renames is not None and rekey.might_carry(recorded, found) else None
+        confirmed = history.renamed if history is not None else None
+        deleted = history.deleted if history is not None else frozenset()
+        carried = {
+            (r.contract, r.new) for r in rekey.changes(recorded, found, modules, confirmed, False, deleted).rekeyed
+        }
         for contract, entries in by_contract.items():
             if prune:
                 keep = {e.fingerprint for e in entries}
@@ -845,7 +851,7 @@ class Engine:
             updated = updated.replace_contract(contract, entries)
         changed = write_baseline(updated)
         self._baselines.pop(real_path(path), None)
-        change = rekey.changes(recorded, updated, modules, confirmed)
+        change = rekey.changes(recorded, updated, modules, confirmed, False, deleted)
         before = {(e.contract, e.fingerprint) for e in recorded.entries}
         after = {(e.contract, e.fingerprint) for e in updated.entries}
         rekeyed = f"{len(change.rekeyed)} re-keyed, " if change.rekeyed else ""
@@ -879,8 +885,8 @@ def _by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
 # Each index's snapshot of the files' stamps (see Engine._snapshot), with the index.
 _SNAPSHOTS: dict[int, tuple[ProjectIndex, Digests]] = {}
 
-# A baseline file -> the module renames (old -> new) since it was recorded, or None.
-RenameHistory = Callable[[Path], Mapping[str, str] | None]
+# A baseline file -> the module renames and deletions since it was recorded, or None.
+RenameHistory = Callable[[Path], "ModuleHistory | None"]
 
 
 def _imports(facts: FileFacts | ImportFacts) -> frozenset[tuple[str, str | None, int, bool]]:

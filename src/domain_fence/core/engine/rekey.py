@@ -4,9 +4,11 @@ Renaming a module changes the fingerprint of every finding in it, so its recorde
 entries would turn stale while the same violations came back as new. An entry is
 carried to a new fingerprint when the two are identical but for module names, each
 old name no longer a module of the project and each new one a module of it. Renames
-git detected decide first; only a one-to-one pairing is carried: when an entry could
-go to two findings, or two entries to one finding, none of them is, and the user
-decides.
+git detected decide first, and a module git saw deleted (not renamed) is carried by
+nothing else: a violation in an unrelated new module is new. Fingerprints alone pair
+what git cannot tell of (no checkout, a file it never tracked), and only one to one:
+when an entry could go to two findings, or two entries to one finding, none of them
+is, and the user decides.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain_fence.core.engine.baseline import Baseline, BaselineEntry
 
@@ -29,6 +32,13 @@ class Rekeyed:
     contract: str
     old: str
     new: str
+
+
+class ModuleHistory(NamedTuple):
+    """What git tells of the project's modules since a baseline was recorded."""
+
+    renamed: Mapping[str, str]  # old module -> new module
+    deleted: frozenset[str]  # modules whose file git sees deleted, renamed to nothing
 
 
 def renamed_modules(old: str, new: str) -> dict[str, str] | None:
@@ -53,13 +63,15 @@ def carried_entries(
     modules: Collection[str],
     confirmed: Mapping[str, str] | None = None,
     only_confirmed: bool = False,
+    deleted: Collection[str] = (),
 ) -> list[Rekeyed]:
     """The stale entries (contract, fingerprint) that a rename carries to a new finding
     (contract, fingerprint), given the project's ``modules`` now.
 
     ``confirmed`` holds the module renames the project's history shows (old -> new,
-    from git's rename detection): pairs it confirms are matched first, then, unless
-    ``only_confirmed``, the pairs left that only their fingerprints join.
+    from git's rename detection), ``deleted`` the modules it shows deleted: pairs it
+    confirms are matched first, then, unless ``only_confirmed``, the pairs left that
+    only their fingerprints join, from modules the history says nothing of.
     """
     stale, new = sorted(set(stale)), sorted(set(new))
     chosen: list[Rekeyed] = []
@@ -70,7 +82,9 @@ def carried_entries(
     olds = {(p.contract, p.old) for p in chosen}
     news = {(p.contract, p.new) for p in chosen}
     rest = _candidates([s for s in stale if s not in olds], [n for n in new if n not in news], modules)
-    return sorted(chosen + _one_to_one([pair for pair, _ in rest]))
+    # Where git saw a module renamed or deleted, it has said where its file went.
+    told = {*(confirmed or ()), *deleted}
+    return sorted(chosen + _one_to_one([pair for pair, renames in rest if not told.intersection(renames)]))
 
 
 def _confirmed_pairs(
@@ -153,6 +167,24 @@ def module_renames(file_renames: Mapping[str, str], module_of: Mapping[str, str]
     return modules
 
 
+def deleted_modules(deleted: Iterable[str], module_of: Mapping[str, str]) -> frozenset[str]:
+    """The modules the deleted files (posix paths relative to one directory) were, named
+    as the project's modules (``module_of``: path -> module) are from their source
+    directories; a file in no such directory was none."""
+    bases = set()
+    for path, module in module_of.items():
+        parts, depth = _module_parts(path), len(module.split("."))
+        if parts is not None and len(parts) >= depth:
+            bases.add(tuple(parts[: len(parts) - depth]))
+    modules = set()
+    for path in deleted:
+        parts = _module_parts(path)
+        for base in bases:
+            if parts is not None and len(parts) > len(base) and tuple(parts[: len(base)]) == base:
+                modules.add(".".join(parts[len(base) :]))
+    return frozenset(modules)
+
+
 def _module_like(old_path: str, new_path: str, module: str) -> str | None:
     new_parts = _module_parts(new_path)
     old_parts = _module_parts(old_path)
@@ -194,6 +226,7 @@ def changes(
     modules: Collection[str],
     confirmed: Mapping[str, str] | None = None,
     only_confirmed: bool = False,
+    deleted: Collection[str] = (),
 ) -> Changes:
     """The entries ``after`` added to and pruned from ``before``, with those a rename
     carried (see :func:`carried_entries`) apart."""
@@ -201,7 +234,7 @@ def changes(
     new = {(e.contract, e.fingerprint): e for e in after.entries}
     gone = [key for key in old if key not in new]
     came = [key for key in new if key not in old]
-    rekeyed = carried_entries(gone, came, modules, confirmed, only_confirmed)
+    rekeyed = carried_entries(gone, came, modules, confirmed, only_confirmed, deleted)
     moved_from = {(r.contract, r.old) for r in rekeyed}
     moved_to = {(r.contract, r.new) for r in rekeyed}
     return Changes(
