@@ -144,6 +144,33 @@ def test_a_copy_of_a_baselined_leak_added_beside_it_is_new(leaky):
     assert f"  pruned runtime-events-speak-runtime {recorded[1]}#2" in pruned.stdout.splitlines()
 
 
+@pytest.mark.parametrize("copies", [1, 2])
+def test_a_recorded_finding_a_noqa_comment_silences_no_longer_holds_its_entry(leaky, copies):
+    """A finding a noqa comment silences is not reported, nor counted for the baseline: the
+    entry that recorded it (with two copies, the last copy's: the copies left are numbered
+    again) is stale in the verdict, the summary and the census alike, and --prune strikes it."""
+    report = leaky / "leaky" / "runtime" / "report.py"
+    report.write_text(REPORT.format(more=SECOND if copies == 2 else ""))
+    domain_fence("baseline", cwd=leaky)
+    recorded = "DOM104:leaky.runtime.report:report:Matched(episode)"
+    last = recorded if copies == 1 else f"{recorded}#2"
+    assert ("runtime-events-speak-runtime", last) in entries(leaky)
+    report.write_text(report.read_text().replace("episode=count)\n", "episode=count)  # noqa: DOM104\n", 1))
+
+    checked = json.loads(domain_fence("check", "--format", "json", cwd=leaky).stdout)
+    vocabulary = {c["id"]: c for c in checked["contracts"]}["runtime-events-speak-runtime"]
+    assert [f["code"] for f in vocabulary["suppressed"]] == ["DOM104"]
+    assert [f["symbol"] for f in vocabulary["stale"]] == [last]
+    assert vocabulary["census"]["baseline"]["fixed"] == 1
+    assert not vocabulary["kept"]
+
+    pruned = domain_fence("baseline", "--prune", cwd=leaky)
+    assert f"  pruned runtime-events-speak-runtime {last}" in pruned.stdout.splitlines()
+    assert domain_fence("baseline", cwd=leaky).stdout.endswith("; unchanged\n")  # recording agrees
+    checked = json.loads(domain_fence("check", "--format", "json", cwd=leaky).stdout)
+    assert {c["id"]: c for c in checked["contracts"]}["runtime-events-speak-runtime"]["kept"]
+
+
 @pytest.mark.skipif(PARSES_NEWER_SYNTAX, reason="this Python parses every syntax grimp's parser reads")
 def test_the_entries_of_a_file_that_cannot_be_analysed_are_kept(leaky):
     """DOM001 may hide anything: a file Python cannot parse (here newer syntax, which

@@ -13,9 +13,12 @@ Rules applied here and nowhere else:
 - a finding whose fingerprint the contract's baseline records is *baselined*;
 - DOM001 (a file that cannot be analysed) is never baselined nor suppressed: it may
   hide anything;
-- a baseline entry that matches no finding (suppressed ones included) is *stale*:
-  DOM002 at the entry, a warning or nothing, per ``unmatched_baseline_alerting``;
-  not an entry of a file reported DOM001, which recording and pruning keep as well.
+- a baseline entry that matches no finding is *stale*: DOM002 at the entry, a warning
+  or nothing, per ``unmatched_baseline_alerting``; not an entry of a file reported
+  DOM001, which recording and pruning keep as well. A suppressed finding matches no
+  entry: it is not reported, so its entry, like a fixed one's, is struck (as recording,
+  pruning, the census and the numbering of copies leave it out), and removing the
+  comment later brings the finding back as new.
 
 With a persistent cache, the findings of a contract whose family allows it are kept
 module by module (:mod:`.resultcache`, :mod:`.reuse`): a later run checks again only
@@ -703,7 +706,9 @@ class Engine:
             []
             if extra.get(NOT_RUN)
             else sorted(
-                p for p in recorded - {f.fingerprint for f in found} if fingerprints.parse(p).module not in hidden
+                p
+                for p in recorded - {f.fingerprint for f in kept_findings}
+                if fingerprints.parse(p).module not in hidden
             )
         )
         level = spec.config.baseline.stale
