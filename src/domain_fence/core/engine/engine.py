@@ -120,6 +120,10 @@ class Settings(NamedTuple):
     # The id of every contract of the configuration, import-linter's own types too; None
     # when unknown (lint-imports hands over one contract at a time).
     known_contracts: tuple[str, ...] | None = None
+    # Every domain-fence contract of the configuration, in its order, with the baseline
+    # file it reads, when ``contracts`` are only some of them (lint-imports hands over
+    # one at a time); None: ``contracts`` are all of them.
+    baselines: tuple[tuple[str, Path], ...] | None = None
 
     @property
     def root(self) -> Path:
@@ -741,25 +745,38 @@ class Engine:
         )
 
     def _orphans(self, spec: ContractSpec) -> list[tuple[str, str]]:
-        """``(contract, fingerprint)`` of the entries of ``spec``'s baseline file whose
-        contract the configuration lacks (renamed, removed), reported by the first
-        contract using the file: nothing else can match them, and ``baseline --prune``
-        strikes them."""
-        known = self.settings.known_contracts
-        if known is None:
+        """``(contract, fingerprint)`` of the entries of ``spec``'s baseline file that no
+        contract reading the file can match: of a contract the configuration lacks
+        (renamed, removed), or of one that reads another file (or none). They are
+        reported by the first contract using the file, and ``baseline --prune`` strikes
+        them."""
+        if self.settings.known_contracts is None:
             return []
         path = self._real_path(spec.baseline_path)
-        owner = next(other for other in self.contracts if self._real_path(other.baseline_path) == path)
-        if owner is not spec:
+        readers = [contract for contract, file in self._baseline_files() if self._real_path(file) == path]
+        if not readers or readers[0] != spec.id:
             return []
         baseline = self.baseline(spec)
-        if baseline.contracts() <= set(known):  # the usual case: no entry to look at
+        if baseline.contracts() <= set(readers):  # the usual case: no entry to look at
             return []
-        return sorted((e.contract, e.fingerprint) for e in baseline.entries if e.contract not in known)
+        return sorted((e.contract, e.fingerprint) for e in baseline.entries if e.contract not in readers)
+
+    def _baseline_files(self) -> tuple[tuple[str, Path], ...]:
+        """Each domain-fence contract of the configuration with its baseline file, in order."""
+        if self.settings.baselines is not None:
+            return self.settings.baselines
+        return tuple((spec.id, spec.baseline_path) for spec in self.contracts)
+
+    def _orphaned(self, contract: str) -> str:
+        """Why an entry of ``contract`` in a baseline file it does not read matches nothing."""
+        if contract not in (self.settings.known_contracts or ()):
+            return "not in the configuration"
+        reads = [file for other, file in self._baseline_files() if other == contract]
+        return f"whose baseline is {self._relative(reads[0])}" if reads else "which has no baseline"
 
     def _stale_findings(self, spec: ContractSpec, stale: list[str] | list[tuple[str, str]]) -> list[Finding]:
         """DOM002 for each stale entry: a fingerprint of ``spec``, or ``(contract,
-        fingerprint)`` of a contract the configuration lacks."""
+        fingerprint)`` of a contract that does not read the file (see :meth:`_orphans`)."""
         if not stale:
             return []
         try:
@@ -770,7 +787,9 @@ class Engine:
         found = []
         for entry in stale:
             contract, fingerprint = entry if isinstance(entry, tuple) else (spec.id, entry)
-            found.append(stale_finding(spec.id, fingerprint, shown, lines.get((contract, fingerprint), 1), contract))
+            line = lines.get((contract, fingerprint), 1)
+            why = self._orphaned(contract) if contract != spec.id else ""
+            found.append(stale_finding(spec.id, fingerprint, shown, line, contract, why))
         return found
 
     def _relative(self, path: Path) -> str:

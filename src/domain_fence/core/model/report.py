@@ -174,10 +174,13 @@ def _count(number: int, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else (plural or singular + 's')}"
 
 
-def stale_finding(contract: str, fingerprint: str, baseline_path: str, line: int, of: str = "") -> Finding:
+def stale_finding(
+    contract: str, fingerprint: str, baseline_path: str, line: int, of: str = "", why: str = "not in the configuration"
+) -> Finding:
     """DOM002 for a baseline entry of ``contract`` that matched nothing; reported by
-    ``contract`` for an entry ``of`` another contract the configuration lacks."""
-    shown = fingerprint if not of or of == contract else f"{fingerprint} (of contract {of!r}, not in the configuration)"
+    ``contract`` for an entry ``of`` another contract that does not read the file
+    (``why``: not in the configuration, or whose baseline is another file)."""
+    shown = fingerprint if not of or of == contract else f"{fingerprint} (of contract {of!r}, {why})"
     return Finding(
         path=baseline_path,
         line=line,

@@ -147,7 +147,13 @@ def lint_imports_engine(contract: FenceContract, graph: ImportGraph | None) -> t
         _INDEXES[key] = ProjectIndex.build(root, packages, cache_dir=cache_dir)
         _announce_contracts(config_path, contract, _INDEXES[key])
     settings = Settings(
-        config_path, packages, (spec,), dict(contract.session_options), cache_dir, _known_contracts(config_path)
+        config_path,
+        packages,
+        (spec,),
+        dict(contract.session_options),
+        cache_dir,
+        _known_contracts(config_path),
+        _baseline_files(config_path),
     )
     return Engine(settings, build_graph=_given(graph), index=_INDEXES[key]), spec
 
@@ -157,6 +163,21 @@ def _known_contracts(config_path: Path) -> tuple[str, ...] | None:
     lint-imports run; None when it cannot be read (import-linter says why)."""
     configuration = _configuration(config_path)
     return None if configuration is None else contract_ids(configuration)
+
+
+@functools.lru_cache(maxsize=4)
+def _baseline_files(config_path: Path) -> tuple[tuple[str, Path], ...] | None:
+    """Each domain-fence contract of the configuration with its baseline file, in order:
+    the engine of one contract tells by them which contract reports an entry no
+    contract reading its file can match (the first using the file), as ``check`` does."""
+    configuration = _configuration(config_path)
+    if configuration is None:
+        return None
+    try:
+        contracts = configuration.fence_contracts()
+    except ConfigurationError:
+        return None  # import-linter reports it, contract by contract
+    return tuple((c.contract_id, Path(c.config.baseline.path)) for c in contracts)
 
 
 @functools.lru_cache(maxsize=4)
