@@ -510,6 +510,20 @@ def test_noqa_and_the_baseline(project):
     assert run_tool("lint-imports", "--no-logo", cwd=project).returncode == 0
 
 
+def test_a_line_inserted_above_leaves_the_recorded_baseline_as_it_is(project):
+    # A DOM105 message names the line its value is read at; the recorded description
+    # leaves it out, as the fingerprint does, so re-recording changes nothing.
+    assert run_tool("domain-fence", "baseline", cwd=project).returncode == 0
+    baseline = project / ".domain-fence-baseline.json"
+    recorded = baseline.read_bytes()
+    assert b"DOM105 value of 'object_id'" in recorded and b"(l." not in recorded
+    learner = project / "leaks" / "runtime" / "learner.py"
+    learner.write_text("# moved down\n" + learner.read_text())
+    again = run_tool("domain-fence", "baseline", cwd=project)
+    assert again.stdout.splitlines()[0].endswith("; unchanged"), again.stdout
+    assert baseline.read_bytes() == recorded
+
+
 def test_the_pytest_plugin_reports_the_same(pytester: pytest.Pytester):
     shutil.copytree(DERIVED, pytester.path, ignore=IGNORED, dirs_exist_ok=True)
     result = pytester.runpytest("--domain-fence", "-p", "no:cacheprovider")

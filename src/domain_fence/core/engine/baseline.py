@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from domain_fence.core.model.findings import FINDING_ORDER, Finding
-from domain_fence.core.model.text import one_line
+from domain_fence.core.model.text import one_line, without_line_references
 from domain_fence.core.source.cachedir import sealed, unsealed, write_atomically
 from domain_fence.core.source.files import StampKey, file_stamp, read_regular_file
 from domain_fence.core.source.plainpickle import plain_loads
@@ -46,6 +46,14 @@ class BaselineEntry(NamedTuple):
     contract: str
     fingerprint: str
     description: str = ""
+
+
+def entry_of(contract: str, finding: Finding) -> BaselineEntry:
+    """The entry recording ``finding``. Its description is the finding's code and message
+    without the lines the message names (DOM105's ``self.target (l.40)``): like the
+    fingerprint it stays true when a line is inserted above, so the file is not
+    rewritten, nor do two branches conflict, over a line number."""
+    return BaselineEntry(contract, finding.fingerprint, f"{finding.code} {without_line_references(finding.message)}")
 
 
 _new_tuple = tuple.__new__

@@ -45,6 +45,7 @@ from domain_fence.core.engine.baseline import (
     Baseline,
     BaselineEntry,
     BaselineError,
+    entry_of,
     load_baseline,
     write_baseline,
 )
@@ -831,7 +832,7 @@ class Engine:
                 if finding.code == UNANALYSABLE:
                     unanalysable.add(f"{finding.symbol}: {finding.message}")
                     continue
-                entries.append(BaselineEntry(spec.id, finding.fingerprint, f"{finding.code} {finding.message}"))
+                entries.append(entry_of(spec.id, finding))
             # A file that could not be analysed may still hold what its entries record:
             # they are kept as they are, neither pruned nor re-keyed, until it can be read.
             hidden = _unanalysed_modules(now)

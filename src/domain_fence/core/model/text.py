@@ -35,6 +35,21 @@ def _escaped(character: str) -> str:
     return character.encode("unicode_escape").decode("ascii")
 
 
+def line_reference(line: int) -> str:
+    """How a message names a line of the checked file: `` (l.40)``."""
+    return f" (l.{line})"
+
+
+# What line_reference writes, which a baseline's description leaves out.
+_LINE_REFERENCE = re.compile(r" \(l\.\d+\)")
+
+
+def without_line_references(message: str) -> str:
+    """``message`` without the lines it names: what stays true when a line is inserted
+    above (a baseline entry's description, whose fingerprint leaves the line out too)."""
+    return _LINE_REFERENCE.sub("", message) if " (l." in message else message
+
+
 def one_line(error: BaseException | str) -> str:
     """An error (or its message) as the one line a front end shows: its first line,
     else the exception's type; every "one line, never a traceback" goes through here."""

@@ -16,7 +16,7 @@ from importlinter import Contract, ContractCheck, fields, output
 from importlinter.domain.contract import InvalidContractOptions
 
 from domain_fence.core.engine import ContractSpec, Engine, stale_message
-from domain_fence.core.engine.baseline import BaselineEntry, BaselineError
+from domain_fence.core.engine.baseline import BaselineEntry, BaselineError, entry_of
 from domain_fence.core.families import Family
 from domain_fence.core.families.base import BASELINE_OPTIONS
 from domain_fence.core.families.config import ConfigError
@@ -126,7 +126,7 @@ class FenceContract(Contract):
         from .session import lint_imports_engine
 
         engine, spec = lint_imports_engine(self, graph)
-        entries = {BaselineEntry(spec.id, f.fingerprint, f"{f.code} {f.message}") for f in engine.current(spec)}
+        entries = {entry_of(spec.id, finding) for finding in engine.current(spec)}
         return sorted(entries)
 
     def render_broken_contract(self, check: ContractCheck) -> None:

@@ -23,6 +23,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, NamedTuple
 
 from domain_fence.core.families.vocabulary.words import Match, Vocabulary
+from domain_fence.core.model.text import line_reference
 from domain_fence.core.source.facts import FUNCTIONAL_CLASS_FACTORIES, EmitterFact, FileFacts, Text
 from domain_fence.core.source.flow import (
     ARGUMENT,
@@ -92,7 +93,7 @@ class _Origin(NamedTuple):
 
     @property
     def chain(self) -> str:
-        read = f"{self.source.shown} (l.{self.source.line})"
+        read = f"{self.source.shown}{line_reference(self.source.line)}"
         return read if self.helper is None else f"{self.helper.shown} reading {read}"
 
     def order(self) -> tuple[str, int, str]:
