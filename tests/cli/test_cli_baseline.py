@@ -84,6 +84,40 @@ def test_entries_of_contracts_no_longer_configured_are_pruned(leaky):
     ]
 
 
+@pytest.mark.parametrize("description", ["same", "other"])
+@pytest.mark.parametrize("prune", [True, False])
+def test_an_entry_written_twice_is_kept_once_and_said(leaky, description, prune):
+    domain_fence("baseline", cwd=leaky)
+    path = leaky / BASELINE
+    document = json.loads(path.read_text())
+    first = dict(document["entries"][0])
+    if description == "other":
+        first["description"] = "edited by hand"
+    document["entries"].append(first)
+    path.write_text(json.dumps(document, indent=2))
+    result = domain_fence("baseline", *(["--prune"] if prune else []), cwd=leaky)
+    assert result.stdout.splitlines() == [
+        f"{BASELINE}: 5 recorded (0 added, 0 pruned, 1 duplicate removed, 5 still present); written",
+        f"  removed a duplicate of {first['contract']} {first['fingerprint']}",
+    ]
+    assert len(entries(leaky)) == len(set(entries(leaky))) == 5
+    again = domain_fence("baseline", *(["--prune"] if prune else []), cwd=leaky)
+    assert again.stdout == f"{BASELINE}: 5 recorded (0 added, 0 pruned, 5 still present); unchanged\n"
+
+
+@pytest.mark.parametrize("field", ["fingerprint", "contract"])
+def test_an_entry_with_an_empty_name_is_a_one_line_error(leaky, field):
+    domain_fence("baseline", cwd=leaky)
+    path = leaky / BASELINE
+    document = json.loads(path.read_text())
+    document["entries"][2][field] = ""
+    path.write_text(json.dumps(document, indent=2))
+    for args in (("check",), ("baseline", "--prune")):
+        result = domain_fence(*args, cwd=leaky)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == f'domain-fence: error: {path}: entry 3 has an empty "{field}"\n'
+
+
 def test_corrupt_baseline_is_a_one_line_error(leaky):
     (leaky / BASELINE).write_text('{"format": "something else"}')
     result = domain_fence("baseline", cwd=leaky)

@@ -16,10 +16,11 @@ import pickle
 import re
 import stat
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import islice, repeat, starmap
-from operator import lt
+from operator import itemgetter, lt
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -65,6 +66,9 @@ class Baseline:
 
     path: Path
     entries: tuple[BaselineEntry, ...] = ()
+    # (contract, fingerprint) of the entries the file held more than once (a merge that
+    # kept both sides, a hand edit): known when the file is parsed, as recording reads it.
+    repeated: tuple[tuple[str, str], ...] = field(default=(), compare=False, hash=False)
     # contract -> its fingerprints: asked once per file checked (flake8, the editor)
     _by_contract: dict[str, frozenset[str]] = field(init=False, compare=False, hash=False, repr=False)
 
@@ -133,7 +137,7 @@ def parse_baseline(data: bytes, path: Path) -> Baseline:
         raise BaselineError(f"{path}: baseline is not valid JSON ({one_line(error)})") from None
     except RecursionError:
         raise BaselineError(f"{path}: baseline is not valid JSON (nested too deeply)") from None
-    return Baseline(path, _entries_from(document, path))
+    return Baseline(path, *_entries_from(document, path))
 
 
 # What git writes into a file it could not merge, at the start of a line (compiled by
@@ -156,7 +160,8 @@ def _without_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
+def _entries_from(document: object, path: Path) -> tuple[tuple[BaselineEntry, ...], tuple[tuple[str, str], ...]]:
+    """The file's entries, sorted and apart, and the (contract, fingerprint) it repeats."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BaselineError(f'{path}: not a domain-fence baseline (missing "format": "{FORMAT}")')
     version = document.get("version")
@@ -180,12 +185,19 @@ def _entries_from(document: object, path: Path) -> tuple[BaselineEntry, ...]:
             ):
                 raise BaselineError(f'{path}: entry {number} needs string "contract" and "fingerprint" fields')
             values.append((raw["contract"], raw["fingerprint"], raw.get("description", "")))
+    # An empty name matches nothing and names nothing a message could show.
+    if not (all(map(itemgetter(0), values)) and all(map(itemgetter(1), values))):
+        number, (contract, _, _) = next((n, v) for n, v in enumerate(values, start=1) if not (v[0] and v[1]))
+        raise BaselineError(f'{path}: entry {number} has an empty "{"fingerprint" if contract else "contract"}"')
     # Told apart and sorted as values, which compare as the entries made of them do. A
     # file ``render`` wrote holds them so already, which one comparison of each with the
     # next tells: a fifth of sorting them.
+    repeated: tuple[tuple[str, str], ...] = ()
     if not all(map(lt, values, islice(values, 1, None))):
+        keys = Counter((contract, fingerprint) for contract, fingerprint, _ in values)
+        repeated = tuple(sorted(key for key, count in keys.items() if count > 1))
         values = sorted(set(values))
-    return tuple(starmap(BaselineEntry, values))
+    return tuple(starmap(BaselineEntry, values)), repeated
 
 
 def _entry_values(raw_entries: list[object]) -> list[tuple[str, str, str]] | None:
@@ -249,6 +261,15 @@ def _keep_baseline(kept_at: Path, kept: Kept) -> None:
         write_atomically(kept_at, sealed(data))
     except OSError:  # an unwritable cache: the file is parsed again next time
         return
+
+
+def one_each(entries: Iterable[BaselineEntry]) -> tuple[BaselineEntry, ...]:
+    """``entries`` with one per contract and fingerprint, the first in their order (an
+    entry recorded twice, whatever its descriptions, is one entry)."""
+    first: dict[tuple[str, str], BaselineEntry] = {}
+    for entry in sorted(entries):
+        first.setdefault((entry.contract, entry.fingerprint), entry)
+    return tuple(first.values())
 
 
 def render(baseline: Baseline) -> bytes:

@@ -47,6 +47,7 @@ from domain_fence.core.engine.baseline import (
     BaselineError,
     entry_of,
     load_baseline,
+    one_each,
     write_baseline,
 )
 from domain_fence.core.engine.noqa import NoqaComments
@@ -874,18 +875,23 @@ class Engine:
                 kept = [e for e in updated.entries if e.contract == contract and e.fingerprint in keep]
                 entries = kept + [e for e in entries if (contract, e.fingerprint) in carried]
             updated = updated.replace_contract(contract, entries)
+        # An entry the file repeats (a merge that kept both sides) is one: kept once, and said.
+        updated = Baseline(path, one_each(updated.entries))
         changed = write_baseline(updated)
         self._baselines.pop(real_path(path), None)
         change = rekey.changes(recorded, updated, modules, confirmed, False, deleted)
         before = {(e.contract, e.fingerprint) for e in recorded.entries}
         after = {(e.contract, e.fingerprint) for e in updated.entries}
         rekeyed = f"{len(change.rekeyed)} re-keyed, " if change.rekeyed else ""
+        repeated = [key for key in recorded.repeated if key in after]
+        merged = f"{len(repeated)} {'duplicate' if len(repeated) == 1 else 'duplicates'} removed, " if repeated else ""
         summary = (
             f"{self._relative(path)}: {len(after)} recorded ({len(change.added)} added, "
-            f"{len(change.pruned)} pruned, {rekeyed}{len(after & before)} still present); "
+            f"{len(change.pruned)} pruned, {rekeyed}{merged}{len(after & before)} still present); "
             f"{'written' if changed else 'unchanged'}"
         )
-        return [summary, *rekey.change_lines(change)]
+        duplicates = [f"  removed a duplicate of {contract} {fingerprint}" for contract, fingerprint in repeated]
+        return [summary, *rekey.change_lines(change), *duplicates]
 
 
 class _Known(NamedTuple):
