@@ -118,6 +118,21 @@ def test_an_entry_with_an_empty_name_is_a_one_line_error(leaky, field):
         assert result.stderr == f'domain-fence: error: {path}: entry 3 has an empty "{field}"\n'
 
 
+def test_a_stale_entry_written_on_one_line_is_reported_at_its_line(leaky):
+    domain_fence("baseline", cwd=leaky)
+    recorded = json.loads((leaky / BASELINE).read_text())["entries"]
+    stale = {"contract": "runtime-events-speak-runtime", "fingerprint": "DOM101:leaky.runtime.telemetry:Gone.epoch"}
+    lines = [json.dumps(entry) for entry in [*recorded[:2], stale, *recorded[2:]]]
+    (leaky / BASELINE).write_text(
+        '{"format": "domain-fence-baseline", "version": 1,\n"entries": [\n' + ",\n".join(lines) + "\n]}\n"
+    )
+    checked = domain_fence("check", "--quiet", cwd=leaky)
+    assert [line for line in checked.stdout.splitlines() if "DOM002" in line] == [
+        f"{BASELINE}:5:1: DOM002 baseline entry matches nothing: {stale['fingerprint']}; "
+        "run 'domain-fence baseline --prune'"
+    ]
+
+
 def test_corrupt_baseline_is_a_one_line_error(leaky):
     (leaky / BASELINE).write_text('{"format": "something else"}')
     result = domain_fence("baseline", cwd=leaky)

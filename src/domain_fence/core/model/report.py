@@ -8,8 +8,11 @@ report, whatever order import-linter happened to find things in.
 # Annotations evaluated, not postponed (no ``from __future__ import annotations``):
 # typing.NamedTuple compiles each postponed one into a ForwardRef as the module is
 # imported, on every run: about a third of what creating these classes costs.
+import contextlib
+import functools
 import json
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from domain_fence.core.model import fingerprints
@@ -209,24 +212,91 @@ def added_finding(contract: str, fingerprint: str, baseline_path: str, line: int
 
 
 def baseline_entry_lines(text: str) -> dict[tuple[str, str], int]:
-    """``(contract, fingerprint) -> line`` of each entry in a baseline file's text.
+    """``(contract, fingerprint) -> line`` of each entry in a baseline file's text: the
+    line of its ``"fingerprint"`` key, however the file is laid out (one field per line,
+    as ``core.baseline.render`` writes it, or an entry on one line). The JSON is walked
+    once, member by member, each value decoded by ``json``'s scanner; what follows a
+    place that is not JSON (a file being edited) is absent from the result."""
+    places: dict[tuple[str, str], int] = {}
+    lines = _Lines(text)
 
-    The file is written one field per line (``core.baseline.render``); an entry whose
-    line cannot be found (a hand-formatted file) is simply absent from the result.
-    """
-    lines: dict[tuple[str, str], int] = {}
-    contract = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        key, _, value = line.strip().rstrip(",").partition(": ")
-        try:
-            parsed = json.loads(value) if value else None
-        except json.JSONDecodeError:
-            continue
-        if key == '"contract"' and isinstance(parsed, str):
-            contract = parsed
-        elif key == '"fingerprint"' and isinstance(parsed, str) and contract is not None:
-            lines.setdefault((contract, parsed), number)
-    return lines
+    def entries(key: str, key_at: int, at: int) -> int:
+        if key != "entries" or text[at] != "[":
+            return _skip(text, at)
+        at = _space(text, at + 1)
+        if text[at] == "]":
+            return at + 1
+        while True:
+            fields: dict[str, tuple[object, int]] = {}
+            at = _members(text, at, functools.partial(_field, text, fields))
+            contract, fingerprint = fields.get("contract"), fields.get("fingerprint")
+            if contract and fingerprint and isinstance(contract[0], str) and isinstance(fingerprint[0], str):
+                places.setdefault((contract[0], fingerprint[0]), lines.at(fingerprint[1]))
+            at = _space(text, at)
+            if text[at] == "]":
+                return at + 1
+            at = _space(text, _expect(text, at, ","))
+
+    with contextlib.suppress(ValueError, IndexError):  # ValueError: json's too
+        _members(text, _space(text, 1 if text.startswith("\ufeff") else 0), entries)
+    return places
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
+
+
+class _Lines:
+    """The line of each place of ``text``, asked in increasing order: counted once."""
+
+    __slots__ = ("line", "place", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text, self.place, self.line = text, 0, 1
+
+    def at(self, place: int) -> int:
+        self.line += self.text.count("\n", self.place, place)
+        self.place = place
+        return self.line
+
+
+def _space(text: str, at: int) -> int:
+    found = _SPACE.match(text, at)
+    return found.end() if found else at
+
+
+def _expect(text: str, at: int, character: str) -> int:
+    if text[at] != character:
+        raise ValueError(f"expected {character!r}")
+    return at + 1
+
+
+def _skip(text: str, at: int) -> int:
+    """Where the JSON value at ``at`` ends."""
+    end: int = _DECODER.raw_decode(text, at)[1]
+    return end
+
+
+def _field(text: str, fields: dict[str, tuple[object, int]], key: str, key_at: int, at: int) -> int:
+    value, end = _DECODER.raw_decode(text, at)
+    fields.setdefault(key, (value, key_at))
+    return int(end)
+
+
+def _members(text: str, at: int, value: Callable[[str, int, int], int]) -> int:
+    """Walk the JSON object at ``at``: ``value(key, key's place, value's place)`` reads
+    each member's value and returns where it ends. Returns where the object ends."""
+    at = _space(text, _expect(text, at, "{"))
+    if text[at] == "}":
+        return at + 1
+    while True:
+        key, after = _DECODER.raw_decode(text, at)
+        if not isinstance(key, str):
+            raise ValueError("a key is a string")
+        at = _space(text, value(key, at, _space(text, _expect(text, _space(text, after), ":"))))
+        if text[at] == "}":
+            return at + 1
+        at = _space(text, _expect(text, at, ","))
 
 
 def chain_lines(chain: Sequence[Link]) -> tuple[str, ...]:
