@@ -108,6 +108,28 @@ def test_flake8_not_given_the_file_that_does_not_parse_shows_it_at_the_files_it_
     assert both == Result(1, "app/runtime/broken.py:1:13: E999 SyntaxError: invalid syntax\n", "")
 
 
+@pytest.mark.parametrize(
+    "paths, exclude, shown_at",
+    [
+        (["app/runtime/new.py", "app/runtime/broken.py"], "broken.py", "app/runtime/new.py"),
+        (["app"], "broken.py", "app/runtime/__init__.py"),
+        (["app"], "app/runtime", "app/__init__.py"),
+        (["."], "runtime", "./app/__init__.py"),  # flake8 prints the path as it walked it
+    ],
+    ids=["the file named and excluded", "the file excluded", "its directory excluded", "by its name"],
+)
+def test_flake8_excluding_the_file_that_does_not_parse_shows_it_at_the_files_it_checks(
+    tmp_path, paths, exclude, shown_at
+):
+    # flake8 checks no file its exclude patterns match, named or found: the plugin must
+    # not count on it to show what it holds.
+    root = project(tmp_path, {"app/runtime/broken.py": "def broken(:\n", "app/runtime/new.py": "VALUE = 1\n"})
+    blocked = dom001(shown_at, 1, "app/runtime/broken.py: syntax error at line 1: invalid syntax")
+    assert run("flake8", "--select", "DOM,E9", "--extend-exclude", exclude, *paths, cwd=root) == Result(
+        1, f"{blocked}\n", ""
+    )
+
+
 def test_a_baseline_cannot_be_recorded_while_a_file_does_not_parse(tmp_path):
     root = project(tmp_path, {"app/runtime/broken.py": "def broken(:\n"})
     assert_one_line_error(

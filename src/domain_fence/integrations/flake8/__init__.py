@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import argparse
 import errno
+import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flake8.exceptions import PluginExecutionFailed
+from flake8.utils import matches_filename
 
 from domain_fence import __version__
 from domain_fence.core.engine.runcache import CONFIG_FILES
@@ -147,7 +149,7 @@ class DomainFenceChecker:
             with shared_listings():
                 project = project_for(cls.config)  # a broken configuration fails once, up front
                 if project is not None:
-                    project.prepare(list(getattr(options, "filenames", None) or []))
+                    project.prepare(list(getattr(options, "filenames", None) or []), _excluded_by(options))
                     options.exclude = [*(options.exclude or ()), *project.must_not_read()]
         except Exception as error:
             if not _configuration_error(error):
@@ -171,6 +173,20 @@ class DomainFenceChecker:
                 yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)
         except Exception as error:
             raise PluginExecutionFailed(filename=self.filename, plugin_name="DOM", exception=error) from error
+
+
+def _excluded_by(options: argparse.Namespace) -> Callable[[str], bool]:
+    """flake8's own test of a path against the ``exclude`` and ``extend-exclude`` patterns
+    (as its checker joins them), for the plugin to know which files flake8 will check."""
+    patterns = [*(getattr(options, "exclude", None) or ()), *(getattr(options, "extend_exclude", None) or ())]
+
+    def excluded(path: str) -> bool:
+        return bool(matches_filename(path, patterns=patterns, log_message="%(path)s", logger=_QUIET))
+
+    return excluded
+
+
+_QUIET = logging.getLogger("domain_fence.flake8.discovery")  # flake8's debug lines are flake8's
 
 
 def _configuration_error(error: Exception) -> bool:

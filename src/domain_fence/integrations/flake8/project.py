@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import glob
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,7 +57,7 @@ class Project:
         """Exclude patterns for the files flake8 would hang on or read without end."""
         return flake8_must_not_read(self.index)
 
-    def prepare(self, paths: list[str]) -> None:
+    def prepare(self, paths: list[str], excluded: Callable[[str], bool] = lambda path: False) -> None:
         """Before flake8 starts its workers: learn what the files under ``paths`` will
         report (see :meth:`Engine.prepare`), then move what was read out of the cyclic
         garbage collector's sight.
@@ -66,14 +66,15 @@ class Project:
         collection that flake8's own work triggers: a cost growing with the files
         checked times the facts kept. Long-lived objects frozen before a fork is what
         ``gc.freeze`` is for; the workers inherit the facts instead of each reading
-        its share."""
+        its share. ``excluded``: flake8's test of a path against its ``exclude`` and
+        ``extend-exclude`` patterns (see :func:`modules_below`)."""
         self.paths = [os.path.abspath(path) for path in paths or ["."]]
         # A project is kept for the next run in this process: nothing of the last one stays.
         self.reads_stdin, self.checked, self.first_checked, self._unvisited = False, frozenset(), None, None
         if any(path in STDIN_NAMES for path in paths):
             self.reads_stdin = True
             return  # stdin: one file, read when checked
-        under = modules_below(self.index, paths or ["."])
+        under = modules_below(self.index, paths or ["."], excluded)
         checked = self.checked = frozenset(under)
         files = self.index.absolute_paths().items()
         self.first_checked = min((f for f, module in files if module in checked and f.endswith(".py")), default=None)
@@ -186,13 +187,38 @@ FREEZE_AFTER = 64  # modules about to be checked
 _FROZEN = False
 
 
-def modules_below(index: ProjectIndex, paths: list[str]) -> list[str]:
-    """The modules whose files are ``paths`` or lie below one of them."""
-    roots = [os.path.abspath(path) for path in paths]
+def modules_below(
+    index: ProjectIndex, paths: list[str], excluded: Callable[[str], bool] = lambda path: False
+) -> list[str]:
+    """The modules whose files flake8 checks when given ``paths``: those files, and the
+    files below those directories, but what ``excluded`` (flake8's own test of a path
+    against its exclude patterns) excludes where flake8's discovery applies it: to a
+    path given, to each directory below it and to each file. A file said to be checked
+    and left out would show nothing of what the plugin shows there."""
+    roots = [os.path.abspath(path) for path in paths if not excluded(path)]
     exact = set(roots)
     # pre-commit passes every changed file: only directories can hold others
     prefixes = tuple(root.rstrip(os.sep) + os.sep for root in roots if os.path.isdir(root))
-    return [module for file, module in index.absolute_paths().items() if file in exact or file.startswith(prefixes)]
+    directories: dict[str, bool] = {}  # a directory -> whether it or one above it is excluded
+
+    def kept(file: str) -> bool:
+        if file in exact:
+            return True
+        prefix = next((p for p in prefixes if file.startswith(p)), None)
+        if prefix is None:
+            return False
+        parts = file[len(prefix) :].split(os.sep)
+        directory = prefix.rstrip(os.sep)
+        for part in parts[:-1]:
+            directory = os.path.join(directory, part)
+            if directory not in directories:
+                parent = os.path.dirname(directory)
+                directories[directory] = directories.get(parent, False) or excluded(directory)
+            if directories[directory]:
+                return False
+        return not excluded(file)
+
+    return [module for file, module in index.absolute_paths().items() if kept(file)]
 
 
 def load_project(config: str) -> Project:
