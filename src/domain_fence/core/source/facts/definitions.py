@@ -248,6 +248,16 @@ def _is_plain(node: ast.ClassDef, plain_classes: set[str]) -> bool:
     return True
 
 
+def _is_class_var(annotation: ast.expr) -> bool:
+    """``ClassVar[...]`` (``typing.ClassVar``, or written as a string): an attribute of
+    the class in a dataclass, a model or a named tuple too, no field."""
+    if type(annotation) is ast.Constant and isinstance(annotation.value, str):
+        name: str | None = annotation.value.split("[", 1)[0].strip()
+    else:
+        name = dotted_name(annotation.value if type(annotation) is ast.Subscript else annotation)
+    return name is not None and name.rsplit(".", 1)[-1] == "ClassVar"
+
+
 def _class_bindings(
     body: list[ast.stmt],
     owner: str,
@@ -268,7 +278,7 @@ def _class_bindings(
             targets, value = assigned
             # What DOM111 leaves out as no attribute (``_attributes``): a method.
             method_like = _is_method_like(value, methods)
-            if type(node) is ast.AnnAssign and not method_like and not plain:
+            if type(node) is ast.AnnAssign and not (method_like or plain or _is_class_var(node.annotation)):
                 continue  # an annotated field (a dataclass's, a model's): an attribute, not a definition
             if not method_like and (enum or _is_data(value)):
                 continue  # an enumeration's member, a constant: data, which nothing calls
