@@ -77,12 +77,13 @@ def _is_type_checking(test: ast.expr, aliases: frozenset[str] = frozenset()) -> 
 
 
 def type_checking_aliases(body: list[ast.stmt]) -> frozenset[str]:
-    """The names module-level imports (in its ``if`` and ``try`` blocks too) give
-    ``TYPE_CHECKING`` besides its own: ``from typing import TYPE_CHECKING as TC``, from
-    any module, as a bare ``TYPE_CHECKING`` is read whatever it was imported from. Only
-    the module's statements are looked at, not its expressions: most bind none."""
+    """The names module-level statements (in its ``if`` and ``try`` blocks too) give
+    ``TYPE_CHECKING`` besides its own: an import, ``from typing import TYPE_CHECKING as
+    TC``, from any module, as a bare ``TYPE_CHECKING`` is read whatever it was imported
+    from; an assignment, ``TC = typing.TYPE_CHECKING`` (or of a name given so above it).
+    Only the module's statements are looked at, not its expressions: most bind none."""
     found: set[str] = set()
-    pending = list(body)
+    pending = list(reversed(body))  # in source order: an alias of an alias follows it
     while pending:
         statement = pending.pop()
         if isinstance(statement, ast.ImportFrom):
@@ -91,12 +92,14 @@ def type_checking_aliases(body: list[ast.stmt]) -> frozenset[str]:
                 for alias in statement.names
                 if alias.name == "TYPE_CHECKING" and alias.asname and alias.asname != "TYPE_CHECKING"
             )
+        elif isinstance(statement, ast.Assign) and _is_type_checking(statement.value, frozenset(found)):
+            found.update(target.id for target in statement.targets if isinstance(target, ast.Name))
         elif isinstance(statement, ast.If):
-            pending += statement.body + statement.orelse
+            pending += reversed(statement.body + statement.orelse)
         elif isinstance(statement, (ast.Try, ast.TryStar)):
-            pending += statement.body + statement.orelse + statement.finalbody
-            for handler in statement.handlers:
-                pending += handler.body
+            blocks = statement.body + statement.orelse + [s for h in statement.handlers for s in h.body]
+            pending += reversed(blocks + statement.finalbody)
+    found.discard("TYPE_CHECKING")
     return frozenset(found)
 
 
