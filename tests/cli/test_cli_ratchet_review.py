@@ -229,6 +229,32 @@ def test_renaming_a_module_and_a_package_carries_their_entries(project):
     assert (reviewed.returncode, reviewed.stderr) == (0, "")
 
 
+@pytest.mark.parametrize("helper", ["", "util.py"], ids=["its __init__ alone", "with a helper"])
+def test_a_module_edited_as_its_package_is_renamed_keeps_its_entry(project, helper):
+    # git pairs no file edited past its rename detection (the worker's import of its
+    # package's new name): it moved with the rest of the package all the same.
+    if helper:
+        (project / "app/runtime/oldpkg" / helper).write_text('"""Helpers of the worker."""\n\nSTEP = 1\n')
+        commit(project, "a helper")
+    git("mv", "app/runtime/oldpkg", "app/runtime/newpkg", cwd=project)
+    (project / "app/runtime/newpkg/worker.py").write_text(
+        '"""The worker, moved."""\n\nfrom app.experiment.modes import TRAIN\nfrom app.runtime import model\n\n'
+        "FLAG = TRAIN and model.VALUE\n"
+    )
+    git("add", "-A", cwd=project)
+    moved = git("diff", "--cached", "-M", "--name-status", "main", cwd=project).splitlines()
+    assert "D\tapp/runtime/oldpkg/worker.py" in moved  # not paired by git
+    pruned = domain_fence("baseline", "--prune", cwd=project)
+    assert (
+        f"  re-keyed {CONTRACT} boundary:app.runtime.oldpkg.worker->app.experiment.modes, "
+        "now boundary:app.runtime.newpkg.worker->app.experiment.modes" in pruned.stdout.splitlines()
+    ), pruned.stdout
+    assert domain_fence("check", cwd=project).returncode == 0
+    commit(project, "rename")
+    reviewed = domain_fence("check", "--ratchet-since", "main", cwd=project)
+    assert (reviewed.returncode, reviewed.stderr) == (0, "")
+
+
 def test_a_rename_not_staged_yet_carries_its_entries_in_review(project):
     # A plain mv: git's index knows neither new name until `git add`.
     (project / "app/runtime/legacy.py").rename(project / "app/runtime/heritage.py")

@@ -12,7 +12,6 @@ from domain_fence.integrations.gitrepo import (
     GitError,
     file_changes,
     last_commit_touching,
-    renamed_files,
     repository_root,
     resolve_revision,
     show_file,
@@ -50,7 +49,7 @@ def test_renames_since_a_revision_in_the_working_tree(repository):
     git("mv", "pkg/old name.py", "pkg/new name.py", cwd=repository)
     git("mv", "pkg/modèle.py", "pkg/modèle_2.py", cwd=repository)
     (repository / "notes.txt").write_text("changed\n")
-    assert renamed_files(repository, "HEAD") == {
+    assert file_changes(repository, "HEAD").renamed == {
         "pkg/old name.py": "pkg/new name.py",
         "pkg/modèle.py": "pkg/modèle_2.py",
     }
@@ -64,7 +63,7 @@ def test_renames_not_staged_yet_count_and_the_index_is_left_alone(repository):
     (repository / ".gitignore").write_text("ignored.py\n")
     (repository / "ignored.py").write_text("VALUE = 1\n" * 20)  # as the old file, but ignored
     status = git("status", "--porcelain", "-z", cwd=repository)
-    assert renamed_files(repository, "HEAD") == {
+    assert file_changes(repository, "HEAD").renamed == {
         "pkg/old name.py": "pkg/renamed.py",
         "pkg/modèle.py": "pkg/modèle_2.py",
     }

@@ -70,12 +70,6 @@ class FileChanges(NamedTuple):
     deleted: tuple[str, ...]  # gone, and renamed to no file git could pair it with
 
 
-def renamed_files(repository: Path, revision: str) -> dict[str, str]:
-    """Old path -> new path of every file git sees renamed between ``revision`` and the
-    working tree (see :func:`file_changes`)."""
-    return file_changes(repository, revision).renamed
-
-
 def file_changes(repository: Path, revision: str) -> FileChanges:
     """The files git sees renamed, and those it sees deleted, between ``revision`` and
     the working tree (paths relative to the repository's top), as ``git add -A`` would

@@ -26,7 +26,6 @@ from .gitrepo import (
     GitError,
     file_changes,
     last_commit_touching,
-    renamed_files,
     repository_root,
     resolve_revision,
     show_file,
@@ -61,14 +60,19 @@ def ratchet_since(configuration: Configuration, revision: str) -> Ratchet:
     ]
     index = ProjectIndex.build(root, configuration.root_packages, cache_dir=None)
     confirmed: dict[str, str] = {}
+    deleted: frozenset[str] = frozenset()
     if any(might_carry(before, current) for _, before, current in versions):  # git's rename detection costs
         try:
-            confirmed = project_module_renames(index, top, renamed_files(top, commit))
+            files = file_changes(top, commit)
         except GitError as error:
             raise ReviewError(str(error)) from None
+        module_of = _module_of(index, top)
+        confirmed, deleted = module_renames(files.renamed, module_of), deleted_modules(files.deleted, module_of)
     added: list[Finding] = []
     for path, before, current in versions:
-        fresh = changes(before, current, index.modules, confirmed, only_confirmed=True)
+        # Confirmed renames alone (a module moved with its package included): a pairing
+        # by fingerprint would let an entry added since pass as an old one moved.
+        fresh = changes(before, current, index.modules, confirmed, only_confirmed=True, deleted=deleted)
         shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         lines = baseline_entry_lines(_text(path))
         added += [

@@ -76,6 +76,7 @@ def carried_entries(
     stale, new = sorted(set(stale)), sorted(set(new))
     chosen: list[Rekeyed] = []
     if confirmed is not None:
+        confirmed = {**moved_with_their_package(deleted, confirmed, modules), **confirmed}
         chosen = _one_to_one(_confirmed_pairs(stale, new, modules, confirmed))
     if only_confirmed:
         return chosen
@@ -85,6 +86,34 @@ def carried_entries(
     # Where git saw a module renamed or deleted, it has said where its file went.
     told = {*(confirmed or ()), *deleted}
     return sorted(chosen + _one_to_one([pair for pair, renames in rest if not told.intersection(renames)]))
+
+
+def moved_with_their_package(
+    deleted: Collection[str], confirmed: Mapping[str, str], modules: Collection[str]
+) -> dict[str, str]:
+    """old module -> new module for each module git saw deleted from a package whose
+    other files it saw moved (``confirmed``): a package renamed whose module was edited
+    past git's rename detection (its imports of the package's new name, say). Moved with
+    them, where the new package holds its name now; a package whose files went two ways
+    tells nothing."""
+    targets: dict[str, set[str]] = defaultdict(set)
+    for old, new in confirmed.items():
+        before, after = old.split("."), new.split(".")
+        while len(before) > 1 and len(after) > 1 and before[-1] == after[-1]:
+            before, after = before[:-1], after[:-1]  # ``a.old.util -> a.new.util``: ``a.old -> a.new``
+        targets[".".join(before)].add(".".join(after))
+    moved = {}
+    for module in deleted:
+        parts = module.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            package = targets.get(".".join(parts[:cut]))
+            if package is not None:
+                if len(package) == 1:
+                    candidate = ".".join([*next(iter(package)).split("."), *parts[cut:]])
+                    if candidate in modules:
+                        moved[module] = candidate
+                break  # the innermost package moved decides
+    return moved
 
 
 def _confirmed_pairs(
