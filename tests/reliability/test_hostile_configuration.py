@@ -6,12 +6,14 @@ file and the key, through every front end that reads the configuration itself
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
-from reliability_support import Result, cli, edit_config, flake8, lint_imports, project
+from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project
 
 CONFIG = ".importlinter"
 LEAK = {"app/runtime/leak.py": "from app.experiment import setup\n"}
@@ -397,3 +399,29 @@ def test_a_configuration_kept_away_from_its_packages_says_where_they_are(tmp_pat
     assert cli("check", "--config", "lint/contracts.ini", cwd=root) == Result(2, "", message)
     alone = message.split("; ")[0] + "\n"  # from where nothing holds it: no hint to give
     assert cli("check", "--config", "contracts.ini", cwd=root / "lint") == Result(2, "", alone)
+
+
+def from_a_removed_directory(tmp_path, *command: str) -> tuple[int, str, str]:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    completed = subprocess.run(
+        [str(BIN / command[0]), *command[1:]],
+        cwd=gone,
+        preexec_fn=lambda: os.rmdir(gone),
+        capture_output=True,
+        text=True,
+    )
+    return completed.returncode, completed.stdout, completed.stderr
+
+
+def test_a_configuration_checked_from_a_removed_directory_says_what_is_missing(tmp_path):
+    root = project(tmp_path, LEAK)
+    edit_config(root, "root_package = app", "root_package = nopkg")
+    message = (
+        f"{root / CONFIG}: [importlinter] root_packages: cannot find nopkg (looked in {root}, its src/ and sys.path)"
+    )
+    for cached in ([], ["--no-cache"]):
+        checked = from_a_removed_directory(tmp_path, "domain-fence", "check", "--config", str(root / CONFIG), *cached)
+        assert checked == (2, "", f"domain-fence: error: {message}\n")
+    linted = from_a_removed_directory(tmp_path, "domain-fence-lint-imports", "--config", str(root / CONFIG))
+    assert linted == (2, "", "domain-fence-lint-imports: error: the current directory: No such file or directory\n")

@@ -479,7 +479,11 @@ def run_cache(
         rendering.append(("ratchet", repr(ratchet)))
     # Which files are read at all; as written (a replay imports no more than it needs).
     rendering.append(("max_file_size", os.environ.get("DOMAIN_FENCE_MAX_FILE_SIZE", "")))
-    invocation = Invocation(os.getcwd(), str(config_path) if config_path is not None else None, format_, ())
+    try:
+        here = os.getcwd()
+    except OSError:  # the current directory was removed: an invocation no later one repeats
+        return None
+    invocation = Invocation(here, str(config_path) if config_path is not None else None, format_, ())
     if format_ == "sarif":  # its paths are relative to the checkout's top, which git may move
         from domain_fence.integrations.gitrepo import repository_root
 

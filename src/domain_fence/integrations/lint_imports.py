@@ -25,7 +25,12 @@ def main() -> None:
     from domain_fence.integrations.importlinter.native import cache_turn
 
     serving = served_by_bytes()  # imported before the project is on the path
-    put_src_on_path(Path.cwd())
+    try:
+        here = Path.cwd()
+    except OSError as error:  # lint-imports would stop on it with a traceback
+        print(f"domain-fence-lint-imports: error: the current directory: {error.strerror or error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    put_src_on_path(here)
     from importlinter.cli import lint_imports_command
 
     directory = grimp_cache_dir(sys.argv[1:])

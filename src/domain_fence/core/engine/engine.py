@@ -260,7 +260,10 @@ class Engine:
         )
         # lint-imports looks in the current directory: a configuration kept in a
         # subdirectory (lint/contracts.ini) works there, and not here, without a word why.
-        here = Path.cwd()
+        try:
+            here = Path.cwd()
+        except OSError:  # the current directory was removed: nothing to point at
+            return text
         holder = next((d for d in (here, here / "src") if any(_holds_package(d, name) for name in missing)), None)
         if holder is not None and real_path(holder) != real_path(self.settings.root):
             text += (
