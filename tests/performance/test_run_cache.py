@@ -104,6 +104,20 @@ def test_a_replay_imports_neither_the_analysis_nor_the_libraries_of_a_check(proj
     assert replayed.stdout == MARKER, replayed.stderr
     assert status == 1
     assert among(modules, NOT_IMPORTED_BY_A_REPLAY) == []
+    # Into a file, nor to learn that the file is none the run reads.
+    replayed, status, modules = imports_of_a_check("check", "--output", "report.txt", cwd=project)
+    assert (project / "report.txt").read_text() == MARKER, replayed.stderr
+    assert among(modules, NOT_IMPORTED_BY_A_REPLAY) == []
+
+
+@pytest.mark.parametrize("output", [".importlinter", ".domain-fence-baseline.json"])
+def test_a_replayed_report_is_never_written_over_what_the_run_read(project, output):
+    before = (project / output).read_bytes() if (project / output).exists() else None
+    refused = check(project, "--output", output)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr.startswith(f"domain-fence: error: --output {output}: is "), refused.stderr
+    assert ((project / output).read_bytes() if (project / output).exists() else None) == before
+    assert check(project).stdout == MARKER  # refused on the replay's own inputs: still replayed
 
 
 THE_CONSOLE_SCRIPT_WATCHED_AT_EXIT = """

@@ -296,8 +296,6 @@ def check(
     """
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose exclude each other")
-    if output_path is not None:
-        _refuse_output_over_an_input(config_path, output_path)
     workspace = os.environ.get("GITHUB_WORKSPACE")
     options = RenderOptions(
         quiet=quiet,
@@ -310,6 +308,8 @@ def check(
     # The walks before the check share their listings.
     with shared_listings():
         replay = runs.replay() if runs else None
+        if output_path is not None:  # the inputs a replay read are known: nothing more is read for them
+            _refuse_output_over_an_input(config_path, output_path, replay.inputs if replay is not None else None)
         if replay is not None:
             _emit(replay.text, output_path, _aside(ratchet, format_))
             return replay.status
@@ -536,18 +536,23 @@ def prune_command(config_path: Path | None) -> str:
     return f"{command} --config {shlex.quote(str(config_path))}"
 
 
-def _refuse_output_over_an_input(config_path: Path | None, output_path: Path) -> None:
+def _refuse_output_over_an_input(config_path: Path | None, output_path: Path, replayed: Inputs | None) -> None:
     """``--output`` naming the configuration or a baseline file would put the report where
-    the next run reads its contracts or its recorded findings."""
-    from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
-    from domain_fence.integrations.review import baseline_files
+    the next run reads its contracts or its recorded findings. Of a replay, the inputs
+    it read (``replayed``); else those the configuration names."""
+    if replayed is not None:
+        inputs = [("the configuration file", Path(path)) for path in replayed.config_candidates if Path(path).exists()]
+        inputs += [("a baseline file", Path(path)) for path in replayed.baselines]
+    else:
+        from domain_fence.integrations.importlinter.configuration import ConfigurationError, load_configuration
+        from domain_fence.integrations.review import baseline_files
 
-    try:
-        configuration = load_configuration(config_path)
-        inputs = [("the configuration file", configuration.path)]
-        inputs += [("a baseline file", path) for path in baseline_files(configuration)]
-    except ConfigurationError:
-        return  # the check says what is wrong with it
+        try:
+            configuration = load_configuration(config_path)
+            inputs = [("the configuration file", configuration.path)]
+            inputs += [("a baseline file", path) for path in baseline_files(configuration)]
+        except ConfigurationError:
+            return  # the check says what is wrong with it
     for what, path in inputs:
         if _same_file(output_path, path):
             raise UsageFailure(f"--output {output_path}: is {what}, which the report would overwrite")

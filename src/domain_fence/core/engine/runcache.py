@@ -116,6 +116,7 @@ class Inputs(NamedTuple):
 class Replay(NamedTuple):
     text: str
     status: int
+    inputs: Inputs  # what the run replayed read
 
 
 class InputDigest(NamedTuple):
@@ -165,7 +166,7 @@ class RunCache:
         current = input_digest(inputs)
         self.looked_at = (inputs, current)
         if current.whole is not None and current.whole == digest:
-            return Replay(text, status)
+            return Replay(text, status, inputs)
         if current.setup is not None and current.setup == setup:
             self.recorded = recorded
         return None
