@@ -84,16 +84,19 @@ def test_entries_of_contracts_no_longer_configured_are_pruned(leaky):
     ]
 
 
-@pytest.mark.parametrize("description", ["same", "other"])
+@pytest.mark.parametrize("description", ["same", "other", "other, in order"])
 @pytest.mark.parametrize("prune", [True, False])
 def test_an_entry_written_twice_is_kept_once_and_said(leaky, description, prune):
     domain_fence("baseline", cwd=leaky)
     path = leaky / BASELINE
     document = json.loads(path.read_text())
     first = dict(document["entries"][0])
-    if description == "other":
-        first["description"] = "edited by hand"
-    document["entries"].append(first)
+    if description == "same":
+        document["entries"].append(first)
+    elif description == "other":
+        document["entries"].append({**first, "description": "edited by hand"})
+    else:  # where sorting puts it: the entries still read as sorted, but for their keys
+        document["entries"].insert(0, {**first, "description": "A description sorting first"})
     path.write_text(json.dumps(document, indent=2))
     result = domain_fence("baseline", *(["--prune"] if prune else []), cwd=leaky)
     assert result.stdout.splitlines() == [

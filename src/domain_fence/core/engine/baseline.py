@@ -189,14 +189,19 @@ def _entries_from(document: object, path: Path) -> tuple[tuple[BaselineEntry, ..
     if not (all(map(itemgetter(0), values)) and all(map(itemgetter(1), values))):
         number, (contract, _, _) = next((n, v) for n, v in enumerate(values, start=1) if not (v[0] and v[1]))
         raise BaselineError(f'{path}: entry {number} has an empty "{"fingerprint" if contract else "contract"}"')
-    # Told apart and sorted as values, which compare as the entries made of them do. A
-    # file ``render`` wrote holds them so already, which one comparison of each with the
-    # next tells: a fifth of sorting them.
+    # One entry per contract and fingerprint, sorted as values, which compare as the
+    # entries made of them do. A file ``render`` wrote holds them so already, which one
+    # comparison of each key with the next tells: a fraction of sorting them.
     repeated: tuple[tuple[str, str], ...] = ()
-    if not all(map(lt, values, islice(values, 1, None))):
-        keys = Counter((contract, fingerprint) for contract, fingerprint, _ in values)
-        repeated = tuple(sorted(key for key, count in keys.items() if count > 1))
-        values = sorted(set(values))
+    keys = list(map(itemgetter(0, 1), values))
+    if not all(map(lt, keys, islice(keys, 1, None))):
+        counts = Counter(keys)
+        repeated = tuple(sorted(key for key, count in counts.items() if count > 1))
+        # Of one key written twice (two descriptions), the first as sorted is kept.
+        kept: dict[tuple[str, str], tuple[str, str, str]] = {}
+        for value in sorted(set(values)):
+            kept.setdefault(value[:2], value)
+        values = list(kept.values())
     return tuple(starmap(BaselineEntry, values)), repeated
 
 
