@@ -72,3 +72,14 @@ def test_a_check_from_recorded_settings_imports_no_other_family(boundary_only):
     assert "domain_fence.core.engine.recorded" in modules
     assert "domain_fence.integrations.importlinter.configuration" not in modules  # not read again
     assert unused(modules) == []
+
+
+def test_a_check_whose_flow_facts_all_come_from_the_cache_loads_no_tracer(tmp_path):
+    # DOM105's interpreter is imported when a body is traced, not to name the cache.
+    root = leaky_project(tmp_path)
+    first, modules = check_in_a_fresh_interpreter(root)
+    assert "domain_fence.core.source.flow.tracing" in modules  # the first check traced bodies
+    edit(root / "leaky/runtime/helper.py", "VALUE = 2\n")  # no event here: nothing to trace again
+    status, modules = check_in_a_fresh_interpreter(root)
+    assert status == first
+    assert among(modules, ["domain_fence.core.source.flow.tracing", "domain_fence.core.source.flow.frame"]) == []

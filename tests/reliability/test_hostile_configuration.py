@@ -425,3 +425,20 @@ def test_a_configuration_checked_from_a_removed_directory_says_what_is_missing(t
         assert checked == (2, "", f"domain-fence: error: {message}\n")
     linted = from_a_removed_directory(tmp_path, "domain-fence-lint-imports", "--config", str(root / CONFIG))
     assert linted == (2, "", "domain-fence-lint-imports: error: the current directory: No such file or directory\n")
+
+
+def test_contracts_lint_imports_runs_though_check_refuses_them_call_no_entry_stale(tmp_path):
+    # Two contracts of one id (the second's given, the first's its name): check refuses
+    # the configuration, lint-imports runs both. Which contract reads which entries
+    # cannot be told then, and neither calls the other's stale (each did, before).
+    root = toml_project(tmp_path, 'baseline = "boundary-baseline.json"\n', "")  # one baseline file
+    (root / "app/runtime/stats.py").write_text(
+        "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n", encoding="utf-8"
+    )
+    assert cli("baseline", cwd=root).status == 0
+    config = root / "pyproject.toml"
+    text = config.read_text(encoding="utf-8").replace('id = "boundary"\n', "")
+    config.write_text(text.replace('id = "vocabulary"', 'id = "Runtime does not import experiment"'), encoding="utf-8")
+    assert cli("check", cwd=root).status == 2
+    linted = lint_imports("--no-logo", cwd=root)
+    assert "DOM101" in linted.stdout and "DOM002" not in linted.stdout, linted

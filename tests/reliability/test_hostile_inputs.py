@@ -130,6 +130,17 @@ def test_flake8_excluding_the_file_that_does_not_parse_shows_it_at_the_files_it_
     )
 
 
+@pytest.mark.parametrize(
+    "paths", [["app", "app/runtime/deep"], ["app/runtime/deep", "app"]], ids=["outer first", "inner first"]
+)
+def test_flake8_given_a_directory_inside_an_excluded_one_checks_it_whatever_the_order(tmp_path, paths):
+    # flake8 walks each path given: the inner one is walked though the outer walk skips it.
+    deep = {"app/runtime/deep/__init__.py": "", "app/runtime/deep/broken.py": "def broken(:\n"}
+    root = project(tmp_path, deep)
+    checked = run("flake8", "--select", "DOM,E9", "--extend-exclude", "runtime", *paths, cwd=root)
+    assert checked == Result(1, "app/runtime/deep/broken.py:1:13: E999 SyntaxError: invalid syntax\n", "")
+
+
 def test_a_baseline_cannot_be_recorded_while_a_file_does_not_parse(tmp_path):
     root = project(tmp_path, {"app/runtime/broken.py": "def broken(:\n"})
     assert_one_line_error(

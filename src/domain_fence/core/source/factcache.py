@@ -40,7 +40,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from importlib import import_module
 from pathlib import Path
 from pkgutil import iter_modules
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -421,16 +420,20 @@ def cache_key() -> str:
         from domain_fence.core.source import facts, flow, keys, modules, reading
 
         digest = hashlib.sha256(f"{FACTS_VERSION}:{__version__}:{sys.version}".encode())
-        # Every module of the facts and flow packages, not their ``__init__`` alone, in order.
-        package = sorted(
-            f"{parent.__name__}.{found.name}" for parent in (facts, flow) for found in iter_modules(parent.__path__)
+        # Every module of the facts and flow packages, not their ``__init__`` alone, in
+        # order, read as files: a run whose flow facts all come from the cache imports
+        # no tracer (see facts.extraction).
+        files = [Path(module.__file__ or "") for module in (facts, flow, keys, reading, modules, sys.modules[__name__])]
+        files[2:2] = sorted(
+            Path(parent.__path__[0], f"{found.name}.py")
+            for parent in (facts, flow)
+            for found in iter_modules(parent.__path__)
         )
-        extractor = (facts, flow, *map(import_module, package), keys, reading, modules, sys.modules[__name__])
-        for module in extractor:
+        for file in files:
             try:
-                digest.update(Path(module.__file__ or "").read_bytes())
+                digest.update(file.read_bytes())
             except OSError:
-                digest.update(repr(module).encode())
+                digest.update(str(file).encode("utf-8", "surrogateescape"))
         _KEY = digest.hexdigest()
     return _KEY
 

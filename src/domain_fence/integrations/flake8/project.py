@@ -199,24 +199,26 @@ def modules_below(
     exact = set(roots)
     # pre-commit passes every changed file: only directories can hold others
     prefixes = tuple(root.rstrip(os.sep) + os.sep for root in roots if os.path.isdir(root))
-    directories: dict[str, bool] = {}  # a directory -> whether it or one above it is excluded
+    # (a walk's root, a directory below it) -> whether the walk skips it: it, or one
+    # between it and the root, is excluded. (A directory above the root is no concern
+    # of that walk.)
+    directories: dict[tuple[str, str], bool] = {}
 
-    def kept(file: str) -> bool:
-        if file in exact:
-            return True
-        prefix = next((p for p in prefixes if file.startswith(p)), None)
-        if prefix is None:
-            return False
-        parts = file[len(prefix) :].split(os.sep)
+    def reached(file: str, prefix: str) -> bool:
+        """Whether flake8's walk from the directory ``prefix`` names reaches ``file``."""
         directory = prefix.rstrip(os.sep)
-        for part in parts[:-1]:
-            directory = os.path.join(directory, part)
-            if directory not in directories:
-                parent = os.path.dirname(directory)
-                directories[directory] = directories.get(parent, False) or excluded(directory)
-            if directories[directory]:
+        for part in file[len(prefix) :].split(os.sep)[:-1]:
+            parent, directory = directory, os.path.join(directory, part)
+            if (prefix, directory) not in directories:
+                above = directories.get((prefix, parent), False)
+                directories[prefix, directory] = above or excluded(directory)
+            if directories[prefix, directory]:
                 return False
         return not excluded(file)
+
+    def kept(file: str) -> bool:
+        # Given a directory and one below it, flake8 walks both: either may reach the file.
+        return file in exact or any(reached(file, prefix) for prefix in prefixes if file.startswith(prefix))
 
     return [module for file, module in index.absolute_paths().items() if kept(file)]
 

@@ -146,15 +146,11 @@ def lint_imports_engine(contract: FenceContract, graph: ImportGraph | None) -> t
     if key not in _INDEXES:
         _INDEXES[key] = ProjectIndex.build(root, packages, cache_dir=cache_dir)
         _announce_contracts(config_path, contract, _INDEXES[key])
-    settings = Settings(
-        config_path,
-        packages,
-        (spec,),
-        dict(contract.session_options),
-        cache_dir,
-        _known_contracts(config_path),
-        _baseline_files(config_path),
-    )
+    # Which contract reports an entry no contract can match needs every contract's
+    # baseline file: when they cannot be read, none does (not each, all of them).
+    baselines = _baseline_files(config_path)
+    known = _known_contracts(config_path) if baselines is not None else None
+    settings = Settings(config_path, packages, (spec,), dict(contract.session_options), cache_dir, known, baselines)
     return Engine(settings, build_graph=_given(graph), index=_INDEXES[key]), spec
 
 
