@@ -161,8 +161,11 @@ class DerivedValues:
             # A mapping whose keys are not known has no name to check, and is named shortened
             # (``**stats``); a value given by position, by the field it binds or its place.
             spread, by_position = is_spread(sink.name), sink.kind == ARGUMENT
-            if target.checked and not spread and self.vocabulary.match(target.name):
-                continue  # the name itself is reported (DOM101, DOM104)
+            # A keyword named with a word is reported where it is written (DOM104); a field
+            # so named, where it is declared (DOM101), not where a value is given it by
+            # position: there the value is what the fix is about.
+            if target.checked and not spread and not by_position and self.vocabulary.match(target.name):
+                continue
             origin = self.origin(sink, f"{module}.{sink.scope}")
             if origin is None:
                 continue
