@@ -271,7 +271,8 @@ _RULES = [
             "of each attribute set on a constructed event, and of each field "
             "default, `__post_init__` assignment and validator of a runtime event is traced "
             "to the names, attributes, subscript keys and callees it is computed from "
-            "(an attribute read by the builtin `getattr` given a literal name, "
+            '(a key read by `get`, `pop` or `setdefault` given a literal, `stats.get("epoch")`, '
+            'is read as `stats["epoch"]`; an attribute read by the builtin `getattr` given a literal name, '
             '`getattr(self.lm, "primary_target", None)`, is read as `self.lm.primary_target`, '
             "but named only when nothing else the value is computed from uses a word): "
             "within the function, through its local variables (assignments, augmented "

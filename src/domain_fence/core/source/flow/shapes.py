@@ -15,6 +15,7 @@ from domain_fence.core.source.flow.syntax import (
     _bound_names,
     _dotted,
     _expression_fields,
+    _key_read,
 )
 
 
@@ -213,6 +214,9 @@ class _Shape:
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier():
                     found.add((key.value, node, KEY, ""))  # type: ignore[arg-type]
             elif kind is ast.Call:
+                key = _key_read(node)  # type: ignore[arg-type]
+                if key is not None:
+                    found.add((key, node, KEY, ""))  # type: ignore[arg-type]
                 reference = _dotted(node.func)  # type: ignore[attr-defined]
                 if reference is not None and reference not in _BUILTINS:
                     found.add((reference.rsplit(".", 1)[-1], node, CALL, ""))  # type: ignore[arg-type]

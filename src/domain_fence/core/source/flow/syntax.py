@@ -18,6 +18,21 @@ _NO_INSTANCE = ("partial(", "super().__init__")
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
+# Mapping methods that read the value of the key they are given first.
+_KEY_READERS = frozenset({"get", "pop", "setdefault"})
+
+
+def _key_read(node: ast.Call) -> str | None:
+    """The key ``stats.get("epoch")`` reads (so do ``pop`` and ``setdefault``), as
+    ``stats["epoch"]`` does; None for any other call."""
+    func, given = node.func, node.args
+    if type(func) is not ast.Attribute or func.attr not in _KEY_READERS or not given:
+        return None
+    key = given[0]
+    if type(key) is ast.Constant and isinstance(key.value, str) and key.value.isidentifier():
+        return key.value
+    return None
+
 
 def _bound_names(targets: Iterable[ast.expr]) -> set[str]:
     """The names assigning to ``targets`` binds (``for a, (b, *c) in ...``)."""

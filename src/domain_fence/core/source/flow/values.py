@@ -37,6 +37,7 @@ from domain_fence.core.source.flow.syntax import (
     _bound_names,
     _dotted,
     _expression_fields,
+    _key_read,
 )
 
 
@@ -224,6 +225,9 @@ class _Values:
         arguments = [self.value(argument) for argument in node.args]
         for sources in arguments:
             found |= sources
+        key = _key_read(node)
+        if key is not None:
+            found.add((key, node, KEY, ""))
         given = self.collector.arguments.get(node)
         if given is not None:
             self.given(node, arguments, *given)
