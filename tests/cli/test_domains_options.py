@@ -109,6 +109,27 @@ def test_the_source_less_forbidden_and_excluded_modules(project):
         assert run("flake8", "--select", "DOM", "app", cwd=project).returncode == 0
 
 
+def test_a_chain_through_an_excluded_module_is_the_importers(project):
+    # An excluded module is outside the source: its own import is no finding, but the
+    # source module reaching the experiment through it is, as through any other module.
+    write(project, {"app/runtime/loader.py": "from app.conf import settings\n"})
+    configure(project, BOUNDARY.format(source="app", extra="exclude_modules =\n    app.conf\n"))
+    finding = (
+        "app/runtime/loader.py:1:22: DOM302 app.runtime.loader imports forbidden app.experiment.runner"
+        " through app.conf.settings"
+    )
+    check = domain_fence("check", cwd=project)
+    assert check.returncode == 1
+    assert [line.strip() for line in check.stdout.splitlines() if "DOM3" in line] == [finding]
+    lint = run("lint-imports", "--no-logo", cwd=project)
+    assert lint.returncode == 1
+    assert [line for line in lint.stdout.splitlines() if "DOM3" in line] == [finding]
+    if FLAKE8_PLUGIN_INSTALLED:
+        flake8 = run("flake8", "--select", "DOM", "app", cwd=project)
+        assert flake8.returncode == 1
+        assert flake8.stdout.splitlines() == [finding]
+
+
 @pytest.mark.parametrize(
     ("section", "expected"),
     [

@@ -356,7 +356,9 @@ def _routes(config: BoundaryConfig, context: Context, graph: ImportGraph) -> Rou
     if routes is None or routes.config is not config:
         routes = context.memo[key] = RoutesToForbidden(
             graph,
-            lambda m: matches_any(m, config.source_modules),
+            # An excluded module is outside the source: a route passes through it, and the
+            # source module importing it is where the chain is blamed.
+            config.in_source,
             lambda m: _is_forbidden(config, m),
             lambda a, b: _ignored(config, a, b),
             config.allow_indirect_imports,
