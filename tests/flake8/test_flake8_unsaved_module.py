@@ -54,7 +54,8 @@ def saved_and_checked(project: Path, path: str, text: str) -> set[Located]:
     }
 
 
-@pytest.mark.parametrize("path", ["app/runtime/fresh.py", "app/runtime/motion/__init__.py"])  # a module, a package
+# A module, one named like no identifier (grimp's module all the same), a package.
+@pytest.mark.parametrize("path", ["app/runtime/fresh.py", "app/runtime/my-fresh.py", "app/runtime/motion/__init__.py"])
 def test_a_module_not_saved_yet_gets_what_check_reports_once_it_is(project: Path, path: str):
     completed = flake8_stdin(project, path, FRESH)
     assert completed.stderr == ""
@@ -74,7 +75,7 @@ def test_a_new_directory_without_init_is_reported_as_check_reports_its_files(pro
     assert located(completed.stdout) == saved_and_checked(project, path, FRESH)
 
 
-@pytest.mark.parametrize("path", ["tools/fresh.py", "fresh.py", "app/runtime/fresh.txt", "app/runtime/my-fresh.py"])
+@pytest.mark.parametrize("path", ["tools/fresh.py", "fresh.py", "app/runtime/fresh.txt", "app/runtime/some.fresh.py"])
 def test_a_file_outside_the_root_packages_gets_nothing(project: Path, path: str):
     completed = flake8_stdin(project, path, FRESH)
     assert (completed.returncode, completed.stdout, completed.stderr) == (0, "", "")

@@ -52,7 +52,10 @@ def checked(station: Path, path: Path) -> list[tuple[int, int, str]]:
     )
 
 
-@pytest.mark.parametrize("name", ["station/runtime/fresh.py", "station/runtime/motion/__init__.py"])
+# A module, one named like no identifier (grimp's module all the same), a package.
+@pytest.mark.parametrize(
+    "name", ["station/runtime/fresh.py", "station/runtime/my-fresh.py", "station/runtime/motion/__init__.py"]
+)
 async def test_a_new_module_is_checked_as_you_type_as_check_reports_it_once_saved(
     client: LanguageClient, station: Path, name: str
 ):

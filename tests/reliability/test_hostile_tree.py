@@ -463,6 +463,43 @@ def test_a_module_shadowed_by_a_package_is_reported_not_blamed_on_the_package(py
     assert finding in tested.stdout.lines
 
 
+# -- a file named like no identifier -------------------------------------------------------
+
+
+@pytest.mark.parametrize("beside", [False, True], ids=["alone", "beside a package of its name"])
+def test_a_module_named_like_no_identifier_is_checked_as_grimp_sees_it(checked_clean, beside):
+    # No import statement can name my-mod.py, but grimp makes it a module of the graph
+    # (a file not hidden, with no other dot): every front end reads it, at its own path.
+    # grimp enters no directory so named: my-mod/__init__.py shadows nothing.
+    root = checked_clean
+    if beside:
+        (root / "app/runtime/my-mod").mkdir()
+        (root / "app/runtime/my-mod/__init__.py").write_text("", encoding="utf-8")
+    (root / "app/runtime/my-mod.py").write_text(STATS, encoding="utf-8")
+    settled(root)
+    crossing = "app/runtime/my-mod.py:2:28: DOM301 app.runtime.my-mod imports forbidden app.experiment.setup"
+    field = "app/runtime/my-mod.py:6:5: DOM101 "
+    checked = cli("check", "--quiet", cwd=root)
+    assert checked.status == 1 and crossing in checked.lines, checked.stdout
+    assert any(line.startswith(field) for line in checked.lines), checked.stdout
+    assert checked == cli("check", "--quiet", cwd=root)  # kept from the last run
+    assert checked == cli("check", "--quiet", "--no-cache", cwd=root)
+    flake8ed = flake8("app", cwd=root)
+    assert flake8ed.status == 1 and crossing in flake8ed.lines
+    assert any(line.startswith(field) for line in flake8ed.lines), flake8ed.stdout
+    linted = lint_imports(cwd=root)
+    assert linted.status == 1 and crossing in linted.lines, linted.stdout
+
+
+def test_a_file_grimp_does_not_read_as_a_module_is_no_source(checked_clean):
+    # Hidden, or with another dot (some.module.py): grimp passes it by, and so does every front end.
+    root = checked_clean
+    for name in (".hidden.py", "some.module.py"):
+        (root / "app/runtime" / name).write_text(STATS, encoding="utf-8")
+    settled(root, "app/runtime/.hidden.py", "app/runtime/some.module.py")
+    assert_clean_everywhere(root, "app")
+
+
 # -- flake8 under `select = DOM` -------------------------------------------------------------
 
 

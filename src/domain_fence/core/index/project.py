@@ -55,6 +55,7 @@ from domain_fence.core.source.modules import (
     Skipped,
     default_search_paths,
     discovered,
+    is_module_stem,
     locate_package,
     namespace_reason,
     shadowed_reason,
@@ -264,15 +265,15 @@ class ProjectIndex:
         name); None outside the root packages or for a name no module can have. A new
         package is its ``__init__.py`` in a new directory of a package."""
         path = Path(os.path.abspath(path))
-        if not path.name.endswith(".py") or not path.name[:-3].isidentifier():
+        if not path.name.endswith(".py") or not is_module_stem(path.name[:-3]):
             return None
         is_init = path.name == "__init__.py"
         holder = path.parent.parent if is_init else path.parent  # the package's directory
         name = path.parent.name if is_init else path.name[:-3]
         package = self._package_at(holder)
         if package is not None:
-            if not name.isidentifier():
-                return None
+            if is_init and not name.isidentifier():
+                return None  # grimp enters no directory so named
             module = f"{package[0]}.{name}"
             if module not in self.modules:
                 return module, self._package_directory(package[0]) / path.relative_to(holder)

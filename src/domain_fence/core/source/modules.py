@@ -329,7 +329,7 @@ def discover_modules(root_package: str, directories: list[Path], discovery: Disc
     return discovery.modules
 
 
-KEPT_DISCOVERY_VERSION = 4  # 4: a namespace root's namespace packages, as grimp finds them; 3: each module's file kept as its place among the walk's stamped entries
+KEPT_DISCOVERY_VERSION = 5  # 5: a file named like no identifier (my-mod.py) is a module, as grimp finds it; 4: a namespace root's namespace packages, as grimp finds them; 3: each module's file kept as its place among the walk's stamped entries
 
 
 def discovered(package: str, directories: list[Path], cache_dir: Path | None) -> Discovery:
@@ -467,10 +467,11 @@ class _Walk:
         if discovery.plain and not "".join([entry.name for entry in entries]).isascii():
             discovery.plain = False  # a name that is perhaps not UTF-8: the blockers' walk looks
         # name -> the status of its __init__.py, for the subdirectories that are packages
+        # (grimp enters no directory named like no identifier: my-mod.py beside my-mod/ is a module)
         packages = {
             entry.name: init
             for entry, is_directory in kinds
-            if is_directory and (init := package_init(entry.path)) is not None
+            if is_directory and entry.name.isidentifier() and (init := package_init(entry.path)) is not None
         }
         modules, stamps, absolute = discovery.modules.texts, discovery.stamps, discovery.absolute
         names_here: set[str] | None = None  # made when first needed: few directories need it
@@ -515,7 +516,7 @@ class _Walk:
                 elif name != COMPILED_DIRECTORY:  # unless a package, it holds compiled files only
                     discovery.non_packages.append((entry.path, in_package))
                     _look_into_non_package(entry.path, in_package, discovery)
-            elif name.endswith(".py") and name != "__init__.py" and (stem := name[:-3]).isidentifier():
+            elif name.endswith(".py") and name != "__init__.py" and is_module_stem(stem := name[:-3]):
                 status = _source_status(entry, stem in packages, self.limit)
                 if isinstance(status, Skipped):
                     discovery.skipped.append(status)
@@ -524,6 +525,23 @@ class _Walk:
                     modules[module] = entry.path
                     absolute[module] = entry.path if self.listed_absolute else where + name
                     _keep_stamp(stamps, module, status)
+
+
+def is_module_stem(stem: str) -> bool:
+    """Whether a file ``stem.py`` is a module, as grimp finds modules: any name not
+    hidden and without another dot. ``my-mod.py`` is one though no import statement can
+    name it: grimp puts it in the graph, and lint-imports reports its imports, so every
+    front end must read it too. A name that is not UTF-8 is not (grimp cannot read it:
+    a blocker of the graph, see :mod:`..index.blockers`)."""
+    if stem.isidentifier():  # nearly every file: no other question asked
+        return True
+    if not stem or "." in stem:  # hidden (.py, .x.py) or with another dot
+        return False
+    try:
+        stem.encode("utf-8")
+    except UnicodeEncodeError:  # surrogate escapes of bytes that are not UTF-8
+        return False
+    return True
 
 
 def _look_into_non_package(directory: str, in_package: bool, discovery: Discovery) -> None:
