@@ -116,7 +116,9 @@ _RULES = [
         rationale=(
             "Kind strings are how subscribers route events; a kind such as `post_episode` makes "
             "every subscriber depend on the experiment's life cycle. A kind is read where the "
-            "event class sets it (in its body, or on `self` in one of its methods: "
+            "event class sets it (in its body: assigned, or the default of a field specifier, "
+            '`Field(default="EpisodeEnd")`, also one in `Annotated[...]` where no value is '
+            "assigned; or on `self` in one of its methods: "
             '`self.kind = "EpisodeEnd"` in `model_post_init`, a validator or `__post_init__`, '
             '`object.__setattr__(self, "kind", ...)`, `setattr(self, "kind", ...)`, or on `cls` '
             'in a class method: `cls.kind = "EpisodeEnd"`) and where '

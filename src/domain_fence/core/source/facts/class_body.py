@@ -36,22 +36,22 @@ def _attributes(body: list[ast.stmt]) -> Iterator[AttributeFact]:
             name = statement.target
             if not _is_dunder(name.id):
                 literals, specifiers = _annotation_parts(statement.annotation)
-                strings = literals + _default_strings(statement.value)
+                default = _default_value(statement.value) if statement.value else _annotated_default(specifiers)
+                strings = literals + _string_value(default)
                 aliases = _aliases(statement.value) + tuple(text for call in specifiers for text in _aliases(call))
-                yield AttributeFact(
-                    _text(name, name.id), _distinct(strings), aliases, _default_constant(statement.value)
-                )
+                yield AttributeFact(_text(name, name.id), _distinct(strings), aliases, _default_constant(default))
         elif isinstance(statement, ast.Assign):
             if _is_method_like(statement.value, methods):
                 continue
+            default = _default_value(statement.value)
             for target in statement.targets:
                 for name in _target_names(target):
                     if not _is_dunder(name.id):
                         yield AttributeFact(
                             _text(name, name.id),
-                            _default_strings(statement.value),
+                            _string_value(default),
                             _aliases(statement.value),
-                            _default_constant(statement.value),
+                            _default_constant(default),
                         )
 
 
@@ -74,19 +74,12 @@ def _distinct(texts: tuple[Text, ...]) -> tuple[Text, ...]:
     return tuple(first.values())
 
 
-def _default_strings(value: ast.expr | None) -> tuple[Text, ...]:
-    """The string a field defaults to: ``= "x"``, or given to a field specifier
-    (``Field(default="x")``, ``Field("x")``, ``field(default="x")``)."""
-    return _string_value(_default_value(value))
-
-
-def _default_constant(value: ast.expr | None) -> Text | None:
-    """The name a field defaults to (``= KIND``, ``Field(default=KIND)``), which may be
-    a module-level string constant; or the dotted name (``= Kinds.RESET``), which may
-    name another module's, or a class's; or a name subscripted with a literal string,
-    spelled as a table's entry (``= KINDS["reset"]``: ``KINDS['reset']``), which may be
-    one of the module's tables or another module's."""
-    default = _default_value(value)
+def _default_constant(default: ast.expr | None) -> Text | None:
+    """The name a field defaults to (``= KIND``, ``Field(default=KIND)``, see
+    :func:`_default_value`), which may be a module-level string constant; or the dotted
+    name (``= Kinds.RESET``), which may name another module's, or a class's; or a name
+    subscripted with a literal string, spelled as a table's entry (``= KINDS["reset"]``:
+    ``KINDS['reset']``), which may be one of the module's tables or another module's."""
     if type(default) is ast.Name:
         return _text(default, default.id)
     if type(default) is ast.Subscript:  # ``= KINDS["reset"]``: a table's entry, maybe
@@ -94,6 +87,18 @@ def _default_constant(value: ast.expr | None) -> Text | None:
         return _text(default, spelled) if spelled else None
     dotted = dotted_name(default) if type(default) is ast.Attribute else None
     return _text(default, dotted) if default is not None and dotted else None
+
+
+def _annotated_default(calls: list[ast.Call]) -> ast.expr | None:
+    """The default the ``Field(...)`` calls of ``Annotated[...]``'s metadata give
+    (``Annotated[str, Field(default="x")]``, ``Field("x")``, a factory): pydantic merges
+    them, the last one giving a default wins, and a value assigned overrides them all."""
+    for call in reversed(calls):
+        if (dotted_name(call.func) or "").rsplit(".", 1)[-1] == "Field":
+            default = _default_value(call)
+            if default is not None:
+                return default
+    return None
 
 
 def _default_value(value: ast.expr | None) -> ast.expr | None:
@@ -240,7 +245,8 @@ def _slots(body: list[ast.stmt]) -> Iterator[Text]:
 
 def _folding_values(statements: list[ast.stmt]) -> dict[tuple[int, int], ast.expr]:
     """The values that the statements of a class's scope (:func:`_class_scope`) assign,
-    or give a field specifier as its default (see :func:`_default_value`), that may be
+    or give a field specifier as its default (see :func:`_default_value`; with no value,
+    in ``Annotated``: :func:`_annotated_default`), that may be
     folded from names (``PREFIX + "Done"``, ``f"{PREFIX}Done"``, ``"{}Done".format(PREFIX)``;
     not a literal alone), by where each name they are assigned to is written."""
     found: dict[tuple[int, int], ast.expr] = {}
@@ -252,6 +258,8 @@ def _folding_values(statements: list[ast.stmt]) -> dict[tuple[int, int], ast.exp
         else:
             continue
         value = _default_value(statement.value)
+        if value is None and type(statement) is ast.AnnAssign:
+            value = _annotated_default(_annotation_parts(statement.annotation)[1])
         if value is None or type(value) is ast.Constant or not _may_spell(value):
             continue
         for target in targets:
