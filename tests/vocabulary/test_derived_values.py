@@ -5,6 +5,7 @@ exactly the annotated findings."""
 from __future__ import annotations
 
 import configparser
+import json
 import shutil
 from pathlib import Path
 
@@ -508,6 +509,24 @@ def test_noqa_and_the_baseline(project):
     learner.write_text("# moved down\n" + learner.read_text())
     assert run_tool("domain-fence", "check", cwd=project).returncode == 0
     assert run_tool("lint-imports", "--no-logo", cwd=project).returncode == 0
+
+
+def test_a_validator_s_value_is_reported_and_silenced_where_it_is_returned(project):
+    # The fix goes where the validator returns the value: so do the finding and its noqa
+    # comment. The fingerprint names the field and the source, not the place: an entry
+    # recorded when the finding was at the ``def`` still matches it.
+    fields = project / "leaks" / "runtime" / "fields.py"
+    returned = "        return value or cls.ground_truth_fallback  # DOM105:15\n"
+    text = fields.read_text()
+    assert returned in text
+    fields.write_text(text.replace(returned, returned.replace("# DOM105:15", "# noqa: DOM105")))
+    report = json.loads(run_tool("domain-fence", "check", "--format", "json", cwd=project).stdout)
+    (contract,) = report["contracts"]
+    fingerprint = "DOM105:leaks.runtime.fields:Observed.label<-ground_truth_fallback"
+    assert [(f["line"], f["column"]) for f in contract["suppressed"] if f["fingerprint"] == fingerprint] == [(32, 16)]
+    assert not [f for f in contract["findings"] if f["fingerprint"] == fingerprint]
+    flake8 = run_tool("flake8", "--select", "DOM", "leaks/runtime/fields.py", cwd=project)
+    assert not any("ground_truth_fallback" in r[4] for r in reported(flake8.stdout)), flake8.stdout
 
 
 def test_a_line_inserted_above_leaves_the_recorded_baseline_as_it_is(project):

@@ -271,7 +271,8 @@ _RULES = [
             "put into such a local dict, `payload.update(stats)`, where it is put in), reported "
             "at the mapping as `'**stats'` (`(**)` in the fingerprint), "
             "of each attribute set on a constructed event, and of each field "
-            "default, `__post_init__` assignment and validator of a runtime event is traced "
+            "default, `__post_init__` assignment and validator of a runtime event (each value "
+            "it returns, reported there) is traced "
             "to the names, attributes, subscript keys and callees it is computed from "
             '(a key read by `get`, `pop` or `setdefault` given a literal, `stats.get("epoch")`, '
             'is read as `stats["epoch"]`; an attribute read by the builtin `getattr` given a literal name, '

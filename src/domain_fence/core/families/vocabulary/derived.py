@@ -34,6 +34,7 @@ from domain_fence.core.source.flow import (
     NAMED,
     PARAMETER,
     READ,
+    RETURNED,
     SPREAD,
     SUPER,
     Sink,
@@ -80,7 +81,8 @@ class Derived(NamedTuple):
     fingerprint: str
     fields: dict[str, str]
     # Whether ``where`` spans the text it names (a keyword's, an attribute's, a field's
-    # name); a mapping's is shortened (``**stats``): the reports take the token there.
+    # name); a mapping's is shortened (``**stats``), a validator's value returned is no
+    # name: the reports take the token there.
     spans: bool = True
 
 
@@ -159,7 +161,8 @@ class DerivedValues:
             if target is None:
                 continue
             # A mapping whose keys are not known has no name to check, and is named shortened
-            # (``**stats``); a value given by position, by the field it binds or its place.
+            # (``**stats``); a value given by position, by the field it binds or its place;
+            # a validator's, where it returns it, by the field.
             spread, by_position = is_spread(sink.name), sink.kind == ARGUMENT
             # A keyword named with a word is reported where it is written (DOM104); a field
             # so named, where it is declared (DOM101), not where a value is given it by
@@ -180,7 +183,7 @@ class DerivedValues:
                     "word": origin.match.word,
                     "hint": origin.match.hint,
                 },
-                spans=not (spread or by_position),
+                spans=not (spread or by_position or sink.form == RETURNED),
             )
 
     def may_build_events(self, module: str, events: frozenset[str]) -> bool:

@@ -560,7 +560,8 @@ class VocabularyChecker:
         """DOM105: events built from values derived from experiment knowledge (:mod:`.derived`)."""
         for item in self.derived.module(module, events):
             found = self.finding(module, item.where, DERIVED_CODE, item.symbol, item.fingerprint, **item.fields)
-            # A mapping is named shortened (``**stats``): the reports take the token there.
+            # A mapping is named shortened (``**stats``), a value returned by its field: the
+            # reports take the token there.
             yield found if item.spans else dataclasses.replace(found, end_line=0, end_col=0)
 
     def defines_a_class(self, callee: str) -> bool:

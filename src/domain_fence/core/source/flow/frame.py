@@ -4,7 +4,17 @@ nested functions and classes traced in frames of their own."""
 import ast
 from collections.abc import Iterable
 
-from domain_fence.core.source.flow.records import _EMPTY, FIELD, KEYWORD, MAX_NESTING, PARAMETER, READ, Sources, _State
+from domain_fence.core.source.flow.records import (
+    _EMPTY,
+    FIELD,
+    KEYWORD,
+    MAX_NESTING,
+    PARAMETER,
+    READ,
+    RETURNED,
+    Sources,
+    _State,
+)
 from domain_fence.core.source.flow.shapes import _Shape, _Slice
 from domain_fence.core.source.flow.sources import _compact, _merge_states
 from domain_fence.core.source.flow.syntax import (
@@ -54,8 +64,13 @@ class _Frame(_Values):
             else:
                 self.assign(target, sources | self.value(target), None)
         elif kind is ast.Return:
-            if node.value is not None:  # type: ignore[attr-defined]
-                self.returned |= self.value(node.value)  # type: ignore[attr-defined]
+            value = node.value  # type: ignore[attr-defined]
+            if value is not None:
+                sources = self.value(value)
+                self.returned |= sources
+                # A validator's value becomes its fields': each return is a sink of its own.
+                for name in self.field_method or ():
+                    self.collector.sink(FIELD, self.owner or "", self.qualname, name, value, sources, RETURNED)
         elif kind is ast.If:
             self.value(node.test)  # type: ignore[attr-defined]
             self.branches([node.body, node.orelse])  # type: ignore[attr-defined]
@@ -211,8 +226,6 @@ class _Frame(_Values):
             return
         if frame.returned and field_method is not None:
             self.collector.returns[_intern(frame.qualname)] = _compact(frame.returned)
-            for name in field_method:
-                self.collector.sink(FIELD, owner or "", frame.qualname, name, node, frozenset(frame.returned))
 
     def klass(self, node: ast.ClassDef) -> None:
         for expression in [*node.bases, *(k.value for k in node.keywords), *node.decorator_list]:

@@ -25,6 +25,9 @@ KEYWORD = "keyword"  # ``Callee(name=value)``; a mapping whose keys are not know
 ARGUMENT = "argument"
 ATTRIBUTE = "attribute"  # ``local.name = value``, where ``local = Callee(...)``
 FIELD = "field"  # a class-level default, or ``self.name = value`` in __post_init__/a validator
+# The form of a FIELD sink that is a validator's return value, placed at the value
+# returned (the fix and a noqa comment go there), not at the field's name.
+RETURNED = "return"
 # The base of a CALL source ``super().name()``: its callee names the method as of the
 # class the call is in, to be looked for in that class's bases.
 SUPER = "super()"
@@ -88,7 +91,8 @@ class Sink(NamedTuple):
     sources: tuple[Source, ...]  # sorted by line
     # A field named by a construction other than a call of the class by name
     # (``X.model_construct(name=...)``, ``cls(name=...)``), or a key of a local dict a
-    # call is given (``X(**payload)``): see facts.ConstructionFact
+    # call is given (``X(**payload)``): see facts.ConstructionFact; a validator's value
+    # returned (RETURNED, a FIELD)
     form: str = ""
     # ARGUMENT: what the value is an instance of when a call builds it, as resolved
     # (``emit(Recognized(...))``, or a local every path assigns such a call); else "".
