@@ -105,6 +105,8 @@ EXPECTED: set[Located] = {
     ("app/runtime/shapes.py", 14, 20, "DOM103"),  # a kind in a string annotation, where it is written
     ("app/runtime/shapes.py", 19, 22, "DOM105"),  # a value an assignment expression binds in a comprehension
     ("app/runtime/validated.py", 12, 16, "DOM105"),  # a validator's value, where it returns it
+    ("app/runtime/aliased.py", 7, 5, "DOM101"),  # a field's name and its alias both use words:
+    ("app/runtime/aliased.py", 7, 42, "DOM101"),  # each reported where it is written
     (".domain-fence-baseline.json", 12, 1, "DOM002"),
 }
 # flake8 reports the file it cannot parse itself (E999), not as DOM001.
@@ -188,6 +190,7 @@ def test_flake8_on_the_files_reports_the_same(tree: Path):
         "app/runtime/accents.py",
         "app/runtime/described.py",
         "app/runtime/validated.py",
+        "app/runtime/aliased.py",
     ],
 )
 def test_flake8_on_stdin_reports_the_same(tree: Path, path: str):
