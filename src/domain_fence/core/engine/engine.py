@@ -508,7 +508,12 @@ class Engine:
         on as it was (its views, :meth:`_views`) keeps the project-wide answers: the
         next keystroke costs one module, not the project."""
         if not self.index.has_buffer(module) and text == self.index.disk_text(module):
-            return  # the saved file (flake8 hands every file so): nothing changes
+            # The saved file (flake8 hands every file so): nothing changes, unless the file
+            # changed since it was read and no one said so (a buffer reloaded after `git
+            # checkout`): then it is a file changed on disk, for the graph too.
+            if self.index.read_before_change(module):
+                self.file_changed(self.index.modules[module])
+            return
         if module not in self._graph_imports and not self.index.has_buffer(module):
             saved = self.index.file_facts(module)  # what the import graph was built from
             if saved is not None:

@@ -152,6 +152,9 @@ class ProjectIndex:
         # module -> the imports of its file, and whether it can be analysed, for the files
         # no contract reads whole (see read_imports): their facts, once read, say it all
         self._imports_only: dict[str, ImportFacts] = {}
+        # module -> the stamp of its file when its facts (or imports alone) were read: a
+        # file rewritten since, unannounced (no forget), is told by it (see read_before_change)
+        self._read_at: dict[str, tuple[int, int, int, int] | None] = {}
         # How often facts or imports were taken in: what a family could not tell of a module
         # without them (its view, say) stays unknown while this is unchanged.
         self.learnt = 0
@@ -594,6 +597,7 @@ class ProjectIndex:
         if job.stamp is not None:
             _MEMORY[job.key] = found
         self._facts[job.module], self._declarations[job.module] = found
+        self._read_at[job.module] = job.stamp.key if job.stamp is not None else None
         self.learnt += 1
 
     def use_buffer(self, module: str, text: str) -> bool:
@@ -602,7 +606,8 @@ class ProjectIndex:
         text = text.removeprefix("\ufeff")  # a byte order mark an editor kept, as decoding drops it
         if self._buffers.get(module) == text:
             return False
-        if module not in self._buffers and module not in self._unsaved and text == self._disk_text(module):
+        saved = module not in self._buffers and module not in self._unsaved and text == self._disk_text(module)
+        if saved and not self.read_before_change(module):
             return False  # the saved file: its facts (and the caches) serve as they are
         self._buffers[module] = text
         self._forget_decisions(module)
@@ -638,9 +643,19 @@ class ProjectIndex:
                 self._statements.pop(module, None)
         return True
 
+    def read_before_change(self, module: str) -> bool:
+        """Whether ``module``'s file changed on disk since what is known of it (its facts,
+        or its imports alone) was read from it, and no one said so (:meth:`forget`): an
+        editor reloading a buffer from a file `git checkout` rewrote, say."""
+        if module in self._buffers or module not in self._read_at:
+            return False
+        stamp = Stamp.of(self.modules[module])
+        return stamp is None or stamp.key != self._read_at[module]
+
     def forget(self, module: str) -> None:
         """Read ``module`` again when next asked (its file changed on disk)."""
         self._imports_only.pop(module, None)
+        self._read_at.pop(module, None)
         self._forget_decisions(module)
         if module not in self._buffers:
             self._facts.pop(module, None)
@@ -736,6 +751,7 @@ class ProjectIndex:
             cached = self.cache.load_imports(job.stamp, module, job.is_package)
             if isinstance(cached, ImportFacts):
                 self._imports_only[module] = cached
+                self._read_at[module] = job.stamp.key
                 self.learnt += 1
             else:
                 jobs.append(job)
@@ -744,6 +760,7 @@ class ProjectIndex:
         read = _in_workers(jobs, workers, 2, _imports_of)
         for job, facts in zip(jobs, read if read is not None else _imports_of(jobs), strict=True):
             self._imports_only[job.module] = facts
+            self._read_at[job.module] = job.stamp.key if job.stamp is not None else None
             self.learnt += 1
             if self.cache and job.stamp and job.stamp.settled and facts.unreadable is None:
                 self.cache.store_imports(job.stamp, encode(facts), job.module, job.is_package)

@@ -1,0 +1,35 @@
+"""What changes on disk under the server: a file rewritten behind the editor's back, a
+baseline that cannot be read, a baseline wherever the configuration puts it, a package
+directory moved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsp_support import Editor, codes, initialize
+from pytest_lsp import LanguageClient
+
+pytestmark = pytest.mark.asyncio
+
+FORBIDDEN_IMPORT = "from station.experiment.runner import MODE\n"
+EPISODE_FIELD = "    episode: int\n"
+
+
+async def test_a_buffer_reloaded_from_a_file_changed_on_disk_is_checked_as_the_new_file(
+    client: LanguageClient, station: Path
+):
+    """`git checkout` (or another editor) rewrites an open file, and the editor reloads
+    the buffer from it: no save, and no watched-file event before the reload."""
+    await initialize(client, station)
+    target = station / "station/runtime/model.py"
+    clean = target.read_text()
+    model = Editor(client, target)
+    assert await model.open() == []
+
+    broken = FORBIDDEN_IMPORT + clean + EPISODE_FIELD
+    target.write_text(broken)
+    assert codes(await model.replace(broken)) == [(0, 38, "DOM301"), (6, 4, "DOM101")]
+
+    target.write_text(clean)  # and back: the findings fixed on disk are gone
+    assert await model.replace(clean) == []
