@@ -33,3 +33,18 @@ async def test_a_buffer_reloaded_from_a_file_changed_on_disk_is_checked_as_the_n
 
     target.write_text(clean)  # and back: the findings fixed on disk are gone
     assert await model.replace(clean) == []
+
+
+async def test_a_baseline_that_cannot_be_read_is_shown_on_it_from_the_first_check(
+    client: LanguageClient, station: Path
+):
+    """The baseline is first read by the first file's check, before the project is
+    validated: its problem is the baseline's, not an internal error of every file."""
+    baseline = station / ".domain-fence-baseline.json"
+    baseline.write_text('{"format": "domain-fence-baseline", "version": 1, "entries": [\n<<<<<<< HEAD\n]}\n')
+    await initialize(client, station)
+    assert await Editor(client, station / "station/runtime/legacy.py").open() == []
+    (problem,) = client.diagnostics[baseline.as_uri()]  # published before the file's
+    assert problem.range.start.line == 1
+    assert problem.message.startswith("configuration cannot be used: baseline holds merge conflict markers")
+    assert not [m.message for m in client.log_messages if "internal error" in m.message]

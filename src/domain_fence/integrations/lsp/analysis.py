@@ -30,8 +30,8 @@ class AnalysisError(Exception):
 class Analysis:
     """The findings of one configuration's contracts, for files and editor buffers.
 
-    Raises :class:`AnalysisError` (from the constructor, :meth:`validate` and
-    :meth:`refresh`) when the configuration, a baseline or the project they describe
+    Raises :class:`AnalysisError` (from the constructor, :meth:`validate`,
+    :meth:`findings` and :meth:`refresh`) when the configuration, a baseline or the project they describe
     cannot be used. With ``validate=False`` the constructor leaves the questions about
     the whole project to :meth:`validate`, so a first file can be checked sooner.
     """
@@ -65,9 +65,14 @@ class Analysis:
     def findings(self, path: Path, text: str) -> list[Finding]:
         """The new findings of ``path`` if it held ``text`` (an editor's buffer, kept
         for the other files' checks until :meth:`close`); none outside the project. A
-        file not saved yet is checked as the module it will be once saved."""
+        file not saved yet is checked as the module it will be once saved. Raises
+        :class:`AnalysisError` when a baseline cannot be read: before :meth:`validate`,
+        the first file's check reads it."""
         self._buffers.add(path)
-        found = list(self.engine.findings_in(path, text).reported)
+        try:
+            found = list(self.engine.findings_in(path, text).reported)
+        except (ConfigurationProblems, BaselineError) as error:
+            raise AnalysisError(str(error)) from None
         if self.engine.index.module_for_path(path) is None:
             return found
         # What keeps the import graph from being built is no file an editor opens, and

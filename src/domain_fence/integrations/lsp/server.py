@@ -229,7 +229,14 @@ class DomainFenceServer(LanguageServer):
             return  # a configuration file keeps its diagnostic; other files are not ours
         folder = self.folder_for(path)
         analysis = folder.analysis if folder else None
-        diagnostics = [] if analysis is None else diagnostics_for(analysis, path, document, self.log)
+        try:
+            diagnostics = [] if analysis is None else diagnostics_for(analysis, path, document, self.log)
+        except AnalysisError as error:  # a baseline first read by this check: shown on it
+            assert folder is not None
+            self.folders[folder.root] = self.broken_folder(folder.root, folder.config, str(error))
+            self.show_configuration_problems()
+            asyncio.get_running_loop().call_soon(self.check_open_documents)  # theirs are gone too
+            diagnostics = []
         self.publish(uri, diagnostics, document.version)  # even none: the client may wait for it
         if folder is not None and not folder.validated:
             asyncio.get_running_loop().call_soon(self.validate, folder)
@@ -320,9 +327,12 @@ def settle_heap() -> None:
 
 def diagnostics_for(analysis: Analysis, path: Path, document: TextDocument, log_to: Any) -> list[types.Diagnostic]:
     """The diagnostics of one buffer; a failure of the analysis is logged and shown as
-    one DOM001 diagnostic, so the other files are still checked."""
+    one DOM001 diagnostic, so the other files are still checked (an :class:`AnalysisError`,
+    the configuration's problem, is raised)."""
     try:
         findings = analysis.findings(path, document.source)
+    except AnalysisError:
+        raise
     except Exception as error:  # one file's failure must not take the server down
         log.exception("analysis of %s failed", path)
         reason = f"internal error: {_described(error)}"
