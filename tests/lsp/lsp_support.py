@@ -50,10 +50,14 @@ def copy_station(destination: Path, name: str = "station") -> Path:
     return target
 
 
-async def initialize(client: LanguageClient, *folders: Path, watch: bool = False) -> None:
+async def initialize(client: LanguageClient, *folders: Path, watch: bool = False, relative: bool = False) -> None:
+    """``watch``: the client watches the files the server asks it to; ``relative``: it
+    takes patterns relative to a directory of the server's choice too."""
     workspace = types.WorkspaceClientCapabilities(
         workspace_folders=True,
-        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=watch),
+        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+            dynamic_registration=watch, relative_pattern_support=relative
+        ),
     )
     await client.initialize_session(
         types.InitializeParams(

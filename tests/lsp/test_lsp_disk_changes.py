@@ -7,13 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_support import Editor, codes, initialize
+from lsp_support import Editor, codes, initialize, until, watched_change
+from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio
 
 FORBIDDEN_IMPORT = "from station.experiment.runner import MODE\n"
 EPISODE_FIELD = "    episode: int\n"
+EMPTY_BASELINE = '{"format": "domain-fence-baseline", "version": 1, "entries": []}\n'
+LEGACY_ENTRY = (
+    '{"format": "domain-fence-baseline", "version": 1, "entries": [{"contract": "runtime-events-speak-runtime",'
+    ' "fingerprint": "DOM101:station.runtime.legacy:LegacyStats.episode", "description": "recorded"}]}\n'
+)
 
 
 async def test_a_buffer_reloaded_from_a_file_changed_on_disk_is_checked_as_the_new_file(
@@ -48,3 +54,69 @@ async def test_a_baseline_that_cannot_be_read_is_shown_on_it_from_the_first_chec
     assert problem.range.start.line == 1
     assert problem.message.startswith("configuration cannot be used: baseline holds merge conflict markers")
     assert not [m.message for m in client.log_messages if "internal error" in m.message]
+
+
+def _baseline_at(station: Path, baseline: str) -> None:
+    config = station / ".importlinter"
+    config.write_text(config.read_text().replace("baseline = .domain-fence-baseline.json", f"baseline = {baseline}"))
+
+
+def _watchers(registrations: list[types.RegistrationParams]) -> list:
+    return [
+        w["globPattern"]
+        for params in registrations
+        for r in params.registrations
+        for w in r.register_options["watchers"]
+    ]
+
+
+@pytest.mark.parametrize("relative", [True, False], ids=["relative-patterns", "plain-patterns"])
+async def test_a_baseline_of_any_name_is_watched(client: LanguageClient, station: Path, relative: bool):
+    _baseline_at(station, "lint/fence-baseline")
+    registrations: list[types.RegistrationParams] = []
+    client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: registrations.append(params))
+    await initialize(client, station, watch=True, relative=relative)
+    baseline = station / "lint/fence-baseline"
+    relative_pattern = {"baseUri": baseline.parent.as_uri(), "pattern": baseline.name}
+    expected = relative_pattern if relative else "**/lint/fence-baseline"  # below the folder
+    await until(lambda: expected in _watchers(registrations))
+
+
+async def test_a_baseline_outside_the_folder_is_watched_and_read_again(
+    client: LanguageClient, tmp_path: Path, station: Path
+):
+    outside = tmp_path / "records" / "fence-baseline"
+    outside.parent.mkdir()
+    outside.write_text(EMPTY_BASELINE)
+    _baseline_at(station, str(outside))
+    registrations: list[types.RegistrationParams] = []
+    client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: registrations.append(params))
+    await initialize(client, station, watch=True, relative=True)
+    legacy = Editor(client, station / "station/runtime/legacy.py")
+    assert codes(await legacy.open()) == [(4, 4, "DOM101")]
+
+    outside.write_text(LEGACY_ENTRY)  # `domain-fence baseline` in a terminal
+    assert await legacy.after(lambda: client.workspace_did_change_watched_files(watched_change(outside))) == []
+    assert {"baseUri": outside.parent.as_uri(), "pattern": outside.name} in _watchers(registrations)
+
+
+async def test_a_baseline_moved_by_the_configuration_is_watched_instead(client: LanguageClient, station: Path):
+    _baseline_at(station, "lint/fence-baseline")
+    registrations: list[types.RegistrationParams] = []
+    unregistered: list[types.UnregistrationParams] = []
+    client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: registrations.append(params))
+    client.feature(types.CLIENT_UNREGISTER_CAPABILITY)(lambda params: unregistered.append(params))
+    await initialize(client, station, watch=True, relative=True)
+    legacy = Editor(client, station / "station/runtime/legacy.py")
+    assert codes(await legacy.open()) == [(4, 4, "DOM101")]
+    await until(
+        lambda: {"baseUri": (station / "lint").as_uri(), "pattern": "fence-baseline"} in _watchers(registrations)
+    )
+    (first,) = [r.id for params in registrations for r in params.registrations if r.id != "domain-fence-watch"]
+
+    config = station / ".importlinter"
+    config.write_text(config.read_text().replace("lint/fence-baseline", "records/fence-baseline"))
+    await legacy.after(lambda: client.workspace_did_change_watched_files(watched_change(config)))
+    moved = {"baseUri": (station / "records").as_uri(), "pattern": "fence-baseline"}
+    await until(lambda: moved in _watchers(registrations[-1:]))
+    assert [u.id for params in unregistered for u in params.unregisterations] == [first]

@@ -10,7 +10,8 @@ each open buffer, and only translates them to the protocol:
   documentation on hover;
 - code actions: a ``# noqa: DOMxxx`` for the line, and the rule's explanation;
 - files changed on disk (``workspace/didChangeWatchedFiles``, or a save), the
-  configuration and the baselines re-read, and every open buffer checked again.
+  configuration and the baselines re-read, and every open buffer checked again; the
+  client asked to watch the baselines wherever the configuration puts them.
 
 A folder without configuration gets no diagnostics and one log message; a broken
 configuration gets one diagnostic on the configuration file and a log message, and
@@ -23,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import io
+import itertools
 import logging
 import math
 import os
@@ -71,9 +73,11 @@ DEBOUNCE_SECONDS = 0.05
 VALIDATE_SECONDS = 0.5  # after loading a folder, when no file of it was opened meanwhile
 SETTLE_SECONDS = 1.0  # after loading a project: a full collection then costs the first diagnostics nothing
 WATCHED = ("**/*.py", *(f"**/{name}" for name in CONFIG_FILES), "**/*.json")
+WATCHED_SUFFIXES = (".py", ".json")  # what WATCHED covers in a folder, besides CONFIG_FILES
 
 
 log = logging.getLogger(__name__)
+_REGISTRATIONS = itertools.count(1)  # each registration of the inputs' watchers has an id of its own
 
 
 @dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
@@ -89,6 +93,19 @@ class Folder:
     def contains(self, path: Path) -> bool:
         return path == self.root or self.root in path.parents
 
+    def inputs(self) -> frozenset[Path]:
+        """The files besides the sources whose change means reloading, inside the folder
+        or not: its configuration's and baselines', or the file its problem is in."""
+        if self.analysis is not None:
+            return self.analysis.inputs()
+        if self.problem is not None and self.config is not None:
+            return frozenset({self.config, problem_file(self.config, self.problem)})
+        return frozenset()
+
+    def concerns(self, path: Path) -> bool:
+        """Whether a change of ``path`` may change this folder's diagnostics."""
+        return self.contains(path) or path in self.inputs()
+
 
 class DomainFenceServer(LanguageServer):
     def __init__(self) -> None:
@@ -101,6 +118,10 @@ class DomainFenceServer(LanguageServer):
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._changed: dict[str, float] = {}  # uri -> when it last changed, by the event loop's clock
         self._settling: asyncio.TimerHandle | None = None
+        # Watching the inputs WATCHED misses: None when the client cannot be asked to, else
+        # whether it takes patterns relative to a directory (a baseline outside the folders).
+        self.relative_patterns: bool | None = None
+        self._inputs_watched: tuple[str, list[types.FileSystemWatcher]] | None = None  # registration id, watchers
 
     # -- folders and their configuration ------------------------------------------
 
@@ -108,12 +129,14 @@ class DomainFenceServer(LanguageServer):
         for root in roots:
             self.folders[root] = self.load_folder(root)
         self.show_configuration_problems()
+        self.watch_inputs()
         self.settle_soon()
 
     def close_folders(self, roots: list[Path]) -> None:
         for root in roots:
             self.folders.pop(root, None)
         self.show_configuration_problems()
+        self.watch_inputs()
 
     def load_folder(self, root: Path) -> Folder:
         try:
@@ -151,6 +174,7 @@ class DomainFenceServer(LanguageServer):
             self.settle_soon()  # validating read the facts of the covered modules
             return
         self.show_configuration_problems()
+        self.watch_inputs()
         self.check_open_documents()
 
     def broken_folder(self, root: Path, config: Path | None, problem: str) -> Folder:
@@ -174,6 +198,49 @@ class DomainFenceServer(LanguageServer):
             self.publish(uri, diagnostics)
         self.broken = set(now)
 
+    def watch_inputs(self) -> None:
+        """Ask the client to watch the configurations' inputs WATCHED misses (a baseline
+        not named ``*.json``, or outside every folder), again whenever they change."""
+        if self.relative_patterns is None:
+            return
+        paths = sorted({path for folder in self.folders.values() for path in folder.inputs()})
+        watchers = [
+            types.FileSystemWatcher(glob_pattern=pattern)
+            for pattern in (self.watch_pattern(path) for path in paths)
+            if pattern is not None
+        ]
+        if self._inputs_watched is not None:
+            if self._inputs_watched[1] == watchers:
+                return
+            unregistration = types.Unregistration(
+                id=self._inputs_watched[0], method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+            )
+            self.client_unregister_capability(types.UnregistrationParams(unregisterations=[unregistration]))
+            self._inputs_watched = None
+        if watchers:
+            self._inputs_watched = (f"domain-fence-inputs-{next(_REGISTRATIONS)}", watchers)
+            self.register_watchers(self._inputs_watched[0], watchers)
+
+    def watch_pattern(self, path: Path) -> str | types.RelativePattern | None:
+        """The pattern naming ``path`` (None: WATCHED covers it): relative to its
+        directory where the client takes that, else the path below the folder holding
+        it (or the whole path, which some clients match)."""
+        folder = self.folder_for(path)
+        if folder is not None and (path.suffix in WATCHED_SUFFIXES or path.name in CONFIG_FILES):
+            return None
+        if self.relative_patterns:
+            return types.RelativePattern(
+                base_uri=from_fs_path(str(path.parent)) or path.parent.as_uri(), pattern=path.name
+            )
+        return f"**/{path.relative_to(folder.root).as_posix()}" if folder is not None else path.as_posix()
+
+    def register_watchers(self, registration_id: str, watchers: list[types.FileSystemWatcher]) -> None:
+        options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
+        registration = types.Registration(
+            id=registration_id, method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+        )
+        self.client_register_capability(types.RegistrationParams(registrations=[registration]))
+
     def folder_for(self, path: Path) -> Folder | None:
         """The innermost workspace folder holding ``path``."""
         holding = [folder for folder in self.folders.values() if folder.contains(path)]
@@ -182,7 +249,7 @@ class DomainFenceServer(LanguageServer):
     def files_changed(self, paths: list[Path]) -> None:
         """Re-read what changed on disk, then check every open buffer again."""
         for root, folder in list(self.folders.items()):
-            mine = [path for path in paths if folder.contains(path)]
+            mine = [path for path in paths if folder.concerns(path)]
             if not mine:
                 continue
             if folder.analysis is None:
@@ -194,6 +261,7 @@ class DomainFenceServer(LanguageServer):
             except AnalysisError as error:
                 self.folders[root] = self.broken_folder(root, folder.config, str(error))
         self.show_configuration_problems()
+        self.watch_inputs()
         self.settle_soon()
         self.check_open_documents()
 
@@ -235,6 +303,7 @@ class DomainFenceServer(LanguageServer):
             assert folder is not None
             self.folders[folder.root] = self.broken_folder(folder.root, folder.config, str(error))
             self.show_configuration_problems()
+            self.watch_inputs()
             asyncio.get_running_loop().call_soon(self.check_open_documents)  # theirs are gone too
             diagnostics = []
         self.publish(uri, diagnostics, document.version)  # even none: the client may wait for it
@@ -492,19 +561,14 @@ def build_server() -> DomainFenceServer:
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: DomainFenceServer, params: types.InitializedParams) -> None:
+        watch = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+        if watch and watch.dynamic_registration:
+            ls.register_watchers("domain-fence-watch", [types.FileSystemWatcher(glob_pattern=p) for p in WATCHED])
+            ls.relative_patterns = bool(watch.relative_pattern_support)  # the rest once the folders are loaded
         folders = [folder.uri for folder in ls.workspace.folders.values()]
         if not folders and ls.workspace.root_uri:
             folders = [ls.workspace.root_uri]
         ls.open_folders(_paths(folders))
-        watch = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
-        if watch and watch.dynamic_registration:
-            options = types.DidChangeWatchedFilesRegistrationOptions(
-                watchers=[types.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED]
-            )
-            registration = types.Registration(
-                id="domain-fence-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
-            )
-            ls.client_register_capability(types.RegistrationParams(registrations=[registration]))
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def folders_changed(ls: DomainFenceServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
