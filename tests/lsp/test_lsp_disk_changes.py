@@ -120,3 +120,31 @@ async def test_a_baseline_moved_by_the_configuration_is_watched_instead(client: 
     moved = {"baseUri": (station / "records").as_uri(), "pattern": "fence-baseline"}
     await until(lambda: moved in _watchers(registrations[-1:]))
     assert [u.id for params in unregistered for u in params.unregisterations] == [first]
+
+
+async def test_a_package_directory_moved_is_read_again(client: LanguageClient, station: Path):
+    """Many clients tell of a folder moved or deleted with one event for the folder,
+    none for the files in it."""
+    package = station / "station/runtime/kinds"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from station.runtime.telemetry import Event\n\n\nclass Record(Event):\n    pass\n"
+    )
+    journal = station / "station/runtime/journal.py"
+    journal.write_text(journal.read_text().replace("station.runtime.records", "station.runtime.kinds"))
+    await initialize(client, station)
+    editor = Editor(client, journal)
+    assert codes(await editor.open()) == [(4, 4, "DOM101")]
+
+    package.rename(station / "station/runtime/kinds2")  # Record is no event journal can name
+    events = types.DidChangeWatchedFilesParams(
+        changes=[
+            types.FileEvent(uri=package.as_uri(), type=types.FileChangeType.Deleted),
+            types.FileEvent(uri=(station / "station/runtime/kinds2").as_uri(), type=types.FileChangeType.Created),
+        ]
+    )
+    assert await editor.after(lambda: client.workspace_did_change_watched_files(events)) == []
+
+    (station / "station/runtime/kinds2").rename(package)  # and back, a created folder alone
+    change = watched_change(package, types.FileChangeType.Created)
+    assert codes(await editor.after(lambda: client.workspace_did_change_watched_files(change))) == [(4, 4, "DOM101")]

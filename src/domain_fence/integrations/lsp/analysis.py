@@ -8,6 +8,7 @@ the server stays a thin translation layer.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from domain_fence.core.engine import ConfigurationProblems, Engine
@@ -94,8 +95,9 @@ class Analysis:
 
     def refresh(self, changed: list[Path]) -> None:
         """Take files changed on disk into account: the configuration or a baseline
-        changed, or a module was created or deleted, and everything is read again;
-        a module changed, and what depended on it is computed again."""
+        changed, or a module (or a directory of the packages) was created or deleted,
+        and everything is read again; a module changed, and what depended on it is
+        computed again."""
         inputs = self.inputs()
         sources = [path for path in changed if path.suffix == ".py" and self._in_project(path)]
         # A graph that could not be built is tried again from a fresh start after any change.
@@ -108,6 +110,7 @@ class Analysis:
             blocked
             or any(real_path(path) in inputs for path in changed)
             or any(known(path) is None or index.is_unsaved(known(path)) or not path.exists() for path in sources)
+            or any(self._directory_of_project(path) for path in changed if path.suffix != ".py")
         ):
             self.engine = _engine(self.config_path)
             self._buffers.clear()
@@ -115,6 +118,19 @@ class Analysis:
             return
         for path in sources:
             self.engine.file_changed(path)
+
+    def _directory_of_project(self, path: Path) -> bool:
+        """A directory created in one of the project's packages, or one deleted that held
+        some of what the index found: many clients tell of a folder moved or deleted
+        with one event for the folder, none for the files in it."""
+        if path.is_dir():
+            return self._in_project(path / "__init__.py")
+        if path.exists():
+            return False  # a file, not a directory
+        index = self.engine.index
+        below = tuple({os.path.join(os.path.abspath(path), ""), os.path.join(os.path.realpath(path), "")})
+        found = (*index.absolute_paths(), *(os.path.abspath(skipped.path) for skipped in index.skipped))
+        return any(os.path.join(place, "").startswith(below) for place in found)  # the directory itself too
 
     def _in_project(self, path: Path) -> bool:
         """A module of the project, or a new one in one of its packages (a file below
