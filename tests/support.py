@@ -28,6 +28,28 @@ BIN = Path(sys.executable).parent
 NEWER_SYNTAX = "try:\n    pass\nexcept ValueError, TypeError:\n    pass\n"
 NEWER_SYNTAX_LINE = 3
 NEWER_SYNTAX_ERROR = "multiple exception types must be parenthesized"
+
+
+def placement_config(package: str) -> str:
+    """An .importlinter for the project ``package`` with the reference placement contract:
+    ``init_telemetry`` and the post-episode handlers live under ``package``.experiment."""
+    return f"""\
+[importlinter]
+root_package = {package}
+contract_types =
+    placement: domain_fence.integrations.importlinter.PlacementContract
+
+[importlinter:contract:experiment-owns-its-telemetry]
+name = init_telemetry and post-episode handlers live under experiment
+type = placement
+symbols =
+    init_telemetry
+    *PostEpisode*
+allowed_modules =
+    {package}.experiment
+"""
+
+
 PARSES_NEWER_SYNTAX = sys.version_info >= (3, 14)
 
 

@@ -8,24 +8,10 @@ from pathlib import Path
 
 import pytest
 from fixture_expectations import expectations, reported
-from support import FIXTURES, flake8_in_process
+from support import FIXTURES, flake8_in_process, placement_config
 
 PROJECT = FIXTURES / "placement" / "monty"
-CONFIG = """\
-[importlinter]
-root_package = tbp.monty
-contract_types =
-    placement: domain_fence.integrations.importlinter.PlacementContract
-
-[importlinter:contract:experiment-owns-its-telemetry]
-name = init_telemetry and post-episode handlers live under experiment
-type = placement
-symbols =
-    init_telemetry
-    *PostEpisode*
-allowed_modules =
-    tbp.monty.experiment
-"""
+CONFIG = placement_config("tbp.monty")
 FILES = [
     "src/tbp/monty/frameworks/telemetry/annotated.py",
     "src/tbp/monty/frameworks/telemetry/type_checking_aliases.py",

@@ -6,23 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import run_tool
+from support import placement_config, run_tool
 
-CONFIG = """\
-[importlinter]
-root_package = minimonty
-contract_types =
-    placement: domain_fence.integrations.importlinter.PlacementContract
-
-[importlinter:contract:experiment-owns-its-telemetry]
-name = init_telemetry and post-episode handlers live under experiment
-type = placement
-symbols =
-    init_telemetry
-    *PostEpisode*
-allowed_modules =
-    minimonty.experiment
-"""
+CONFIG = placement_config("minimonty")
 
 NAME = "init_telemetry and post-episode handlers live under experiment"
 SETUP = "minimonty/frameworks/telemetry/setup.py"

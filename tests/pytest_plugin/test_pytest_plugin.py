@@ -7,22 +7,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from support import placement_config
 
-CONFIG = """\
-[importlinter]
-root_package = proto
-contract_types =
-    placement: domain_fence.integrations.importlinter.PlacementContract
-
-[importlinter:contract:experiment-owns-its-telemetry]
-name = init_telemetry and post-episode handlers live under experiment
-type = placement
-symbols =
-    init_telemetry
-    *PostEpisode*
-allowed_modules =
-    proto.experiment
-
+CONFIG = (
+    placement_config("proto")
+    + """
 [importlinter:contract:runtime-knows-no-experiment]
 name = Runtime does not import experiment
 type = forbidden
@@ -31,6 +20,7 @@ source_modules =
 forbidden_modules =
     proto.experiment
 """
+)
 
 PROJECT = {
     "proto/__init__.py": "",
