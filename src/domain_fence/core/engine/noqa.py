@@ -12,9 +12,7 @@ inside it, on any of its lines: flake8 searches the text, comment or not.
 flake8 cannot be imported here; tests hold the two to agreement.
 """
 
-import io
 import re
-import tokenize
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -72,16 +70,9 @@ class NoqaComments(NamedTuple):
 
 def _cover_joined_lines(text: str, found: dict[int, frozenset[str] | None]) -> None:
     """Give every line of a multi-line range holding a noqa comment what the range's
-    text, read as one (its first match, as flake8 reads it), says.
-
-    Tokenizing a file costs about what parsing it does: it is asked only of a file
-    holding a noqa comment whose lines may join (:func:`_may_join`)."""
+    text, read as one (its first match, as flake8 reads it), says."""
     lines = text.split("\n")
-    try:
-        ranges = list(_joined_ranges(text))
-    except (tokenize.TokenError, SyntaxError):  # flake8 does not check such a file
-        return
-    for first, last in ranges:
+    for first, last in _joined_ranges(text):
         if not any(first <= number <= last for number in found):
             continue
         joined = "\n".join(lines[first - 1 : last])
@@ -102,28 +93,68 @@ def comment_line(text: str, line: int) -> int:
     """The line a noqa comment for ``line`` goes on: the last of the lines flake8 reads
     with it (after a closing triple quote, not inside the string; after a backslash
     continuation, not before the backslash)."""
-    try:
-        for first, last in _joined_ranges(text.replace("\r\n", "\n").replace("\r", "\n")):
-            if first <= line <= last:
-                return last
-    except (tokenize.TokenError, SyntaxError):
-        pass
+    for first, last in _joined_ranges(text.replace("\r\n", "\n").replace("\r", "\n")):
+        if first <= line <= last:
+            return last
     return line
 
 
+# What makes flake8 read lines as one: a string over several lines (triple-quoted, or
+# single-quoted and continued by a backslash) and a backslash continuation. Each is
+# found after what cannot be one (code, comments to their line's end, strings on one
+# line), skipped within the same match and never backtracked into (possessive
+# quantifiers, Python 3.11's): one match per string of a file, not one per token.
+_SKIPPED = (
+    r"(?:[^#'\"\\]++"
+    r"|#[^\n]*+"
+    r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+'"
+    r"|\"(?!\"\")[^\"\\\n]*+(?:\\[^\n][^\"\\\n]*+)*+\""
+    r"|\\(?!\n))*+"
+)
+_JOINING = _SKIPPED + (
+    r"(?P<string>[rRbBuUfF]{0,2}(?:'''[^'\\]*+(?:(?:\\.|'(?!''))[^'\\]*+)*+'''"
+    r"|\"\"\"[^\"\\]*+(?:(?:\\.|\"(?!\"\"))[^\"\\]*+)*+\"\"\""
+    r"|'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+'"
+    r"|\"[^\"\\\n]*+(?:\\.[^\"\\\n]*+)*+\")"
+    r"|\\\n)"
+)
+
+
 def _joined_ranges(text: str) -> Iterator[tuple[int, int]]:
-    """The ranges of lines (first, last) that flake8 joins to look for noqa: from one NL or
-    NEWLINE token to the next, when they span more than one line."""
-    first, last = None, 0
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+    """The ranges of lines (first, last) that flake8 joins to look for noqa (from one NL or
+    NEWLINE token to the next, when they span more than one line), as Python's tokenizer
+    reads ``text`` (its lines ended by "\n"): each string over several lines, each
+    backslash continuation, and those that share a line, merged. Found by one scan for
+    comments, strings and continuations, not by tokenizing the file, which costs as much
+    as parsing it. Read so for a file Python can parse: flake8 runs no plugin on another
+    (it reports E902 or E999 there), and the engine reports it as DOM001. An f-string is
+    read as Python 3.11 reads it, one string: quotes nested in its fields, which 3.12
+    allows, end it here."""
+    first = last = 0
+    line, counted = 1, 0  # the line at offset ``counted``
+    joining, skipped = re.compile(_JOINING, re.DOTALL), re.compile(_SKIPPED)
+    at = 0
+    while at < len(text):
+        found = joining.match(text, at)
+        if found is None:  # a quote that opens no string (a file Python cannot parse): past it
+            at = skipped.match(text, at).end() + 1  # type: ignore[union-attr]
             continue
-        first = token.start[0] if first is None else min(first, token.start[0])
-        last = max(last, token.end[0])
-        if token.type in (tokenize.NL, tokenize.NEWLINE):
-            if last > first:
-                yield first, last
-            first, last = None, 0
+        at = found.end()
+        written = found["string"] if found["string"] is not None else "\\\n"
+        if "\n" not in written:
+            continue
+        start = found.start("string") if found["string"] is not None else at - 2
+        line += text.count("\n", counted, start)
+        counted = start
+        begins, ends = line, line + written.count("\n")  # a continuation joins the next line
+        if begins <= last:  # shares a line with the range before: no newline token between
+            last = max(last, ends)
+            continue
+        if last > first:
+            yield first, last
+        first, last = begins, ends
+    if last > first:
+        yield first, last
 
 
 def _noqa_offsets(text: str) -> list[int]:
