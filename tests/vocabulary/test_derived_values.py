@@ -243,6 +243,18 @@ def test_an_attribute_read_by_getattr_and_a_literal_name_is_read_as_the_attribut
     assert not [f for f in findings.values() if ".rebound_getattr:" in f.fingerprint]
 
 
+def test_a_key_read_by_get_is_named_as_a_subscript_key_where_nothing_else_is(index):
+    """``self.history.get("epoch")`` reads the key ``epoch``, as ``self.history["epoch"]``
+    does; of several sources it is named only where no other is, as getattr's read is (a
+    finding reported before such keys were read keeps its fingerprint)."""
+    findings = by_fingerprint(all_vocabulary_findings(config(), index))
+    scope = "DOM105:leaks.runtime.learner:Learner"
+    assert f"{scope}.read_with_get:Recognized(stats)<-epoch" in findings
+    assert "self.history['epoch']" in findings[f"{scope}.read_with_get:Recognized(stats)<-epoch"].message
+    assert f"{scope}.got_beside_another_source:Recognized(stats)<-primary_target_map" in findings
+    assert f"{scope}.got_beside_another_source:Recognized(stats)<-episode_counts" not in findings
+
+
 def test_a_property_read_is_followed_as_a_call_and_named_as_one(index):
     """``self.expected`` where ``expected`` is a property: the chain names the property
     as read, the fingerprint as ``self.expected()`` would (a method made a property

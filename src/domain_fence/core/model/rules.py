@@ -275,9 +275,9 @@ _RULES = [
             "it returns, reported there) is traced "
             "to the names, attributes, subscript keys and callees it is computed from "
             '(a key read by `get`, `pop` or `setdefault` given a literal, `stats.get("epoch")`, '
-            'is read as `stats["epoch"]`; an attribute read by the builtin `getattr` given a literal name, '
-            '`getattr(self.lm, "primary_target", None)`, is read as `self.lm.primary_target`, '
-            "but named only when nothing else the value is computed from uses a word): "
+            'is read as `stats["epoch"]`, and an attribute read by the builtin `getattr` given a literal name, '
+            '`getattr(self.lm, "primary_target", None)`, as `self.lm.primary_target`, '
+            "but each named only when nothing else the value is computed from uses a word): "
             "within the function, through its local variables (assignments, augmented "
             "assignments, assignment expressions, unpacking, comprehensions, f-strings, "
             "literals, containers filled with `append` or `x[k] = ...`, conditional "

@@ -31,6 +31,7 @@ from domain_fence.core.source.flow import (
     CALL,
     FIELD,
     KEYWORD,
+    LATE,
     NAMED,
     PARAMETER,
     READ,
@@ -466,7 +467,7 @@ class DerivedValues:
                 continue
             match = self.vocabulary.match(source.identifier, context)
             if match:
-                (named if source.kind == NAMED else found).append(_Origin(source, match))
+                (named if source.kind in LATE else found).append(_Origin(source, match))
             elif source.kind == CALL and source.callee:
                 through = self.through_helper(source)
                 if through is not None:
@@ -520,7 +521,7 @@ class DerivedValues:
                 continue  # what the caller passed: the caller's own sources
             match = self.vocabulary.match(source.identifier, qualified)
             if match:
-                (named if source.kind == NAMED else found).append(_Origin(source, match, call))
+                (named if source.kind in LATE else found).append(_Origin(source, match, call))
         return min(found or named, key=_Origin.order) if found or named else None
 
     def returns(self, callee: str, bases_only: bool = False) -> tuple[str, tuple[Source, ...]] | None:
@@ -562,8 +563,9 @@ def shown_callee(written: str) -> str:
 
 
 def _named_read(origin: _Origin) -> bool:
-    """Whether ``origin`` is an attribute read by ``getattr`` and a literal name."""
-    return origin.source.kind == NAMED
+    """Whether ``origin`` is an attribute read by ``getattr`` and a literal name, or a key
+    read by ``get`` (:data:`~.flow.LATE`)."""
+    return origin.source.kind in LATE
 
 
 def unpacked_into_a_call(form: str) -> bool:

@@ -17,6 +17,12 @@ CALL = "call"  # a call: its callee's name, and its return value one level deep
 # but named by a finding only where no other source is (one reported before these were
 # read keeps its fingerprint).
 NAMED = "named"
+# A key read by a mapping's ``get``, ``pop`` or ``setdefault`` given a literal
+# (``stats.get("epoch")``): shown as a KEY is, but named, as NAMED is, only where no other
+# source is (a value reported before these were read keeps its fingerprint).
+GOT = "got"
+# The kinds named only where no other source is.
+LATE = (NAMED, GOT)
 
 # Where a value goes.
 KEYWORD = "keyword"  # ``Callee(name=value)``; a mapping whose keys are not known, ``Callee(**stats)``: see SPREAD
@@ -65,13 +71,13 @@ class Source(NamedTuple):
     identifier: str  # what may carry a word: "primary_target", "get_stats", "episode"
     base: str  # what it is read from, shortened ("self", "stats", "...a.b.c"), or ""
     line: int
-    kind: str  # READ, KEY, PARAMETER, CALL or NAMED
+    kind: str  # READ, KEY, PARAMETER, CALL, NAMED or GOT
     callee: str = ""  # CALL: the callee, resolved through the module's imports
 
     @property
     def shown(self) -> str:
         """As written: ``self.primary_target``, ``stats['episode']``, ``get_stats()``."""
-        if self.kind == KEY:
+        if self.kind == KEY or self.kind == GOT:
             return f"{self.base}[{self.identifier!r}]"
         name = f"{self.base}.{self.identifier}" if self.base else self.identifier
         return f"{name}()" if self.kind == CALL else name

@@ -5,7 +5,7 @@ import ast
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from domain_fence.core.source.flow.records import CALL, KEY, MAPPING_VALIDATORS, READ, _Raw
+from domain_fence.core.source.flow.records import CALL, GOT, KEY, MAPPING_VALIDATORS, READ, _Raw
 from domain_fence.core.source.flow.syntax import (
     _BLOCKS,
     _BUILTINS,
@@ -216,7 +216,7 @@ class _Shape:
             elif kind is ast.Call:
                 key = _key_read(node)  # type: ignore[arg-type]
                 if key is not None:
-                    found.add((key, node, KEY, ""))  # type: ignore[arg-type]
+                    found.add((key, node, GOT, ""))  # type: ignore[arg-type]
                 reference = _dotted(node.func)  # type: ignore[attr-defined]
                 if reference is not None and reference not in _BUILTINS:
                     found.add((reference.rsplit(".", 1)[-1], node, CALL, ""))  # type: ignore[arg-type]

@@ -17,6 +17,7 @@ from domain_fence.core.source.flow.records import (
     ATTRIBUTE,
     CALL,
     FIELD,
+    GOT,
     KEY,
     KEYWORD,
     MAX_NESTING,
@@ -227,7 +228,7 @@ class _Values:
             found |= sources
         key = _key_read(node)
         if key is not None:
-            found.add((key, node, KEY, ""))
+            found.add((key, node, GOT, ""))
         given = self.collector.arguments.get(node)
         if given is not None:
             self.given(node, arguments, *given)
