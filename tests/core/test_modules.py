@@ -69,9 +69,15 @@ def test_matches_or_below_is_a_match_of_the_module_or_of_a_package_above_it(expr
     assert pattern.matches_or_below(module) is walked
 
 
-@pytest.mark.parametrize("text", ["", "a..b", "a.b-c", "a.***", "1a"])
+@pytest.mark.parametrize("text", ["", "a..b", "a.***", "a.b*", "a.b c", "a -> b", ".a"])
 def test_invalid_expressions(text):
     assert module_expression_error(text)
+
+
+@pytest.mark.parametrize("text", ["a.b-c", "a.1a", "a.b_c", "a.*.d", "a.**"])
+def test_a_module_grimp_finds_can_be_named_though_no_import_can(text):
+    # ``b-c.py`` is a module of the graph (grimp's rule, is_module_stem): a list may name it.
+    assert module_expression_error(text) is None
 
 
 @pytest.mark.parametrize(

@@ -325,3 +325,20 @@ def test_a_file_whose_imports_changed_on_disk_gets_a_new_graph(station: Path, co
     analysis.refresh([records])
     assert [(f.line, f.code) for f in analysis.engine.findings_in(records).reported] == [(1, "DOM301")]
     assert computed["routes"] == 1
+
+
+@pytest.mark.parametrize("directory", ["__pycache__", "notes", "new_package"])
+def test_a_directory_created_in_a_package_reads_the_project_again_only_when_it_may_be_one(
+    station: Path, directory: str
+):
+    # A cache or a folder of notes makes no module: the engine is kept. A package with
+    # a module in it may hold new findings: the project is read again.
+    analysis = Analysis(station / ".importlinter")
+    engine = analysis.engine
+    created = station / "station/runtime" / directory
+    created.mkdir()
+    (created / ("model.cpython-311.pyc" if directory == "__pycache__" else "README.md")).write_text("")
+    if directory == "new_package":
+        (created / "__init__.py").write_text("")
+    analysis.refresh([created])
+    assert (analysis.engine is engine) is (directory != "new_package")

@@ -491,6 +491,25 @@ def test_a_module_named_like_no_identifier_is_checked_as_grimp_sees_it(checked_c
     assert linted.status == 1 and crossing in linted.lines, linted.stdout
 
 
+def test_a_module_named_like_no_identifier_can_be_named_in_a_contract(checked_clean):
+    # Every contract reads it: each list must be able to name it.
+    root = checked_clean
+    (root / "app/runtime/my-mod.py").write_text(STATS, encoding="utf-8")
+    settled(root)
+    config = root / ".importlinter"
+    text = config.read_text(encoding="utf-8")
+    text = text.replace(
+        "forbidden_modules =\n    app.experiment\n",
+        "forbidden_modules =\n    app.experiment\nexclude_modules =\n    app.runtime.my-mod\n",
+        1,
+    )
+    text = text.replace("words =\n", "exclude_modules =\n    app.runtime.my-mod\nwords =\n", 1)
+    config.write_text(text, encoding="utf-8")
+    # (Its import still breaks import-linter's own layers contract, which lists no exclusion.)
+    for result in (cli("check", "--quiet", cwd=root), flake8("app", cwd=root)):
+        assert result.stderr == "" and "DOM301" not in result.stdout and "DOM101" not in result.stdout, result
+
+
 def test_a_file_grimp_does_not_read_as_a_module_is_no_source(checked_clean):
     # Hidden, or with another dot (some.module.py): grimp passes it by, and so does every front end.
     root = checked_clean

@@ -25,6 +25,7 @@ from domain_fence.core.source.modules import (
     Skipped,
     default_search_paths,
     locate_package,
+    module_shaped,
     package_init,
     regular_parent,
 )
@@ -205,8 +206,8 @@ def is_utf8(name: str) -> bool:
 
 
 def _is_python_file(name: str) -> bool:
-    """What grimp reads as a module: ``name.py``, not hidden, no other dot."""
-    return name.endswith(".py") and not name.startswith(".") and name.count(".") == 1
+    """What grimp reads as a module: ``name.py`` (see :func:`~.modules.module_shaped`)."""
+    return name.endswith(".py") and module_shaped(name[:-3])
 
 
 def _is_directory(entry: os.DirEntry[str]) -> bool:

@@ -97,7 +97,9 @@ class ModuleExpression:
         return self.text
 
 
-_SEGMENT = re.compile(r"(?:\*\*|\*|[A-Za-z_][A-Za-z0-9_]*)\Z")
+# A wildcard, or a name: an identifier, or a module's as grimp finds it (``my-mod``, a file
+# no import can name but the graph holds, see is_module_stem), blanks and arrows aside.
+_SEGMENT = re.compile(r"(?:\*\*|\*|[A-Za-z_][A-Za-z0-9_]*|[^\s.*<>]+)\Z")
 
 
 def module_expression_error(text: str) -> str | None:
@@ -527,6 +529,12 @@ class _Walk:
                     _keep_stamp(stamps, module, status)
 
 
+def module_shaped(stem: str) -> bool:
+    """grimp's rule for a file ``stem.py``, whatever its name's encoding: not hidden
+    (``.py``, ``.x.py``), and no other dot."""
+    return bool(stem) and "." not in stem
+
+
 def is_module_stem(stem: str) -> bool:
     """Whether a file ``stem.py`` is a module, as grimp finds modules: any name not
     hidden and without another dot. ``my-mod.py`` is one though no import statement can
@@ -535,7 +543,7 @@ def is_module_stem(stem: str) -> bool:
     a blocker of the graph, see :mod:`..index.blockers`)."""
     if stem.isidentifier():  # nearly every file: no other question asked
         return True
-    if not stem or "." in stem:  # hidden (.py, .x.py) or with another dot
+    if not module_shaped(stem):
         return False
     try:
         stem.encode("utf-8")

@@ -110,7 +110,7 @@ class Analysis:
             blocked
             or any(real_path(path) in inputs for path in changed)
             or any(known(path) is None or index.is_unsaved(known(path)) or not path.exists() for path in sources)
-            or any(self._directory_of_project(path) for path in changed if path.suffix != ".py")
+            or self._directories_of_project([path for path in changed if path.suffix != ".py"])
         ):
             self.engine = _engine(self.config_path)
             self._buffers.clear()
@@ -119,18 +119,25 @@ class Analysis:
         for path in sources:
             self.engine.file_changed(path)
 
-    def _directory_of_project(self, path: Path) -> bool:
-        """A directory created in one of the project's packages, or one deleted that held
-        some of what the index found: many clients tell of a folder moved or deleted
-        with one event for the folder, none for the files in it."""
-        if path.is_dir():
-            return self._in_project(path / "__init__.py")
-        if path.exists():
-            return False  # a file, not a directory
+    def _directories_of_project(self, paths: list[Path]) -> bool:
+        """Whether one of ``paths`` is a directory created in one of the project's packages
+        that discovery enters (named as a package is, holding Python already: not a
+        ``__pycache__``, nor a folder of notes), or one deleted that held some of what
+        the index found: many clients tell of a folder moved or deleted with one event
+        for the folder, none for the files in it."""
+        gone = []
+        for path in paths:
+            if path.is_dir():
+                if _may_be_a_package(path) and self._in_project(path / "__init__.py"):
+                    return True
+            elif not path.exists():
+                gone.append(tuple({os.path.join(os.path.abspath(path), ""), os.path.join(os.path.realpath(path), "")}))
+        if not gone:
+            return False
         index = self.engine.index
-        below = tuple({os.path.join(os.path.abspath(path), ""), os.path.join(os.path.realpath(path), "")})
-        found = (*index.absolute_paths(), *(os.path.abspath(skipped.path) for skipped in index.skipped))
-        return any(os.path.join(place, "").startswith(below) for place in found)  # the directory itself too
+        found = [*index.absolute_paths(), *(os.path.abspath(skipped.path) for skipped in index.skipped)]
+        # the directory itself too
+        return any(os.path.join(place, "").startswith(below) for below in gone for place in found)
 
     def _in_project(self, path: Path) -> bool:
         """A module of the project, or a new one in one of its packages (a file below
@@ -139,6 +146,16 @@ class Analysis:
         # the file, its package (or namespace directory), and theirs for a new package's __init__.py
         candidates = [path, *(place for folder in path.parents[:2] for place in (folder / "__init__.py", folder))]
         return any(index.module_for_path(candidate) is not None for candidate in candidates)
+
+
+def _may_be_a_package(directory: Path) -> bool:
+    """A directory discovery may take for a package: named as one, and holding Python."""
+    if not directory.name.isidentifier() or directory.name == "__pycache__":
+        return False
+    try:
+        return any(entry.name.endswith(".py") for entry in os.scandir(directory))
+    except OSError:
+        return False
 
 
 def _engine(path: Path) -> Engine:
