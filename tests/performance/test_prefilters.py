@@ -156,6 +156,11 @@ BINDING_LAYOUTS = [
     "class Handler:\n    {name} = staticmethod(setup)\n",
     "# -*- coding: utf-8 -*-\n{name}=1",
     "\ufeff{name} = 1\n",
+    "from m import setup as {name}; import os\n",
+    "import m.setup as {name}, os\n",
+    "from m import (\n    setup as {name},\n)\n",
+    "from m import setup as {name}\\\n;import os\n",
+    "import m.setup as {name}",
 ]
 
 

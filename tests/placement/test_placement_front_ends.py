@@ -15,6 +15,7 @@ CONFIG = placement_config("tbp.monty")
 FILES = [
     "src/tbp/monty/frameworks/telemetry/annotated.py",
     "src/tbp/monty/frameworks/telemetry/type_checking_aliases.py",
+    "src/tbp/monty/frameworks/telemetry/joined.py",
 ]
 
 

@@ -214,8 +214,9 @@ _NAME_CHARACTERS: dict[type, str] = {str: r"(?:[0-9A-Za-z_]|[^\x00-\x7f])", byte
 _NAME_START: dict[type, str] = {str: r"(?<![0-9A-Za-z_])(?<![^\x00-\x7f])", bytes: r"(?<![0-9A-Za-z_\x80-\xff])"}
 # What follows the name of a binding's target, after blanks: ``=``, an annotation's
 # ``:``, or what ends it in a tuple or list target (``,``, ``)``, ``]``), or in a
-# bracketed target spanning lines, a comment or the end of a line.
-_BINDING_END = r"(?:[=:,)\]#\r\n]|\Z)"
+# bracketed target spanning lines, a comment or the end of a line; what follows an
+# import's new name (``import a as name``) too, ``;`` included.
+_BINDING_END = r"(?:[=:,;)\]#\r\n]|\Z)"
 # No keyword is a target (``pass``, ``else:`` and ``None,`` are followed so too).
 _KEYWORDS = "(?:" + "|".join(keyword.kwlist) + ")"
 
