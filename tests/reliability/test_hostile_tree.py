@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project, run
-from support import write_tree
+from support import flake8_stdin, write_tree
 
 from domain_fence.core.engine import runcache
 
@@ -461,6 +461,25 @@ def test_a_module_shadowed_by_a_package_is_reported_not_blamed_on_the_package(py
     tested = pytest_run(pytester, root)
     tested.assert_outcomes(failed=4)
     assert finding in tested.stdout.lines
+
+
+def test_a_shadowed_module_keeps_the_boundary_from_running_wherever_it_is_checked(tmp_path):
+    # It keeps the graph from being built: given changed files only (pre-commit) or stdin
+    # (an editor), flake8 shows it at the file it checks, else a new crossing beside it
+    # passes in silence; lint-imports, whose graph grimp built anyway, does not run the
+    # contract on it either (a graph the other front ends refuse).
+    changed = "app/runtime/leak.py"
+    root = project(
+        tmp_path, {"app/runtime/lm/__init__.py": "", "app/runtime/lm.py": "x = 1\n", changed: "import app.experiment\n"}
+    )
+    at_file = dom001(changed, f"app/runtime/lm.py: {SHADOWED}")
+    assert flake8(changed, cwd=root) == Result(1, at_file + "\n", "")
+    piped = flake8_stdin(root, changed, "import app.experiment\n")
+    assert (piped.returncode, piped.stdout, piped.stderr) == (1, at_file + "\n", "")
+    assert flake8("app/runtime/lm.py", cwd=root) == Result(1, dom001("app/runtime/lm.py", SHADOWED) + "\n", "")
+    linted = lint_imports(cwd=root)
+    assert linted.status == 1 and "DOM301" not in linted.stdout
+    assert "contract not run" in linted.stdout
 
 
 # -- a file named like no identifier -------------------------------------------------------

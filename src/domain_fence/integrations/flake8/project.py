@@ -38,6 +38,8 @@ class Project:
     # The first file flake8 checks, by path: it shows what lies in no package (see findings).
     first_checked: str | None = None
     checked: frozenset[str] = frozenset()  # the modules whose files flake8 checks (none read from stdin)
+    # What the index skipped that flake8 checks, each at its own file (none read from stdin).
+    checked_skipped: frozenset[Path] = frozenset()
     _unvisited: list[tuple[Path | None, str]] | None = None  # found once (see :func:`unvisited`)
 
     @classmethod
@@ -71,11 +73,16 @@ class Project:
         self.paths = [os.path.abspath(path) for path in paths or ["."]]
         # A project is kept for the next run in this process: nothing of the last one stays.
         self.reads_stdin, self.checked, self.first_checked, self._unvisited = False, frozenset(), None, None
+        self.checked_skipped = frozenset()
         if any(path in STDIN_NAMES for path in paths):
             self.reads_stdin = True
             return  # stdin: one file, read when checked
-        under = modules_below(self.index, paths or ["."], excluded)
+        kept = checks(paths or ["."], excluded)
+        under = [module for file, module in self.index.absolute_paths().items() if kept(file)]
         checked = self.checked = frozenset(under)
+        self.checked_skipped = frozenset(
+            s.path for s in self.index.skipped if s.seen_by_flake8 and kept(os.path.abspath(s.path))
+        )
         files = self.index.absolute_paths().items()
         self.first_checked = min((f for f, module in files if module in checked and f.endswith(".py")), default=None)
         self.engine.prepare(under)
@@ -101,7 +108,8 @@ class Project:
         package = self.index.modules[module].parent if self.index.is_package(module) else None
         first = self.reads_stdin or os.path.abspath(filename) == self.first_checked
         if self._unvisited is None:
-            self._unvisited = list(unvisited(self.index, self.paths, self.engine.graph_blockers(), self.checked))
+            blockers = self.engine.graph_blockers()
+            self._unvisited = list(unvisited(self.index, self.paths, blockers, self.checked, self.checked_skipped))
         for below, reason in self._unvisited:
             if (below == package) if self._checked_at(below) else first:
                 yield shown_at(self.index.root, filename, reason)
@@ -116,6 +124,7 @@ def unvisited(
     paths: list[str],
     graph_blockers: Iterable[Blocker] = (),
     checked: frozenset[str] = frozenset(),
+    checked_skipped: frozenset[Path] = frozenset(),
 ) -> Iterator[tuple[Path | None, str]]:
     """What flake8 never hands the plugin, each with the directory of the innermost
     package holding it (None: none does, it lies right in a namespace root) and why:
@@ -124,14 +133,18 @@ def unvisited(
     unless it is named among flake8's paths, and what else keeps the import graph from
     being built that is no module's file (a symlink loop, a name that is not UTF-8:
     ``graph_blockers``), and a module's file among those that flake8 does not check
-    (of the modules ``checked``: none when it reads stdin). The engine reports each where
-    it is; flake8 can only show a finding in a file it checks."""
+    (of the modules ``checked``: none when it reads stdin), or a file the index skipped
+    that keeps the graph from being built, which flake8 reads but does not check in this
+    run (not among ``checked_skipped``: a module shadowed by a package, given changed files
+    only or stdin). The engine reports each where it is; flake8 can only show a finding
+    in a file it checks."""
     for skipped in index.skipped:
         # Below a directory link (a namespace directory's, inside a package) flake8 does
         # not go unless it is named; a symlinked subpackage is shown on its own, below.
         link = _directory_link(index, skipped.path)
         hidden = link is not None and link not in index.linked and not _named(paths, link)
-        if not skipped.seen_by_flake8 or hidden:
+        unchecked = skipped.blocks_graph and skipped.path not in checked_skipped
+        if not skipped.seen_by_flake8 or hidden or unchecked:
             yield _nearest_package(index, skipped.path), f"{_shown(index, skipped.path)}: {skipped.reason}"
     # What the index skipped is shown above, or at its own file; a module's file that
     # flake8 checks shows its own finding (or flake8's E999 when it cannot parse it).
@@ -190,11 +203,17 @@ _FROZEN = False
 def modules_below(
     index: ProjectIndex, paths: list[str], excluded: Callable[[str], bool] = lambda path: False
 ) -> list[str]:
-    """The modules whose files flake8 checks when given ``paths``: those files, and the
-    files below those directories, but what ``excluded`` (flake8's own test of a path
-    against its exclude patterns) excludes where flake8's discovery applies it: to a
-    path given, to each directory below it and to each file. A file said to be checked
-    and left out would show nothing of what the plugin shows there."""
+    """The modules whose files flake8 checks when given ``paths`` (see :func:`checks`)."""
+    kept = checks(paths, excluded)
+    return [module for file, module in index.absolute_paths().items() if kept(file)]
+
+
+def checks(paths: list[str], excluded: Callable[[str], bool] = lambda path: False) -> Callable[[str], bool]:
+    """Whether flake8 given ``paths`` checks a file (by absolute path): the files given,
+    and the files below the directories given, but what ``excluded`` (flake8's own test
+    of a path against its exclude patterns) excludes where flake8's discovery applies
+    it: to a path given, to each directory below it and to each file. A file said to be
+    checked and left out would show nothing of what the plugin shows there."""
     roots = [os.path.abspath(path) for path in paths if not excluded(path)]
     exact = set(roots)
     # pre-commit passes every changed file: only directories can hold others
@@ -220,7 +239,7 @@ def modules_below(
         # Given a directory and one below it, flake8 walks both: either may reach the file.
         return file in exact or any(reached(file, prefix) for prefix in prefixes if file.startswith(prefix))
 
-    return [module for file, module in index.absolute_paths().items() if kept(file)]
+    return kept
 
 
 def load_project(config: str) -> Project:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain_fence.core.engine import ContractSpec, Engine, Settings
 from domain_fence.core.families import GraphUnavailableError
+from domain_fence.core.index.blockers import skipped_blockers
 from domain_fence.core.index.project import ProjectIndex
 
 from .base import FenceContract, current_root
@@ -151,7 +152,7 @@ def lint_imports_engine(contract: FenceContract, graph: ImportGraph | None) -> t
     baselines = _baseline_files(config_path)
     known = _known_contracts(config_path) if baselines is not None else None
     settings = Settings(config_path, packages, (spec,), dict(contract.session_options), cache_dir, known, baselines)
-    return Engine(settings, build_graph=_given(graph), index=_INDEXES[key]), spec
+    return Engine(settings, build_graph=_given(graph, _INDEXES[key]), index=_INDEXES[key]), spec
 
 
 def _known_contracts(config_path: Path) -> tuple[str, ...] | None:
@@ -214,9 +215,19 @@ def _configuration_file(root: Path) -> Path:
         return root / CONFIG_FILES[1]
 
 
-def _given(graph: ImportGraph | None) -> Callable[[], ImportGraph] | None:
+def _given(graph: ImportGraph | None, index: ProjectIndex) -> Callable[[], ImportGraph] | None:
     """lint-imports hands every contract the graph; a test may hand a source-reading
-    contract none."""
+    contract none. A file that keeps the graph from being built where ``check`` builds it
+    (a module shadowed by a package of the same name: grimp reads one of the two) keeps
+    the contract from running here too, as it does there, rather than check a graph the
+    other front ends refuse."""
     if graph is None:
         return None
-    return lambda: graph
+
+    def given() -> ImportGraph:
+        blockers = skipped_blockers(index, graph_only=True)
+        if blockers:
+            raise GraphUnavailableError(blockers[0].reason, blockers)
+        return graph
+
+    return given
