@@ -72,7 +72,7 @@ from typing import Any, TypeVar
 
 from domain_fence.core.model.findings import Finding
 from domain_fence.core.model.report import Domains, Link
-from domain_fence.core.source.cachedir import write_atomically
+from domain_fence.core.source.cachedir import make_cache_directory, write_atomically
 from domain_fence.core.source.factcache import hash_ahead, stamped_digest
 from domain_fence.core.source.files import StampKey, file_stamp, packable
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing
@@ -244,7 +244,8 @@ def _kept_tool_digest(directory: Path, stamps: str) -> str | None:
 def _keep_tool_digest(directory: Path, stamps: str, digest: str) -> None:
     path = _tool_file(directory)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_cache_directory(directory)  # never a cache directory without its markers
+        path.parent.mkdir(exist_ok=True)
         write_atomically(path, json.dumps({"format": TOOL_FORMAT, "stamps": stamps, "digest": digest}).encode())
     except OSError:  # an unwritable cache: the files are read again next time
         return
@@ -381,7 +382,8 @@ class ResultStore:
         """Store ``stored``; ``loaded``: what :meth:`load` read, whose body is kept, not
         written again, when ``stored`` holds the same (:func:`same_body`)."""
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            make_cache_directory(self.directory.parent)  # never a cache directory without its markers
+            self.directory.mkdir(exist_ok=True)
             table = _save_table(self.directory, stored.table)
             body = loaded.body if loaded is not None and self._kept(stored, loaded) else self._save_body(stored)
             write_atomically(self.path, pickle.dumps((FORMAT, self.key, table, body), protocol=pickle.HIGHEST_PROTOCOL))

@@ -53,7 +53,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from domain_fence.core.source.cachedir import sealed, unsealed, write_atomically
+from domain_fence.core.source.cachedir import make_cache_directory, sealed, unsealed, write_atomically
 from domain_fence.core.source.files import StampKey, file_stamp, read_regular_file, real_path, stamp_of
 from domain_fence.core.source.listing import COMPILED_DIRECTORY, listed_since, listing, walked
 from domain_fence.core.source.packages import ModuleNotFound, default_search_paths, locate_package
@@ -187,7 +187,8 @@ class RunCache:
             "settings": settings,
         }
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_cache_directory(self.path.parent.parent)  # never a cache directory without its markers
+            self.path.parent.mkdir(exist_ok=True)
             write_atomically(self.path, sealed(json.dumps(entry).encode("utf-8")))
             self._forget_old_runs()
         except Exception:  # noqa: BLE001 -- an unwritable cache only costs the next run its speed
