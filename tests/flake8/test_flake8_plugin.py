@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fixture_expectations import annotated, reported
 from flake8.exceptions import PluginExecutionFailed
-from support import FIXTURES, REPO, flake8_in_process, run_tool
+from support import FIXTURES, REPO, flake8_in_process, flake8_stdin, run_tool
 
 from domain_fence.core.families.vocabulary import VocabularyFamily
 from domain_fence.integrations import flake8 as plugin
@@ -170,6 +170,31 @@ def test_from_a_subdirectory_the_nearest_configuration_upward_is_read(parity):
     assert from_here.stdout.replace("model.py:", f"{RUNTIME}/model.py:") == from_root.stdout
     codes = {"DOM301", "DOM302", "DOM103", "DOM104", "DOM105", "DOM201"}  # the graph's too
     assert {r[3] for r in reported(from_root.stdout)} == codes
+
+
+def test_a_configuration_below_the_current_directory_is_found_from_the_files_given(parity):
+    """pre-commit runs flake8 at the repository's root: a project whose configuration
+    lies in a subdirectory is checked against it, the files given and stdin alike (found
+    upward from them), rather than pass in silence; files under two are refused."""
+    repository = parity.parent / "repository"
+    (repository / ".git").mkdir(parents=True)
+    project = parity.rename(repository / "pkg")
+    model = f"pkg/{RUNTIME}/model.py"
+    from_project = flake8_in_process("--select", "DOM", "--jobs", "1", f"{RUNTIME}/model.py", cwd=project)
+    assert from_project.returncode == 1 and from_project.stdout
+    expected = from_project.stdout.replace(f"{RUNTIME}/model.py:", f"{model}:")
+    given = run_tool("flake8", "--select", "DOM", model, cwd=repository)
+    assert (given.returncode, given.stdout, given.stderr) == (1, expected, "")
+    source = (repository / model).read_text(encoding="utf-8")
+    piped = flake8_stdin(repository, model, source)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (1, expected, "")
+    shutil.copytree(project, repository / "other")
+    both = flake8_in_process("--select", "DOM", "--jobs", "1", model, f"other/{RUNTIME}/model.py", cwd=repository)
+    assert (both.returncode, both.stdout) == (2, "")
+    assert both.stderr == (
+        f"flake8: domain-fence: error: the files given lie under two configurations ({repository.resolve() / 'other'}, "
+        f"{repository.resolve() / 'pkg'}): name one with --domain-fence-config, or run flake8 in each project\n"
+    )
 
 
 def test_a_broken_configuration_found_upward_is_one_line(parity):

@@ -2,7 +2,8 @@
 
 It reads the same import-linter configuration ``lint-imports`` reads (named with
 ``--domain-fence-config``, else the nearest one from the current directory upward, as
-flake8 finds its own: see :func:`configuration_directories`) and reports, for the
+flake8 finds its own: see :func:`configuration_directories`, else from the files given:
+see :func:`configuration_of_paths`) and reports, for the
 source flake8 hands it (the file, or stdin as editors send it), exactly the findings
 ``domain-fence check`` reports at that file: every contract's, with the baseline and
 ``noqa`` comments applied by the engine. The engine, its project index and the import
@@ -135,7 +136,7 @@ class DomainFenceChecker:
             normalize_paths=True,
             help="import-linter configuration holding the domain-fence contracts, or its "
             "directory (default: the nearest one lint-imports would read, from the current "
-            "directory upward to the repository's root)",
+            "directory upward to the repository's root, else from the files given upward)",
         )
 
     @classmethod
@@ -147,6 +148,8 @@ class DomainFenceChecker:
         try:
             # Discovery and the graph's blockers share one listing of each directory.
             with shared_listings():
+                if cls.config is None and project_for(None) is None:
+                    cls.config = configuration_of_paths(_checked_paths(options))
                 project = project_for(cls.config)  # a broken configuration fails once, up front
                 if project is not None:
                     project.prepare(list(getattr(options, "filenames", None) or []), _excluded_by(options))
@@ -173,6 +176,72 @@ class DomainFenceChecker:
                 yield finding.line, finding.col, f"{finding.code} {finding.message}", type(self)
         except Exception as error:
             raise PluginExecutionFailed(filename=self.filename, plugin_name="DOM", exception=error) from error
+
+
+def _checked_paths(options: argparse.Namespace) -> list[str]:
+    """The paths flake8 was given, stdin as the file it stands for."""
+    paths = list(getattr(options, "filenames", None) or [])
+    display = getattr(options, "stdin_display_name", None)
+    return [display if path == "-" and display not in (None, "stdin") else path for path in paths]
+
+
+def configuration_of_paths(paths: list[str]) -> str | None:
+    """The directory of the configuration the ``paths`` flake8 checks lie under, found
+    upward from each as from the current directory (see :func:`configuration_directories`),
+    when none is found from there: pre-commit runs flake8 at the repository's root, and a
+    project whose configuration lies in a subdirectory would pass in silence. None when
+    no path lies under one; a ConfigurationError when the paths lie under two (the
+    plugin checks one project at a time)."""
+    found: dict[Path, None] = {}
+    nearest: dict[Path, Path | None] = {}  # memo: pre-commit passes many files of one directory
+    for path in paths:
+        start = Path(os.path.realpath(path))
+        if not start.is_dir():
+            start = start.parent
+        directory = nearest[start] if start in nearest else _nearest_configuration(start, nearest)
+        if directory is not None:
+            found[directory] = None
+    if len(found) > 1:
+        from domain_fence.integrations.importlinter.configuration import ConfigurationError
+
+        first, second = sorted(found)[:2]
+        raise ConfigurationError(
+            f"the files given lie under two configurations ({first}, {second}): "
+            "name one with --domain-fence-config, or run flake8 in each project"
+        )
+    return str(next(iter(found))) if found else None
+
+
+def _nearest_configuration(start: Path, nearest: dict[Path, Path | None]) -> Path | None:
+    """The nearest directory from ``start`` upward holding a configuration, noted in
+    ``nearest`` for every directory passed on the way (a project without one, given
+    its files, reads each directory's candidates once)."""
+    passed = []
+    found = None
+    for directory in configuration_directories(start):
+        if directory in nearest:
+            found = nearest[directory]
+            break
+        passed.append(directory)
+        if _holds_configuration(directory):
+            found = directory
+            break
+    for directory in passed:
+        nearest[directory] = found
+    return found
+
+
+def _holds_configuration(directory: Path) -> bool:
+    """Whether ``directory`` holds the configuration ``lint-imports`` would read there."""
+    if not may_hold_configuration(directory):
+        return False
+    from domain_fence.integrations.importlinter.configuration import ConfigurationNotFound, find_configuration
+
+    try:
+        find_configuration(directory)
+    except ConfigurationNotFound:
+        return False
+    return True
 
 
 def _excluded_by(options: argparse.Namespace) -> Callable[[str], bool]:
