@@ -421,6 +421,57 @@ def test_findings_lists_every_domain_fence_finding(project):
     project.runpytest().assert_outcomes(passed=1)
 
 
+def check_command(*args: str, cwd: Path) -> tuple[int, str]:
+    """``domain-fence ARGS`` in this process, from ``cwd``: its exit status and output."""
+    import contextlib
+
+    from click.testing import CliRunner
+
+    from domain_fence.integrations.cli import main
+
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_a_definition_check_accepts_passes_the_assertion_too(project):
+    setup = project.path / "proto/frameworks/telemetry/setup.py"
+    setup.write_text("def init_telemetry(config):  # noqa: DOM201\n    pass\n")
+    project.makepyfile(
+        test_placement=PLACEMENT_TESTS
+        + """
+    def test_definitions_are_a_raw_listing(fence):
+        assert [d.module for d in fence.definitions("init_telemetry")] == [
+            "proto.experiment.telemetry", "proto.frameworks.telemetry.setup"
+        ]
+    """
+    )
+    assert check_command("check", "--quiet", cwd=project.path)[0] == 0
+    project.runpytest().assert_outcomes(passed=3)
+
+    # Recorded in the placement contract's baseline instead: accepted by check and by the fixture.
+    setup.write_text("def init_telemetry(config):\n    pass\n")
+    assert check_command("check", "--quiet", cwd=project.path)[0] == 1
+    project.runpytest().assert_outcomes(passed=2, failed=1)
+    assert check_command("baseline", cwd=project.path)[0] == 0
+    assert check_command("check", "--quiet", cwd=project.path)[0] == 0
+    project.runpytest().assert_outcomes(passed=3)
+
+    # What the baseline does not record still fails, alone.
+    write(project.path, {"proto/frameworks/hooks.py": "class PostEpisodeHook:\n    pass\n"})
+    result = project.runpytest()
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_post_episode_handlers _*",
+            "1 definition(s) matching '*PostEpisode*' outside proto.experiment:",
+            "proto/frameworks/hooks.py:1:1: DOM201 class PostEpisodeHook is defined outside proto.experiment; "
+            "move it there",
+        ]
+    )
+    assert "setup.py" not in result.stdout.str()
+
+
 def test_arguments_of_the_wrong_type_fail_in_one_line(project):
     project.makepyfile(
         test_arguments="""

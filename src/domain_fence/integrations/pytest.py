@@ -109,9 +109,11 @@ class Fence:
     def assert_defined_only_under(self, pattern: str, *module_expressions: str, allow_empty: bool = False) -> None:
         """Fail, listing each as ``path:line``, when a definition matching ``pattern``
         lies outside ``module_expressions`` (``*``/``**`` as in import-linter; a plain
-        name includes its submodules). Fail when nothing matches, unless ``allow_empty``.
+        name includes its submodules), unless ``check`` accepts it: a ``# noqa: DOM201``
+        on its line, or an entry in a placement contract's baseline. Fail when nothing
+        matches, unless ``allow_empty``.
         """
-        from domain_fence.core.model.rules import get_rule
+        from domain_fence.core.families.placement.definitions import misplaced_finding
         from domain_fence.core.source.modules import ModuleExpression, matches_any, module_expression_error
 
         __tracebackhide__ = True
@@ -139,16 +141,18 @@ class Fence:
                 f"{', '.join(self.configuration.root_packages)}; is the pattern misspelt? "
                 "(pass allow_empty=True if none is expected)"
             )
-        rule = get_rule("DOM201")
         where = ", ".join(module_expressions)
+        # What check accepts (a noqa comment, a baseline entry of a placement contract)
+        # passes here too.
         misplaced = [
-            f"{d.path}:{d.line}:{d.col + 1}: {rule.code} {rule.format(kind=d.kind, name=d.display_name, allowed=where)}"
-            for d in found
-            if not matches_any(d.module, allowed)
+            finding
+            for finding in (misplaced_finding(d, where) for d in found if not matches_any(d.module, allowed))
+            if not self.engine.accepts(finding)
         ]
         if misplaced:
             pytest.fail(
-                f"{len(misplaced)} definition(s) matching {pattern!r} outside {where}:\n" + "\n".join(misplaced),
+                f"{len(misplaced)} definition(s) matching {pattern!r} outside {where}:\n"
+                + "\n".join(finding.describe() for finding in misplaced),
                 pytrace=False,
             )
 

@@ -678,6 +678,25 @@ class Engine:
             self._noqa[path] = NoqaComments.of(text) if text is not None else NoqaComments({})
         return self._noqa[path]
 
+    def accepts(self, finding: Finding) -> bool:
+        """Whether ``check`` would accept ``finding`` wherever a contract of its family
+        found it: a noqa comment on its line silences its code, or the baseline of such
+        a contract of the configuration records its fingerprint (a DOM201 of any
+        placement contract, whatever its symbols). A file that could not be analysed
+        (DOM001) is never accepted."""
+        from domain_fence.core.model.rules import get_rule  # the registry: when first asked
+
+        if finding.code == UNANALYSABLE:
+            return False
+        if self._comments(finding.path).suppresses(finding.line, finding.code):
+            return True
+        family = get_rule(finding.code).family
+        return any(
+            finding.fingerprint in self.baseline(spec).fingerprints(spec.id)
+            for spec in self.contracts
+            if spec.family.name == family
+        )
+
     def _split_baseline(self, spec: ContractSpec, findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
         recorded = self.baseline(spec).fingerprints(spec.id)
         new = [f for f in findings if f.code == UNANALYSABLE or f.fingerprint not in recorded]

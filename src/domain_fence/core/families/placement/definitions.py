@@ -523,22 +523,30 @@ def _maybe_defined_in(index: ProjectIndex, modules: Iterable[str], patterns: Seq
     return {p for module in modules for p in patterns if passes_filter(index, module, [p], bytes_filter([p]))}
 
 
+def misplaced_finding(definition: Definition, allowed: str, contract: str = "") -> Finding:
+    """DOM201 for ``definition``, defined outside ``allowed`` (the allowed module
+    expressions as written, joined by ", "). Its fingerprint names no contract: a
+    definition recorded by one placement contract is recorded for every other."""
+    rule = get_rule("DOM201")
+    d = definition
+    return Finding(
+        path=d.path,
+        line=d.line,
+        col=d.col,
+        code=rule.code,
+        message=rule.format(kind=d.kind, name=d.display_name, allowed=allowed),
+        symbol=d.qualified_name,
+        fingerprint=fingerprints.located(rule.code, d.module, d.fingerprint_name),
+        contract=contract,
+        fields=(("allowed", allowed), ("kind", d.kind), ("name", d.name)),
+    )
+
+
 def placement_findings(config: PlacementConfig, definitions: Iterable[Definition]) -> list[Finding]:
     """DOM201 for each of ``definitions`` the contract does not allow where it is."""
-    rule = get_rule("DOM201")
     allowed = ", ".join(str(expression) for expression in config.allowed_modules)
     return sorted(
-        Finding(
-            path=d.path,
-            line=d.line,
-            col=d.col,
-            code=rule.code,
-            message=rule.format(kind=d.kind, name=d.display_name, allowed=allowed),
-            symbol=d.qualified_name,
-            fingerprint=fingerprints.located(rule.code, d.module, d.fingerprint_name),
-            contract=config.contract,
-            fields=(("allowed", allowed), ("kind", d.kind), ("name", d.name)),
-        )
+        misplaced_finding(d, allowed, config.contract)
         for d in definitions
         if d.counted_in(config.kinds)
         and matched_patterns(d.name, d.owner, tuple(config.symbols), d.renames)
