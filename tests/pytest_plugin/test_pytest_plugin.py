@@ -565,6 +565,29 @@ def test_domain_fence_collects_each_contract_as_a_passing_item(project):
     project.runpytest("--domain-fence", "-k", "runtime").assert_outcomes(passed=1, deselected=1)
 
 
+def test_domain_fence_runs_what_the_arguments_select(project):
+    write(project.path, {"proto/frameworks/telemetry/setup.py": "def init_telemetry(config):\n    pass\n"})
+    project.makepyfile(test_placement=PLACEMENT_TESTS)
+    (project.path / "tests").mkdir()
+    (project.path / "tests/test_nothing.py").write_text("def test_nothing():\n    pass\n")
+
+    def outcome(*args):
+        return project.runpytest("--domain-fence", "-q", *args).parseoutcomes()
+
+    # A node id, of a contract or of a test, runs that item alone: a failed one is run
+    # again by the id pytest printed.
+    assert outcome(".importlinter::runtime-knows-no-experiment") == {"passed": 1}
+    assert outcome(".importlinter::experiment-owns-its-telemetry") == {"failed": 1}
+    assert outcome("test_placement.py::test_post_episode_handlers") == {"passed": 1}
+    # Test files alone run their tests; the configuration, named, its contracts.
+    assert outcome("test_placement.py") == {"passed": 1, "failed": 1}
+    assert outcome("test_placement.py", ".importlinter") == {"passed": 2, "failed": 2}
+    # No argument, or a directory (whether it holds the configuration or not), runs every contract.
+    assert outcome() == {"passed": 3, "failed": 2}
+    assert outcome("tests") == {"passed": 2, "failed": 1}
+    assert outcome(".") == {"passed": 3, "failed": 2}
+
+
 def test_domain_fence_items_fail_with_the_contract_report(project):
     write(project.path, {"proto/frameworks/telemetry/setup.py": "def init_telemetry(config):\n    pass\n"})
     result = project.runpytest("--domain-fence", "-rf")

@@ -124,8 +124,8 @@ def test_the_pytest_plugin_never_imports_the_checked_code(pytester, trap):
         (shutil.copytree if entry.is_dir() else shutil.copy)(entry, target)
     ours = [f for f in FINDINGS if "DOM303" not in f]  # layers is import-linter's own
     pytester.makepyfile(test_fence=PYTEST_FILE.format(findings=ours))
-    # The test file alone, plus (with --domain-fence) the configuration's contracts.
-    result = pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider", "test_fence.py")
+    # The test file and, named beside it, the configuration's contracts.
+    result = pytester.runpytest_subprocess("--domain-fence", "-p", "no:cacheprovider", "test_fence.py", ".importlinter")
     result.assert_outcomes(passed=2, failed=5)
     result.stdout.fnmatch_lines(
         [

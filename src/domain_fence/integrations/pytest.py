@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import re
 import warnings
 from collections.abc import Callable, Iterator
@@ -416,10 +417,32 @@ def pytest_configure(config: pytest.Config) -> None:
         _preload()
         try:
             _ = fence.engine  # configuration errors stop the run before any test
+            named, narrowed = _what_the_arguments_name(config, fence.configuration.path)
+            if not named and not narrowed:
+                # Collect the configuration file as if it had been named on the command line.
+                config.args.append(str(fence.configuration.path))
         except FenceProblem as error:
             raise pytest.UsageError(*str(error).splitlines()) from None
-        # Collect the configuration file as if it had been named on the command line.
-        config.args.append(str(fence.configuration.path))
+
+
+def _what_the_arguments_name(config: pytest.Config, configuration: Path) -> tuple[bool, bool]:
+    """Whether pytest's arguments name the configuration file (``.importlinter`` or a
+    node id in it), and whether they name only files and node ids: then they are
+    what runs, and the contracts are collected only when the configuration is among
+    them. No arguments (``testpaths``, the current directory) or a directory among
+    them is a run of the test suite, which covers the contracts."""
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        return False, False
+    named = False
+    narrowed = True
+    for argument in config.args:
+        path_part, in_file, _ = argument.partition("::")
+        path = config.invocation_params.dir / path_part
+        if in_file or os.path.isfile(path):
+            named = named or real_path(path) == configuration
+        else:  # a directory, or a package name (--pyargs)
+            narrowed = False
+    return named, narrowed
 
 
 @pytest.fixture(scope="session")
