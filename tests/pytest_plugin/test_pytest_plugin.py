@@ -664,6 +664,31 @@ def test_domain_fence_items_report_an_unusable_project_in_one_line(project):
     assert_no_traceback(fixture)
 
 
+def test_an_import_linter_contract_that_cannot_be_checked_is_a_usage_error(project):
+    (project.path / ".importlinter").write_text(CONFIG.replace("    proto.frameworks\n", "    proto.nosuch\n"))
+    message = (
+        f"{project.path / '.importlinter'}: [importlinter:contract:runtime-knows-no-experiment]: "
+        "Module 'proto.nosuch' does not exist."
+    )
+    assert check_command("check", "--quiet", cwd=project.path) == (2, f"domain-fence: error: {message}\n")
+    project.makepyfile(test_placement=PLACEMENT_TESTS)
+    # Selected, deselected, or another contract selected: one line, and nothing runs.
+    for args in ([], ["-k", "experiment"], [".importlinter::experiment-owns-its-telemetry"]):
+        result = project.runpytest("--domain-fence", *args)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, args
+        assert [line for line in result.stderr.lines if line.strip()] == [f"ERROR: {message}"]
+        assert result.stdout.lines == []
+    # Arguments that name only tests check no contract.
+    project.runpytest("--domain-fence", "test_placement.py").assert_outcomes(passed=2)
+
+    # In a test, the fixture fails in one line.
+    project.makepyfile(test_contract="def test_contract(fence):\n    fence.check('runtime-knows-no-experiment')\n")
+    fixture = project.runpytest("test_contract.py")
+    fixture.assert_outcomes(failed=1)
+    assert message in fixture.stdout.lines, fixture.stdout.str()
+    assert_no_traceback(fixture)
+
+
 def test_a_root_package_grimp_would_refuse_is_a_problem_before_any_graph_is_built(project):
     # proto has an __init__.py: grimp would import it to find proto.frameworks.
     (project.path / ".importlinter").write_text(

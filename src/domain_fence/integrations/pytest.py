@@ -54,6 +54,11 @@ class ContractBroken(Exception):
     """A contract is broken; the message is its rendered report."""
 
 
+class ContractUnusable(FenceProblem):
+    """An import-linter contract raised while it was checked (a module it names is not
+    in the graph, ...): a configuration error, as ``domain-fence check`` reports it."""
+
+
 class FenceWarning(UserWarning):
     """A kept contract reported a warning (an unmatched pattern, a stale entry, ...)."""
 
@@ -86,6 +91,7 @@ class Fence:
         self._contracts: list[Contract] | None = None
         self._engine: Engine | None = None
         self._results: dict[str, ContractResult] = {}
+        self._checks: dict[str, ContractCheck] = {}  # import-linter's own types, by id
 
     def __repr__(self) -> str:
         return f"<Fence {self.location}>"
@@ -276,16 +282,42 @@ class Fence:
         return self._results[contract_id]
 
     def run(self, contract: Contract) -> ContractCheck:
-        """Check ``contract``: ours through the engine, import-linter's own types on a
-        copy of the session's graph, as lint-imports would."""
+        """Check ``contract`` once: ours through the engine, import-linter's own types
+        on a copy of the session's graph, as lint-imports would."""
+        from domain_fence.core.engine.failures import ContractFailed
         from domain_fence.integrations.importlinter.base import FenceContract, contract_check
+        from domain_fence.integrations.importlinter.results import reported_as_failure
 
         if isinstance(contract, FenceContract):
             return contract_check(self.result(contract.contract_id))
+        key = contract_id(contract)
+        if key not in self._checks:
+            graph = self.graph
+            try:
+                # As check runs it: whatever it raises is one line naming its section.
+                with reported_as_failure(self.configuration, contract):
+                    self._checks[key] = contract.check(deepcopy(graph), verbose=False)
+            except ContractFailed as error:
+                raise ContractUnusable(str(error)) from None
+        return self._checks[key]
+
+    def check_import_linter_contracts(self) -> None:
+        """Check every contract of import-linter's own types (or a third party's) now,
+        keeping the results for the items: ContractUnusable for one that raises, as
+        ``domain-fence check`` refuses it. Nothing is checked while the import graph
+        cannot be built: each such contract's item then fails naming the file at fault."""
+        from domain_fence.core.families import GraphUnavailableError
+        from domain_fence.integrations.importlinter.base import FenceContract
+
+        native = [c for c in self.contracts if not isinstance(c, FenceContract)]
+        if not native:
+            return
         try:
-            return contract.check(deepcopy(self.graph), verbose=False)
-        except ValueError as error:
-            raise FenceProblem(f"{contract_id(contract)}: {one_line(error)}") from None
+            self.engine.context.graph()
+        except GraphUnavailableError:
+            return
+        for contract in native:
+            self.run(contract)
 
     def report(self, contract: Contract, check: ContractCheck) -> str:
         """The broken contract's report, as ``lint-imports`` renders it, without colour."""
@@ -421,6 +453,10 @@ def pytest_configure(config: pytest.Config) -> None:
             if not named and not narrowed:
                 # Collect the configuration file as if it had been named on the command line.
                 config.args.append(str(fence.configuration.path))
+            if (named or not narrowed) and not hasattr(config, "workerinput"):
+                # A contract import-linter cannot check is a configuration error too,
+                # deselected or not; checked once, by the process that runs (or hands out) the items.
+                fence.check_import_linter_contracts()
         except FenceProblem as error:
             raise pytest.UsageError(*str(error).splitlines()) from None
 
