@@ -21,7 +21,6 @@ be, so a project without one pays nothing for the plugin being installed.
 from __future__ import annotations
 
 import argparse
-import errno
 import logging
 import os
 import sys
@@ -33,9 +32,12 @@ from flake8.exceptions import PluginExecutionFailed
 from flake8.utils import matches_filename
 
 from domain_fence import __version__
-from domain_fence.core.engine.runcache import CONFIG_FILES
-from domain_fence.core.source.files import read_regular_file
 from domain_fence.core.source.listing import shared_listings
+from domain_fence.integrations.configsearch import (
+    configuration_directories,
+    may_hold_configuration,
+    nearest_directory,
+)
 
 if TYPE_CHECKING:
     from .project import Project
@@ -73,46 +75,6 @@ def _load_project(config: str | None) -> Project | None:
             if project is not None:
                 return project
     return None
-
-
-def configuration_directories(start: Path) -> Iterator[Path]:
-    """Where the configuration is looked for, nearest first: ``start`` (flake8's current
-    directory), then each parent, as flake8 looks for its own configuration (and, as
-    flake8, not in the home directory unless ``start`` is it), up to the repository's
-    root (the first directory holding ``.git``) or the filesystem's.
-
-    An editor runs flake8 from the directory of the file it shows: flake8 still finds
-    the project's ``.flake8``, and the plugin the project's contracts. A configuration
-    above the repository is not the project's."""
-    found = os.path.expanduser("~")  # "~" itself when there is none
-    home = os.path.realpath(found) if found != "~" else None
-    directory = Path(os.path.realpath(start))
-    while True:
-        yield directory
-        if os.path.lexists(directory / ".git"):
-            return
-        parent = directory.parent
-        if parent == directory or os.fspath(parent) == home:
-            return
-        directory = parent
-
-
-def may_hold_configuration(directory: Path) -> bool:
-    """Whether ``directory`` may hold the configuration ``lint-imports`` reads: one of
-    the files it looks at names ``importlinter`` (or cannot be read, which loading it
-    then reports). One that is no file (a FIFO, a device, a loop of links) holds none:
-    flake8 runs the plugin in every project, most of which have no configuration."""
-    for name in CONFIG_FILES:
-        try:
-            if b"importlinter" in read_regular_file(directory / name):
-                return True
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            continue
-        except OSError as error:
-            if error.errno in (errno.EINVAL, errno.ELOOP):  # no file (a FIFO, a device, a loop of links)
-                continue
-            return True
-    return False
 
 
 class DomainFenceChecker:
@@ -198,7 +160,7 @@ def configuration_of_paths(paths: list[str]) -> str | None:
         start = Path(os.path.realpath(path))
         if not start.is_dir():
             start = start.parent
-        directory = nearest[start] if start in nearest else _nearest_configuration(start, nearest)
+        directory = nearest_directory(start, _holds_configuration, nearest)
         if directory is not None:
             found[directory] = None
     if len(found) > 1:
@@ -210,25 +172,6 @@ def configuration_of_paths(paths: list[str]) -> str | None:
             "name one with --domain-fence-config, or run flake8 in each project"
         )
     return str(next(iter(found))) if found else None
-
-
-def _nearest_configuration(start: Path, nearest: dict[Path, Path | None]) -> Path | None:
-    """The nearest directory from ``start`` upward holding a configuration, noted in
-    ``nearest`` for every directory passed on the way (a project without one, given
-    its files, reads each directory's candidates once)."""
-    passed = []
-    found = None
-    for directory in configuration_directories(start):
-        if directory in nearest:
-            found = nearest[directory]
-            break
-        passed.append(directory)
-        if _holds_configuration(directory):
-            found = directory
-            break
-    for directory in passed:
-        nearest[directory] = found
-    return found
 
 
 def _holds_configuration(directory: Path) -> bool:
