@@ -1,8 +1,12 @@
 """The language server: ``domain-fence lsp``, over stdio.
 
-A thin front end: it keeps one :class:`~.analysis.Analysis` per workspace folder (the
-configuration ``domain-fence check`` would find there), asks it for the findings of
-each open buffer, and only translates them to the protocol:
+A thin front end: it keeps one :class:`~.analysis.Analysis` per project, asks it for
+the findings of each open buffer, and only translates them to the protocol. A file is
+served by the nearest configuration from its directory upward, no higher than its
+workspace folder (nor than a repository's root, as the flake8 plugin looks): a
+project in a subdirectory (``pkg/.importlinter``, a monorepo's) is loaded the first
+time one of its files is checked, and checked as ``domain-fence check`` run in that
+directory checks it; else the configuration at the folder's root, as ``check`` there:
 
 - diagnostics on open, on change (at once after a pause in typing, else when a
   burst of keystrokes pauses) and on save, from the buffer, so unsaved edits are
@@ -13,9 +17,9 @@ each open buffer, and only translates them to the protocol:
   configuration and the baselines re-read, and every open buffer checked again; the
   client asked to watch the baselines wherever the configuration puts them.
 
-A folder without configuration gets no diagnostics and one log message; a broken
-configuration gets one diagnostic on the configuration file and a log message, and
-the server goes on. A failure while analysing one file is logged and shown as DOM001
+A file under no configuration gets no diagnostics (the folder, one log message); a
+broken configuration gets one diagnostic on the configuration file and a log message,
+and the server goes on. A failure while analysing one file is logged and shown as DOM001
 on that file. Nothing of the project is imported or run.
 """
 
@@ -55,6 +59,7 @@ from domain_fence.core.model.rules import RULES, get_rule
 from domain_fence.core.model.text import one_line
 from domain_fence.core.model.tokens import token_end
 from domain_fence.core.source.files import read_regular_file, real_path
+from domain_fence.integrations.configsearch import may_hold_configuration, nearest_directory
 from domain_fence.integrations.importlinter.configuration import (
     ConfigurationError,
     ConfigurationNotFound,
@@ -82,13 +87,16 @@ _REGISTRATIONS = itertools.count(1)  # each registration of the inputs' watchers
 
 @dataclass(eq=False)  # a holder never compared: no __eq__ compiled on import
 class Folder:
-    """One workspace folder and what its configuration gives."""
+    """One workspace folder, or one project in a subdirectory of it (the directory of its
+    configuration), and what its configuration gives."""
 
     root: Path
     analysis: Analysis | None = None
     config: Path | None = None  # the configuration file, when one was found
     problem: str | None = None  # why the configuration cannot be used
     validated: bool = False  # the questions about the whole project asked (Analysis.validate)
+    workspace: Path | None = None  # a project in a subdirectory: the workspace folder it lies in
+    told: bool = False  # a workspace folder without configuration: said in the log
 
     def contains(self, path: Path) -> bool:
         return path == self.root or self.root in path.parents
@@ -112,7 +120,9 @@ class DomainFenceServer(LanguageServer):
         super().__init__(
             SOURCE, version("domain-fence"), text_document_sync_kind=types.TextDocumentSyncKind.Incremental
         )
-        self.folders: dict[Path, Folder] = {}
+        self.folders: dict[Path, Folder] = {}  # the workspace folders and the projects found in them
+        self.served: dict[str, Path] = {}  # uri -> the folder (its root) that last checked it
+        self._nearest: dict[Path, Path | None] = {}  # directory -> the project below its workspace folder it lies in
         self.shown: dict[str, list[types.Diagnostic]] = {}  # uri -> what was published last
         self.broken: set[str] = set()  # configuration files showing a diagnostic
         self._pending: dict[str, asyncio.TimerHandle] = {}
@@ -126,6 +136,7 @@ class DomainFenceServer(LanguageServer):
     # -- folders and their configuration ------------------------------------------
 
     def open_folders(self, roots: list[Path]) -> None:
+        self._nearest.clear()  # a folder inside another bounds the search anew
         for root in roots:
             self.folders[root] = self.load_folder(root)
         self.show_configuration_problems()
@@ -133,26 +144,33 @@ class DomainFenceServer(LanguageServer):
         self.settle_soon()
 
     def close_folders(self, roots: list[Path]) -> None:
+        self._nearest.clear()
         for root in roots:
             self.folders.pop(root, None)
+        for root, folder in list(self.folders.items()):
+            if folder.workspace in roots:  # its projects in subdirectories go with it
+                del self.folders[root]
         self.show_configuration_problems()
         self.watch_inputs()
 
-    def load_folder(self, root: Path) -> Folder:
+    def load_folder(self, root: Path, workspace: Path | None = None) -> Folder:
+        """The folder at ``root``: a workspace folder, or (``workspace`` given) the project
+        whose configuration lies in ``root``, a subdirectory of that workspace folder."""
         try:
             config = find_configuration(root)
         except ConfigurationNotFound:
-            self.log(types.MessageType.Info, f"{root}: no import-linter configuration; no diagnostics in this folder")
-            return Folder(root)
+            return Folder(root, workspace=workspace)  # said when a file of it is checked
         except ConfigurationError as error:
-            return self.broken_folder(root, _named_file(root, str(error)), str(error))
+            return self.broken_folder(root, _named_file(root, str(error)), str(error), workspace)
+        if workspace is not None:
+            self.log(types.MessageType.Info, f"{config}: the configuration of the files below {root}")
         try:
-            folder = Folder(root, Analysis(config, validate=False), config)
+            folder = Folder(root, Analysis(config, validate=False), config, workspace=workspace)
         except AnalysisError as error:
-            return self.broken_folder(root, config, str(error))
+            return self.broken_folder(root, config, str(error), workspace)
         except Exception as error:  # a failure of ours: the other folders are still served
             log.exception("loading %s failed", config)
-            return self.broken_folder(root, config, f"{config}: internal error: {_described(error)}")
+            return self.broken_folder(root, config, f"{config}: internal error: {_described(error)}", workspace)
         # Validating reads the whole project: after the first file is checked (see check()),
         # or a moment after loading when the editor opens none.
         asyncio.get_running_loop().call_later(VALIDATE_SECONDS, self.validate, folder)
@@ -165,11 +183,11 @@ class DomainFenceServer(LanguageServer):
         try:
             folder.analysis.validate()
         except AnalysisError as error:
-            self.folders[folder.root] = self.broken_folder(folder.root, folder.config, str(error))
+            self.folders[folder.root] = self.broken_folder(folder.root, folder.config, str(error), folder.workspace)
         except Exception as error:  # a failure of ours: the other folders are still served
             log.exception("validating %s failed", folder.config)
             problem = f"{folder.config}: internal error: {_described(error)}"
-            self.folders[folder.root] = self.broken_folder(folder.root, folder.config, problem)
+            self.folders[folder.root] = self.broken_folder(folder.root, folder.config, problem, folder.workspace)
         else:
             self.settle_soon()  # validating read the facts of the covered modules
             return
@@ -177,12 +195,12 @@ class DomainFenceServer(LanguageServer):
         self.watch_inputs()
         self.check_open_documents()
 
-    def broken_folder(self, root: Path, config: Path | None, problem: str) -> Folder:
+    def broken_folder(self, root: Path, config: Path | None, problem: str, workspace: Path | None = None) -> Folder:
         lines = problem.splitlines()
         self.log(
             types.MessageType.Error, f"configuration cannot be used, no diagnostics in {root}: " + "; ".join(lines)
         )
-        return Folder(root, None, config, problem)
+        return Folder(root, None, config, problem, workspace=workspace)
 
     def show_configuration_problems(self) -> None:
         """One diagnostic on each broken configuration file; cleared once it is fixed."""
@@ -225,7 +243,7 @@ class DomainFenceServer(LanguageServer):
         """The pattern naming ``path`` (None: WATCHED covers it): relative to its
         directory where the client takes that, else the path below the folder holding
         it (or the whole path, which some clients match)."""
-        folder = self.folder_for(path)
+        folder = self.workspace_for(path)
         if folder is not None and (path.suffix in WATCHED_SUFFIXES or path.name in CONFIG_FILES):
             return None
         if self.relative_patterns:
@@ -241,25 +259,54 @@ class DomainFenceServer(LanguageServer):
         )
         self.client_register_capability(types.RegistrationParams(registrations=[registration]))
 
-    def folder_for(self, path: Path) -> Folder | None:
+    def workspace_for(self, path: Path) -> Folder | None:
         """The innermost workspace folder holding ``path``."""
-        holding = [folder for folder in self.folders.values() if folder.contains(path)]
+        holding = [folder for folder in self.folders.values() if folder.workspace is None and folder.contains(path)]
         return max(holding, key=lambda folder: len(folder.root.parts), default=None)
+
+    def folder_for(self, path: Path) -> Folder | None:
+        """The folder serving the file at ``path``: the project of the nearest configuration
+        from its directory upward, strictly below its workspace folder (loaded the first
+        time one of its files asks), else the workspace folder itself. Looked for as the
+        flake8 plugin looks (not above a repository's root), and remembered per directory
+        until a file that is no module changes."""
+        workspace = self.workspace_for(path)
+        if workspace is None:
+            return None
+        directory = nearest_directory(path.parent, holds_configuration, self._nearest, below=workspace.root)
+        if directory is None:
+            return workspace
+        folder = self.folders.get(directory)
+        if folder is None:
+            folder = self.load_folder(directory, workspace.root)
+            if folder.analysis is None and folder.problem is None:
+                return workspace  # gone since it was found
+            self.folders[directory] = folder
+            self.show_configuration_problems()
+            self.watch_inputs()
+            self.settle_soon()
+        return folder
 
     def files_changed(self, paths: list[Path]) -> None:
         """Re-read what changed on disk, then check every open buffer again."""
+        if any(path.suffix != ".py" for path in paths):
+            self._nearest.clear()  # a configuration created, deleted or changed; a directory moved
         for root, folder in list(self.folders.items()):
             mine = [path for path in paths if folder.concerns(path)]
             if not mine:
                 continue
+            moved = any(path.suffix != ".py" for path in mine)
+            if folder.workspace is not None and moved and not holds_configuration(root):
+                del self.folders[root]  # its files are served from further up
+                continue
             if folder.analysis is None:
                 if any(path.name in CONFIG_FILES or path == folder.config for path in mine) or folder.problem:
-                    self.folders[root] = self.load_folder(root)
+                    self.folders[root] = self.load_folder(root, folder.workspace)
                 continue
             try:
                 folder.analysis.refresh(mine)
             except AnalysisError as error:
-                self.folders[root] = self.broken_folder(root, folder.config, str(error))
+                self.folders[root] = self.broken_folder(root, folder.config, str(error), folder.workspace)
         self.show_configuration_problems()
         self.watch_inputs()
         self.settle_soon()
@@ -296,12 +343,20 @@ class DomainFenceServer(LanguageServer):
         if uri in self.broken or not (path.suffix == ".py" or document.language_id == "python"):
             return  # a configuration file keeps its diagnostic; other files are not ours
         folder = self.folder_for(path)
+        self.served_by(uri, path, folder)
         analysis = folder.analysis if folder else None
+        if folder is not None and analysis is None and folder.problem is None and not folder.told:
+            folder.told = True
+            if not any(other.workspace == folder.root for other in self.folders.values()):
+                self.log(
+                    types.MessageType.Info,
+                    f"{folder.root}: no import-linter configuration; no diagnostics in this folder",
+                )
         try:
             diagnostics = [] if analysis is None else diagnostics_for(analysis, path, document, self.log)
         except AnalysisError as error:  # a baseline first read by this check: shown on it
             assert folder is not None
-            self.folders[folder.root] = self.broken_folder(folder.root, folder.config, str(error))
+            self.folders[folder.root] = self.broken_folder(folder.root, folder.config, str(error), folder.workspace)
             self.show_configuration_problems()
             self.watch_inputs()
             asyncio.get_running_loop().call_soon(self.check_open_documents)  # theirs are gone too
@@ -309,6 +364,18 @@ class DomainFenceServer(LanguageServer):
         self.publish(uri, diagnostics, document.version)  # even none: the client may wait for it
         if folder is not None and not folder.validated:
             asyncio.get_running_loop().call_soon(self.validate, folder)
+
+    def served_by(self, uri: str, path: Path, folder: Folder | None) -> None:
+        """Note that ``folder`` serves ``uri`` now: the project that served it before (a
+        configuration created or deleted between them) forgets its buffer."""
+        before = self.served.pop(uri, None)
+        if folder is not None:
+            self.served[uri] = folder.root
+        if before is None or (folder is not None and before == folder.root):
+            return
+        previous = self.folders.get(before)
+        if previous is not None and previous.analysis is not None and previous.analysis.close(path):
+            asyncio.get_running_loop().call_soon(self.check_open_documents)  # its other files saw the buffer
 
     def open_document(self, uri: str) -> TextDocument | None:
         """The open document at ``uri``: pygls keeps them under the URI percent-decoded
@@ -322,8 +389,9 @@ class DomainFenceServer(LanguageServer):
         if pending is not None:
             pending.cancel()
         path = _paths([uri])
-        folder = self.folder_for(path[0]) if path else None
-        forgotten = folder is not None and folder.analysis is not None and folder.analysis.close(path[0])
+        served = self.served.pop(uri, None)
+        folder = self.folders.get(served) if served is not None else None
+        forgotten = bool(path) and folder is not None and folder.analysis is not None and folder.analysis.close(path[0])
         if self.shown.get(uri) and uri not in self.broken:
             self.publish(uri, [])
         if forgotten:  # closed unsaved: the files that saw its buffer no longer do
@@ -536,6 +604,20 @@ def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
         severity=types.DiagnosticSeverity.Error,
         source=SOURCE,
     )
+
+
+def holds_configuration(directory: Path) -> bool:
+    """Whether ``directory`` holds a configuration ``lint-imports`` would read there, usable
+    or not (a broken one is shown on its file)."""
+    if not may_hold_configuration(directory):
+        return False
+    try:
+        find_configuration(directory)
+    except ConfigurationNotFound:
+        return False
+    except ConfigurationError:
+        return True
+    return True
 
 
 def _named_file(root: Path, problem: str) -> Path | None:
