@@ -7,26 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lsp_support import copy_station
+from lsp_support import BROKEN, copy_station
 
 from domain_fence.integrations.lsp.analysis import Analysis
-
-BROKEN = {
-    "station/runtime/model.py": (
-        "from station.experiment.runner import MODE\n"
-        "from station.experiment import runner  # noqa: DOM301\n"
-        "from station.runtime.telemetry import Event\n\n\n"
-        "class Reading(Event):\n"
-        "    value: float\n"
-        "    episode: int\n"
-        "    ground_episode: str  # noqa\n\n\n"
-        "def init_telemetry():\n"
-        "    return Reading(episode=1)\n"
-    ),
-    "station/runtime/journal.py": (
-        "from station.runtime.model import Reading\n\n\nclass Entry(Reading):\n    episode_id: int\n"
-    ),
-}
 
 
 def flake8_dom(project: Path, target: str) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from lsp_support import Editor, codes, copy_station, initialize, watched_change
+from lsp_support import BROKEN, Editor, codes, copy_station, initialize, watched_change
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -20,22 +20,6 @@ pytestmark = pytest.mark.asyncio
 
 FORBIDDEN_IMPORT = "from station.experiment.runner import MODE\n"
 FIELDS = "    episode: int\n    epoch: int\n"
-BROKEN = {
-    "station/runtime/model.py": (
-        "from station.experiment.runner import MODE\n"
-        "from station.experiment import runner  # noqa: DOM301\n"
-        "from station.runtime.telemetry import Event\n\n\n"
-        "class Reading(Event):\n"
-        "    value: float\n"
-        "    episode: int\n"
-        "    ground_episode: str  # noqa\n\n\n"
-        "def init_telemetry():\n"
-        "    return Reading(episode=1)\n"
-    ),
-    "station/runtime/journal.py": (
-        "from station.runtime.model import Reading\n\n\nclass Entry(Reading):\n    episode_id: int\n"
-    ),
-}
 
 
 def repository(tmp_path: Path, *projects: str) -> Path:

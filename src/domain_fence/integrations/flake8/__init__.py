@@ -35,6 +35,7 @@ from domain_fence import __version__
 from domain_fence.core.source.listing import shared_listings
 from domain_fence.integrations.configsearch import (
     configuration_directories,
+    holds_configuration,
     may_hold_configuration,
     nearest_directory,
 )
@@ -160,7 +161,7 @@ def configuration_of_paths(paths: list[str]) -> str | None:
         start = Path(os.path.realpath(path))
         if not start.is_dir():
             start = start.parent
-        directory = nearest_directory(start, _holds_configuration, nearest)
+        directory = nearest_directory(start, holds_configuration, nearest)
         if directory is not None:
             found[directory] = None
     if len(found) > 1:
@@ -172,19 +173,6 @@ def configuration_of_paths(paths: list[str]) -> str | None:
             "name one with --domain-fence-config, or run flake8 in each project"
         )
     return str(next(iter(found))) if found else None
-
-
-def _holds_configuration(directory: Path) -> bool:
-    """Whether ``directory`` holds the configuration ``lint-imports`` would read there."""
-    if not may_hold_configuration(directory):
-        return False
-    from domain_fence.integrations.importlinter.configuration import ConfigurationNotFound, find_configuration
-
-    try:
-        find_configuration(directory)
-    except ConfigurationNotFound:
-        return False
-    return True
 
 
 def _excluded_by(options: argparse.Namespace) -> Callable[[str], bool]:

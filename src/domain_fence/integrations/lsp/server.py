@@ -59,7 +59,7 @@ from domain_fence.core.model.rules import RULES, get_rule
 from domain_fence.core.model.text import one_line
 from domain_fence.core.model.tokens import token_end
 from domain_fence.core.source.files import read_regular_file, real_path
-from domain_fence.integrations.configsearch import may_hold_configuration, nearest_directory
+from domain_fence.integrations.configsearch import holds_configuration, nearest_directory
 from domain_fence.integrations.importlinter.configuration import (
     ConfigurationError,
     ConfigurationNotFound,
@@ -604,20 +604,6 @@ def configuration_diagnostic(config: Path, problem: str) -> types.Diagnostic:
         severity=types.DiagnosticSeverity.Error,
         source=SOURCE,
     )
-
-
-def holds_configuration(directory: Path) -> bool:
-    """Whether ``directory`` holds a configuration ``lint-imports`` would read there, usable
-    or not (a broken one is shown on its file)."""
-    if not may_hold_configuration(directory):
-        return False
-    try:
-        find_configuration(directory)
-    except ConfigurationNotFound:
-        return False
-    except ConfigurationError:
-        return True
-    return True
 
 
 def _named_file(root: Path, problem: str) -> Path | None:
