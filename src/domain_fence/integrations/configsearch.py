@@ -83,24 +83,3 @@ def nearest_directory(
     for directory in passed:
         nearest[directory] = found
     return found
-
-
-def holds_configuration(directory: Path) -> bool:
-    """Whether ``directory`` holds the configuration ``lint-imports`` would read there,
-    usable or not (loading a broken one says why, where it is)."""
-    if not may_hold_configuration(directory):
-        return False
-    # Only where a file names importlinter: a project without one imports nothing more.
-    from domain_fence.integrations.importlinter.configuration import (
-        ConfigurationError,
-        ConfigurationNotFound,
-        find_configuration,
-    )
-
-    try:
-        find_configuration(directory)
-    except ConfigurationNotFound:
-        return False
-    except ConfigurationError:
-        return True
-    return True

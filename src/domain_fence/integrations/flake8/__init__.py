@@ -35,7 +35,6 @@ from domain_fence import __version__
 from domain_fence.core.source.listing import shared_listings
 from domain_fence.integrations.configsearch import (
     configuration_directories,
-    holds_configuration,
     may_hold_configuration,
     nearest_directory,
 )
@@ -173,6 +172,16 @@ def configuration_of_paths(paths: list[str]) -> str | None:
             "name one with --domain-fence-config, or run flake8 in each project"
         )
     return str(next(iter(found))) if found else None
+
+
+def holds_configuration(directory: Path) -> bool:
+    """Whether ``directory`` holds the configuration ``lint-imports`` would read there;
+    import-linter's reader imported only where a file names it."""
+    if not may_hold_configuration(directory):
+        return False
+    from domain_fence.integrations.importlinter.configuration import holds_configuration as holds
+
+    return holds(directory)
 
 
 def _excluded_by(options: argparse.Namespace) -> Callable[[str], bool]:

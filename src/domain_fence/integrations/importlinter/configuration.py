@@ -34,6 +34,7 @@ from domain_fence.core.model.text import one_line
 from domain_fence.core.source.factcache import DEFAULT_DIRECTORY, cache_directory
 from domain_fence.core.source.files import real_path
 from domain_fence.core.source.modules import max_file_size_problem
+from domain_fence.integrations.configsearch import may_hold_configuration
 
 from .base import FenceContract, project_root
 from .reading import FlagTest, OptionsError, has_section, quoted, read_options
@@ -165,6 +166,20 @@ def find_configuration(directory: Path) -> Path:
         f"{directory}: no import-linter configuration found (looked for an [importlinter] "
         f"section in {', '.join(CONFIG_FILES)})"
     )
+
+
+def holds_configuration(directory: Path) -> bool:
+    """Whether ``directory`` holds the configuration ``lint-imports`` would read there,
+    usable or not (loading a broken one says why, where it is)."""
+    if not may_hold_configuration(directory):  # the cheap look first: most directories hold none
+        return False
+    try:
+        find_configuration(directory)
+    except ConfigurationNotFound:
+        return False
+    except ConfigurationError:
+        return True
+    return True
 
 
 def _neither_file_nor_directory(path: Path) -> bool:

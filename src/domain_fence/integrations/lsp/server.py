@@ -59,11 +59,12 @@ from domain_fence.core.model.rules import RULES, get_rule
 from domain_fence.core.model.text import one_line
 from domain_fence.core.model.tokens import token_end
 from domain_fence.core.source.files import read_regular_file, real_path
-from domain_fence.integrations.configsearch import holds_configuration, nearest_directory
+from domain_fence.integrations.configsearch import nearest_directory
 from domain_fence.integrations.importlinter.configuration import (
     ConfigurationError,
     ConfigurationNotFound,
     find_configuration,
+    holds_configuration,
 )
 
 from .analysis import Analysis, AnalysisError
