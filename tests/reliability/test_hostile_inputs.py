@@ -9,6 +9,8 @@ Exit statuses: 0 clean, 1 findings, 2 configuration or usage error.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 import json
 import os
 import pickle
@@ -810,6 +812,70 @@ def test_a_corrupt_or_planted_fact_cache_is_never_trusted(tmp_path):
 
 
 EVENT_WITH_AN_EPISODE = "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    episode: int\n"
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=a@b", "-c", "user.name=a", *args], cwd=root, check=True, capture_output=True
+    )
+
+
+@pytest.mark.parametrize("index_version", [2, 4])
+def test_a_fact_cache_that_comes_with_the_checkout_is_not_used(tmp_path, index_version):
+    # Made up for a file (facts of a clean version, under the digest of a violating one)
+    # and committed with `git add -f` to a pull request: no checksum tells it from ours,
+    # so a cache git tracks is not used at all. A copy restored beside the checkout (CI's
+    # actions/cache) is no file of the index, and is used. (Fresh processes: this one
+    # keeps the facts it read.)
+    clean = "from app.runtime.events import Event\n\n\nclass Stats(Event):\n    count: int\n"
+    root = project(tmp_path, {"app/runtime/stats.py": clean})
+    settled(root)
+    assert cli("check", "--quiet", cwd=root).status == 0
+    stats = root / "app/runtime/stats.py"
+    stats.write_text(EVENT_WITH_AN_EPISODE, encoding="utf-8")
+    settled(root)
+    [pack] = (root / ".domain_fence_cache").glob("facts-*.pickle")
+    raw = pack.read_bytes()
+    stream = io.BytesIO(raw)
+    form, key, index = pickle.Unpickler(stream).load()
+    path = next(name for name in index if name.endswith("runtime/stats.py"))
+    module, _, row = index[path]
+    index[path] = (module, hashlib.blake2b(stats.read_bytes()).digest(), row)
+    pack.write_bytes(pickle.dumps((form, key, index), protocol=pickle.HIGHEST_PROTOCOL) + raw[stream.tell() :])
+    for kept in ("runs", "results"):
+        shutil.rmtree(root / ".domain_fence_cache" / kept)
+    expected = cli("check", "--quiet", "--no-cache", cwd=root)
+    assert expected.status == 1 and "episode" in expected.stdout
+    assert run("domain-fence", "check", "--quiet", cwd=root).status == 0  # the made-up facts, trusted
+    git(root, "init", "-q")
+    git(root, "config", "index.version", str(index_version))
+    git(root, "add", "-A")
+    git(root, "add", "-f", ".domain_fence_cache")
+    assert run("domain-fence", "check", "--quiet", cwd=root) == expected
+    assert flake8("app", cwd=root).stdout == expected.stdout
+    git(root, "rm", "-r", "-q", "--cached", ".domain_fence_cache")
+    assert run("domain-fence", "check", "--quiet", cwd=root).status == 0  # restored, not committed: used
+
+
+def test_a_cache_committed_in_a_linked_worktree_or_a_subdirectory_is_told(tmp_path):
+    from domain_fence.core.source.cachedir import committed
+
+    main = tmp_path / "main"
+    (main / "sub/.domain_fence_cache").mkdir(parents=True)
+    (main / "sub/.domain_fence_cache/facts.pickle").write_bytes(b"x")
+    (main / "README").write_text("x")
+    git(main, "init", "-q")
+    git(main, "add", "README")
+    git(main, "commit", "-q", "-m", "first")
+    assert not committed(main / "sub/.domain_fence_cache")  # there, untracked
+    assert not committed(tmp_path / "elsewhere/.domain_fence_cache")  # in no work tree
+    git(main, "add", "-f", "sub/.domain_fence_cache")
+    assert committed(main / "sub/.domain_fence_cache")
+    git(main, "commit", "-q", "-m", "cache")
+    git(main, "worktree", "add", "-q", str(tmp_path / "linked"))
+    assert (tmp_path / "linked/.git").is_file()
+    assert committed(tmp_path / "linked/sub/.domain_fence_cache")
+    assert not committed(tmp_path / "linked/.domain_fence_cache")
 
 
 def test_a_bit_flipped_in_any_cache_file_costs_time_never_the_answer(tmp_path, monkeypatch):

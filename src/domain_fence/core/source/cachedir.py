@@ -32,17 +32,86 @@ def cache_directory(root: Path, environ: Mapping[str, str] | None = None) -> Pat
     if relocated:
         return usable_directory(Path(relocated))
     directory = Path(root) / DEFAULT_DIRECTORY
-    return directory if _inspectable(directory) else None
+    return directory if _inspectable(directory) and not committed(directory) else None
 
 
 def usable_directory(directory: Path) -> Path | None:
     """``directory`` made absolute, its links resolved (``Path.resolve`` raises on a
-    loop), when it can be looked at; else None: see :func:`_inspectable`."""
+    loop), when it can be looked at and git tracks nothing in it; else None: see
+    :func:`_inspectable` and :func:`committed`."""
     try:
         directory = Path(os.path.realpath(directory))
     except OSError:  # a link it may not read (under /proc, say)
         return None
-    return directory if _inspectable(directory) else None
+    return directory if _inspectable(directory) and not committed(directory) else None
+
+
+def committed(directory: Path) -> bool:
+    """Whether git tracks files below ``directory``: a cache that comes with a checkout
+    (added with ``git add -f`` to a pull request) could hold facts made up for the
+    files beside it, which no checksum tells from ours, so it is not used (caching is
+    off, which only costs time). Read from the index of the work tree holding it, whose
+    entries spell each path in full (version 4 abbreviates a path by the one before it:
+    the directory's name without its first character is looked for then); a path that
+    merely holds those bytes elsewhere turns caching off too, which only costs time."""
+    found = _work_tree(directory)
+    if found is None:
+        return False
+    top, git_dir = found
+    try:
+        relative = Path(os.path.realpath(directory)).relative_to(top)
+        data = (git_dir / "index").read_bytes()
+    except (ValueError, OSError):  # outside the work tree; no index (nothing tracked yet)
+        return False
+    if not relative.parts or data[:4] != b"DIRC":
+        return False
+    if int.from_bytes(data[4:8], "big") >= 4:
+        return (relative.name[1:] + "/").encode("utf-8", "surrogateescape") in data
+    needle = (relative.as_posix() + "/").encode("utf-8", "surrogateescape")
+    start = data.find(needle)
+    while start >= 0:
+        if _starts_a_path(data, start):
+            return True
+        start = data.find(needle, start + 1)
+    return False
+
+
+def _starts_a_path(data: bytes, start: int) -> bool:
+    """Whether an index entry's path starts at ``start`` (versions 2 and 3): the flags
+    before it (and the extended flags after them, in version 3) hold its length, up to
+    0xFFF, and a NUL ends it; else the bytes are the end of a longer path."""
+    end = data.find(b"\0", start)
+    length = min((end if end >= 0 else len(data)) - start, 0xFFF)
+    for before in (2, 4):
+        if start - before < 0:
+            continue
+        flags = int.from_bytes(data[start - before : start - before + 2], "big")
+        extended = bool(flags & 0x4000)
+        if flags & 0xFFF == length and extended == (before == 4):
+            return True
+    return False
+
+
+def _work_tree(directory: Path) -> tuple[Path, Path] | None:
+    """The top of the git work tree holding ``directory`` and its git directory (a
+    worktree's ``.git`` file names it), or None."""
+    try:
+        current = Path(os.path.realpath(directory)).parent
+    except OSError:
+        return None
+    for top in (current, *current.parents):
+        marker = top / ".git"
+        if marker.is_dir():
+            return top, marker
+        if marker.is_file():
+            try:
+                text = marker.read_text(encoding="utf-8", errors="surrogateescape")
+            except OSError:
+                return None
+            if text.startswith("gitdir:"):
+                return top, Path(os.path.realpath(top / text[len("gitdir:") :].strip()))
+            return None
+    return None
 
 
 def _inspectable(directory: Path) -> bool:
