@@ -197,6 +197,37 @@ def test_a_configuration_below_the_current_directory_is_found_from_the_files_giv
     )
 
 
+PLAIN = "[importlinter]\nroot_packages = app\n\n[importlinter:contract:f]\nname = f\ntype = forbidden\n"
+
+
+def test_a_configuration_of_import_linter_alone_is_none_of_the_plugins(parity, tmp_path):
+    """Only a configuration registering domain-fence's contract types is the plugin's:
+    projects checked with import-linter alone (here with a configuration domain-fence
+    would refuse, its root packages on one line) neither stop flake8 nor hide, at the
+    repository's root, a project of ours below it; nor does a project flake8 excludes."""
+    repository = tmp_path / "repository"
+    (repository / ".git").mkdir(parents=True)
+    for plain in ("a", "b"):
+        (repository / plain / "src").mkdir(parents=True)
+        (repository / plain / ".importlinter").write_text(PLAIN.replace("app", plain), encoding="utf-8")
+        (repository / plain / "src/mod.py").write_text("import os\n", encoding="utf-8")
+    plains = flake8_in_process("--jobs", "1", "a/src/mod.py", "b/src/mod.py", cwd=repository)
+    assert (plains.returncode, plains.stderr) == (1, "")
+    assert [line.split()[1] for line in plains.stdout.splitlines()] == ["F401", "F401"]
+    (repository / ".importlinter").write_text(PLAIN, encoding="utf-8")  # the root's, import-linter's alone
+    project = parity.rename(repository / "pkg")
+    shutil.copytree(project, repository / "pkg/vendored")
+    (repository / ".flake8").write_text("[flake8]\nextend-exclude = */vendored/*\n", encoding="utf-8")
+    model = f"pkg/{RUNTIME}/model.py"
+    given = flake8_in_process(
+        "--select", "DOM", "--jobs", "1", model, f"pkg/vendored/{RUNTIME}/model.py", cwd=repository
+    )
+    from_project = flake8_in_process("--select", "DOM", "--jobs", "1", f"{RUNTIME}/model.py", cwd=project)
+    assert from_project.returncode == 1
+    assert (given.returncode, given.stderr) == (1, ""), given.stderr
+    assert given.stdout == from_project.stdout.replace(f"{RUNTIME}/model.py:", f"{model}:")
+
+
 def test_a_broken_configuration_found_upward_is_one_line(parity):
     config = parity / ".importlinter"
     config.write_text(config.read_text().replace("    post episode\n", "    post episode\nallow_everything = yes\n"))

@@ -147,6 +147,30 @@ async def test_the_nearest_configuration_serves_a_file_below_the_folders_own(cli
     assert found == {"station": ["episode"], "vendored": ["epoch"]}
 
 
+PLAIN = """[importlinter]
+root_packages = station
+
+[importlinter:contract:layers]
+name = layers
+type = layers
+layers =
+    station.runtime.model
+    station.runtime.telemetry
+"""
+
+
+async def test_a_configuration_of_import_linter_alone_serves_no_file(client: LanguageClient, tmp_path: Path):
+    """A configuration below the folder's that registers no domain-fence contract type
+    is import-linter's alone (here one domain-fence would refuse, its root packages on
+    one line): the folder's configuration still serves the files below it."""
+    station = copy_station(tmp_path)
+    (station / "station/runtime/setup.cfg").write_text(PLAIN, encoding="utf-8")
+    await initialize(client, station)
+    editor = Editor(client, station / "station/runtime/model.py")
+    await editor.open()
+    assert [d.message.split("'")[1] for d in await editor.replace(editor.text + FIELDS)] == ["episode"]
+
+
 async def test_a_buffer_of_a_subproject_closed_unsaved_no_longer_counts(client: LanguageClient, tmp_path: Path):
     root = repository(tmp_path, "pkg")
     pkg = root / "pkg"

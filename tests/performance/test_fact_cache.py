@@ -590,15 +590,14 @@ def test_an_entry_whose_pickles_changed_on_disk_is_missing(tmp_path, pickled):
     assert factpack.read_pack(path, "key", pickle.Unpickler).get("pkg/mod.py") is None
 
 
-@pytest.mark.parametrize("command", ["baseline", "check"])
-def test_a_cache_made_right_after_the_files_were_written_has_its_markers(tmp_path, command):
+def test_a_cache_made_right_after_the_files_were_written_has_its_markers(tmp_path):
     # Files a moment old are read again next time, their facts not kept (a checkout, an
     # `init` right after): what the run does keep, its results, must not leave a cache
     # directory that `git add -A` would commit.
     root = leaky_project(tmp_path)
     for path in root.rglob("*.py"):
         os.utime(path)  # now: within the time's tick of the run
-    run_tool("domain-fence", command, cwd=root)
+    run_tool("domain-fence", "baseline", cwd=root)  # (check keeps its discovery, which makes them)
     cache = root / ".domain_fence_cache"
     assert cache.is_dir()
     assert (cache / ".gitignore").read_text().strip().endswith("*")

@@ -12,6 +12,7 @@ whether a directory holds a usable configuration is each front end's question (t
 from __future__ import annotations
 
 import errno
+import functools
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,8 +30,7 @@ def configuration_directories(start: Path) -> Iterator[Path]:
     An editor runs flake8 from the directory of the file it shows: flake8 still finds
     the project's ``.flake8``, and the plugin the project's contracts. A configuration
     above the repository is not the project's."""
-    found = os.path.expanduser("~")  # "~" itself when there is none
-    home = os.path.realpath(found) if found != "~" else None
+    home = _home(os.environ.get("HOME"))
     directory = Path(os.path.realpath(start))
     while True:
         yield directory
@@ -42,14 +42,25 @@ def configuration_directories(start: Path) -> Iterator[Path]:
         directory = parent
 
 
+@functools.lru_cache(maxsize=4)  # asked for each directory a search starts from
+def _home(variable: str | None) -> str | None:
+    """The home directory, resolved (``variable``: $HOME, which it follows)."""
+    found = os.path.expanduser("~")  # "~" itself when there is none
+    return os.path.realpath(found) if found != "~" else None
+
+
 def may_hold_configuration(directory: Path) -> bool:
     """Whether ``directory`` may hold the configuration ``lint-imports`` reads: one of
     the files it looks at names ``importlinter`` (or cannot be read, which loading it
-    then reports). One that is no file (a FIFO, a device, a loop of links) holds none:
-    flake8 runs the plugin in every project, most of which have no configuration."""
+    then reports), and ``domain_fence``, whose contract types it registers: a project
+    checked with import-linter alone is none of ours (its configuration may be one
+    import-linter reads and domain-fence would refuse). One that is no file (a FIFO, a
+    device, a loop of links) holds none: flake8 runs the plugin in every project, most
+    of which have no configuration."""
     for name in CONFIG_FILES:
         try:
-            if b"importlinter" in read_regular_file(directory / name):
+            data = read_regular_file(directory / name)
+            if b"importlinter" in data and b"domain_fence" in data:
                 return True
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             continue
@@ -68,6 +79,8 @@ def nearest_directory(
     every directory passed on the way: the files of one directory, or of a project
     without configuration, read each directory's candidates once. A memo is only valid
     for one ``holds`` and one ``below`` per directory, until a configuration changes."""
+    if start in nearest and (below is None or below in start.parents):
+        return nearest[start]
     passed = []
     found = None
     for directory in configuration_directories(start):

@@ -111,7 +111,8 @@ class DomainFenceChecker:
             # Discovery and the graph's blockers share one listing of each directory.
             with shared_listings():
                 if cls.config is None and project_for(None) is None:
-                    cls.config = configuration_of_paths(_checked_paths(options))
+                    excluded = _excluded_by(options)
+                    cls.config = configuration_of_paths([p for p in _checked_paths(options) if not excluded(p)])
                 project = project_for(cls.config)  # a broken configuration fails once, up front
                 if project is not None:
                     project.prepare(list(getattr(options, "filenames", None) or []), _excluded_by(options))
@@ -156,11 +157,10 @@ def configuration_of_paths(paths: list[str]) -> str | None:
     plugin checks one project at a time)."""
     found: dict[Path, None] = {}
     nearest: dict[Path, Path | None] = {}  # memo: pre-commit passes many files of one directory
-    for path in paths:
-        start = Path(os.path.realpath(path))
-        if not start.is_dir():
-            start = start.parent
-        directory = nearest_directory(start, holds_configuration, nearest)
+    # Each directory resolved once: pre-commit passes thousands of files.
+    starts = {path if os.path.isdir(path) else os.path.dirname(path) or "." for path in paths}
+    for start in starts:
+        directory = nearest_directory(Path(os.path.realpath(start)), holds_configuration, nearest)
         if directory is not None:
             found[directory] = None
     if len(found) > 1:
