@@ -160,7 +160,7 @@ def configuration_of_paths(paths: list[str]) -> str | None:
     # Each directory resolved once: pre-commit passes thousands of files.
     starts = {path if os.path.isdir(path) else os.path.dirname(path) or "." for path in paths}
     for start in starts:
-        directory = nearest_directory(Path(os.path.realpath(start)), holds_configuration, nearest)
+        directory = nearest_directory(Path(start), holds_configuration, nearest)  # resolved as it walks
         if directory is not None:
             found[directory] = None
     if len(found) > 1:
