@@ -6,11 +6,16 @@ configuration text that every report prints may hold none; SARIF locations are U
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
-from reliability_support import Result, cli, edit_config, flake8, lint_imports, project
+from click.testing import CliRunner
+from reliability_support import BIN, Result, cli, edit_config, flake8, lint_imports, project
 
 CONFIG = ".importlinter"
 FORGED = "::error file=evil.py,line=1::forged"
@@ -141,3 +146,81 @@ def test_sarif_locations_are_percent_encoded(tmp_path):
         for location in result["locations"]
     }
     assert uris == {"we%2Cird%3Ana%25me%20%231.json"}
+
+
+# A field named beyond latin-1 (Ω) and beyond the BMP (\U00010428), and one latin-1 holds (é).
+NON_ASCII = {
+    "app/runtime/wide.py": (
+        "from app.runtime.events import Event\n\n\nclass Wide(Event):\n"
+        "    episode_\u03a9: int = 0\n    episode_\U00010428: int = 0\n    episode_\u00e9: int = 0\n"
+    )
+}
+
+
+def cli_encoded(*args: str, cwd: Path, encoding: str) -> tuple[int, bytes, str]:
+    """``domain-fence ARGS`` in this process onto a stdout in ``encoding`` (a latin-1
+    locale, a Windows pipe in cp1252): its status, the bytes written and stderr."""
+    from domain_fence.integrations.cli import main
+
+    with contextlib.chdir(cwd):
+        result = CliRunner(charset=encoding).invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout_bytes, result.stderr
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp1252"])  # click writes UTF-8 for an ASCII stdout
+@pytest.mark.parametrize("format_", ["text", "github", "markdown"])
+def test_a_stdout_that_cannot_encode_a_character_gets_it_backslash_escaped(tmp_path, encoding, format_):
+    root = project(tmp_path, NON_ASCII)
+    status, written, stderr = cli_encoded("check", "--no-cache", "--format", format_, cwd=root, encoding=encoding)
+    assert (status, stderr) == (1, "")
+    text = written.decode(encoding)  # strict: every byte is the encoding's own
+    expected = cli("check", "--no-cache", "--format", format_, cwd=root).stdout
+    assert text == expected.encode(encoding, "backslashreplace").decode(encoding)
+    assert "episode_\\u03a9" in text and "episode_\\U00010428" in text
+    assert "episode_\u00e9" in text
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp1252", "ascii"])
+@pytest.mark.parametrize("format_", ["json", "sarif"])
+def test_a_stdout_in_no_unicode_encoding_gets_json_and_sarif_in_ascii(tmp_path, encoding, format_):
+    root = project(tmp_path, NON_ASCII)
+    status, written, stderr = cli_encoded("check", "--no-cache", "--format", format_, cwd=root, encoding=encoding)
+    assert (status, stderr) == (1, "")
+    assert written.isascii()  # é too: the same bytes whatever the encoding, valid UTF-8
+    expected = cli("check", "--no-cache", "--format", format_, cwd=root).stdout
+    assert json.loads(written) == json.loads(expected)
+    assert "episode_\\u03a9" in written.decode() and "episode_\\ud801\\udc28" in written.decode()
+
+
+def test_a_replayed_report_and_an_output_file_are_written_alike(tmp_path):
+    root = project(tmp_path, NON_ASCII)
+    first = cli_encoded("check", "--format", "json", cwd=root, encoding="latin-1")
+    replayed = cli_encoded("check", "--format", "json", cwd=root, encoding="latin-1")
+    assert first == replayed and first[0] == 1
+    assert first[1].isascii() and b"episode_\\u03a9" in first[1]
+    status, written, _ = cli_encoded("check", "--output", "report.txt", cwd=root, encoding="latin-1")
+    assert (status, written) == (1, b"")
+    assert "episode_\u03a9" in (root / "report.txt").read_text(encoding="utf-8")  # a file is UTF-8
+
+
+def test_a_latin1_stdout_gets_the_report_from_the_console_script(tmp_path):
+    root = project(tmp_path, NON_ASCII)
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_WORKSPACE")}
+    environment["PYTHONIOENCODING"] = "latin-1"
+    for format_ in ("text", "json"):
+        done = subprocess.run(
+            [str(BIN / "domain-fence"), "check", "--no-cache", "--format", format_],
+            cwd=root,
+            env=environment,
+            capture_output=True,
+            timeout=120,
+        )
+        assert (done.returncode, done.stderr) == (1, b""), format_
+        assert b"episode_\\u03a9" in done.stdout
+
+
+def test_baseline_prints_what_it_recorded_onto_a_latin1_stdout(tmp_path):
+    root = project(tmp_path, NON_ASCII)
+    status, written, stderr = cli_encoded("baseline", "--no-cache", cwd=root, encoding="latin-1")
+    assert (status, stderr) == (0, "")
+    assert "episode_\\u03a9" in written.decode("latin-1")

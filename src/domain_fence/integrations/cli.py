@@ -163,6 +163,7 @@ class OneLineErrors(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        _tolerant_stdout()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -206,6 +207,52 @@ def _output_failures() -> Iterator[None]:
         if _output_unwritable(error):
             raise UsageFailure(f"cannot write the output: {error.strerror or error}") from None
         raise
+
+
+UNICODE_ENCODINGS = frozenset(
+    ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be")
+)
+
+
+def _tolerant_stdout() -> None:
+    """A character stdout's encoding cannot show (a latin-1 locale, a Windows pipe in
+    cp1252) is written as Python's ``backslashreplace`` writes it, as on stderr, rather
+    than ending the run with the report unprinted."""
+    import io
+
+    stream = sys.stdout
+    with suppress(ValueError, OSError):  # closed, or its pending output cannot be flushed
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _stdout_is_unicode() -> bool:
+    import codecs
+
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        return codecs.lookup(encoding).name in UNICODE_ENCODINGS
+    except LookupError:
+        return False
+
+
+def _ascii_json(text: str) -> str:
+    """JSON ``text`` with every character beyond ASCII escaped (``\\uXXXX``, a
+    surrogate pair beyond the BMP), as ``json.dumps`` writes by default: the same
+    document, in bytes any ASCII-compatible encoding writes alike."""
+    if text.isascii():
+        return text
+    escaped = []
+    for character in text:
+        code = ord(character)
+        if code < 0x80:
+            escaped.append(character)
+        elif code < 0x10000:
+            escaped.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            escaped.append(f"\\u{0xD800 | code >> 10:04x}\\u{0xDC00 | code & 0x3FF:04x}")
+    return "".join(escaped)
 
 
 def _output_unwritable(error: OSError) -> bool:
@@ -311,7 +358,7 @@ def check(
         if output_path is not None:  # the inputs a replay read are known: nothing more is read for them
             _refuse_output_over_an_input(config_path, output_path, replay.inputs if replay is not None else None)
         if replay is not None:
-            _emit(replay.text, output_path, _aside(ratchet, format_))
+            _emit(replay.text, output_path, _aside(ratchet, format_), format_)
             return replay.status
 
         from domain_fence.integrations.reporters import render
@@ -344,7 +391,7 @@ def check(
         and (digest.whole is not None or (digest.setup is not None and recorded is None and isinstance(record, dict)))
     ):
         runs.store(inputs, digest, text, status, record if isinstance(record, dict) else None)
-    _emit(text, output_path, _aside(ratchet, format_))
+    _emit(text, output_path, _aside(ratchet, format_), format_)
     return status
 
 
@@ -565,11 +612,16 @@ def _same_file(one: Path, other: Path) -> bool:
         return False
 
 
-def _emit(text: str, output_path: Path | None, aside: str = "") -> None:
-    """The report on stdout and ``aside`` on stderr, or both into ``output_path``."""
+def _emit(text: str, output_path: Path | None, aside: str = "", format_: str = "text") -> None:
+    """The report on stdout and ``aside`` on stderr, or both into ``output_path`` (in
+    UTF-8). On a stdout whose encoding is not Unicode, a JSON or SARIF report is
+    written in ASCII (see :func:`_ascii_json`); any other format has what the encoding
+    cannot show backslash-escaped (see :func:`_tolerant_stdout`)."""
     if output_path is None:
         if sys.stdout is None:  # closed by the shell (>&-): click would drop the report in silence
             raise UsageFailure("cannot write the output: standard output is closed")
+        if format_ in ("json", "sarif") and not _stdout_is_unicode():
+            text = _ascii_json(text)
         click.echo(text, nl=False)
         if aside:
             click.echo(aside, nl=False, err=True)
