@@ -602,3 +602,35 @@ def test_a_cache_made_right_after_the_files_were_written_has_its_markers(tmp_pat
     assert cache.is_dir()
     assert (cache / ".gitignore").read_text().strip().endswith("*")
     assert (cache / "CACHEDIR.TAG").is_file()
+
+
+def test_the_markers_go_into_no_directory_that_is_not_a_cache(tmp_path):
+    # DOMAIN_FENCE_CACHE_DIR=src, or $HOME: a '.gitignore' holding '*' there would have
+    # git ignore the whole source tree. The caches are kept there all the same.
+    root = leaky_project(tmp_path)
+    source = next(path.parent for path in root.rglob("__init__.py"))
+    before = {path.name for path in source.iterdir()}
+    for args, env in (((), {"DOMAIN_FENCE_CACHE_DIR": str(source)}), (("--cache-dir", str(source)), None)):
+        assert check(root, *args, env=env).returncode == 1
+        assert not {".gitignore", "CACHEDIR.TAG"} & {path.name for path in source.iterdir()}
+    assert {path.name for path in source.iterdir()} > before  # what the run kept
+    # Nor beside another tool's .gitignore.
+    (foreign := tmp_path / "foreign").mkdir()
+    (foreign / ".gitignore").write_text("*.log\n")
+    assert check(root, "--cache-dir", str(foreign)).returncode == 1
+    assert (foreign / ".gitignore").read_text() == "*.log\n" and not (foreign / "CACHEDIR.TAG").exists()
+
+
+@pytest.mark.parametrize("present", ["nothing", ".gitignore", "CACHEDIR.TAG"])
+def test_an_empty_or_marked_cache_directory_gets_the_markers_it_lacks(tmp_path, present):
+    root = leaky_project(tmp_path)
+    (cache := tmp_path / "cache").mkdir()
+    if present == ".gitignore":
+        (cache / ".gitignore").write_text("# created by domain-fence\n*\n")
+    elif present == "CACHEDIR.TAG":
+        (cache / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n# another tool's\n")
+    if present != "nothing":
+        (cache / "facts-stale.pickle").write_bytes(b"")  # what an earlier run kept
+    assert check(root, "--cache-dir", str(cache)).returncode == 1
+    assert (cache / ".gitignore").read_text().strip().endswith("*")
+    assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55\n")

@@ -134,14 +134,51 @@ _CACHEDIR_TAG = (
 )
 
 
+_GITIGNORE = "# created by domain-fence\n*\n"
+_TAG_SIGNATURE = _CACHEDIR_TAG.split("\n", 1)[0]
+
+
 def make_cache_directory(directory: Path) -> None:
     """Make ``directory`` (if need be) with the markers of a cache directory: like
-    pytest's and ruff's caches, never committed and skipped by backup tools."""
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, text in ((".gitignore", "# created by domain-fence\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
+    pytest's and ruff's caches, never committed and skipped by backup tools. They go
+    only into a cache directory: one made now, or an existing one that is empty, is
+    marked already (see :func:`_is_cache_directory`) or holds nothing but marked
+    caches (grimp's, made before ours in a new ``--cache-dir``). Never into another
+    directory (``DOMAIN_FENCE_CACHE_DIR=src``, ``=$HOME``): its ``.gitignore`` would
+    have git ignore everything there."""
+    try:
+        directory.mkdir(parents=True)
+    except FileExistsError:
+        if not _is_cache_directory(directory):
+            return
+    for name, text in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
         marker = directory / name
         if not marker.exists():
             write_atomically(marker, text.encode())
+
+
+def _is_cache_directory(directory: Path) -> bool:
+    """Whether the existing ``directory`` may be given the markers it lacks: it holds
+    our ``.gitignore`` or a cache directory tag (ours, grimp's), or nothing but
+    directories that hold one (each another tool's cache), or nothing at all."""
+    try:
+        if _marked(directory):
+            return True
+        with os.scandir(directory) as entries:
+            return all(entry.is_dir() and _marked(Path(entry.path)) for entry in entries)
+    except OSError:  # not a directory, or unreadable: nothing is written there
+        return False
+
+
+def _marked(directory: Path) -> bool:
+    for name, first_line in ((".gitignore", _GITIGNORE.split("\n", 1)[0]), ("CACHEDIR.TAG", _TAG_SIGNATURE)):
+        try:
+            with open(directory / name, "rb") as marker:
+                if marker.readline(256).rstrip(b"\r\n").decode("utf-8", "replace") == first_line:
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 _TEMPORARY_NUMBERS = itertools.count()
