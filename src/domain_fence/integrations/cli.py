@@ -633,11 +633,14 @@ def _emit(text: str, output_path: Path | None, aside: str = "", format_: str = "
 
 
 class Progress:
-    """A spinner on stderr while contracts run, only when stderr is a terminal."""
+    """A spinner on stderr while contracts run, only when stderr is a terminal: a tty,
+    whatever the environment says of colours (``FORCE_COLOR``, set in many CI jobs,
+    makes rich take any stream for a terminal, and would put its escape codes in a
+    log), and one rich would animate."""
 
     def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and _may_be_a_terminal(sys.stderr)
-        if self.enabled:  # then rich decides: importing it costs about 20 ms
+        self.enabled = enabled and _is_a_tty(sys.stderr)
+        if self.enabled:  # then rich decides too: importing it costs about 20 ms
             from rich.console import Console
 
             self.console = Console(stderr=True)
@@ -652,11 +655,7 @@ class Progress:
             yield lambda message: status.update(message)
 
 
-def _may_be_a_terminal(stream: IO[str]) -> bool:
-    """False only when rich would say the stream is no terminal: it is not a tty and
-    nothing in the environment says to treat it as one."""
-    if "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ:
-        return True
+def _is_a_tty(stream: IO[str]) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):  # no isatty, or closed
