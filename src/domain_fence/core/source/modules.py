@@ -616,8 +616,7 @@ def _source_status(entry: os.DirEntry[str], shadowed: bool, limit: int) -> os.st
         return Skipped(Path(entry.path), "not a regular file (a FIFO, device or socket)", blocks_graph=True)
     if status.st_size > limit:
         reason = f"larger than {limit} bytes (see {MAX_FILE_SIZE_ENV})"
-        # flake8 has no size limit of its own: it hands the file over, shown there.
-        return Skipped(Path(entry.path), reason, blocks_graph=True, seen_by_flake8=True)
+        return Skipped(Path(entry.path), reason, blocks_graph=True)
     return status
 
 

@@ -128,8 +128,8 @@ def unvisited(
 ) -> Iterator[tuple[Path | None, str]]:
     """What flake8 never hands the plugin, each with the directory of the innermost
     package holding it (None: none does, it lies right in a namespace root) and why:
-    an unreadable directory, a FIFO or device (kept from flake8, which would hang on
-    it; a file over the size limit, which flake8 reads, is shown at itself), a symlinked subpackage (flake8 does not enter directory links)
+    an unreadable directory, a FIFO, device or oversized file (kept from flake8, which
+    would read it), a symlinked subpackage (flake8 does not enter directory links)
     unless it is named among flake8's paths, and what else keeps the import graph from
     being built that is no module's file (a symlink loop, a name that is not UTF-8:
     ``graph_blockers``), and a module's file among those that flake8 does not check
