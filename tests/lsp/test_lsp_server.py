@@ -242,6 +242,26 @@ async def test_what_keeps_the_import_graph_from_being_built_is_shown_in_the_open
     assert codes(diagnostics) == [(0, 38, "DOM301")]
 
 
+async def test_a_file_over_the_size_limit_is_shown_at_itself_and_in_the_other_open_files(
+    client: LanguageClient, station: Path
+):
+    # As check and flake8 show it: at the file, opened (never read: its buffer is not
+    # checked), and, since the boundary cannot run without it, in every other module.
+    big = station / "station/runtime/big.py"
+    with big.open("wb") as written:  # sparse: over the default limit (64 MiB), no disk spent
+        written.write(FORBIDDEN_IMPORT.encode())
+        written.truncate(64 * 1024 * 1024 + 1)
+    reason = f"larger than {64 * 1024 * 1024} bytes (see DOMAIN_FENCE_MAX_FILE_SIZE)"
+    await initialize(client, station)
+    (own,) = await Editor(client, big, FORBIDDEN_IMPORT).open()
+    assert ((own.range.start.line, own.code), own.message) == ((0, "DOM001"), f"skipped: {reason}")
+    (shown,) = await Editor(client, station / "station/runtime/journal.py").open()
+    assert ((shown.range.start.line, shown.code), shown.message) == (
+        (0, "DOM001"),
+        f"skipped: station/runtime/big.py: {reason}",
+    )
+
+
 async def test_saving_a_file_updates_the_open_files_that_depend_on_it(client: LanguageClient, station: Path):
     await initialize(client, station)
     journal = Editor(client, station / "station/runtime/journal.py")

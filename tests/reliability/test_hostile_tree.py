@@ -404,9 +404,18 @@ def test_a_file_above_the_size_limit_is_not_read(tmp_path):
     environment = {"DOMAIN_FENCE_MAX_FILE_SIZE": "1000"}
     finding = dom001("app/runtime/big.py", reason)
     assert run("domain-fence", "check", "--quiet", cwd=root, env=environment) == Result(1, f"{finding}\n", "")
+    # Kept from flake8's walk, which would read it whole (and parse it, and run every
+    # check on it): shown at its package's __init__.py.
     assert flake8("app", cwd=root, env=environment) == Result(
         1, dom001("app/runtime/__init__.py", f"app/runtime/big.py: {reason}") + "\n", ""
     )
+    # Named (pre-commit, a user), it is read as flake8 reads it without the plugin, and
+    # shown at itself; else, given another file, at that file.
+    assert flake8("app/runtime/big.py", cwd=root, env=environment) == Result(1, f"{finding}\n", "")
+    both = flake8("app/runtime/big.py", "app/runtime/events.py", cwd=root, env=environment)
+    assert both == Result(1, f"{finding}\n", "")
+    other = flake8("app/runtime/events.py", cwd=root, env=environment)
+    assert other == Result(1, dom001("app/runtime/events.py", f"app/runtime/big.py: {reason}") + "\n", "")
 
 
 @pytest.mark.parametrize("named", ["app.runtime.events", "app.experiment.setup", "app.experiment.*"])

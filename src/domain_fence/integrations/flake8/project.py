@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import glob
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ class Project:
     # The first file flake8 checks, by path: it shows what lies in no package (see findings).
     first_checked: str | None = None
     checked: frozenset[str] = frozenset()  # the modules whose files flake8 checks (none read from stdin)
+    named: frozenset[str] = frozenset()  # the paths flake8 was given, absolute
     # What the index skipped that flake8 checks, each at its own file (none read from stdin).
     checked_skipped: frozenset[Path] = frozenset()
     _unvisited: list[tuple[Path | None, str]] | None = None  # found once (see :func:`unvisited`)
@@ -56,8 +58,10 @@ class Project:
         return self.engine.index
 
     def must_not_read(self) -> list[str]:
-        """Exclude patterns for the files flake8 would hang on or read without end."""
-        return flake8_must_not_read(self.index)
+        """Exclude patterns for the files flake8 would hang on or read without end: but
+        for a regular file named on the command line (one over the size limit), which
+        flake8 reads as it would without the plugin, and on which the DOM001 is shown."""
+        return flake8_must_not_read(self.index, self.named)
 
     def prepare(self, paths: list[str], excluded: Callable[[str], bool] = lambda path: False) -> None:
         """Before flake8 starts its workers: learn what the files under ``paths`` will
@@ -71,6 +75,7 @@ class Project:
         its share. ``excluded``: flake8's test of a path against its ``exclude`` and
         ``extend-exclude`` patterns (see :func:`modules_below`)."""
         self.paths = [os.path.abspath(path) for path in paths or ["."]]
+        self.named = frozenset()
         # A project is kept for the next run in this process: nothing of the last one stays.
         self.reads_stdin, self.checked, self.first_checked, self._unvisited = False, frozenset(), None, None
         self.checked_skipped = frozenset()
@@ -78,6 +83,9 @@ class Project:
             self.reads_stdin = True
             return  # stdin: one file, read when checked
         kept = checks(paths or ["."], excluded)
+        self.named = frozenset(
+            path for path in self.paths if kept(path)
+        )  # a file among them is checked, whatever it is
         under = [module for file, module in self.index.absolute_paths().items() if kept(file)]
         checked = self.checked = frozenset(under)
         self.checked_skipped = frozenset(
@@ -109,7 +117,9 @@ class Project:
         first = self.reads_stdin or os.path.abspath(filename) == self.first_checked
         if self._unvisited is None:
             blockers = self.engine.graph_blockers()
-            self._unvisited = list(unvisited(self.index, self.paths, blockers, self.checked, self.checked_skipped))
+            self._unvisited = list(
+                unvisited(self.index, self.paths, blockers, self.checked, self.checked_skipped, self.named)
+            )
         for below, reason in self._unvisited:
             if (below == package) if self._checked_at(below) else first:
                 yield shown_at(self.index.root, filename, reason)
@@ -125,6 +135,7 @@ def unvisited(
     graph_blockers: Iterable[Blocker] = (),
     checked: frozenset[str] = frozenset(),
     checked_skipped: frozenset[Path] = frozenset(),
+    named: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[Path | None, str]]:
     """What flake8 never hands the plugin, each with the directory of the innermost
     package holding it (None: none does, it lies right in a namespace root) and why:
@@ -143,8 +154,9 @@ def unvisited(
         # not go unless it is named; a symlinked subpackage is shown on its own, below.
         link = _directory_link(index, skipped.path)
         hidden = link is not None and link not in index.linked and not _named(paths, link)
-        unchecked = skipped.blocks_graph and skipped.path not in checked_skipped
-        if not skipped.seen_by_flake8 or hidden or unchecked:
+        handed = not skipped.seen_by_flake8 and _named_file(skipped.path, named)  # shown at itself
+        unchecked = skipped.blocks_graph and skipped.path not in checked_skipped and not handed
+        if (not skipped.seen_by_flake8 and not handed) or hidden or unchecked:
             yield _nearest_package(index, skipped.path), f"{_shown(index, skipped.path)}: {skipped.reason}"
     # What the index skipped is shown above, or at its own file; a module's file that
     # flake8 checks shows its own finding (or flake8's E999 when it cannot parse it).
@@ -187,9 +199,19 @@ def _nearest_package(index: ProjectIndex, path: Path) -> Path | None:
     return None
 
 
-def flake8_must_not_read(index: ProjectIndex) -> list[str]:
-    """Exclude patterns for the files flake8 would hang on or read without end."""
-    return [glob.escape(os.path.abspath(s.path)) for s in index.skipped if not s.seen_by_flake8]
+def flake8_must_not_read(index: ProjectIndex, named: frozenset[str] = frozenset()) -> list[str]:
+    """Exclude patterns for the files flake8 would hang on or read without end (but the
+    regular files ``named``: see :meth:`Project.must_not_read`)."""
+    return [
+        glob.escape(os.path.abspath(s.path))
+        for s in index.skipped
+        if not s.seen_by_flake8 and not _named_file(s.path, named)
+    ]
+
+
+def _named_file(path: Path, named: frozenset[str]) -> bool:
+    """``path`` is a regular file flake8 was given by name (no FIFO: it would hang)."""
+    return os.path.abspath(path) in named and os.path.isfile(path) and not stat.S_ISFIFO(os.stat(path).st_mode)
 
 
 def _shown(index: ProjectIndex, path: Path) -> str:
