@@ -4,8 +4,10 @@ importing the fact cache and what it needs to decode facts."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
+import subprocess
 import threading
 import zlib
 from contextlib import suppress
@@ -50,46 +52,47 @@ def committed(directory: Path) -> bool:
     """Whether git tracks files below ``directory``: a cache that comes with a checkout
     (added with ``git add -f`` to a pull request) could hold facts made up for the
     files beside it, which no checksum tells from ours, so it is not used (caching is
-    off, which only costs time). Read from the index of the work tree holding it, whose
-    entries spell each path in full (version 4 abbreviates a path by the one before it:
-    the directory's name without its first character is looked for then); a path that
-    merely holds those bytes elsewhere turns caching off too, which only costs time."""
-    found = _work_tree(directory)
+    off, which only costs time). Asked of git itself (``git ls-files``: whatever the
+    index's version or layout, a submodule too), once per directory and process, and
+    only for a directory that is there, inside a work tree; without git, nothing is
+    known tracked."""
+    try:
+        resolved = Path(os.path.realpath(directory))
+    except OSError:
+        return False
+    if not resolved.is_dir():
+        return False  # nothing in it to trust, or it is made now
+    found = _work_tree(resolved)
     if found is None:
         return False
-    top, git_dir = found
+    try:  # asked again once the index changes (a long-lived server; a test)
+        index = os.stat(found[1] / "index")
+        stamp = (index.st_mtime_ns, index.st_size, index.st_ino)
+    except OSError:
+        stamp = None  # nothing staged yet: ls-files says so
+    return _tracked_below(found[0], resolved, stamp)
+
+
+@functools.lru_cache(maxsize=16)
+def _tracked_below(top: Path, directory: Path, index: tuple[int, int, int] | None) -> bool:
     try:
-        relative = Path(os.path.realpath(directory)).relative_to(top)
-        data = (git_dir / "index").read_bytes()
-    except (ValueError, OSError):  # outside the work tree; no index (nothing tracked yet)
+        relative = directory.relative_to(top)
+    except ValueError:
         return False
-    if not relative.parts or data[:4] != b"DIRC":
+    if not relative.parts:
+        return False  # the work tree itself: the cache of a project kept in its root
+    environment = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}  # a look, never a write to the index
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(top), "ls-files", "-z", "--cached", "--", relative.as_posix()],
+            capture_output=True,
+            env=environment,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):  # no git: nothing is known tracked
         return False
-    if int.from_bytes(data[4:8], "big") >= 4:
-        return (relative.name[1:] + "/").encode("utf-8", "surrogateescape") in data
-    needle = (relative.as_posix() + "/").encode("utf-8", "surrogateescape")
-    start = data.find(needle)
-    while start >= 0:
-        if _starts_a_path(data, start):
-            return True
-        start = data.find(needle, start + 1)
-    return False
-
-
-def _starts_a_path(data: bytes, start: int) -> bool:
-    """Whether an index entry's path starts at ``start`` (versions 2 and 3): the flags
-    before it (and the extended flags after them, in version 3) hold its length, up to
-    0xFFF, and a NUL ends it; else the bytes are the end of a longer path."""
-    end = data.find(b"\0", start)
-    length = min((end if end >= 0 else len(data)) - start, 0xFFF)
-    for before in (2, 4):
-        if start - before < 0:
-            continue
-        flags = int.from_bytes(data[start - before : start - before + 2], "big")
-        extended = bool(flags & 0x4000)
-        if flags & 0xFFF == length and extended == (before == 4):
-            return True
-    return False
+    return listed.returncode == 0 and bool(listed.stdout)
 
 
 def _work_tree(directory: Path) -> tuple[Path, Path] | None:
