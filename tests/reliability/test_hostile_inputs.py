@@ -881,6 +881,54 @@ def test_a_cache_committed_in_a_linked_worktree_or_a_subdirectory_is_told(tmp_pa
     assert not committed(tmp_path / "linked/.domain_fence_cache")
 
 
+def test_whether_a_cache_is_committed_is_asked_of_the_repository_found_and_runs_nothing(tmp_path, monkeypatch):
+    from domain_fence.core.source import cachedir
+
+    main = tmp_path / "main"
+    (main / ".domain_fence_cache").mkdir(parents=True)
+    (main / ".Domain_Fence_Cache").mkdir()
+    (main / ".Domain_Fence_Cache/facts.pickle").write_bytes(b"x")
+    git(main, "init", "-q")
+    git(main, "add", "-f", ".Domain_Fence_Cache")  # the same directory where names ignore case
+    marker = tmp_path / "FSMONITOR-RAN"
+    hook = tmp_path / "fsmonitor.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n", encoding="utf-8")
+    hook.chmod(0o755)
+    git(main, "config", "core.fsmonitor", str(hook))
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))  # a hook's environment names another repository
+    cachedir._tracked_below.cache_clear()
+    assert cachedir.committed(main / ".Domain_Fence_Cache")
+    assert cachedir.committed(main / ".domain_fence_cache")  # read as one on macOS: not trusted (costs time here)
+    assert not marker.exists()  # no command of the repository's configuration runs
+    monkeypatch.delenv("GIT_DIR")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
+    cachedir._tracked_below.cache_clear()
+    assert cachedir.committed(main / ".Domain_Fence_Cache")  # git cannot say: not trusted
+    cachedir._tracked_below.cache_clear()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="changes a checkout's owner")
+def test_a_checkout_another_user_owns_is_read_as_any(tmp_path):
+    # A CI container runs as root on a workspace another user owns, where git refuses
+    # "dubious ownership": the cache must still be told tracked or not, not trusted blindly.
+    from domain_fence.core.source import cachedir
+
+    main = tmp_path / "main"
+    for name in ("committed", "restored"):
+        (main / name / ".domain_fence_cache").mkdir(parents=True)
+        (main / name / ".domain_fence_cache/facts.pickle").write_bytes(b"x")
+    git(main, "init", "-q")
+    git(main, "add", "-f", "committed/.domain_fence_cache")
+    subprocess.run(["chown", "-R", "nobody", str(main)], check=True)
+    cachedir._tracked_below.cache_clear()
+    assert cachedir.committed(main / "committed/.domain_fence_cache")
+    assert not cachedir.committed(main / "restored/.domain_fence_cache")
+    cachedir._tracked_below.cache_clear()
+
+
 def test_a_bit_flipped_in_any_cache_file_costs_time_never_the_answer(tmp_path, monkeypatch):
     # A bit flipped on disk or in a restored copy mostly leaves a valid pickle or JSON:
     # each file the tool keeps is checked against what it wrote (a checksum, or the

@@ -416,6 +416,16 @@ def test_a_file_above_the_size_limit_is_not_read(tmp_path):
     assert both == Result(1, f"{finding}\n", "")
     other = flake8("app/runtime/events.py", cwd=root, env=environment)
     assert other == Result(1, dom001("app/runtime/events.py", f"app/runtime/big.py: {reason}") + "\n", "")
+    # From stdin (an editor), flake8 excludes by the name it stands for: not left out.
+    piped = subprocess.run(
+        [str(BIN / "flake8"), "--select", "DOM", "--stdin-display-name=app/runtime/big.py", "-"],
+        input=(root / "app/runtime/big.py").read_text(encoding="utf-8"),
+        cwd=root,
+        env={**os.environ, **environment},
+        capture_output=True,
+        text=True,
+    )
+    assert (piped.returncode, piped.stdout, piped.stderr) == (1, f"{finding}\n", "")
 
 
 @pytest.mark.parametrize("named", ["app.runtime.events", "app.experiment.setup", "app.experiment.*"])

@@ -53,10 +53,12 @@ def committed(directory: Path) -> bool:
     (added with ``git add -f`` to a pull request) could hold facts made up for the
     files beside it, which no checksum tells from ours, so it is not used (caching is
     off, which only costs time). Asked of git itself (``git ls-files``: whatever the
-    index's version or layout, a submodule too), once per directory and process, and
-    only for a directory that is there, inside a work tree; without git, nothing is
-    known tracked."""
+    index's version or layout, a submodule too, the name in any case, the directory as
+    named and as its links resolve), once per directory and process, only for a
+    directory that is there inside a work tree. When git cannot answer (missing, or
+    refusing a checkout another user owns), it is taken for tracked: caching is off."""
     try:
+        named = Path(os.path.abspath(directory))
         resolved = Path(os.path.realpath(directory))
     except OSError:
         return False
@@ -65,34 +67,49 @@ def committed(directory: Path) -> bool:
     found = _work_tree(resolved)
     if found is None:
         return False
+    top, git_dir = found
+    relatives = []
+    for path in (named, resolved):
+        with suppress(ValueError):
+            relatives.append(path.relative_to(top).as_posix())
     try:  # asked again once the index changes (a long-lived server; a test)
-        index = os.stat(found[1] / "index")
+        index = os.stat(git_dir / "index")
         stamp = (index.st_mtime_ns, index.st_size, index.st_ino)
     except OSError:
         stamp = None  # nothing staged yet: ls-files says so
-    return _tracked_below(found[0], resolved, stamp)
+    return _tracked_below(top, git_dir, tuple(sorted(set(relatives))), stamp)
 
 
 @functools.lru_cache(maxsize=16)
-def _tracked_below(top: Path, directory: Path, index: tuple[int, int, int] | None) -> bool:
-    try:
-        relative = directory.relative_to(top)
-    except ValueError:
-        return False
-    if not relative.parts:
-        return False  # the work tree itself: the cache of a project kept in its root
-    environment = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}  # a look, never a write to the index
+def _tracked_below(top: Path, git_dir: Path, relatives: tuple[str, ...], index: tuple[int, int, int] | None) -> bool:
+    # The repository found here, whatever the environment names (a hook's GIT_DIR); no
+    # fsmonitor command a repository's configuration may name, no pager, no stdin (the
+    # language server's protocol, flake8's source); a checkout another user owns (a CI
+    # container) is read, which only a listing of paths does here.
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    environment["GIT_OPTIONAL_LOCKS"] = "0"  # a look, never a write to the index
+    command = [
+        "git",
+        "--no-pager",
+        f"--git-dir={git_dir}",
+        f"--work-tree={top}",
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "safe.directory=*",
+        "ls-files",
+        "-z",
+        "--cached",
+        "--",
+        *(f":(literal,icase){relative}" for relative in relatives),
+    ]
     try:
         listed = subprocess.run(
-            ["git", "-C", str(top), "ls-files", "-z", "--cached", "--", relative.as_posix()],
-            capture_output=True,
-            env=environment,
-            timeout=30,
-            check=False,
+            command, cwd=top, stdin=subprocess.DEVNULL, capture_output=True, env=environment, timeout=10, check=False
         )
-    except (OSError, subprocess.SubprocessError):  # no git: nothing is known tracked
-        return False
-    return listed.returncode == 0 and bool(listed.stdout)
+    except (OSError, subprocess.SubprocessError):
+        return True  # not known: not trusted
+    return listed.returncode != 0 or bool(listed.stdout)
 
 
 def _work_tree(directory: Path) -> tuple[Path, Path] | None:

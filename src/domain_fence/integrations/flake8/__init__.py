@@ -115,7 +115,8 @@ class DomainFenceChecker:
                     cls.config = configuration_of_paths([p for p in _checked_paths(options) if not excluded(p)])
                 project = project_for(cls.config)  # a broken configuration fails once, up front
                 if project is not None:
-                    project.prepare(list(getattr(options, "filenames", None) or []), _excluded_by(options))
+                    display = getattr(options, "stdin_display_name", None)
+                    project.prepare(list(getattr(options, "filenames", None) or []), _excluded_by(options), display)
                     options.exclude = [*(options.exclude or ()), *project.must_not_read()]
         except Exception as error:
             if not _configuration_error(error):

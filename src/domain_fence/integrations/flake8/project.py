@@ -63,7 +63,9 @@ class Project:
         flake8 reads as it would without the plugin, and on which the DOM001 is shown."""
         return flake8_must_not_read(self.index, self.named)
 
-    def prepare(self, paths: list[str], excluded: Callable[[str], bool] = lambda path: False) -> None:
+    def prepare(
+        self, paths: list[str], excluded: Callable[[str], bool] = lambda path: False, display: str | None = None
+    ) -> None:
         """Before flake8 starts its workers: learn what the files under ``paths`` will
         report (see :meth:`Engine.prepare`), then move what was read out of the cyclic
         garbage collector's sight.
@@ -81,6 +83,9 @@ class Project:
         self.checked_skipped = frozenset()
         if any(path in STDIN_NAMES for path in paths):
             self.reads_stdin = True
+            # flake8 applies its excludes to the name stdin stands for (``display``): the
+            # file is not read from disk, so it is excluded for nothing.
+            self.named = frozenset({os.path.abspath(display)}) if display and display != "stdin" else frozenset()
             return  # stdin: one file, read when checked
         kept = checks(paths or ["."], excluded)
         self.named = frozenset(
