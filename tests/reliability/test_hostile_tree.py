@@ -376,6 +376,18 @@ def test_a_py_that_is_no_regular_file_is_never_read(pytester, tmp_path, kind):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
+def test_a_fifo_is_never_read_through_a_linked_path(tmp_path):
+    # flake8 matches its excludes against the path as it walks it: given the project
+    # through a link (/tmp on macOS, a symlinked checkout), the FIFO is excluded there too.
+    root = project(tmp_path)
+    special_file(root, "fifo")
+    os.symlink(root, tmp_path / "linked")
+    shown = dom001(f"{tmp_path}/linked/app/runtime/__init__.py", f"app/runtime/special.py: {SPECIAL}")
+    linted = run("flake8", "--select", "DOM", "--jobs", "1", str(tmp_path / "linked/app"), cwd=root, timeout=60)
+    assert linted == Result(1, shown + "\n", "")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
 def test_a_fifo_in_a_namespace_directory_is_never_read(tmp_path):
     root = project(tmp_path)
     special_file(root, "fifo in a namespace directory")

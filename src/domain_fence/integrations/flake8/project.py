@@ -7,7 +7,7 @@ import gc
 import glob
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,7 +61,7 @@ class Project:
         """Exclude patterns for the files flake8 would hang on or read without end: but
         for a regular file named on the command line (one over the size limit), which
         flake8 reads as it would without the plugin, and on which the DOM001 is shown."""
-        return flake8_must_not_read(self.index, self.named)
+        return flake8_must_not_read(self.index, self.named, self.paths)
 
     def prepare(
         self, paths: list[str], excluded: Callable[[str], bool] = lambda path: False, display: str | None = None
@@ -87,10 +87,10 @@ class Project:
             # file is not read from disk, so it is excluded for nothing.
             self.named = frozenset({os.path.abspath(display)}) if display and display != "stdin" else frozenset()
             return  # stdin: one file, read when checked
-        kept = checks(paths or ["."], excluded)
-        self.named = frozenset(
-            path for path in self.paths if kept(path)
-        )  # a file among them is checked, whatever it is
+        kept = _through_links(paths or ["."], checks(paths or ["."], excluded))
+        # A file among them is checked, whatever it is (by the path given and its real one).
+        given = [path for path in self.paths if kept(path)]
+        self.named = frozenset({*given, *map(os.path.realpath, given)})
         under = [module for file, module in self.index.absolute_paths().items() if kept(file)]
         checked = self.checked = frozenset(under)
         self.checked_skipped = frozenset(
@@ -119,7 +119,7 @@ class Project:
         if module is None:
             return
         package = self.index.modules[module].parent if self.index.is_package(module) else None
-        first = self.reads_stdin or os.path.abspath(filename) == self.first_checked
+        first = self.reads_stdin or os.path.realpath(filename) == self.first_checked
         if self._unvisited is None:
             blockers = self.engine.graph_blockers()
             self._unvisited = list(
@@ -204,14 +204,41 @@ def _nearest_package(index: ProjectIndex, path: Path) -> Path | None:
     return None
 
 
-def flake8_must_not_read(index: ProjectIndex, named: frozenset[str] = frozenset()) -> list[str]:
+def flake8_must_not_read(
+    index: ProjectIndex, named: frozenset[str] = frozenset(), paths: Sequence[str] = ()
+) -> list[str]:
     """Exclude patterns for the files flake8 would hang on or read without end (but the
-    regular files ``named``: see :meth:`Project.must_not_read`)."""
-    return [
-        glob.escape(os.path.abspath(s.path))
-        for s in index.skipped
-        if not s.seen_by_flake8 and not _named_file(s.path, named)
+    regular files ``named``: see :meth:`Project.must_not_read`), each also as flake8
+    names it when it walks one of ``paths`` reached through a link (``/tmp`` on macOS, a
+    symlinked checkout): flake8 matches the path as it walks it, unresolved."""
+    excluded = [
+        os.path.abspath(s.path) for s in index.skipped if not s.seen_by_flake8 and not _named_file(s.path, named)
     ]
+    linked = [(path, os.path.realpath(path)) for path in paths]
+    linked = [(path, real) for path, real in linked if real != path]
+    aliases = [
+        given + file[len(real) :]
+        for file in excluded
+        for given, real in linked
+        if file == real or file.startswith(real.rstrip(os.sep) + os.sep)
+    ]
+    return [glob.escape(path) for path in sorted({*excluded, *aliases})]
+
+
+def _through_links(paths: list[str], kept: Callable[[str], bool]) -> Callable[[str], bool]:
+    """``kept`` (whether flake8 checks a file, by the path it walks) asked of the
+    project's files, which the index names by their real paths, also as flake8 names
+    them when a path it was given is reached through a link."""
+    linked = [(os.path.abspath(path), os.path.realpath(path)) for path in paths]
+    linked = [(given, real) for given, real in linked if given != real]
+
+    def kept_here(file: str) -> bool:
+        return kept(file) or any(
+            (file == real or file.startswith(real.rstrip(os.sep) + os.sep)) and kept(given + file[len(real) :])
+            for given, real in linked
+        )
+
+    return kept_here if linked else kept
 
 
 def _named_file(path: Path, named: frozenset[str]) -> bool:
