@@ -886,10 +886,9 @@ def test_whether_a_cache_is_committed_is_asked_of_the_repository_found_and_runs_
 
     main = tmp_path / "main"
     (main / ".domain_fence_cache").mkdir(parents=True)
-    (main / ".Domain_Fence_Cache").mkdir()
-    (main / ".Domain_Fence_Cache/facts.pickle").write_bytes(b"x")
+    (main / ".domain_fence_cache/facts.pickle").write_bytes(b"x")
     git(main, "init", "-q")
-    git(main, "add", "-f", ".Domain_Fence_Cache")  # the same directory where names ignore case
+    git(main, "add", "-f", ".domain_fence_cache")
     marker = tmp_path / "FSMONITOR-RAN"
     hook = tmp_path / "fsmonitor.sh"
     hook.write_text(f"#!/bin/sh\ntouch {marker}\n", encoding="utf-8")
@@ -900,20 +899,60 @@ def test_whether_a_cache_is_committed_is_asked_of_the_repository_found_and_runs_
     git(other, "init", "-q")
     monkeypatch.setenv("GIT_DIR", str(other / ".git"))  # a hook's environment names another repository
     cachedir._tracked_below.cache_clear()
-    assert cachedir.committed(main / ".Domain_Fence_Cache")
-    assert cachedir.committed(main / ".domain_fence_cache")  # read as one on macOS: not trusted (costs time here)
+    assert cachedir.committed(main / ".domain_fence_cache")
     assert not marker.exists()  # no command of the repository's configuration runs
     monkeypatch.delenv("GIT_DIR")
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
     cachedir._tracked_below.cache_clear()
-    assert cachedir.committed(main / ".Domain_Fence_Cache")  # git cannot say: not trusted
+    assert cachedir.committed(main / ".domain_fence_cache")  # git cannot say: not trusted
+    cachedir._tracked_below.cache_clear()
+
+
+def test_a_shipped_repository_configuration_cannot_make_the_look_fetch(tmp_path):
+    # A partial clone's missing tree, read when a sparse index is expanded, is fetched
+    # from its promisor remote, which a .git shipped in an archive may make a command.
+    from domain_fence.core.source import cachedir
+
+    repository = tmp_path / "repository"
+    for name in ("a/f", "b/g"):
+        (repository / name).parent.mkdir(parents=True, exist_ok=True)
+        (repository / name).write_text(name, encoding="utf-8")
+    git(repository, "init", "-q")
+    git(repository, "add", "-A")
+    git(repository, "commit", "-q", "-m", "first")
+    git(repository, "sparse-checkout", "init", "--cone", "--sparse-index")
+    git(repository, "sparse-checkout", "set", "b")
+    tree = subprocess.run(
+        ["git", "rev-parse", "HEAD:a"], cwd=repository, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    (repository / ".git/objects" / tree[:2] / tree[2:]).unlink()
+    marker = tmp_path / "FETCH-RAN"
+    for key, value in (
+        ("core.repositoryformatversion", "1"),
+        ("extensions.partialClone", "origin"),
+        ("remote.origin.url", f"ext::sh -c touch% {marker}% >&2"),
+        ("remote.origin.promisor", "true"),
+        ("protocol.ext.allow", "always"),
+    ):
+        git(repository, "config", key, value)
+    git(repository, "config", "--worktree", "index.sparse", "false")  # read whole: the tree is needed
+    (repository / "project/.domain_fence_cache").mkdir(parents=True)
+    subprocess.run(["git", "ls-files"], cwd=repository, capture_output=True, check=False)
+    assert marker.exists()  # what git alone does here
+    marker.unlink()
+    cachedir._tracked_below.cache_clear()
+    cachedir.committed(repository / "project/.domain_fence_cache")
+    assert not marker.exists()
     cachedir._tracked_below.cache_clear()
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="changes a checkout's owner")
-def test_a_checkout_another_user_owns_is_read_as_any(tmp_path):
+def test_a_checkout_another_user_owns_is_read_as_git_allows(tmp_path, monkeypatch):
     # A CI container runs as root on a workspace another user owns, where git refuses
-    # "dubious ownership": the cache must still be told tracked or not, not trusted blindly.
+    # "dubious ownership" (its configuration could run commands): the cache is then not
+    # trusted, until the checkout is declared safe, as actions/checkout declares it.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the global configuration this test writes
+    (tmp_path / "home").mkdir()
     from domain_fence.core.source import cachedir
 
     main = tmp_path / "main"
@@ -923,6 +962,10 @@ def test_a_checkout_another_user_owns_is_read_as_any(tmp_path):
     git(main, "init", "-q")
     git(main, "add", "-f", "committed/.domain_fence_cache")
     subprocess.run(["chown", "-R", "nobody", str(main)], check=True)
+    cachedir._tracked_below.cache_clear()
+    assert cachedir.committed(main / "committed/.domain_fence_cache")
+    assert cachedir.committed(main / "restored/.domain_fence_cache")  # git refuses to say: not trusted
+    git(main, "config", "--global", "--add", "safe.directory", str(main))  # as actions/checkout does
     cachedir._tracked_below.cache_clear()
     assert cachedir.committed(main / "committed/.domain_fence_cache")
     assert not cachedir.committed(main / "restored/.domain_fence_cache")

@@ -388,6 +388,19 @@ def test_a_fifo_is_never_read_through_a_linked_path(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
+def test_what_blocks_the_graph_is_shown_at_a_linked_module_flake8_is_given(tmp_path):
+    # A module that is a link to a file elsewhere: the first (here only) file flake8
+    # checks, where what lies in no checked package is shown.
+    root = project(tmp_path)
+    special_file(root, "fifo")
+    (root / "shared.py").write_text("VALUE = 1\n", encoding="utf-8")
+    os.symlink("../../shared.py", root / "app/runtime/linked.py")
+    shown = dom001("app/runtime/linked.py", f"app/runtime/special.py: {SPECIAL}")
+    linted = run("flake8", "--select", "DOM", "--jobs", "1", "app/runtime/linked.py", cwd=root, timeout=60)
+    assert linted == Result(1, shown + "\n", "")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
 def test_a_fifo_in_a_namespace_directory_is_never_read(tmp_path):
     root = project(tmp_path)
     special_file(root, "fifo in a namespace directory")

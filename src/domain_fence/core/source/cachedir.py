@@ -53,10 +53,10 @@ def committed(directory: Path) -> bool:
     (added with ``git add -f`` to a pull request) could hold facts made up for the
     files beside it, which no checksum tells from ours, so it is not used (caching is
     off, which only costs time). Asked of git itself (``git ls-files``: whatever the
-    index's version or layout, a submodule too, the name in any case, the directory as
-    named and as its links resolve), once per directory and process, only for a
-    directory that is there inside a work tree. When git cannot answer (missing, or
-    refusing a checkout another user owns), it is taken for tracked: caching is off."""
+    index's version or layout, a submodule too, the directory as named and as its links
+    resolve), once per directory and process, only for a directory that is there inside
+    a work tree. When git cannot answer (missing, or refusing a checkout another user
+    owns), it is taken for tracked: caching is off."""
     try:
         named = Path(os.path.abspath(directory))
         resolved = Path(os.path.realpath(directory))
@@ -82,26 +82,27 @@ def committed(directory: Path) -> bool:
 
 @functools.lru_cache(maxsize=16)
 def _tracked_below(top: Path, git_dir: Path, relatives: tuple[str, ...], index: tuple[int, int, int] | None) -> bool:
-    # The repository found here, whatever the environment names (a hook's GIT_DIR); no
-    # fsmonitor command a repository's configuration may name, no pager, no stdin (the
-    # language server's protocol, flake8's source); a checkout another user owns (a CI
-    # container) is read, which only a listing of paths does here.
-    environment = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
-    environment["GIT_OPTIONAL_LOCKS"] = "0"  # a look, never a write to the index
+    # git finds the repository itself, from ``top``, with its own safety: it refuses one
+    # another user owns (then the cache is not trusted, which only costs time). Nothing
+    # of the environment redirects it (a hook's GIT_DIR); no fsmonitor command, no pager,
+    # no fetch of a missing object through any transport (a partial clone's remote,
+    # which a shipped .git/config may make a command), no stdin (the language server's
+    # protocol, flake8's source).
+    kept = ("GIT_CEILING_DIRECTORIES", "GIT_CONFIG_NOSYSTEM")
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("GIT_") or name in kept}
+    environment.update(
+        GIT_OPTIONAL_LOCKS="0", GIT_ALLOW_PROTOCOL="none", GIT_NO_LAZY_FETCH="1", GIT_TERMINAL_PROMPT="0"
+    )
     command = [
         "git",
         "--no-pager",
-        f"--git-dir={git_dir}",
-        f"--work-tree={top}",
         "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "safe.directory=*",
+        "core.fsmonitor=",
         "ls-files",
         "-z",
         "--cached",
         "--",
-        *(f":(literal,icase){relative}" for relative in relatives),
+        *(f":(literal){relative}" for relative in relatives),
     ]
     try:
         listed = subprocess.run(

@@ -38,6 +38,7 @@ class Project:
     reads_stdin: bool = False  # else the engine reads each file's bytes as check does
     # The first file flake8 checks, by path: it shows what lies in no package (see findings).
     first_checked: str | None = None
+    first_module: str | None = None
     checked: frozenset[str] = frozenset()  # the modules whose files flake8 checks (none read from stdin)
     named: frozenset[str] = frozenset()  # the paths flake8 was given, absolute
     # What the index skipped that flake8 checks, each at its own file (none read from stdin).
@@ -80,6 +81,7 @@ class Project:
         self.named = frozenset()
         # A project is kept for the next run in this process: nothing of the last one stays.
         self.reads_stdin, self.checked, self.first_checked, self._unvisited = False, frozenset(), None, None
+        self.first_module = None
         self.checked_skipped = frozenset()
         if any(path in STDIN_NAMES for path in paths):
             self.reads_stdin = True
@@ -90,7 +92,7 @@ class Project:
         kept = _through_links(paths or ["."], checks(paths or ["."], excluded))
         # A file among them is checked, whatever it is (by the path given and its real one).
         given = [path for path in self.paths if kept(path)]
-        self.named = frozenset({*given, *map(os.path.realpath, given)})
+        self.named = frozenset({*given, *real_paths(given)})
         under = [module for file, module in self.index.absolute_paths().items() if kept(file)]
         checked = self.checked = frozenset(under)
         self.checked_skipped = frozenset(
@@ -98,6 +100,8 @@ class Project:
         )
         files = self.index.absolute_paths().items()
         self.first_checked = min((f for f, module in files if module in checked and f.endswith(".py")), default=None)
+        # Compared by module: flake8 names the file as given (a link, a path through one).
+        self.first_module = self.index.module_for_path(self.first_checked) if self.first_checked else None
         self.engine.prepare(under)
         self.engine.graph_blockers()  # known before flake8 forks its workers
         global _FROZEN
@@ -119,7 +123,7 @@ class Project:
         if module is None:
             return
         package = self.index.modules[module].parent if self.index.is_package(module) else None
-        first = self.reads_stdin or os.path.realpath(filename) == self.first_checked
+        first = self.reads_stdin or module == self.first_module
         if self._unvisited is None:
             blockers = self.engine.graph_blockers()
             self._unvisited = list(
@@ -229,7 +233,7 @@ def _through_links(paths: list[str], kept: Callable[[str], bool]) -> Callable[[s
     """``kept`` (whether flake8 checks a file, by the path it walks) asked of the
     project's files, which the index names by their real paths, also as flake8 names
     them when a path it was given is reached through a link."""
-    linked = [(os.path.abspath(path), os.path.realpath(path)) for path in paths]
+    linked = [(os.path.abspath(path), real) for path, real in zip(paths, real_paths(paths), strict=True)]
     linked = [(given, real) for given, real in linked if given != real]
 
     def kept_here(file: str) -> bool:
@@ -239,6 +243,21 @@ def _through_links(paths: list[str], kept: Callable[[str], bool]) -> Callable[[s
         )
 
     return kept_here if linked else kept
+
+
+def real_paths(paths: list[str]) -> list[str]:
+    """Each of ``paths`` with the links of its directories resolved (a file's own link
+    is the module flake8 names: kept), each directory resolved once: pre-commit passes
+    thousands of files of a few directories."""
+    resolved: dict[str, str] = {}
+    found = []
+    for path in paths:
+        absolute = os.path.abspath(path)
+        directory, name = (absolute, "") if os.path.isdir(absolute) else os.path.split(absolute)
+        if directory not in resolved:
+            resolved[directory] = os.path.realpath(directory)
+        found.append(os.path.join(resolved[directory], name) if name else resolved[directory])
+    return found
 
 
 def _named_file(path: Path, named: frozenset[str]) -> bool:
