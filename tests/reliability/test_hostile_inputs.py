@@ -845,7 +845,7 @@ def test_a_fact_cache_that_comes_with_the_checkout_is_not_used(tmp_path, layout)
     index[path] = (module, hashlib.blake2b(stats.read_bytes()).digest(), row)
     pack.write_bytes(pickle.dumps((form, key, index), protocol=pickle.HIGHEST_PROTOCOL) + raw[stream.tell() :])
     for kept in ("runs", "results"):
-        shutil.rmtree(root / ".domain_fence_cache" / kept)
+        shutil.rmtree(root / ".domain_fence_cache" / kept, ignore_errors=True)
     expected = cli("check", "--quiet", "--no-cache", cwd=root)
     assert expected.status == 1 and "episode" in expected.stdout
     assert run("domain-fence", "check", "--quiet", cwd=root).status == 0  # the made-up facts, trusted
@@ -941,8 +941,28 @@ def test_a_shipped_repository_configuration_cannot_make_the_look_fetch(tmp_path)
     assert marker.exists()  # what git alone does here
     marker.unlink()
     cachedir._tracked_below.cache_clear()
-    cachedir.committed(repository / "project/.domain_fence_cache")
+    assert cachedir.committed(repository / "project/.domain_fence_cache")  # git could not read it all: not trusted
     assert not marker.exists()
+    cachedir._tracked_below.cache_clear()
+
+
+def test_a_cache_committed_under_another_case_or_as_a_link_is_told(tmp_path):
+    from domain_fence.core.source import cachedir
+
+    main = tmp_path / "main"
+    (main / ".Domain_Fence_Cache").mkdir(parents=True)  # the same directory where a disk ignores case
+    (main / ".Domain_Fence_Cache/facts.pickle").write_bytes(b"x")
+    (main / ".domain_fence_cache").mkdir()
+    (tmp_path / "out/cache").mkdir(parents=True)  # outside the work tree
+    (main / "linked").mkdir()
+    os.symlink(tmp_path / "out/cache", main / "linked/.domain_fence_cache")
+    git(main, "init", "-q")
+    git(main, "config", "core.ignorecase", "true")
+    git(main, "add", "-f", ".Domain_Fence_Cache", "linked/.domain_fence_cache")
+    cachedir._tracked_below.cache_clear()
+    assert cachedir.committed(main / ".domain_fence_cache")
+    assert cachedir.committed(main / "linked/.domain_fence_cache")  # a link committed in its place
+    assert not cachedir.committed(tmp_path / "out/cache")
     cachedir._tracked_below.cache_clear()
 
 

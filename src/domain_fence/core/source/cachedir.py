@@ -53,10 +53,12 @@ def committed(directory: Path) -> bool:
     (added with ``git add -f`` to a pull request) could hold facts made up for the
     files beside it, which no checksum tells from ours, so it is not used (caching is
     off, which only costs time). Asked of git itself (``git ls-files``: whatever the
-    index's version or layout, a submodule too, the directory as named and as its links
-    resolve), once per directory and process, only for a directory that is there inside
-    a work tree. When git cannot answer (missing, or refusing a checkout another user
-    owns), it is taken for tracked: caching is off."""
+    index's version or layout, a submodule too, the name in any case, as a disk that
+    ignores case reads it), of the work tree holding the directory as named (a link
+    committed in its place) and of the one holding it as its links resolve, once per
+    directory and process, only for a directory that is there. When git cannot answer
+    (missing, refusing a checkout another user owns, an error), it is taken for tracked:
+    caching is off."""
     try:
         named = Path(os.path.abspath(directory))
         resolved = Path(os.path.realpath(directory))
@@ -64,30 +66,33 @@ def committed(directory: Path) -> bool:
         return False
     if not resolved.is_dir():
         return False  # nothing in it to trust, or it is made now
-    found = _work_tree(resolved)
-    if found is None:
-        return False
-    top, git_dir = found
-    relatives = []
-    for path in (named, resolved):
-        with suppress(ValueError):
-            relatives.append(path.relative_to(top).as_posix())
-    try:  # asked again once the index changes (a long-lived server; a test)
-        index = os.stat(git_dir / "index")
-        stamp = (index.st_mtime_ns, index.st_size, index.st_ino)
-    except OSError:
-        stamp = None  # nothing staged yet: ls-files says so
-    return _tracked_below(top, git_dir, tuple(sorted(set(relatives))), stamp)
+    for path in dict.fromkeys((named, resolved)):
+        found = _work_tree(path)
+        if found is None:
+            continue
+        top, git_dir = found
+        try:
+            relative = path.relative_to(top).as_posix()
+        except ValueError:
+            continue
+        try:  # asked again once the index changes (a long-lived server; a test)
+            index = os.stat(git_dir / "index")
+            stamp = (index.st_mtime_ns, index.st_size, index.st_ino)
+        except OSError:
+            stamp = None  # nothing staged yet: ls-files says so
+        if _tracked_below(top, git_dir, relative, stamp):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=16)
-def _tracked_below(top: Path, git_dir: Path, relatives: tuple[str, ...], index: tuple[int, int, int] | None) -> bool:
+def _tracked_below(top: Path, git_dir: Path, relative: str, index: tuple[int, int, int] | None) -> bool:
     # git finds the repository itself, from ``top``, with its own safety: it refuses one
     # another user owns (then the cache is not trusted, which only costs time). Nothing
     # of the environment redirects it (a hook's GIT_DIR); no fsmonitor command, no pager,
     # no fetch of a missing object through any transport (a partial clone's remote,
     # which a shipped .git/config may make a command), no stdin (the language server's
-    # protocol, flake8's source).
+    # protocol, flake8's source), no terminal (its own session).
     kept = ("GIT_CEILING_DIRECTORIES", "GIT_CONFIG_NOSYSTEM")
     environment = {name: value for name, value in os.environ.items() if not name.startswith("GIT_") or name in kept}
     environment.update(
@@ -102,36 +107,38 @@ def _tracked_below(top: Path, git_dir: Path, relatives: tuple[str, ...], index: 
         "-z",
         "--cached",
         "--",
-        *(f":(literal){relative}" for relative in relatives),
+        f":(literal,icase){relative}",
     ]
     try:
         listed = subprocess.run(
-            command, cwd=top, stdin=subprocess.DEVNULL, capture_output=True, env=environment, timeout=10, check=False
+            command,
+            cwd=top,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=environment,
+            timeout=10,
+            check=False,
+            start_new_session=True,
         )
     except (OSError, subprocess.SubprocessError):
         return True  # not known: not trusted
-    return listed.returncode != 0 or bool(listed.stdout)
+    # An object it could not read (a partial clone's, not fetched) ends in no listing
+    # and status 0: what it says on stderr says it could not answer.
+    return listed.returncode != 0 or bool(listed.stdout) or bool(listed.stderr.strip())
 
 
 def _work_tree(directory: Path) -> tuple[Path, Path] | None:
-    """The top of the git work tree holding ``directory`` and its git directory (a
-    worktree's ``.git`` file names it), or None."""
+    """The top of the git work tree holding ``directory`` (its parents' links resolved,
+    not its own) and its git directory (a worktree's ``.git`` file names it: git reads
+    the file; one that names none is git's to refuse), or None."""
     try:
-        current = Path(os.path.realpath(directory)).parent
+        current = Path(os.path.realpath(directory.parent))
     except OSError:
         return None
     for top in (current, *current.parents):
         marker = top / ".git"
-        if marker.is_dir():
+        if marker.is_dir() or marker.is_file():
             return top, marker
-        if marker.is_file():
-            try:
-                text = marker.read_text(encoding="utf-8", errors="surrogateescape")
-            except OSError:
-                return None
-            if text.startswith("gitdir:"):
-                return top, Path(os.path.realpath(top / text[len("gitdir:") :].strip()))
-            return None
     return None
 
 
