@@ -124,7 +124,8 @@ def _tracked_below(top: Path, git_dir: Path, relative: str, index: tuple[int, in
         return True  # not known: not trusted
     # An object it could not read (a partial clone's, not fetched) ends in no listing
     # and status 0: what it says on stderr says it could not answer.
-    return listed.returncode != 0 or bool(listed.stdout) or bool(listed.stderr.strip())
+    failed = any(line.startswith((b"error:", b"fatal:")) for line in listed.stderr.splitlines())
+    return listed.returncode != 0 or bool(listed.stdout) or failed
 
 
 def _work_tree(directory: Path) -> tuple[Path, Path] | None:
