@@ -327,15 +327,24 @@ async def test_a_changed_baseline_is_read_again(client: LanguageClient, station:
     assert not client.diagnostics.get((station / ".importlinter").as_uri())
 
 
-async def test_without_configuration_no_diagnostics_and_one_log_line(client: LanguageClient, tmp_path: Path):
+@pytest.mark.parametrize("configuration", ["none", "import-linter's alone"])
+async def test_without_configuration_no_diagnostics_and_one_log_line(
+    client: LanguageClient, tmp_path: Path, configuration: str
+):
     project = copy_station(tmp_path)
     (project / ".importlinter").unlink()
+    if configuration != "none":  # one domain-fence would refuse: root packages on one line
+        (project / "setup.cfg").write_text(
+            "[importlinter]\nroot_packages = station\n\n[importlinter:contract:f]\nname = f\ntype = forbidden\n"
+        )
     await initialize(client, project)
     editor = Editor(client, project / "station/runtime/model.py")
     assert await editor.open() == []
     assert await editor.replace(FORBIDDEN_IMPORT + editor.text) == []
     logged = [m.message for m in client.log_messages if "configuration" in m.message]
-    assert logged == [f"domain-fence: {project}: no import-linter configuration; no diagnostics in this folder"]
+    assert logged == [
+        f"domain-fence: {project}: no import-linter configuration naming domain_fence; no diagnostics in this folder"
+    ]
     assert client.messages == []  # no pop-up
 
 

@@ -59,7 +59,7 @@ from domain_fence.core.model.rules import RULES, get_rule
 from domain_fence.core.model.text import one_line
 from domain_fence.core.model.tokens import token_end
 from domain_fence.core.source.files import read_regular_file, real_path
-from domain_fence.integrations.configsearch import nearest_directory
+from domain_fence.integrations.configsearch import may_hold_configuration, nearest_directory
 from domain_fence.integrations.importlinter.configuration import (
     ConfigurationError,
     ConfigurationNotFound,
@@ -163,6 +163,10 @@ class DomainFenceServer(LanguageServer):
             return Folder(root, workspace=workspace)  # said when a file of it is checked
         except ConfigurationError as error:
             return self.broken_folder(root, _named_file(root, str(error)), str(error), workspace)
+        if not may_hold_configuration(root):
+            # import-linter's alone (no domain-fence contract type): none of ours, as for
+            # flake8, rather than a problem shown on a file written for another tool.
+            return Folder(root, workspace=workspace)
         if workspace is not None:
             self.log(types.MessageType.Info, f"{config}: the configuration of the files below {root}")
         try:
@@ -351,7 +355,7 @@ class DomainFenceServer(LanguageServer):
             if not any(other.workspace == folder.root for other in self.folders.values()):
                 self.log(
                     types.MessageType.Info,
-                    f"{folder.root}: no import-linter configuration; no diagnostics in this folder",
+                    f"{folder.root}: no import-linter configuration naming domain_fence; no diagnostics in this folder",
                 )
         try:
             diagnostics = [] if analysis is None else diagnostics_for(analysis, path, document, self.log)
