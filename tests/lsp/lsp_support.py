@@ -167,6 +167,20 @@ class Editor:
         return self.client.diagnostics.get(self.uri, [])
 
 
+async def assert_a_buffer_closed_unsaved_no_longer_counts(client: LanguageClient, project: Path) -> None:
+    """In the station copy at ``project``: a class made an event in an unsaved buffer
+    makes its subclass in another open file one; closed without saving, that file is
+    told at once that it is not."""
+    journal = Editor(client, project / "station/runtime/journal.py")
+    assert await journal.open() == []  # Entry(Record): no event
+    records = Editor(client, project / "station/runtime/records.py")
+    await records.open()
+    await records.replace("from station.runtime.telemetry import Event\n\n\nclass Record(Event):\n    pass\n")
+    assert codes(await journal.replace(journal.text + "\n")) == [(4, 4, "DOM101")]  # Entry is an event now
+    # Closed without saving: Record is as its file has it, and journal.py is told at once.
+    assert await journal.after(records.close) == []
+
+
 async def published(client: LanguageClient, uri: str, send) -> list[types.Diagnostic]:
     """What the server publishes for ``uri`` after ``send()`` (a new publication, even
     one equal to the last)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from lsp_support import (
     Editor,
+    assert_a_buffer_closed_unsaved_no_longer_counts,
     codes,
     copy_station,
     initialize,
@@ -69,14 +70,7 @@ async def test_files_parsed_in_worker_processes_while_the_server_waits_for_a_mes
 
 async def test_a_buffer_closed_unsaved_no_longer_counts_in_the_other_open_files(client: LanguageClient, station: Path):
     await initialize(client, station)
-    journal = Editor(client, station / "station/runtime/journal.py")
-    assert await journal.open() == []  # Entry(Record): no event
-    records = Editor(client, station / "station/runtime/records.py")
-    await records.open()
-    await records.replace("from station.runtime.telemetry import Event\n\n\nclass Record(Event):\n    pass\n")
-    assert codes(await journal.replace(journal.text + "\n")) == [(4, 4, "DOM101")]  # Entry is an event now
-    # Closed without saving: Record is as its file has it, and journal.py is told at once.
-    assert await journal.after(records.close) == []
+    await assert_a_buffer_closed_unsaved_no_longer_counts(client, station)
 
 
 async def test_unsaved_edits_are_checked_and_cleared(client: LanguageClient, station: Path):

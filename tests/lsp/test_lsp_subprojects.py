@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from lsp_support import BROKEN, Editor, codes, copy_station, initialize, watched_change
+from lsp_support import (
+    BROKEN,
+    Editor,
+    assert_a_buffer_closed_unsaved_no_longer_counts,
+    codes,
+    copy_station,
+    initialize,
+    watched_change,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -175,11 +183,4 @@ async def test_a_buffer_of_a_subproject_closed_unsaved_no_longer_counts(client: 
     root = repository(tmp_path, "pkg")
     pkg = root / "pkg"
     await initialize(client, root)
-    journal = Editor(client, pkg / "station/runtime/journal.py")
-    assert await journal.open() == []  # Entry(Record): no event
-    records = Editor(client, pkg / "station/runtime/records.py")
-    await records.open()
-    await records.replace("from station.runtime.telemetry import Event\n\n\nclass Record(Event):\n    pass\n")
-    assert codes(await journal.replace(journal.text + "\n")) == [(4, 4, "DOM101")]  # Entry is an event now
-    # Closed without saving: Record is as its file has it, and journal.py is told at once.
-    assert await journal.after(records.close) == []
+    await assert_a_buffer_closed_unsaved_no_longer_counts(client, pkg)
